@@ -1,0 +1,599 @@
+"""The pure scoring engine: apply one typed hand to a game state.
+
+`apply_hand(game, state, hand)` returns the new state, each side's points with a breakdown
+(label and points per component) and the events (thresholds crossed, game end). It does no
+I/O and keeps no hidden state, so replaying a game's hands from the start always gives its
+stored totals. Everything game-specific comes from the ruleset's formulas.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from scorepad.errors import FormulaError, HandError, UserError
+from scorepad.expr import Formula
+from scorepad.ruleset import Check, Rule, Ruleset
+
+State = dict[str, Any]
+Hand = dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Side:
+    name: str
+    members: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class Game:
+    """A ruleset bound to the people at the table: players, sides, options."""
+
+    ruleset: Ruleset
+    players: tuple[str, ...]
+    sides: tuple[Side, ...]
+    options: Mapping[str, Any]
+
+    @property
+    def side_of(self) -> list[int]:
+        out = [0] * len(self.players)
+        for s, side in enumerate(self.sides):
+            for i in side.members:
+                out[i] = s
+        return out
+
+
+@dataclass
+class HandResult:
+    state: State
+    points: list[int | float]
+    breakdown: list[list[tuple[str, int | float]]]
+    events: list[str] = field(default_factory=list)
+
+
+# ------------------------------------------------------------------ setting up a game
+
+def make_game(ruleset: Ruleset, players: Sequence[str], teams: Mapping[str, Sequence[str]] | None = None,
+              options: Mapping[str, str] | None = None) -> Game:
+    """Bind players, sides and options to a ruleset; raises UserError on what does not fit."""
+    rs = ruleset
+    names = [p.strip() for p in players]
+    problems = []
+    if not rs.min_players <= len(names) <= rs.max_players:
+        want = str(rs.min_players) if rs.min_players == rs.max_players else f"{rs.min_players}-{rs.max_players}"
+        problems.append(f"{rs.name} is played by {want} players, not {len(names)}")
+    if any(not n for n in names):
+        problems.append("a player name is empty")
+    lowered = [n.lower() for n in names]
+    if len(set(lowered)) != len(lowered):
+        problems.append("two players have the same name; give each player a different name")
+    if problems:
+        raise UserError(problems[0], problems)
+
+    sides: list[Side] = []
+    if rs.sides_kind == "partnership":
+        if teams:
+            if len(teams) != len(rs.partnerships):
+                raise UserError(f"{rs.name} has {len(rs.partnerships)} sides; --team named {len(teams)}")
+            seen: list[int] = []
+            for tname, members in teams.items():
+                idx = [_find_player(names, m) for m in members]
+                seen.extend(idx)
+                sides.append(Side(tname, tuple(idx)))
+            if sorted(seen) != list(range(len(names))):
+                raise UserError("every player must be in exactly one --team")
+            sizes = sorted(len(t) for t in rs.partnerships)
+            if sorted(len(s.members) for s in sides) != sizes:
+                raise UserError(f"{rs.name} teams have {' and '.join(map(str, sizes))} players")
+        else:
+            for s, seats in enumerate(rs.partnerships):
+                tname = rs.side_names[s] if rs.side_names else "+".join(names[i] for i in seats)
+                sides.append(Side(tname, seats))
+    else:
+        if teams:
+            raise UserError(f"{rs.name} is played each for himself; --team does not apply")
+        sides = [Side(n, (i,)) for i, n in enumerate(names)]
+    opts = resolve_options(rs, options or {})
+    return Game(rs, tuple(names), tuple(sides), opts)
+
+
+def _find_player(names: Sequence[str], text: str) -> int:
+    low = text.strip().lower()
+    exact = [i for i, n in enumerate(names) if n.lower() == low]
+    if exact:
+        return exact[0]
+    pref = [i for i, n in enumerate(names) if n.lower().startswith(low)]
+    if len(pref) == 1:
+        return pref[0]
+    raise UserError(f"{text!r} is not one of the players ({', '.join(names)})")
+
+
+def resolve_options(rs: Ruleset, given: Mapping[str, Any]) -> dict[str, Any]:
+    """Option values: the ruleset's defaults overridden by typed --opt values, checked."""
+    opts = {name: o.default for name, o in rs.options.items()}
+    for key, raw in given.items():
+        if key == "variant":
+            continue
+        if key not in rs.options:
+            known = ", ".join(rs.options) or "none"
+            raise UserError(f"{rs.name} has no option {key!r} (options: {known})")
+        o = rs.options[key]
+        value = coerce_option(raw, o.default) if isinstance(raw, str) else raw
+        if o.values is not None and value not in o.values:
+            raise UserError(f"option {key} must be one of {', '.join(map(str, o.values))}, not {raw}")
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            if (o.min is not None and value < o.min) or (o.max is not None and value > o.max):
+                raise UserError(f"option {key} must be between {o.min} and {o.max}, not {raw}")
+        opts[key] = value
+    return opts
+
+
+def coerce_option(raw: str, default: Any) -> Any:
+    text = raw.strip()
+    if isinstance(default, bool):
+        low = text.lower()
+        if low in ("yes", "true", "on", "1", "y"):
+            return True
+        if low in ("no", "false", "off", "0", "n"):
+            return False
+        raise UserError(f"{raw!r} is not yes or no")
+    if isinstance(default, int):
+        try:
+            return int(text)
+        except ValueError:
+            raise UserError(f"{raw!r} is not a whole number") from None
+    if isinstance(default, float):
+        try:
+            return float(text)
+        except ValueError:
+            raise UserError(f"{raw!r} is not a number") from None
+    return text
+
+
+def base_env(game: Game) -> dict[str, Any]:
+    rs = game.ruleset
+    env: dict[str, Any] = {"none": None, "n_players": len(game.players), "n_sides": len(game.sides),
+                           "players": list(game.players), "sides": [s.name for s in game.sides]}
+    env.update(rs.tables)
+    env.update(game.options)
+    return env
+
+
+def initial_state(game: Game) -> State:
+    rs = game.ruleset
+    env = base_env(game)
+    sides = []
+    for s, side in enumerate(game.sides):
+        senv = dict(env, seat=side.members[0], side_no=s, me=side.name,
+                    members=[game.players[i] for i in side.members])
+        counters: dict[str, Any] = {"score": 0, "status": "playing"}
+        for name, f in rs.side_state.items():
+            counters[name] = _eval(f, senv)
+        sides.append(counters)
+    gstate = {name: _eval(f, env) for name, f in rs.game_state.items()}
+    return {"hands": 0, "sides": sides, "game": gstate, "finished": False, "winners": None,
+            "draw": False}
+
+
+def _eval(f: Formula, env: Mapping[str, Any]) -> Any:
+    return f(env)
+
+
+# ------------------------------------------------------------------ evaluation contexts
+
+class _Scope:
+    """The names a hand's formulas see: the hand, each player, each side; kept in step as values appear."""
+
+    def __init__(self, game: Game, state: State, hand: Hand) -> None:
+        rs = game.ruleset
+        self.game = game
+        self.side_of = game.side_of
+        n = len(game.players)
+        hand_no = state["hands"] + 1
+        active = [state["sides"][self.side_of[i]]["status"] == "playing" for i in range(n)]
+        env = base_env(game)
+        env.update(state["game"])
+        env.update(hand_no=hand_no, hands=state["hands"], dealer=(hand_no - 1) % n,
+                   active=active, n_active=sum(active))
+        self.player_names: list[str] = []
+        self.side_names: list[str] = []
+        for fname, fdef in rs.fields.items():
+            value = hand.get(fname)
+            if fdef.scope == "hand":
+                env[fname] = value
+                if fdef.type == "pattern":
+                    env.update(pattern_parts(fdef.name, fdef.parts, value, hand.get(f"_{fname}_parts")))
+            elif fdef.scope == "player":
+                env["all_" + fname] = list(value) if value is not None else [None] * n
+                self.player_names.append(fname)
+            else:
+                env["all_" + fname] = list(value) if value is not None else [None] * len(game.sides)
+                self.side_names.append(fname)
+        for cname in state["sides"][0]:
+            env["all_" + cname] = [s[cname] for s in state["sides"]]
+            self.side_names.append(cname)
+        self.hand_env = env
+        self.player_envs = [dict(env, me=game.players[i], seat=i, side=game.sides[self.side_of[i]].name,
+                                 side_no=self.side_of[i]) for i in range(n)]
+        self.side_envs = [dict(env, me=s.name, side_no=k, members=[game.players[i] for i in s.members])
+                          for k, s in enumerate(game.sides)]
+        for name in self.player_names:
+            self._spread_player(name)
+        for name in self.side_names:
+            self._spread_side(name)
+
+    def _spread_player(self, name: str) -> None:
+        values = self.hand_env["all_" + name]
+        for i, penv in enumerate(self.player_envs):
+            penv["all_" + name] = values
+            penv[name] = values[i]
+            penv["others_" + name] = values[:i] + values[i + 1:]
+            mates = self.game.sides[self.side_of[i]].members
+            penv["team_" + name] = [values[j] for j in mates]
+        for k, senv in enumerate(self.side_envs):
+            team = [values[j] for j in self.game.sides[k].members]
+            senv["all_" + name] = values
+            senv[name] = team
+            senv["team_" + name] = team
+
+    def _spread_side(self, name: str) -> None:
+        values = self.hand_env["all_" + name]
+        for k, senv in enumerate(self.side_envs):
+            senv["all_" + name] = values
+            senv[name] = values[k]
+            senv["others_" + name] = values[:k] + values[k + 1:]
+        for i, penv in enumerate(self.player_envs):
+            k = self.side_of[i]
+            penv["all_" + name] = values
+            penv[name] = values[k]
+            penv["others_" + name] = values[:k] + values[k + 1:]
+
+    def set_hand(self, name: str, value: Any) -> None:
+        self.hand_env[name] = value
+        for env in (*self.player_envs, *self.side_envs):
+            env[name] = value
+
+    def set_players(self, name: str, values: list[Any]) -> None:
+        self.set_hand("all_" + name, values)
+        self._spread_player(name)
+
+    def set_sides(self, name: str, values: list[Any]) -> None:
+        self.set_hand("all_" + name, values)
+        self._spread_side(name)
+
+
+def pattern_parts(name: str, parts: Sequence[str], value: Any, stored: Any) -> dict[str, Any]:
+    if isinstance(stored, dict):
+        return {f"{name}_{p}": stored.get(p) for p in parts}
+    return {f"{name}_{p}": None for p in parts}
+
+
+# ------------------------------------------------------------------ applying a hand
+
+def run_checks(game: Game, scope: _Scope, state: State, checks: Sequence[Check]) -> list[str]:
+    """The sentences of every check that fails; empty when the hand is legal."""
+    problems: list[str] = []
+    for check in checks:
+        if check.per == "hand":
+            targets = [scope.hand_env]
+        elif check.per == "player":
+            targets = [e for i, e in enumerate(scope.player_envs) if scope.hand_env["active"][i]]
+        else:
+            targets = [e for k, e in enumerate(scope.side_envs) if state["sides"][k]["status"] == "playing"]
+        for env in targets:
+            try:
+                if check.when is not None and not check.when(env):
+                    continue
+                ok = check.ok(env)
+            except FormulaError as exc:
+                problems.append(_hand_formula_problem(exc))
+                continue
+            if not ok:
+                problems.append(render_message(check.message, check.message_parts, env))
+    return problems
+
+
+def _hand_formula_problem(exc: FormulaError) -> str:
+    return f"this hand cannot be scored: {exc.message}"
+
+
+def render_message(text: str, parts: Sequence[Formula], env: Mapping[str, Any]) -> str:
+    """Fill a message's `{formula}` parts; a part that cannot be evaluated shows as '?'."""
+    if not parts:
+        return text
+    from scorepad.ruleset import TEMPLATE_RE
+
+    values = []
+    for f in parts:
+        try:
+            values.append(format_value(f(env)))
+        except FormulaError:
+            values.append("?")
+    it = iter(values)
+    return TEMPLATE_RE.sub(lambda m: next(it, "?"), text)
+
+
+def format_value(value: Any) -> str:
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    if isinstance(value, (list, tuple)):
+        return ", ".join(format_value(v) for v in value)
+    if value is None:
+        return "-"
+    return str(value)
+
+
+def apply_hand(game: Game, state: State, hand: Hand) -> HandResult:
+    """Score one hand: checks, derived values, points, counters, thresholds, end of game."""
+    rs = game.ruleset
+    if state["finished"]:
+        raise UserError("this game has ended and takes no more hands (undo or edit still work)")
+    scope = _Scope(game, state, hand)
+    let_names = {let.name for let in (*rs.hand_lets, *rs.player_lets, *rs.side_lets)}
+    early = [c for c in rs.checks if not _uses_lets(c, let_names)]
+    late = [c for c in rs.checks if _uses_lets(c, let_names)]
+    problems = run_checks(game, scope, state, early)
+    if problems:
+        raise HandError(problems[0], problems)
+    try:
+        for let in rs.hand_lets:
+            scope.set_hand(let.name, let.formula(scope.hand_env))
+        for let in rs.player_lets:
+            scope.set_players(let.name, [let.formula(env) for env in scope.player_envs])
+        for let in rs.side_lets:
+            scope.set_sides(let.name, [let.formula(env) for env in scope.side_envs])
+    except FormulaError as exc:
+        raise HandError(_hand_formula_problem(exc)) from None
+    problems = run_checks(game, scope, state, late)
+    if problems:
+        raise HandError(problems[0], problems)
+
+    new = copy.deepcopy(state)
+    new["hands"] = state["hands"] + 1
+    n_sides = len(game.sides)
+    points: list[int | float] = [0] * n_sides
+    breakdown: list[list[tuple[str, int | float]]] = [[] for _ in range(n_sides)]
+    try:
+        for item in rs.scores:
+            if item.per == "player":
+                targets = [(scope.side_of[i], env, game.players[i]) for i, env in enumerate(scope.player_envs)]
+            else:
+                targets = [(k, env, None) for k, env in enumerate(scope.side_envs)]
+            for k, env, who in targets:
+                if state["sides"][k]["status"] != "playing":
+                    continue
+                if item.when is not None and not item.when(env):
+                    continue
+                pts = item.points(env)
+                if isinstance(pts, bool) or not isinstance(pts, (int, float)):
+                    raise FormulaError(f"{item.id}: points must be a number, got {pts!r}")
+                if pts == 0:
+                    continue
+                label = item.label if who is None or len(game.sides[k].members) == 1 else f"{item.label} ({who})"
+                points[k] += pts
+                breakdown[k].append((label, pts))
+                for counter in item.to:
+                    new["sides"][k][counter] = new["sides"][k][counter] + pts
+    except FormulaError as exc:
+        raise HandError(_hand_formula_problem(exc)) from None
+
+    events: list[str] = []
+    ended = _run_rules(game, scope, new, [r for r in rs.rules if r.on == "hand"], points, breakdown,
+                       events, finished_early=False)
+    finish_if_over(game, new, scope, points, breakdown, events, forced_end=ended)
+    return HandResult(new, points, breakdown, events)
+
+
+def _uses_lets(check: Check, lets: set[str]) -> bool:
+    names: set[str] = set(check.ok.names)
+    if check.when is not None:
+        names |= check.when.names
+    for part in check.message_parts:
+        names |= part.names
+    return any(n in lets or n.removeprefix("all_").removeprefix("others_").removeprefix("team_") in lets
+               for n in names)
+
+
+def _rule_env(game: Game, scope: _Scope, state: State, k: int | None, points: list[int | float],
+              finished_early: bool) -> dict[str, Any]:
+    """The names a rule sees: the hand's values and the counters as they stand now."""
+    base = scope.side_envs[k] if k is not None else scope.hand_env
+    env = dict(base)
+    env.update(state["game"])
+    env["all_points"] = list(points)
+    env["finished_early"] = finished_early
+    for cname in state["sides"][0]:
+        values = [s[cname] for s in state["sides"]]
+        env["all_" + cname] = values
+        if k is not None:
+            env[cname] = values[k]
+            env["others_" + cname] = values[:k] + values[k + 1:]
+    if k is not None:
+        env["points"] = points[k]
+    active = [state["sides"][scope.side_of[i]]["status"] == "playing" for i in range(len(game.players))]
+    env["active"] = active
+    env["n_active"] = sum(active)
+    return env
+
+
+def _run_rules(game: Game, scope: _Scope, state: State, rules: Sequence[Rule],
+               points: list[int | float], breakdown: list[list[tuple[str, int | float]]],
+               events: list[str], finished_early: bool) -> bool:
+    """Apply threshold rules in order; returns True when a rule ended the game."""
+    ended = False
+    try:
+        for rule in rules:
+            targets: list[int | None]
+            if rule.per == "game":
+                targets = [None]
+            else:
+                targets = [k for k in range(len(game.sides))
+                           if rule.include_out or state["sides"][k]["status"] == "playing"]
+            for k in targets:
+                env = _rule_env(game, scope, state, k, points, finished_early)
+                if rule.when is not None and not rule.when(env):
+                    continue
+                before = state["sides"][k]["score"] if k is not None else None
+                sets = [(c, f(env)) for c, f in rule.set]
+                adds = [(c, f(env)) for c, f in rule.add]
+                set_all = [(c, f(env)) for c, f in rule.set_all]
+                message = render_message(rule.message, rule.message_parts, env) if rule.message else ""
+                for counter, value in sets:
+                    _store(state, k, counter, value)
+                for counter, value in adds:
+                    current = state["sides"][k][counter] if k is not None and counter in state["sides"][k] else state["game"][counter]
+                    _store(state, k, counter, current + value)
+                for counter, value in set_all:
+                    for side in state["sides"]:
+                        side[counter] = value
+                if rule.mark and k is not None:
+                    state["sides"][k]["status"] = rule.mark
+                if k is not None and before is not None and state["sides"][k]["score"] != before:
+                    delta = state["sides"][k]["score"] - before
+                    points[k] += delta
+                    breakdown[k].append((rule.label, delta))
+                if message:
+                    events.append(message)
+                if rule.end:
+                    ended = True
+    except FormulaError as exc:
+        raise HandError(_hand_formula_problem(exc)) from None
+    except TypeError as exc:
+        raise HandError(f"this hand cannot be scored: a rule mixes words and numbers ({exc})") from None
+    return ended
+
+
+def _store(state: State, k: int | None, counter: str, value: Any) -> None:
+    if k is not None and counter in state["sides"][k]:
+        state["sides"][k][counter] = value
+    else:
+        state["game"][counter] = value
+
+
+def finish_if_over(game: Game, state: State, scope: _Scope, points: list[int | float],
+                   breakdown: list[list[tuple[str, int | float]]], events: list[str],
+                   forced_end: bool, finished_early: bool = False) -> None:
+    """Decide whether the game is over after a hand (or on `finish`), and who won."""
+    rs = game.ruleset
+    end = rs.end
+    statuses = [s["status"] for s in state["sides"]]
+    playing = [k for k, st in enumerate(statuses) if st == "playing"]
+    over = forced_end or finished_early or any(st == "won" for st in statuses)
+    if not over and end.winner == "last_standing" and len(playing) <= 1:
+        over = True
+    if not over and end.when is not None:
+        env = _rule_env(game, scope, state, None, points, finished_early)
+        try:
+            over = bool(end.when(env))
+        except FormulaError as exc:
+            raise HandError(_hand_formula_problem(exc)) from None
+        if over and end.tie == "continue" and not any(st == "won" for st in statuses):
+            winners = _best(game, state, playing or list(range(len(statuses))))
+            if len(winners) > 1:
+                over = False
+                events.append("tie at the top: play another hand")
+    if not over:
+        return
+    _run_rules(game, scope, state, [r for r in rs.rules if r.on == "end"], points, breakdown, events,
+               finished_early)
+    statuses = [s["status"] for s in state["sides"]]
+    marked = [k for k, st in enumerate(statuses) if st == "won"]
+    if marked:
+        winners = marked
+    else:
+        candidates = [k for k, st in enumerate(statuses) if st == "playing"]
+        if not candidates:
+            candidates = [k for k, st in enumerate(statuses) if st != "playing"
+                          and scope.hand_env["all_status"][k] == "playing"] or list(range(len(statuses)))
+        winners = _best(game, state, candidates)
+    names = [game.sides[k].name for k in winners]
+    for k, side in enumerate(state["sides"]):
+        if k in winners:
+            side["status"] = "won"
+        elif side["status"] == "playing":
+            side["status"] = "lost"
+    state["finished"] = True
+    state["winners"] = names
+    state["draw"] = len(winners) > 1
+    if len(winners) > 1:
+        events.append(f"game over: a draw between {' and '.join(names)}")
+    else:
+        events.append(f"game over: {names[0]} wins")
+
+
+def _best(game: Game, state: State, candidates: Sequence[int]) -> list[int]:
+    scores = [state["sides"][k]["score"] for k in candidates]
+    target = min(scores) if game.ruleset.end.rank == "lowest" else max(scores)
+    return [k for k in candidates if state["sides"][k]["score"] == target]
+
+
+def finish_game(game: Game, state: State) -> HandResult:
+    """End an unfinished game now, applying the ruleset's rules for unfinished games."""
+    if state["finished"]:
+        raise UserError("this game has already ended")
+    new = copy.deepcopy(state)
+    scope = _Scope(game, state, {})
+    n = len(game.sides)
+    points: list[int | float] = [0] * n
+    breakdown: list[list[tuple[str, int | float]]] = [[] for _ in range(n)]
+    events: list[str] = []
+    _run_rules(game, scope, new, [r for r in game.ruleset.rules if r.on == "finish"], points,
+               breakdown, events, finished_early=True)
+    finish_if_over(game, new, scope, points, breakdown, events, forced_end=True, finished_early=True)
+    return HandResult(new, points, breakdown, events)
+
+
+def next_hand_info(game: Game, state: State) -> dict[str, Any]:
+    """What the table needs before the next hand: who deals, and the ruleset's `display.next` items."""
+    rs = game.ruleset
+    n = len(game.players)
+    hand_no = state["hands"] + 1
+    env = base_env(game)
+    env.update(state["game"])
+    active = [state["sides"][game.side_of[i]]["status"] == "playing" for i in range(n)]
+    env.update(hand_no=hand_no, hands=state["hands"], dealer=(hand_no - 1) % n, active=active,
+               n_active=sum(active))
+    for cname in state["sides"][0]:
+        env["all_" + cname] = [s[cname] for s in state["sides"]]
+    info: dict[str, Any] = {"hand": hand_no, "dealer": game.players[(hand_no - 1) % n]}
+    for label, f in rs.display_next.items():
+        try:
+            info[label] = f(env)
+        except FormulaError:
+            info[label] = "?"
+    return info
+
+
+def side_display(game: Game, state: State) -> list[dict[str, Any]]:
+    """Each side's counters as the ruleset's `display.side` asks them to be shown."""
+    rs = game.ruleset
+    out = []
+    env = base_env(game)
+    env.update(state["game"])
+    for k, side in enumerate(game.sides):
+        senv = dict(env, me=side.name, side_no=k, members=[game.players[i] for i in side.members])
+        for cname in state["sides"][0]:
+            values = [s[cname] for s in state["sides"]]
+            senv["all_" + cname] = values
+            senv[cname] = values[k]
+            senv["others_" + cname] = values[:k] + values[k + 1:]
+        shown = {}
+        for label, f in rs.display_side.items():
+            try:
+                shown[label] = f(senv)
+            except FormulaError:
+                shown[label] = "?"
+        out.append(shown)
+    return out
+
+
+def replay(game: Game, hands: Sequence[Hand]) -> State:
+    """The state after playing `hands` from the start; used by verify, undo and edit."""
+    state = initial_state(game)
+    for hand in hands:
+        state = apply_hand(game, state, hand).state
+    return state

@@ -1,0 +1,507 @@
+"""The safe formula language of rulesets: a whitelist compiler from Python expression syntax to closures.
+
+Rulesets come from strangers, so a formula may only do arithmetic and comparisons on numbers,
+look values up in lists and tables, and call the functions listed here. There is no attribute
+access, no import, no assignment, no loop but one bounded comprehension, and every number is
+capped, so a formula can neither reach the interpreter nor run for long. Formulas are compiled
+once per ruleset; errors name the TOML key and point at the mistake.
+"""
+
+from __future__ import annotations
+
+import ast
+import math
+from collections.abc import Callable, Collection, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from scorepad.errors import FormulaError
+
+MAX_SOURCE = 2000
+MAX_NODES = 400
+MAX_DEPTH = 40
+MAX_NUMBER = 10**15
+MAX_EXPONENT = 64
+MAX_STRING = 200
+
+Env = Mapping[str, Any]
+Evaluator = Callable[[Env], Any]
+
+
+@dataclass(frozen=True)
+class Formula:
+    """A compiled formula: its source, where it came from, and the closure that evaluates it."""
+
+    source: str
+    key: str
+    names: frozenset[str]
+    run: Evaluator
+
+    def __call__(self, env: Env) -> Any:
+        try:
+            return self.run(env)
+        except FormulaError as exc:
+            if exc.message.startswith(self.key + ":"):
+                raise
+            raise FormulaError(f"{self.key}: {self.source!r} failed: {exc.message}") from None
+        except RecursionError:
+            raise FormulaError(f"{self.key}: the formula nests too deeply") from None
+        except (ArithmeticError, TypeError, ValueError, KeyError, IndexError) as exc:
+            raise FormulaError(f"{self.key}: {self.source!r} failed: {_plain(exc)}") from None
+
+
+def _plain(exc: BaseException) -> str:
+    if isinstance(exc, ZeroDivisionError):
+        return "division by zero"
+    return str(exc) or type(exc).__name__
+
+
+def _number(value: Any, what: str = "value") -> int | float:
+    if isinstance(value, bool):
+        return int(value)
+    if isinstance(value, int):
+        if abs(value) > MAX_NUMBER:
+            raise FormulaError(f"number too large ({what} beyond ±10^15)")
+        return value
+    if isinstance(value, float):
+        if not math.isfinite(value) or abs(value) > MAX_NUMBER:
+            raise FormulaError(f"number too large ({what} beyond ±10^15)")
+        if value.is_integer():
+            return int(value)
+        return value
+    raise TypeError(f"expected a number, got {_kind(value)}")
+
+
+def _kind(value: Any) -> str:
+    if isinstance(value, str):
+        return f"the word {value!r}"
+    if isinstance(value, (list, tuple)):
+        return "a list"
+    if isinstance(value, dict):
+        return "a table"
+    if value is None:
+        return "nothing (an empty field)"
+    return type(value).__name__
+
+
+def _pow(a: Any, b: Any) -> int | float:
+    base, exp = _number(a), _number(b)
+    if not isinstance(exp, int) or not 0 <= exp <= MAX_EXPONENT:
+        raise FormulaError(f"exponent must be a whole number 0..{MAX_EXPONENT}")
+    if abs(base) > 10**6:
+        raise FormulaError("number too large (power of a base beyond 10^6)")
+    return _number(base**exp, "power")
+
+
+def _div(a: Any, b: Any) -> int | float:
+    return _number(_number(a) / _number(b))
+
+
+def _checked(op: Callable[[Any, Any], Any]) -> Callable[[Any, Any], Any]:
+    def run(a: Any, b: Any) -> Any:
+        return _number(op(_number(a), _number(b)))
+
+    return run
+
+
+BINOPS: dict[type, Callable[[Any, Any], Any]] = {
+    ast.Add: _checked(lambda a, b: a + b),
+    ast.Sub: _checked(lambda a, b: a - b),
+    ast.Mult: _checked(lambda a, b: a * b),
+    ast.Div: _div,
+    ast.FloorDiv: _checked(lambda a, b: a // b),
+    ast.Mod: _checked(lambda a, b: a % b),
+    ast.Pow: _pow,
+}
+
+
+def _order(op: Callable[[Any, Any], bool]) -> Callable[[Any, Any], bool]:
+    def run(a: Any, b: Any) -> bool:
+        if isinstance(a, str) and isinstance(b, str):
+            return op(a, b)
+        return op(_number(a), _number(b))
+
+    return run
+
+
+def _contains(a: Any, b: Any) -> bool:
+    if not isinstance(b, (list, tuple, dict, str)):
+        raise TypeError(f"'in' needs a list, table or word on the right, got {_kind(b)}")
+    if isinstance(b, str) and not isinstance(a, str):
+        raise TypeError("'in' a word needs a word on the left")
+    return a in b
+
+
+CMPOPS: dict[type, Callable[[Any, Any], bool]] = {
+    ast.Eq: lambda a, b: bool(a == b),
+    ast.NotEq: lambda a, b: bool(a != b),
+    ast.Lt: _order(lambda a, b: a < b),
+    ast.LtE: _order(lambda a, b: a <= b),
+    ast.Gt: _order(lambda a, b: a > b),
+    ast.GtE: _order(lambda a, b: a >= b),
+    ast.In: _contains,
+    ast.NotIn: lambda a, b: not _contains(a, b),
+}
+
+
+def _seq(value: Any) -> list[Any]:
+    if isinstance(value, (list, tuple)):
+        return list(value)
+    if isinstance(value, dict):
+        return list(value.values())
+    raise TypeError(f"expected a list, got {_kind(value)}")
+
+
+def _minmax(pick: Callable[..., Any]) -> Callable[..., Any]:
+    def run(*args: Any) -> Any:
+        items = _seq(args[0]) if len(args) == 1 else list(args)
+        if not items:
+            raise ValueError("empty list")
+        return pick(_number(x) for x in items)
+
+    return run
+
+
+def _sum(values: Any) -> int | float:
+    total: int | float = 0
+    for x in _seq(values):
+        total = _number(total + _number(x))
+    return total
+
+
+def _count(values: Any, item: Any = True) -> int:
+    return sum(1 for x in _seq(values) if x == item)
+
+
+def _index(values: Any, item: Any) -> int:
+    items = _seq(values)
+    return items.index(item) if item in items else -1
+
+
+def _round(value: Any, step: Any = 1) -> int | float:
+    """Round half away from zero to a multiple of `step` (the way players round: 45 → 50)."""
+    x, s = _number(value), _number(step)
+    if s <= 0:
+        raise ValueError("round step must be positive")
+    q = abs(x) / s
+    n = math.floor(q + 0.5)
+    return _number(math.copysign(n * s, x) if x else 0)
+
+
+def _clamp(value: Any, low: Any, high: Any) -> int | float:
+    return max(_number(low), min(_number(high), _number(value)))
+
+
+def _if(cond: Any, a: Any, b: Any) -> Any:
+    return a if cond else b
+
+
+def _get(table: Any, key: Any, default: Any = 0) -> Any:
+    if not isinstance(table, (dict, list, tuple)):
+        raise TypeError(f"get() needs a table or list, got {_kind(table)}")
+    try:
+        return _lookup(table, key)
+    except (KeyError, IndexError):
+        return default
+
+
+def _lookup(container: Any, key: Any) -> Any:
+    if isinstance(container, dict):
+        if key in container:
+            return container[key]
+        if isinstance(key, (int, float)) and not isinstance(key, bool) and str(key) in container:
+            return container[str(key)]
+        if isinstance(key, bool) and str(key).lower() in container:
+            return container[str(key).lower()]
+        raise KeyError(f"no entry {key!r} in the table (entries: {', '.join(map(str, container))})")
+    if isinstance(container, (list, tuple)):
+        if isinstance(key, bool) or not isinstance(key, int):
+            raise TypeError(f"a list position must be a whole number, got {_kind(key)}")
+        if not -len(container) <= key < len(container):
+            raise IndexError(f"position {key} is outside the list of {len(container)}")
+        return container[key]
+    if isinstance(container, str):
+        raise TypeError("a word cannot be indexed")
+    raise TypeError(f"cannot look up an entry in {_kind(container)}")
+
+
+BUILTINS: dict[str, Callable[..., Any]] = {
+    "min": _minmax(min),
+    "max": _minmax(max),
+    "sum": _sum,
+    "abs": lambda x: abs(_number(x)),
+    "len": lambda x: len(_seq(x)) if not isinstance(x, str) else len(x),
+    "count": _count,
+    "any": lambda xs: any(_seq(xs)),
+    "all": lambda xs: all(_seq(xs)),
+    "sorted": lambda xs: sorted(_seq(xs), key=_number),
+    "index": _index,
+    "round": _round,
+    "floor": lambda x: math.floor(_number(x)),
+    "ceil": lambda x: math.ceil(_number(x)),
+    "clamp": _clamp,
+    "sign": lambda x: (_number(x) > 0) - (_number(x) < 0),
+    "int": lambda x: int(_number(x)),
+    "get": _get,
+    "if_": _if,
+}
+FUNCTION_HELP = {
+    "min": "smallest of a list or of the arguments",
+    "max": "largest of a list or of the arguments",
+    "sum": "sum of a list",
+    "abs": "absolute value",
+    "len": "number of items",
+    "count": "count(list, x): how many items equal x (x defaults to true)",
+    "any": "true if any item is true",
+    "all": "true if every item is true",
+    "sorted": "the list sorted, smallest first",
+    "index": "index(list, x): position of x, or -1",
+    "round": "round(x, step=1): to the nearest multiple of step, halves away from zero",
+    "floor": "round down",
+    "ceil": "round up",
+    "clamp": "clamp(x, low, high)",
+    "sign": "-1, 0 or 1",
+    "int": "whole part",
+    "get": "get(table, key, default=0): an entry or the default",
+    "if_": "if_(condition, a, b)",
+}
+
+
+class _Compiler:
+    def __init__(self, source: str, key: str, known: Collection[str],
+                 functions: Mapping[str, Callable[..., Any]]) -> None:
+        self.source = source
+        self.key = key
+        self.known = known
+        self.functions = functions
+        self.locals: list[str] = []
+        self.used: set[str] = set()
+        self.in_comprehension = False
+        self.constants: dict[int, Evaluator] = {}  # keeps the closures alive so ids stay unique
+
+    def fail(self, node: ast.AST | None, message: str) -> FormulaError:
+        text = f"{self.key}: {message}"
+        col = getattr(node, "col_offset", None)
+        if col is not None and "\n" not in self.source:
+            text += f"\n    {self.source}\n    {' ' * col}^"
+        return FormulaError(text)
+
+    def compile(self, node: ast.AST) -> Evaluator:
+        method = getattr(self, "c_" + type(node).__name__, None)
+        if method is None:
+            raise self.fail(node, f"{_describe(node)} is not allowed in a formula")
+        result: Evaluator = method(node)
+        return result
+
+    def c_Constant(self, node: ast.Constant) -> Evaluator:
+        value = node.value
+        if isinstance(value, bool) or value is None:
+            pass
+        elif isinstance(value, (int, float)):
+            try:
+                value = _number(value, "constant")
+            except FormulaError as exc:
+                raise self.fail(node, exc.message) from None
+        elif isinstance(value, str):
+            if len(value) > MAX_STRING:
+                raise self.fail(node, f"a word longer than {MAX_STRING} characters")
+        else:
+            raise self.fail(node, f"the constant {value!r} is not allowed")
+        return self._const(value)
+
+    def _const(self, value: Any) -> Evaluator:
+        def run(env: Env) -> Any:
+            return value
+        self.constants[id(run)] = run
+        return run
+
+    def c_Name(self, node: ast.Name) -> Evaluator:
+        name = node.id
+        if name in ("true", "True"):
+            return lambda env: True
+        if name in ("false", "False"):
+            return lambda env: False
+        if name in self.locals or name in self.known:
+            self.used.add(name)
+            return lambda env: env[name]
+        known = ", ".join(sorted(n for n in self.known if not n.startswith("_")))
+        raise self.fail(node, f"unknown name {name!r} (known: {known})")
+
+    def c_BinOp(self, node: ast.BinOp) -> Evaluator:
+        op = BINOPS.get(type(node.op))
+        if op is None:
+            raise self.fail(node, "this operator is not allowed (use + - * / // % **)")
+        left, right = self.compile(node.left), self.compile(node.right)
+        if id(left) in self.constants and id(right) in self.constants:
+            try:
+                folded = op(left({}), right({}))
+            except FormulaError as exc:
+                raise self.fail(node, exc.message) from None
+            except (ArithmeticError, TypeError, ValueError) as exc:
+                raise self.fail(node, _plain(exc)) from None
+            return self._const(folded)
+        return lambda env: op(left(env), right(env))
+
+    def c_UnaryOp(self, node: ast.UnaryOp) -> Evaluator:
+        operand = self.compile(node.operand)
+        if isinstance(node.op, ast.Not):
+            return lambda env: not operand(env)
+        if isinstance(node.op, ast.USub):
+            if id(operand) in self.constants:
+                return self._const(-_number(operand({})))
+            return lambda env: -_number(operand(env))
+        if isinstance(node.op, ast.UAdd):
+            return lambda env: _number(operand(env))
+        raise self.fail(node, "this operator is not allowed")
+
+    def c_BoolOp(self, node: ast.BoolOp) -> Evaluator:
+        parts = [self.compile(v) for v in node.values]
+        if isinstance(node.op, ast.And):
+            def run_and(env: Env) -> Any:
+                result: Any = True
+                for part in parts:
+                    result = part(env)
+                    if not result:
+                        return result
+                return result
+            return run_and
+
+        def run_or(env: Env) -> Any:
+            result: Any = False
+            for part in parts:
+                result = part(env)
+                if result:
+                    return result
+            return result
+        return run_or
+
+    def c_Compare(self, node: ast.Compare) -> Evaluator:
+        first = self.compile(node.left)
+        rest: list[tuple[Callable[[Any, Any], bool], Evaluator]] = []
+        for op, comp in zip(node.ops, node.comparators):
+            fn = CMPOPS.get(type(op))
+            if fn is None:
+                raise self.fail(node, "'is' is not allowed; use == or !=")
+            rest.append((fn, self.compile(comp)))
+
+        def run(env: Env) -> bool:
+            left = first(env)
+            for fn, right_fn in rest:
+                right = right_fn(env)
+                if not fn(left, right):
+                    return False
+                left = right
+            return True
+        return run
+
+    def c_IfExp(self, node: ast.IfExp) -> Evaluator:
+        test, body, orelse = self.compile(node.test), self.compile(node.body), self.compile(node.orelse)
+        return lambda env: body(env) if test(env) else orelse(env)
+
+    def c_Call(self, node: ast.Call) -> Evaluator:
+        if not isinstance(node.func, ast.Name):
+            raise self.fail(node, "only the listed functions can be called, by name")
+        name = node.func.id
+        fn = self.functions.get(name) or BUILTINS.get(name)
+        if fn is None:
+            known = ", ".join(sorted({*BUILTINS, *self.functions}))
+            raise self.fail(node, f"unknown function {name!r} (known: {known})")
+        if node.keywords:
+            raise self.fail(node, "functions take positional arguments only")
+        if any(isinstance(a, ast.Starred) for a in node.args):
+            raise self.fail(node, "* arguments are not allowed")
+        args = [self.compile(a) for a in node.args]
+        if name == "if_":
+            if len(args) != 3:
+                raise self.fail(node, "if_ takes three arguments")
+            c, a, b = args
+            return lambda env: a(env) if c(env) else b(env)
+        return lambda env: fn(*[a(env) for a in args])
+
+    def c_Subscript(self, node: ast.Subscript) -> Evaluator:
+        if isinstance(node.slice, ast.Slice):
+            raise self.fail(node, "slices are not allowed")
+        container, key = self.compile(node.value), self.compile(node.slice)
+        return lambda env: _lookup(container(env), key(env))
+
+    def c_List(self, node: ast.List) -> Evaluator:
+        items = [self.compile(e) for e in node.elts]
+        return lambda env: [i(env) for i in items]
+
+    c_Tuple = c_List
+
+    def c_ListComp(self, node: ast.ListComp | ast.GeneratorExp) -> Evaluator:
+        if self.in_comprehension:
+            raise self.fail(node, "a comprehension inside a comprehension is not allowed")
+        if len(node.generators) != 1:
+            raise self.fail(node, "a comprehension may have one 'for'")
+        gen = node.generators[0]
+        if gen.is_async or not isinstance(gen.target, ast.Name):
+            raise self.fail(node, "the comprehension variable must be a plain name")
+        iterable = self.compile(gen.iter)
+        var = gen.target.id
+        self.in_comprehension = True
+        self.locals.append(var)
+        try:
+            element = self.compile(node.elt)
+            conds = [self.compile(c) for c in gen.ifs]
+        finally:
+            self.locals.pop()
+            self.in_comprehension = False
+
+        def run(env: Env) -> list[Any]:
+            local = dict(env)
+            out = []
+            for item in _seq(iterable(env)):
+                local[var] = item
+                if all(c(local) for c in conds):
+                    out.append(element(local))
+            return out
+        return run
+
+    c_GeneratorExp = c_ListComp
+
+
+def _describe(node: ast.AST) -> str:
+    names = {
+        "Attribute": "attribute access (a dot)", "Lambda": "lambda", "JoinedStr": "an f-string",
+        "NamedExpr": "assignment (:=)", "Dict": "a table literal", "Set": "a set literal",
+        "DictComp": "a table comprehension", "SetComp": "a set comprehension",
+        "Await": "await", "Yield": "yield", "YieldFrom": "yield", "Starred": "*",
+    }
+    return names.get(type(node).__name__, type(node).__name__)
+
+
+def compile_formula(source: Any, key: str, known: Collection[str],
+                    functions: Mapping[str, Callable[..., Any]] | None = None) -> Formula:
+    """Compile `source` (text, or a plain number/bool from TOML) once; raises FormulaError naming `key`."""
+    if isinstance(source, bool) or isinstance(source, (int, float)):
+        const = source if isinstance(source, bool) else _number(source)
+        return Formula(str(source), key, frozenset(), lambda env: const)
+    if not isinstance(source, str):
+        raise FormulaError(f"{key}: a formula must be text or a number")
+    if len(source) > MAX_SOURCE:
+        raise FormulaError(f"{key}: the formula is longer than {MAX_SOURCE} characters")
+    text = source.strip()
+    if not text:
+        raise FormulaError(f"{key}: the formula is empty")
+    try:
+        tree = ast.parse(text, mode="eval")
+    except SyntaxError as exc:
+        raise FormulaError(f"{key}: not a valid formula ({exc.msg}): {text!r}") from None
+    except (RecursionError, MemoryError, ValueError):
+        raise FormulaError(f"{key}: the formula nests too deeply") from None
+    count = 0
+    stack: list[tuple[ast.AST, int]] = [(tree, 0)]
+    while stack:
+        node, depth = stack.pop()
+        count += 1
+        if count > MAX_NODES:
+            raise FormulaError(f"{key}: the formula is too long (over {MAX_NODES} parts)")
+        if depth > MAX_DEPTH:
+            raise FormulaError(f"{key}: the formula nests too deeply (over {MAX_DEPTH} levels)")
+        stack.extend((child, depth + 1) for child in ast.iter_child_nodes(node))
+    compiler = _Compiler(text, key, known, functions or {})
+    assert isinstance(tree, ast.Expression)
+    run = compiler.compile(tree.body)
+    return Formula(text, key, frozenset(compiler.used), run)

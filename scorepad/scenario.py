@@ -1,0 +1,158 @@
+"""Scenario files: hands in, expected numbers out. The project's tests and `rules test` both use them.
+
+A scenario is TOML: the ruleset, the players, then `[[hand]]` entries with the assignments as
+typed on the command line and what must follow (this hand's points, the totals, counters, events,
+or a refusal). `[result]` says how the game must stand at the end. See docs/rulesets.md.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from scorepad.assign import copies_problems, missing_sentence, split_assignments, type_hand
+from scorepad.engine import Game, HandResult, State, apply_hand, finish_game, initial_state, make_game
+from scorepad.errors import HandError, ScorepadError, UserError
+from scorepad.registry import load
+from scorepad.ruleset import Ruleset
+
+SCENARIO_KEYS = {"ruleset", "variant", "players", "teams", "options", "description", "hand", "result"}
+HAND_KEYS = {"input", "points", "totals", "state", "events", "error", "finish", "note"}
+RESULT_KEYS = {"finished", "winner", "draw", "totals", "status", "state"}
+
+
+@dataclass
+class Mismatch:
+    hand: int
+    what: str
+    breakdown: str = ""
+
+    def __str__(self) -> str:
+        where = f"hand {self.hand}" if self.hand else "result"
+        text = f"{where}: {self.what}"
+        return text + (f"\n      {self.breakdown}" if self.breakdown else "")
+
+
+def record(game: Game, state: State, args: Sequence[str]) -> HandResult:
+    """Type and apply one hand from its typed assignments (no prompting): the CLI's path too."""
+    raw = split_assignments(game, args)
+    active = [state["sides"][game.side_of[i]]["status"] == "playing" for i in range(len(game.players))]
+    hand, missing = type_hand(game, raw, active)
+    if missing:
+        sentences = missing_sentence(game, missing)
+        raise HandError(sentences[0], sentences)
+    problems = copies_problems(game, hand)
+    if problems:
+        raise HandError(problems[0], problems)
+    result = apply_hand(game, state, hand)
+    result.state.setdefault("_last_hand", None)
+    result.state.pop("_last_hand")
+    return result
+
+
+def load_scenario(path: Path, ruleset: Ruleset | None = None,
+                  extra_dirs: Sequence[str] = ()) -> tuple[dict[str, Any], Game]:
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        raise UserError(f"{path}: cannot read the scenario ({exc})") from None
+    unknown = set(data) - SCENARIO_KEYS
+    if unknown:
+        raise UserError(f"{path}: unknown keys {sorted(unknown)}")
+    if ruleset is None:
+        ruleset = load(str(data["ruleset"]), extra_dirs, data.get("variant"))
+    elif data.get("variant") and data.get("variant") != ruleset.variant:
+        from scorepad.ruleset import load_text
+
+        ruleset = load_text(ruleset.text, ruleset.source, data["variant"])
+    options = {k: v for k, v in data.get("options", {}).items()}
+    game = make_game(ruleset, data["players"], data.get("teams"), options)
+    return data, game
+
+
+def _fmt_breakdown(game: Game, result: HandResult | None) -> str:
+    if result is None:
+        return ""
+    parts = []
+    for side, items, pts in zip(game.sides, result.breakdown, result.points):
+        inner = ", ".join(f"{label} {p:+}" for label, p in items) or "nothing"
+        parts.append(f"{side.name} {pts:+} ({inner})")
+    return "; ".join(parts)
+
+
+def _compare_state(expected: dict[str, Any], state: State, hand_no: int, out: list[Mismatch],
+                   game: Game, result: HandResult | None) -> None:
+    for key, want in expected.items():
+        if key in state["game"]:
+            got = state["game"][key]
+        elif key in state["sides"][0]:
+            got = [s[key] for s in state["sides"]]
+        else:
+            out.append(Mismatch(hand_no, f"no counter {key!r}"))
+            continue
+        if got != want:
+            out.append(Mismatch(hand_no, f"{key}: expected {want}, got {got}", _fmt_breakdown(game, result)))
+
+
+def run_scenario(path: Path, ruleset: Ruleset | None = None,
+                 extra_dirs: Sequence[str] = ()) -> list[Mismatch]:
+    """Play a scenario; every way the game differs from the expected numbers, in order."""
+    data, game = load_scenario(path, ruleset, extra_dirs)
+    state = initial_state(game)
+    out: list[Mismatch] = []
+    for n, spec in enumerate(data.get("hand", []), start=1):
+        unknown = set(spec) - HAND_KEYS
+        if unknown:
+            out.append(Mismatch(n, f"unknown keys {sorted(unknown)}"))
+            continue
+        result: HandResult | None = None
+        try:
+            if spec.get("finish"):
+                result = finish_game(game, state)
+            else:
+                result = record(game, state, [str(a) for a in spec.get("input", [])])
+        except ScorepadError as exc:
+            want = spec.get("error")
+            text = "\n".join([exc.message, *exc.problems])
+            if want is None:
+                out.append(Mismatch(n, f"refused: {text}"))
+                return out
+            if str(want).lower() not in text.lower():
+                out.append(Mismatch(n, f"refused with {text!r}, expected a message containing {want!r}"))
+            continue
+        if "error" in spec:
+            out.append(Mismatch(n, f"expected a refusal containing {spec['error']!r}, but the hand was accepted",
+                                _fmt_breakdown(game, result)))
+            continue
+        state = result.state
+        if "points" in spec and list(result.points) != spec["points"]:
+            out.append(Mismatch(n, f"points: expected {spec['points']}, got {result.points}",
+                                _fmt_breakdown(game, result)))
+        totals = [s["score"] for s in state["sides"]]
+        if "totals" in spec and totals != spec["totals"]:
+            out.append(Mismatch(n, f"totals: expected {spec['totals']}, got {totals}",
+                                _fmt_breakdown(game, result)))
+        _compare_state(spec.get("state", {}), state, n, out, game, result)
+        for text in spec.get("events", []):
+            if not any(str(text).lower() in e.lower() for e in result.events):
+                out.append(Mismatch(n, f"no event containing {text!r} (events: {result.events})"))
+    expect = data.get("result", {})
+    if "finished" in expect and state["finished"] != expect["finished"]:
+        out.append(Mismatch(0, f"finished: expected {expect['finished']}, got {state['finished']}"))
+    if "winner" in expect and state["winners"] != expect["winner"]:
+        out.append(Mismatch(0, f"winner: expected {expect['winner']}, got {state['winners']}"))
+    if "draw" in expect and state["draw"] != expect["draw"]:
+        out.append(Mismatch(0, f"draw: expected {expect['draw']}, got {state['draw']}"))
+    if "totals" in expect:
+        totals = [s["score"] for s in state["sides"]]
+        if totals != expect["totals"]:
+            out.append(Mismatch(0, f"totals: expected {expect['totals']}, got {totals}"))
+    if "status" in expect:
+        status = [s["status"] for s in state["sides"]]
+        if status != expect["status"]:
+            out.append(Mismatch(0, f"status: expected {expect['status']}, got {status}"))
+    _compare_state(expect.get("state", {}), state, 0, out, game, None)
+    return out
