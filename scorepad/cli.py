@@ -1,0 +1,312 @@
+"""The command line: parse options, make one library call, render. Errors become exit statuses here.
+
+Heavy modules are imported inside the commands that use them, so `scorepad --help` and quick
+commands start fast.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+from typing import Any, NoReturn, Optional
+
+import typer
+
+from scorepad.errors import ScorepadError
+
+app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
+                  help="Scorekeeper for card games played at a real table.")
+rules_app = typer.Typer(no_args_is_help=True, help="List, show and check rulesets.")
+app.add_typer(rules_app, name="rules")
+
+
+class Context:
+    db: Optional[str] = None
+    rules_dirs: list[str] = []
+
+
+CTX = Context()
+
+
+@app.callback()
+def _global(db: Optional[str] = typer.Option(None, "--db", help="database file (default: SCOREPAD_DB or the user data directory)"),
+            rules_dir: list[str] = typer.Option([], "--rules-dir", help="extra directory of ruleset files (repeatable)")) -> None:
+    CTX.db = db
+    CTX.rules_dirs = list(rules_dir)
+
+
+def _store() -> Any:
+    from scorepad.store import Store
+
+    return Store(CTX.db)
+
+
+def _print_json(data: Any) -> None:
+    typer.echo(json.dumps(data, ensure_ascii=False, indent=2))
+
+
+def _prompt() -> Any:
+    if not sys.stdin.isatty():
+        return None
+
+    def ask(label: str, legal: str) -> str:
+        return str(typer.prompt(f"{label} ({legal})"))
+
+    return ask
+
+
+# ------------------------------------------------------------------ rules
+
+@rules_app.command("list")
+def rules_list(as_json: bool = typer.Option(False, "--json", help="JSON output")) -> None:
+    """All rulesets: id, name, aliases, players, variants."""
+    from scorepad.describe import summary
+    from scorepad.registry import entries, load
+
+    items = []
+    problems = []
+    for entry in entries(CTX.rules_dirs).values():
+        try:
+            items.append(summary(load(str(entry.path))))
+        except ScorepadError as exc:
+            problems.append(f"{entry.path}: {exc.message}")
+    items.sort(key=lambda d: d["id"])
+    if as_json:
+        _print_json(items)
+    else:
+        from tabulate import tabulate
+
+        rows = [[d["id"], d["name"], d["players"], ", ".join(d["aliases"]), ", ".join(d["variants"])] for d in items]
+        typer.echo(tabulate(rows, headers=["id", "name", "players", "also called", "variants"], tablefmt="simple"))
+    for p in problems:
+        typer.echo(f"warning: {p}", err=True)
+
+
+@rules_app.command("show")
+def rules_show(ruleset: str = typer.Argument(..., help="id, alias, native name or path, optionally :VARIANT"),
+               as_json: bool = typer.Option(False, "--json", help="JSON output")) -> None:
+    """Fields to type per hand, options, scoring tables, thresholds and the end rule."""
+    from scorepad.describe import details, details_text
+    from scorepad.registry import load
+
+    d = details(load(ruleset, CTX.rules_dirs))
+    if as_json:
+        _print_json(d)
+    else:
+        typer.echo(details_text(d))
+
+
+@rules_app.command("check")
+def rules_check(paths: list[Path] = typer.Argument(..., help="ruleset files")) -> None:
+    """Validate ruleset files: every problem with file, TOML key and a sentence."""
+    from scorepad.errors import RulesetError
+    from scorepad.ruleset import load_text, parse_toml, read_text
+
+    bad = 0
+    for path in paths:
+        try:
+            text = read_text(path)
+            data = parse_toml(text, str(path))
+            load_text(text, str(path))
+            variants = data.get("variants", {})
+            for v in variants if isinstance(variants, dict) else {}:
+                load_text(text, str(path), v)
+            typer.echo(f"{path}: ok")
+        except RulesetError as exc:
+            bad += 1
+            for line in exc.problems or [exc.message]:
+                typer.echo(line, err=True)
+    if bad:
+        raise SystemExit(2)
+
+
+# ------------------------------------------------------------------ games
+
+@app.command("new")
+def new(ruleset: str = typer.Argument(..., help="game: id, alias, native name or path; GAME:VARIANT picks a variant"),
+        players: list[str] = typer.Argument(..., help="players in seating order (the first deals first)"),
+        team: list[str] = typer.Option([], "--team", help="NAME=P1,P2 names a partnership (repeatable)"),
+        opt: list[str] = typer.Option([], "--opt", help="KEY=VALUE house rule (repeatable); variant=NAME"),
+        name: Optional[str] = typer.Option(None, "--name", help="a name for this game"),
+        season: Optional[str] = typer.Option(None, "--season", help="season (default: the current one)"),
+        as_json: bool = typer.Option(False, "--json", help="JSON output")) -> None:
+    """Start a game; it becomes the current game. Prints its id."""
+    from scorepad import play
+
+    store = _store()
+    row = play.new_game(store, ruleset, players, team, opt, name, season, CTX.rules_dirs)
+    if as_json:
+        _print_json(play.standings(row))
+        return
+    sides = "; ".join(f"{s['name']}" for s in row.sides)
+    typer.echo(f"Game {row.id}: {row.ruleset_id}{':' + row.variant if row.variant else ''} — {sides}")
+    typer.echo(str(row.id))
+
+
+@app.command("hand")
+def hand(assignments: list[str] = typer.Argument(None, help="field=value, who.field=value, field=v1,v2,..."),
+         game: Optional[str] = typer.Option(None, "--game", help="game id (default: the current game)"),
+         as_json: bool = typer.Option(False, "--json", help="JSON output")) -> None:
+    """Record one hand: prints each side's points with the why, events, and the new totals."""
+    from scorepad import play
+    from scorepad.render import hand_text
+
+    rec = play.record_hand(_store(), game, assignments or [], _prompt())
+    data = play.hand_json(rec)
+    typer.echo(json.dumps(data, ensure_ascii=False, indent=2) if as_json else hand_text(data))
+
+
+@app.command("undo")
+def undo(game: Optional[str] = typer.Option(None, "--game", help="game id (default: the current game)")) -> None:
+    """Remove the last hand (it stays in the audit trail)."""
+    from scorepad import play
+    from scorepad.render import standings_text
+
+    row, n = play.undo(_store(), game)
+    typer.echo(f"Hand {n} removed.")
+    typer.echo(standings_text(play.standings(row)))
+
+
+@app.command("edit")
+def edit(n: int = typer.Argument(..., help="hand number"),
+         assignments: list[str] = typer.Argument(None, help="the values to change"),
+         game: Optional[str] = typer.Option(None, "--game", help="game id (default: the current game)")) -> None:
+    """Correct hand N; later hands are re-scored."""
+    from scorepad import play
+    from scorepad.render import standings_text
+
+    row, rows = play.edit(_store(), game, n, assignments or [])
+    typer.echo(f"Hand {n} changed; {len(rows) - 1} later hand{'s' if len(rows) != 2 else ''} re-scored.")
+    typer.echo(standings_text(play.standings(row)))
+
+
+@app.command("sheet")
+def sheet(game: Optional[str] = typer.Option(None, "--game", help="game id (default: the current game)"),
+          as_json: bool = typer.Option(False, "--json", help="JSON output")) -> None:
+    """The score sheet: hand by hand, points and running totals."""
+    from scorepad import play
+    from scorepad.render import sheet_text
+
+    store = _store()
+    data = play.sheet(store, store.game(game))
+    typer.echo(json.dumps(data, ensure_ascii=False, indent=2) if as_json else sheet_text(data))
+
+
+@app.command("standings")
+def standings(game: Optional[str] = typer.Option(None, "--game", help="game id (default: the current game)"),
+              as_json: bool = typer.Option(False, "--json", help="JSON output")) -> None:
+    """Current totals, each side's counters, who deals next, finished/winner."""
+    from scorepad import play
+    from scorepad.render import standings_text
+
+    data = play.standings(_store().game(game))
+    typer.echo(json.dumps(data, ensure_ascii=False, indent=2) if as_json else standings_text(data))
+
+
+@app.command("games")
+def games(season: Optional[str] = typer.Option(None, "--season", help="only this season"),
+          as_json: bool = typer.Option(False, "--json", help="JSON output")) -> None:
+    """List games (the current one is marked *)."""
+    from scorepad.render import games_text
+
+    store = _store()
+    rows = [{"id": g.id, "ruleset": g.ruleset_id, "variant": g.variant, "players": g.players,
+             "hands": g.hands, "finished": g.finished, "season": g.season, "name": g.name,
+             "created": g.created, "winner": g.state.get("winners")} for g in store.games(season)]
+    if as_json:
+        _print_json(rows)
+    else:
+        typer.echo(games_text(rows, store.get_meta("current_game")))
+
+
+@app.command("use")
+def use(game_id: str = typer.Argument(..., help="game id")) -> None:
+    """Make a game the current game."""
+    from scorepad.errors import UserError
+
+    store = _store()
+    try:
+        gid = int(game_id)
+    except ValueError:
+        raise UserError(f"{game_id!r} is not a game id (`scorepad games` lists them)") from None
+    store.set_current(gid)
+    typer.echo(f"Game {gid} is now the current game.")
+
+
+@app.command("finish")
+def finish(game: Optional[str] = typer.Option(None, "--game", help="game id (default: the current game)")) -> None:
+    """End a game now, applying the ruleset's rule for unfinished games."""
+    from scorepad import play
+    from scorepad.render import num, standings_text
+
+    row, result = play.finish(_store(), game)
+    for side, pts, items in zip(row.sides, result.points, result.breakdown):
+        if items:
+            why = ", ".join(f"{label} {num(p)}" for label, p in items)
+            typer.echo(f"  {side['name']}: {num(pts)} ({why})")
+    for event in result.events:
+        typer.echo(f"  * {event}")
+    typer.echo(standings_text(play.standings(row)))
+
+
+@app.command("verify")
+def verify() -> None:
+    """Replay every game and compare with the stored totals (exit 1 if any differ)."""
+    from scorepad import play
+
+    store = _store()
+    problems = play.verify(store)
+    for p in problems:
+        typer.echo(p)
+    n = len(store.games())
+    if problems:
+        typer.echo(f"{len(problems)} problem(s) in {n} games.")
+        raise SystemExit(1)
+    typer.echo(f"All {n} games replay to their stored totals.")
+
+
+@app.command("backup")
+def backup(target: Path = typer.Argument(..., help="file to write")) -> None:
+    """A consistent copy of the database (SQLite online backup)."""
+    from scorepad.errors import UserError
+
+    if target.exists():
+        raise UserError(f"{target} exists; choose a new file name")
+    _store().backup(target)
+    typer.echo(f"Backed up to {target}.")
+
+
+def _fail(exc: ScorepadError) -> NoReturn:
+    typer.echo(f"error: {exc.message}", err=True)
+    for line in exc.problems:
+        if line != exc.message:
+            typer.echo(f"  - {line}", err=True)
+    raise SystemExit(exc.exit_code)
+
+
+def main() -> None:
+    """Entry point: run the app, turning known errors into a sentence and an exit status."""
+    try:
+        app(standalone_mode=False)
+    except ScorepadError as exc:
+        _fail(exc)
+    except SystemExit:
+        raise
+    except KeyboardInterrupt:
+        typer.echo("interrupted; nothing was stored", err=True)
+        raise SystemExit(130) from None
+    except Exception as exc:  # click usage errors and the unexpected
+        import click
+
+        if isinstance(exc, click.exceptions.Abort):
+            typer.echo("aborted; nothing was stored", err=True)
+            raise SystemExit(2) from None
+        if isinstance(exc, click.ClickException):
+            exc.show()
+            raise SystemExit(exc.exit_code) from None
+        if os.environ.get("SCOREPAD_DEBUG"):
+            raise
+        typer.echo(f"internal error: {type(exc).__name__}: {exc} (set SCOREPAD_DEBUG=1 for details)", err=True)
+        raise SystemExit(1) from None

@@ -1,0 +1,116 @@
+"""What `rules list` and `rules show` say about a ruleset, as plain data (JSON-ready)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from scorepad.assign import describe_field
+from scorepad.engine import Game, make_game
+from scorepad.ruleset import Ruleset
+
+
+def sample_game(rs: Ruleset) -> Game:
+    """A game with placeholder players, so field ranges that depend on options can be shown."""
+    names = [s for s in rs.seats[: rs.min_players]] or []
+    if len(names) < rs.min_players:
+        names = [f"player{i + 1}" for i in range(rs.min_players)]
+    return make_game(rs, names)
+
+
+def summary(rs: Ruleset) -> dict[str, Any]:
+    players = str(rs.min_players) if rs.min_players == rs.max_players else f"{rs.min_players}-{rs.max_players}"
+    return {"id": rs.id, "name": rs.name, "aliases": [*rs.aliases, *rs.names.values()],
+            "players": players, "sides": rs.sides_kind, "variants": rs.variants,
+            "family": rs.data.get("game", {}).get("family", "")}
+
+
+def details(rs: Ruleset) -> dict[str, Any]:
+    game = sample_game(rs)
+    fields = []
+    for f in rs.fields.values():
+        fields.append({"name": f.name, "scope": f.scope, "type": f.type, "legal": describe_field(game, f),
+                       "default": f.default, "optional": f.optional or f.required_if is not None,
+                       "required_if": f.required_if.source if f.required_if else None, "help": f.help})
+    return {
+        **summary(rs),
+        "variant": rs.variant,
+        "description": rs.description,
+        "notes": list(rs.notes),
+        "deck": rs.deck.describe(),
+        "card_values": rs.card_values,
+        "fields": fields,
+        "options": [{"name": o.name, "default": o.default, "values": list(o.values) if o.values else None,
+                     "help": o.help} for o in rs.options.values()],
+        "tables": rs.tables,
+        "derived": [{"scope": scope, "name": let.name, "formula": let.formula.source}
+                    for scope, lets in (("hand", rs.hand_lets), ("player", rs.player_lets), ("side", rs.side_lets))
+                    for let in lets],
+        "checks": [{"per": c.per, "ok": c.ok.source, "when": c.when.source if c.when else None,
+                    "message": c.message} for c in rs.checks],
+        "scoring": [{"label": s.label, "per": s.per, "points": s.points.source,
+                     "when": s.when.source if s.when else None, "to": list(s.to)} for s in rs.scores],
+        "state": {"side": {k: f.source for k, f in rs.side_state.items()},
+                  "game": {k: f.source for k, f in rs.game_state.items()}},
+        "thresholds": [{"id": r.id, "per": r.per, "on": r.on, "when": r.when.source if r.when else None,
+                        "set": {k: f.source for k, f in r.set}, "add": {k: f.source for k, f in r.add},
+                        "set_all": {k: f.source for k, f in r.set_all}, "mark": r.mark, "end": r.end,
+                        "message": r.message} for r in rs.rules],
+        "end": {"when": rs.end.when.source if rs.end.when else None, "winner": rs.end.winner,
+                "tie": rs.end.tie, "description": rs.end.description},
+        "info": list(rs.display_info),
+    }
+
+
+def details_text(d: dict[str, Any]) -> str:
+    out = [f"{d['name']} ({d['id']}{':' + d['variant'] if d['variant'] else ''}) — {d['players']} players, "
+           f"{'partnerships' if d['sides'] == 'partnership' else 'each for himself'}; {d['deck']}"]
+    if d["aliases"]:
+        out.append("Also called: " + ", ".join(d["aliases"]))
+    if d["description"]:
+        out += ["", d["description"].strip()]
+    out += ["", "After each hand, type:"]
+    for f in d["fields"]:
+        scope = {"hand": "", "player": " (each player: name.%s=... or %s=v1,v2,...)" % (f["name"], f["name"]),
+                 "side": " (each side)"}[f["scope"]]
+        extra = " [optional]" if f["optional"] else ""
+        extra += f" [default {f['default']}]" if f["default"] is not None else ""
+        out.append(f"  {f['name']}{scope}: {f['legal']}{extra}" + (f" — {f['help']}" if f["help"] else ""))
+    if d["options"]:
+        out += ["", "Options (--opt NAME=VALUE):"]
+        for o in d["options"]:
+            vals = f" (one of {', '.join(map(str, o['values']))})" if o["values"] else ""
+            out.append(f"  {o['name']} = {o['default']}{vals}" + (f" — {o['help']}" if o["help"] else ""))
+    if d["variants"]:
+        out += ["", "Variants (GAME:VARIANT):"] + [f"  {k}: {v}" for k, v in d["variants"].items()]
+    if d["card_values"]:
+        out += ["", "Card values: " + ", ".join(f"{k} {v}" for k, v in d["card_values"].items())]
+    if d["tables"]:
+        out += ["", "Tables:"] + [f"  {k} = {v}" for k, v in d["tables"].items()]
+    if d["derived"]:
+        out += ["", "Derived values:"] + [f"  {x['name']} ({x['scope']}) = {x['formula']}" for x in d["derived"]]
+    out += ["", "Scoring:"]
+    for s in d["scoring"]:
+        cond = f" when {s['when']}" if s["when"] else ""
+        out.append(f"  {s['label']} (per {s['per']}): {s['points']}{cond}")
+    if d["checks"]:
+        out += ["", "Checks (a hand that breaks one is refused):"] + [f"  {c['message']}" for c in d["checks"]]
+    if d["thresholds"]:
+        out += ["", "Thresholds and state:"]
+        for r in d["thresholds"]:
+            acts = [f"set {k} = {v}" for k, v in r["set"].items()] + [f"add {v} to {k}" for k, v in r["add"].items()]
+            acts += [f"set {k} = {v} for every side" for k, v in r["set_all"].items()]
+            if r["mark"]:
+                acts.append(f"mark {r['mark']}")
+            if r["end"]:
+                acts.append("end the game")
+            when = {"hand": "after each hand", "end": "when the game ends", "finish": "on `finish`"}[r["on"]]
+            cond = f" if {r['when']}" if r["when"] else ""
+            out.append(f"  {when}{cond}: {'; '.join(acts) or r['message']}")
+    end = d["end"]
+    out += ["", "End: " + (end["description"] or (f"when {end['when']}" if end["when"] else "see thresholds"))
+            + f"; winner: {end['winner']}"]
+    if d["notes"]:
+        out += ["", "Notes:"] + [f"  - {n}" for n in d["notes"]]
+    if d["info"]:
+        out += [""] + d["info"]
+    return "\n".join(out)

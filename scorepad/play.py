@@ -1,0 +1,302 @@
+"""The library behind the commands: start a game, record, undo, edit, finish, and report.
+
+Each function makes one call into the store for its write, so every command is one transaction,
+and uses the pure engine for the scoring. Games are scored with the ruleset text pinned when they
+started, never with whatever the ruleset file says today.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import date
+from functools import lru_cache
+from typing import Any
+
+from scorepad.assign import (Missing, RawHand, convert, copies_problems, describe_field,
+                             missing_sentence, split_assignments, type_hand)
+from scorepad.engine import (Game, HandResult, Side, State, apply_hand, finish_game, initial_state,
+                             make_game, next_hand_info, side_display)
+from scorepad.errors import HandError, ScorepadError, UserError
+from scorepad.registry import load
+from scorepad.ruleset import Ruleset, load_text
+from scorepad.store import GameRow, HandRow, Store, now
+
+Prompt = Callable[[str, str], str]
+
+
+@lru_cache(maxsize=32)
+def pinned_ruleset(text: str, source: str, variant: str | None) -> Ruleset:
+    return load_text(text, source, variant)
+
+
+def game_of(row: GameRow) -> Game:
+    rs = pinned_ruleset(row.ruleset_text, row.ruleset_source, row.variant)
+    sides = tuple(Side(s["name"], tuple(s["members"])) for s in row.sides)
+    return Game(rs, tuple(row.players), sides, dict(row.options))
+
+
+def parse_opts(items: Sequence[str]) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for item in items:
+        key, eq, value = item.partition("=")
+        if not eq or not key.strip():
+            raise UserError(f"--opt {item!r}: write KEY=VALUE, e.g. --opt target=300")
+        out[key.strip().lower()] = value.strip()
+    return out
+
+
+def parse_teams(items: Sequence[str]) -> dict[str, list[str]]:
+    out: dict[str, list[str]] = {}
+    for item in items:
+        name, eq, members = item.partition("=")
+        if not eq or not name.strip() or not members.strip():
+            raise UserError(f"--team {item!r}: write NAME=PLAYER,PLAYER, e.g. --team us=ann,cat")
+        out[name.strip()] = [m.strip() for m in members.split(",") if m.strip()]
+    return out
+
+
+def current_season(store: Store) -> str:
+    return store.get_meta("current_season") or str(date.today().year)
+
+
+def new_game(store: Store, spec: str, players: Sequence[str], teams: Sequence[str] = (),
+             opts: Sequence[str] = (), name: str | None = None, season: str | None = None,
+             rules_dirs: Sequence[str] = ()) -> GameRow:
+    options = parse_opts(opts)
+    variant = options.pop("variant", None)
+    rs = load(spec, rules_dirs, variant)
+    game = make_game(rs, players, parse_teams(teams) or None, options)
+    state = initial_state(game)
+    gid = store.create_game(
+        ruleset_id=rs.id, ruleset_hash=rs.hash, ruleset_text=rs.text, ruleset_source=rs.source,
+        variant=rs.variant, name=name, season=season or current_season(store), players=game.players,
+        sides=[{"name": s.name, "members": list(s.members)} for s in game.sides],
+        options=dict(game.options), state=state)
+    return store.game(gid)
+
+
+@dataclass
+class Recorded:
+    row: GameRow
+    game: Game
+    n: int
+    result: HandResult
+
+
+def _active(game: Game, state: State) -> list[bool]:
+    return [state["sides"][game.side_of[i]]["status"] == "playing" for i in range(len(game.players))]
+
+
+def type_and_score(game: Game, state: State, args: Sequence[str], prompt: Prompt | None) -> tuple[RawHand, dict[str, Any], HandResult]:
+    """Typed text → typed hand (asking for what is missing when a prompt is given) → scored hand."""
+    if state["finished"]:
+        raise UserError("this game has ended and takes no more hands (undo or edit still work)")
+    raw = split_assignments(game, args)
+    hand, missing = type_hand(game, raw, _active(game, state))
+    if missing and prompt is not None:
+        raw = ask_missing(game, raw, missing, prompt)
+        hand, missing = type_hand(game, raw, _active(game, state))
+    if missing:
+        sentences = missing_sentence(game, missing)
+        raise HandError(sentences[0] if len(sentences) == 1 else f"{len(sentences)} values are missing", sentences)
+    problems = copies_problems(game, hand)
+    if problems:
+        raise HandError(problems[0], problems)
+    return raw, hand, apply_hand(game, state, hand)
+
+
+def ask_missing(game: Game, raw: RawHand, missing: Sequence[Missing], prompt: Prompt) -> RawHand:
+    """Ask for each missing value on the terminal, repeating a question until the answer is legal."""
+    for m in missing:
+        fdef = game.ruleset.fields[m.field]
+        who = None
+        if m.who is not None:
+            who = game.players[m.who] if fdef.scope == "player" else game.sides[m.who].name
+        label = f"{who}.{m.field}" if who else m.field
+        while True:
+            answer = prompt(label, describe_field(game, fdef))
+            try:
+                convert(game, fdef, answer, who)
+            except UserError as exc:
+                prompt_error(exc.message)
+                continue
+            break
+        if m.who is None:
+            raw.values[m.field] = answer
+        else:
+            count = len(game.players) if fdef.scope == "player" else len(game.sides)
+            slot = raw.values.setdefault(m.field, [None] * count)
+            slot[m.who] = answer
+        raw.typed.append(f"{label}={answer}")
+    return raw
+
+
+def prompt_error(message: str) -> None:
+    import sys
+
+    print(f"  {message}", file=sys.stderr)
+
+
+def record_hand(store: Store, game_id: int | str | None, args: Sequence[str],
+                prompt: Prompt | None = None) -> Recorded:
+    row = store.game(game_id)
+    game = game_of(row)
+    state = row.state
+    raw, hand, result = type_and_score(game, state, args, prompt)
+    n = row.hands + 1
+    store.add_hand(row.id, row.hands, HandRow(n, raw.typed, hand, result.points,
+                                              _jsonable_breakdown(result), result.events,
+                                              result.state, now()))
+    return Recorded(store.game(row.id), game, n, result)
+
+
+def _jsonable_breakdown(result: HandResult) -> list[list[list[Any]]]:
+    return [[[label, pts] for label, pts in items] for items in result.breakdown]
+
+
+def undo(store: Store, game_id: int | str | None) -> tuple[GameRow, int]:
+    row = store.game(game_id)
+    if row.hands == 0:
+        raise UserError("this game has no hands to undo")
+    hands = store.hands(row.id)
+    last = hands[-1]
+    before = hands[-2].state if len(hands) > 1 else initial_state(game_of(row))
+    store.replace_from(row.id, row.hands, last.n, [], "undo",
+                       {"removed": {"n": last.n, "typed": last.typed, "hand": last.hand}}, before)
+    return store.game(row.id), last.n
+
+
+def edit(store: Store, game_id: int | str | None, n: int, args: Sequence[str]) -> tuple[GameRow, list[HandRow]]:
+    """Correct hand n with new assignments over the old ones; re-score every later hand."""
+    row = store.game(game_id)
+    game = game_of(row)
+    hands = store.hands(row.id)
+    if not 1 <= n <= len(hands):
+        raise UserError(f"there is no hand {n} in game {row.id} (it has {len(hands)} hands)")
+    if not args:
+        raise UserError("say what to change, e.g. `scorepad edit 3 tricks=5,3,3,2`")
+    state = hands[n - 2].state if n > 1 else initial_state(game)
+    old = hands[n - 1]
+    try:
+        raw, hand, result = type_and_score(game, state, [*old.typed, *args], None)
+    except ScorepadError as exc:
+        raise HandError(f"hand {n} cannot be changed like that: {exc.message}", exc.problems) from None
+    new_rows = [HandRow(n, [*old.typed, *args], hand, result.points, _jsonable_breakdown(result),
+                        result.events, result.state, now())]
+    state = result.state
+    for later in hands[n:]:
+        if state["finished"]:
+            raise HandError(f"with that change the game ends at hand {new_rows[-1].n}, but hands "
+                            f"{later.n}-{hands[-1].n} follow; undo them first")
+        try:
+            res = apply_hand(game, state, later.hand)
+        except ScorepadError as exc:
+            raise HandError(f"with that change hand {later.n} is no longer legal: {exc.message}",
+                            exc.problems) from None
+        new_rows.append(HandRow(later.n, later.typed, later.hand, res.points, _jsonable_breakdown(res),
+                                res.events, res.state, later.created))
+        state = res.state
+    store.replace_from(row.id, row.hands, n, new_rows, "edit",
+                       {"hand": n, "old": {"typed": old.typed, "hand": old.hand},
+                        "new": {"typed": new_rows[0].typed, "hand": hand}}, state)
+    return store.game(row.id), new_rows
+
+
+def finish(store: Store, game_id: int | str | None) -> tuple[GameRow, HandResult]:
+    row = store.game(game_id)
+    game = game_of(row)
+    result = finish_game(game, row.state)
+    store.set_state(row.id, result.state, "finish",
+                    {"points": result.points, "breakdown": _jsonable_breakdown(result), "events": result.events})
+    return store.game(row.id), result
+
+
+def standings(row: GameRow, game: Game | None = None) -> dict[str, Any]:
+    """The standings object of the CLI contract (`standings --json`)."""
+    game = game or game_of(row)
+    state = row.state
+    shown = side_display(game, state)
+    sides = []
+    for k, side in enumerate(game.sides):
+        counters = state["sides"][k]
+        sides.append({
+            "name": side.name,
+            "players": [game.players[i] for i in side.members],
+            "score": counters["score"],
+            "status": counters["status"],
+            "state": {key: v for key, v in counters.items() if key not in ("score", "status")},
+            "shown": shown[k],
+        })
+    out: dict[str, Any] = {
+        "game": str(row.id), "ruleset": row.ruleset_id, "variant": row.variant, "name": row.name,
+        "season": row.season, "hands": row.hands, "finished": bool(state["finished"]),
+        "winner": state["winners"], "draw": bool(state.get("draw")), "sides": sides,
+        "game_state": state["game"], "options": row.options,
+        "info": list(game.ruleset.display_info),
+    }
+    if not state["finished"]:
+        out["next"] = next_hand_info(game, state)
+    return out
+
+
+def hand_json(rec: Recorded) -> dict[str, Any]:
+    game = rec.game
+    return {
+        "hand": rec.n,
+        "sides": [{"name": s.name, "points": rec.result.points[k],
+                   "breakdown": [{"label": lab, "points": p} for lab, p in rec.result.breakdown[k]]}
+                  for k, s in enumerate(game.sides)],
+        "events": rec.result.events,
+        "standings": standings(rec.row, game),
+    }
+
+
+def sheet(store: Store, row: GameRow) -> dict[str, Any]:
+    """Hand by hand: each side's points, breakdown and running total, like the paper pad."""
+    game = game_of(row)
+    hands = store.hands(row.id)
+    out_hands = []
+    for h in hands:
+        out_hands.append({
+            "hand": h.n, "typed": h.typed,
+            "points": h.points,
+            "totals": [s["score"] for s in h.state["sides"]],
+            "breakdown": h.breakdown,
+            "events": h.events,
+        })
+    return {"game": str(row.id), "ruleset": row.ruleset_id, "variant": row.variant,
+            "sides": [s.name for s in game.sides], "hands": out_hands,
+            "totals": [s["score"] for s in row.state["sides"]], "finished": row.state["finished"],
+            "winner": row.state["winners"]}
+
+
+def verify(store: Store) -> list[str]:
+    """Replay every game from its stored hands and pinned ruleset; one line per difference."""
+    problems = []
+    for row in store.games():
+        try:
+            game = game_of(row)
+            state = initial_state(game)
+            for h in store.hands(row.id):
+                state = apply_hand(game, state, h.hand).state
+                if state != h.state:
+                    problems.append(f"game {row.id}: hand {h.n} replays to a different state")
+                    break
+            if row.state.get("finished") and not state["finished"]:
+                replayed_finish = finish_game(game, state).state
+                state = replayed_finish
+            if state != row.state:
+                problems.append(f"game {row.id}: the cached totals differ from a replay "
+                                f"({[s['score'] for s in row.state['sides']]} stored, "
+                                f"{[s['score'] for s in state['sides']]} replayed)")
+        except ScorepadError as exc:
+            problems.append(f"game {row.id}: cannot be replayed: {exc.message}")
+    return problems
+
+
+def options_for(rs: Ruleset) -> Mapping[str, Any]:
+    return {name: o.default for name, o in rs.options.items()}
+
+
+_ = (make_game,)

@@ -1,0 +1,92 @@
+"""Text output for people: hands with their 'why', standings, the score sheet, ruleset descriptions."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tabulate import tabulate
+
+from scorepad.engine import format_value
+
+
+def num(value: Any) -> str:
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return f"{value:+}" if value else "0"
+    return format_value(value)
+
+
+def hand_text(data: dict[str, Any]) -> str:
+    lines = [f"Hand {data['hand']}"]
+    for side in data["sides"]:
+        why = ", ".join(f"{b['label']} {num(b['points'])}" for b in side["breakdown"]) or "nothing"
+        lines.append(f"  {side['name']}: {num(side['points'])}  ({why})")
+    for event in data["events"]:
+        lines.append(f"  * {event}")
+    lines.append("")
+    lines.append(standings_text(data["standings"]))
+    return "\n".join(lines)
+
+
+def standings_text(data: dict[str, Any]) -> str:
+    rows = []
+    shown_labels: list[str] = []
+    for side in data["sides"]:
+        for label in side.get("shown", {}):
+            if label not in shown_labels:
+                shown_labels.append(label)
+    for side in data["sides"]:
+        players = ", ".join(side["players"])
+        name = side["name"] if side["name"] == players else f"{side['name']} ({players})"
+        row = [name, format_value(side["score"])]
+        row += [format_value(side.get("shown", {}).get(label, "")) for label in shown_labels]
+        row.append(side["status"])
+        rows.append(row)
+    title = f"Game {data['game']}: {data['ruleset']}"
+    if data.get("variant"):
+        title += f" ({data['variant']})"
+    if data.get("name"):
+        title += f" — {data['name']}"
+    title += f", after {data['hands']} hand{'s' if data['hands'] != 1 else ''}"
+    out = [title, tabulate(rows, headers=["side", "score", *shown_labels, "status"], tablefmt="simple")]
+    if data["finished"]:
+        winners = data.get("winner") or []
+        if data.get("draw"):
+            out.append(f"Finished: a draw between {' and '.join(winners)}")
+        else:
+            out.append(f"Finished: {', '.join(winners)} won")
+    elif data.get("next"):
+        nxt = data["next"]
+        parts = [f"hand {nxt['hand']}", f"{nxt['dealer']} deals"]
+        parts += [f"{k}: {format_value(v)}" for k, v in nxt.items() if k not in ("hand", "dealer")]
+        out.append("Next: " + "; ".join(parts))
+    for line in data.get("info", []):
+        out.append(line)
+    return "\n".join(out)
+
+
+def sheet_text(data: dict[str, Any]) -> str:
+    sides = data["sides"]
+    headers = ["#"] + [f"{s}" for s in sides] + [f"{s} total" for s in sides] + ["notes"]
+    rows = []
+    for h in data["hands"]:
+        notes = "; ".join(h["events"])
+        rows.append([h["hand"], *[num(p) for p in h["points"]], *[format_value(t) for t in h["totals"]], notes])
+    out = [tabulate(rows, headers=headers, tablefmt="simple", disable_numparse=True)]
+    out.append("Totals: " + ", ".join(f"{s} {format_value(t)}" for s, t in zip(sides, data["totals"])))
+    if data["finished"] and data.get("winner"):
+        out.append(f"Winner: {', '.join(data['winner'])}")
+    return "\n".join(out)
+
+
+def games_text(rows: list[dict[str, Any]], current: str | None) -> str:
+    table = []
+    for g in rows:
+        mark = "*" if str(g["id"]) == current else ""
+        state = "finished" if g["finished"] else "playing"
+        table.append([f"{mark}{g['id']}", g["ruleset"] + (f":{g['variant']}" if g["variant"] else ""),
+                      ", ".join(g["players"]), g["hands"], state, g.get("season") or "", g.get("name") or "",
+                      g["created"][:10]])
+    return tabulate(table, headers=["id", "game", "players", "hands", "state", "season", "name", "started"],
+                    tablefmt="simple")

@@ -1,0 +1,323 @@
+"""The SQLite store: games, their pinned ruleset text, every hand as typed, the audit trail.
+
+Recording a hand is one transaction that appends the hand (with the state after it, so the next
+hand costs the same at hand 1000 as at hand 1) and updates the game's cached state. Undo and
+edit never delete: the old rows stay with status 'undone' or 'replaced', and the audit table says
+who changed what when. The schema is versioned and migrated in order from the first version.
+The class is the small interface a shared PostgreSQL store can implement later.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import uuid
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+from scorepad.errors import StoreError, UserError
+
+SCHEMA_VERSION = 2
+
+
+def _v1(db: sqlite3.Connection) -> None:
+    _script(db, """
+        CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+        CREATE TABLE IF NOT EXISTS rulesets (
+            hash TEXT PRIMARY KEY, ruleset_id TEXT NOT NULL, source TEXT NOT NULL, text TEXT NOT NULL);
+        CREATE TABLE IF NOT EXISTS games (
+            id INTEGER PRIMARY KEY,
+            uid TEXT NOT NULL UNIQUE,
+            ruleset_id TEXT NOT NULL,
+            ruleset_hash TEXT NOT NULL REFERENCES rulesets(hash),
+            variant TEXT,
+            name TEXT,
+            season TEXT,
+            players TEXT NOT NULL,
+            sides TEXT NOT NULL,
+            options TEXT NOT NULL,
+            created TEXT NOT NULL,
+            finished INTEGER NOT NULL DEFAULT 0,
+            hands INTEGER NOT NULL DEFAULT 0,
+            state TEXT NOT NULL);
+        CREATE TABLE IF NOT EXISTS hands (
+            id INTEGER PRIMARY KEY,
+            game_id INTEGER NOT NULL REFERENCES games(id),
+            n INTEGER NOT NULL,
+            status TEXT NOT NULL DEFAULT 'active',
+            typed TEXT NOT NULL,
+            hand TEXT NOT NULL,
+            points TEXT NOT NULL,
+            breakdown TEXT NOT NULL,
+            events TEXT NOT NULL,
+            state TEXT NOT NULL,
+            created TEXT NOT NULL);
+        CREATE INDEX IF NOT EXISTS hands_game ON hands(game_id, status, n);
+        CREATE TABLE IF NOT EXISTS audit (
+            id INTEGER PRIMARY KEY,
+            game_id INTEGER NOT NULL,
+            at TEXT NOT NULL,
+            action TEXT NOT NULL,
+            hand_n INTEGER,
+            detail TEXT NOT NULL);
+        """)
+
+
+def _script(db: sqlite3.Connection, sql: str) -> None:
+    """Run several statements inside the caller's transaction (executescript would commit it)."""
+    for statement in sql.split(";"):
+        if statement.strip():
+            db.execute(statement)
+
+
+def _v2(db: sqlite3.Connection) -> None:
+    db.execute("CREATE INDEX IF NOT EXISTS games_season ON games(season)")
+    db.execute("CREATE INDEX IF NOT EXISTS audit_game ON audit(game_id)")
+
+
+MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [_v1, _v2]
+
+
+def now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+
+
+def dumps(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+@dataclass
+class GameRow:
+    id: int
+    uid: str
+    ruleset_id: str
+    ruleset_hash: str
+    ruleset_text: str
+    ruleset_source: str
+    variant: str | None
+    name: str | None
+    season: str | None
+    players: list[str]
+    sides: list[dict[str, Any]]
+    options: dict[str, Any]
+    created: str
+    finished: bool
+    hands: int
+    state: dict[str, Any]
+
+
+@dataclass
+class HandRow:
+    n: int
+    typed: list[str]
+    hand: dict[str, Any]
+    points: list[Any]
+    breakdown: list[list[list[Any]]]
+    events: list[str]
+    state: dict[str, Any]
+    created: str
+
+
+def default_path() -> Path:
+    from platformdirs import user_data_dir
+
+    return Path(user_data_dir("scorepad", appauthor=False)) / "scorepad.db"
+
+
+class Store:
+    """One SQLite database file; every method that writes is one transaction."""
+
+    def __init__(self, path: str | Path | None = None) -> None:
+        self.path = Path(path or os.environ.get("SCOREPAD_DB") or default_path())
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self.db = sqlite3.connect(self.path, timeout=30, isolation_level=None)
+            self.db.execute("PRAGMA busy_timeout = 30000")
+            self.db.execute("PRAGMA foreign_keys = ON")
+            mode = self.db.execute("PRAGMA journal_mode = WAL").fetchone()
+            self.wal = bool(mode and mode[0] == "wal")
+            self.db.execute("PRAGMA synchronous = NORMAL" if self.wal else "PRAGMA synchronous = FULL")
+            self._migrate()
+        except sqlite3.DatabaseError as exc:
+            raise StoreError(f"cannot open the database {self.path}: {exc}") from None
+        except OSError as exc:
+            raise StoreError(f"cannot create the database {self.path}: {exc.strerror}") from None
+
+    def close(self) -> None:
+        self.db.close()
+
+    @contextmanager
+    def write(self) -> Iterator[sqlite3.Connection]:
+        """One write transaction (BEGIN IMMEDIATE: writers queue instead of failing)."""
+        self.db.execute("BEGIN IMMEDIATE")
+        try:
+            yield self.db
+        except BaseException:
+            self.db.execute("ROLLBACK")
+            raise
+        else:
+            self.db.execute("COMMIT")
+
+    def _migrate(self) -> None:
+        version = self.db.execute("PRAGMA user_version").fetchone()[0]
+        if version > SCHEMA_VERSION:
+            raise StoreError(f"the database {self.path} was written by a newer scorepad "
+                             f"(schema {version}, this one knows {SCHEMA_VERSION})")
+        if version == SCHEMA_VERSION:
+            return
+        with self.write() as db:
+            version = db.execute("PRAGMA user_version").fetchone()[0]
+            for step in range(version, SCHEMA_VERSION):
+                MIGRATIONS[step](db)
+            db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+
+    # ------------------------------------------------------------------ meta
+    def get_meta(self, key: str) -> str | None:
+        row = self.db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+        return row[0] if row else None
+
+    def set_meta(self, key: str, value: str) -> None:
+        with self.write() as db:
+            db.execute("INSERT INTO meta(key, value) VALUES(?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+                       (key, value))
+
+    # ------------------------------------------------------------------ games
+    def create_game(self, *, ruleset_id: str, ruleset_hash: str, ruleset_text: str, ruleset_source: str,
+                    variant: str | None, name: str | None, season: str | None, players: Sequence[str],
+                    sides: list[dict[str, Any]], options: dict[str, Any], state: dict[str, Any],
+                    uid: str | None = None, created: str | None = None, make_current: bool = True) -> int:
+        with self.write() as db:
+            db.execute("INSERT OR IGNORE INTO rulesets(hash, ruleset_id, source, text) VALUES(?, ?, ?, ?)",
+                       (ruleset_hash, ruleset_id, ruleset_source, ruleset_text))
+            cur = db.execute(
+                "INSERT INTO games(uid, ruleset_id, ruleset_hash, variant, name, season, players, sides,"
+                " options, created, state) VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (uid or uuid.uuid4().hex, ruleset_id, ruleset_hash, variant, name, season, dumps(list(players)),
+                 dumps(sides), dumps(options), created or now(), dumps(state)))
+            game_id = int(cur.lastrowid or 0)
+            db.execute("INSERT INTO audit(game_id, at, action, hand_n, detail) VALUES(?, ?, 'new', NULL, ?)",
+                       (game_id, now(), dumps({"players": list(players), "options": options})))
+            if make_current:
+                db.execute("INSERT INTO meta(key, value) VALUES('current_game', ?) "
+                           "ON CONFLICT(key) DO UPDATE SET value = excluded.value", (str(game_id),))
+        return game_id
+
+    def _game_from_row(self, row: sqlite3.Row | tuple[Any, ...]) -> GameRow:
+        (gid, uid, rid, rhash, variant, name, season, players, sides, options, created, finished, hands,
+         state, text, source) = row
+        return GameRow(gid, uid, rid, rhash, text, source, variant, name, season, json.loads(players),
+                       json.loads(sides), json.loads(options), created, bool(finished), hands,
+                       json.loads(state))
+
+    _GAME_SQL = ("SELECT g.id, g.uid, g.ruleset_id, g.ruleset_hash, g.variant, g.name, g.season, g.players,"
+                 " g.sides, g.options, g.created, g.finished, g.hands, g.state, r.text, r.source"
+                 " FROM games g JOIN rulesets r ON r.hash = g.ruleset_hash")
+
+    def game(self, game_id: int | str | None) -> GameRow:
+        """A game by id, or the current game when `game_id` is None."""
+        if game_id is None:
+            current = self.get_meta("current_game")
+            if current is None:
+                raise UserError("there is no current game; start one with `scorepad new GAME PLAYER...`")
+            game_id = current
+        try:
+            gid = int(game_id)
+        except (TypeError, ValueError):
+            raise UserError(f"{game_id!r} is not a game id (`scorepad games` lists them)") from None
+        row = self.db.execute(self._GAME_SQL + " WHERE g.id = ?", (gid,)).fetchone()
+        if row is None:
+            raise UserError(f"there is no game {gid} (`scorepad games` lists them)")
+        return self._game_from_row(row)
+
+    def games(self, season: str | None = None) -> list[GameRow]:
+        if season is None:
+            rows = self.db.execute(self._GAME_SQL + " ORDER BY g.id").fetchall()
+        else:
+            rows = self.db.execute(self._GAME_SQL + " WHERE g.season = ? ORDER BY g.id", (season,)).fetchall()
+        return [self._game_from_row(r) for r in rows]
+
+    def game_ids_by_uid(self) -> dict[str, int]:
+        return {uid: gid for gid, uid in self.db.execute("SELECT id, uid FROM games")}
+
+    def set_current(self, game_id: int) -> None:
+        self.game(game_id)
+        self.set_meta("current_game", str(game_id))
+
+    # ------------------------------------------------------------------ hands
+    def hands(self, game_id: int) -> list[HandRow]:
+        rows = self.db.execute(
+            "SELECT n, typed, hand, points, breakdown, events, state, created FROM hands"
+            " WHERE game_id = ? AND status = 'active' ORDER BY n", (game_id,)).fetchall()
+        return [HandRow(n, json.loads(t), json.loads(h), json.loads(p), json.loads(b), json.loads(e),
+                        json.loads(s), c) for n, t, h, p, b, e, s, c in rows]
+
+    def last_state(self, game_id: int, before_n: int) -> dict[str, Any] | None:
+        row = self.db.execute("SELECT state FROM hands WHERE game_id = ? AND status = 'active' AND n = ?",
+                              (game_id, before_n - 1)).fetchone()
+        return json.loads(row[0]) if row else None
+
+    def add_hand(self, game_id: int, expected_hands: int, row: HandRow) -> None:
+        """Append a hand; refuses if another command added one since the state was read."""
+        with self.write() as db:
+            current = db.execute("SELECT hands FROM games WHERE id = ?", (game_id,)).fetchone()[0]
+            if current != expected_hands:
+                raise StoreError("another scorepad command changed this game at the same moment; try again")
+            self._insert_hand(db, game_id, row)
+            db.execute("UPDATE games SET hands = ?, state = ?, finished = ? WHERE id = ?",
+                       (row.n, dumps(row.state), int(row.state.get("finished", False)), game_id))
+
+    def _insert_hand(self, db: sqlite3.Connection, game_id: int, row: HandRow) -> None:
+        db.execute("INSERT INTO hands(game_id, n, status, typed, hand, points, breakdown, events, state, created)"
+                   " VALUES(?, ?, 'active', ?, ?, ?, ?, ?, ?, ?)",
+                   (game_id, row.n, dumps(row.typed), dumps(row.hand), dumps(row.points),
+                    dumps(row.breakdown), dumps(row.events), dumps(row.state), row.created))
+
+    def replace_from(self, game_id: int, expected_hands: int, first_n: int, rows: Sequence[HandRow],
+                     action: str, detail: dict[str, Any], final_state: dict[str, Any]) -> None:
+        """Undo/edit/finish: retire active hands from `first_n` on, add `rows`, log it; one transaction."""
+        with self.write() as db:
+            current = db.execute("SELECT hands FROM games WHERE id = ?", (game_id,)).fetchone()[0]
+            if current != expected_hands:
+                raise StoreError("another scorepad command changed this game at the same moment; try again")
+            status = "undone" if action == "undo" else "replaced"
+            db.execute("UPDATE hands SET status = ? WHERE game_id = ? AND status = 'active' AND n >= ?",
+                       (status, game_id, first_n))
+            for row in rows:
+                self._insert_hand(db, game_id, row)
+            hands = first_n - 1 + len(rows)
+            db.execute("UPDATE games SET hands = ?, state = ?, finished = ? WHERE id = ?",
+                       (hands, dumps(final_state), int(final_state.get("finished", False)), game_id))
+            db.execute("INSERT INTO audit(game_id, at, action, hand_n, detail) VALUES(?, ?, ?, ?, ?)",
+                       (game_id, now(), action, first_n, dumps(detail)))
+
+    def set_state(self, game_id: int, state: dict[str, Any], action: str, detail: dict[str, Any]) -> None:
+        with self.write() as db:
+            db.execute("UPDATE games SET state = ?, finished = ? WHERE id = ?",
+                       (dumps(state), int(state.get("finished", False)), game_id))
+            db.execute("INSERT INTO audit(game_id, at, action, hand_n, detail) VALUES(?, ?, ?, NULL, ?)",
+                       (game_id, now(), action, dumps(detail)))
+
+    def audit(self, game_id: int) -> list[dict[str, Any]]:
+        rows = self.db.execute("SELECT at, action, hand_n, detail FROM audit WHERE game_id = ? ORDER BY id",
+                               (game_id,)).fetchall()
+        return [{"at": a, "action": b, "hand": c, "detail": json.loads(d)} for a, b, c, d in rows]
+
+    def all_hand_rows(self, game_id: int) -> list[dict[str, Any]]:
+        rows = self.db.execute("SELECT n, status, typed, hand, created FROM hands WHERE game_id = ? ORDER BY id",
+                               (game_id,)).fetchall()
+        return [{"n": n, "status": s, "typed": json.loads(t), "hand": json.loads(h), "created": c}
+                for n, s, t, h, c in rows]
+
+    def backup(self, target: Path) -> None:
+        """A consistent copy with SQLite's online backup API, while other commands may run."""
+        dest = sqlite3.connect(target)
+        try:
+            with dest:
+                self.db.backup(dest)
+        finally:
+            dest.close()
