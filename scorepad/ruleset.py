@@ -366,7 +366,7 @@ def build(data: dict[str, Any], base: dict[str, Any], text: str, source: str,
         p.add("game.id", "needs an id of lower-case letters, digits and - (like 'spades')")
         rid = "invalid"
     name = _str(game, "name", "game.name", p, required=True)
-    names = _strmap(game.get("names", {}), "game.names", p)
+    native_names = _strmap(game.get("names", {}), "game.names", p)
     aliases = _strlist(game.get("aliases", []), "game.aliases", p)
     notes = _strlist(game.get("notes", []), "game.notes", p)
     description = _str(game, "description", "game.description", p)
@@ -721,7 +721,7 @@ def build(data: dict[str, Any], base: dict[str, Any], text: str, source: str,
     if p.items:
         raise RulesetError(p.items[0] if len(p.items) == 1 else f"{len(p.items)} problems in {source}", p.items)
     return Ruleset(
-        id=rid, name=name or rid, names=names, aliases=tuple(aliases), description=description or "",
+        id=rid, name=name or rid, names=native_names, aliases=tuple(aliases), description=description or "",
         notes=tuple(notes), variant=variant, variants=variants, min_players=min_p, max_players=max_p,
         sides_kind=sides_kind, seats=seats, side_names=side_names, partnerships=partnerships,
         deck=deck, card_values=card_values, options=options, fields=fields, tables=tables,

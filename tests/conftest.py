@@ -1,0 +1,42 @@
+"""Shared fixtures: a throw-away database and a way to run the CLI in-process with exit codes."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from scorepad.cli import main
+
+
+@dataclass
+class Run:
+    code: int
+    out: str
+    err: str
+
+
+@pytest.fixture
+def db(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    path = tmp_path / "test.db"
+    monkeypatch.setenv("SCOREPAD_DB", str(path))
+    monkeypatch.delenv("SCOREPAD_RULES", raising=False)
+    return path
+
+
+@pytest.fixture
+def cli(db: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> Callable[..., Run]:
+    def run(*args: str) -> Run:
+        monkeypatch.setattr(sys, "argv", ["scorepad", *args])
+        code = 0
+        try:
+            main()
+        except SystemExit as exc:
+            code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
+        captured = capsys.readouterr()
+        return Run(code, captured.out, captured.err)
+
+    return run
