@@ -278,6 +278,93 @@ def backup(target: Path = typer.Argument(..., help="file to write")) -> None:
     typer.echo(f"Backed up to {target}.")
 
 
+@app.command("season")
+def season(name: Optional[str] = typer.Argument(None, help="season name (default: the current season); `season use NAME` switches"),
+           value: Optional[str] = typer.Argument(None, help="with `use`: the season to make current"),
+           fmt: str = typer.Option("text", "--format", help="text, markdown, csv, json, html, or a tabulate format"),
+           output: Optional[Path] = typer.Option(None, "--output", help="write to this file (atomically)"),
+           ruleset: Optional[str] = typer.Option(None, "--ruleset", help="only games of this ruleset id"),
+           since: Optional[str] = typer.Option(None, "--since", help="only games on or after YYYY-MM-DD"),
+           until: Optional[str] = typer.Option(None, "--until", help="only games on or before YYYY-MM-DD"),
+           player: Optional[str] = typer.Option(None, "--player", help="only this player's line"),
+           include_unfinished: bool = typer.Option(False, "--include-unfinished",
+                                                   help="count unfinished games by their current standings")) -> None:
+    """The season table per player (games, wins, places, points, rating) in text, markdown, csv, json or html."""
+    from scorepad import play
+    from scorepad.errors import UserError
+
+    store = _store()
+    if name == "use":
+        if not value:
+            raise UserError("say which season: `scorepad season use 2027`")
+        store.set_meta("current_season", value)
+        typer.echo(f"New games now go into season {value}.")
+        return
+    if value is not None:
+        raise UserError(f"unexpected {value!r}; `scorepad season [NAME]` or `scorepad season use NAME`")
+    for label, day in (("--since", since), ("--until", until)):
+        if day is not None:
+            _check_date(label, day)
+    text = play.season_report(store, name, fmt, ruleset=ruleset, since=since, until=until, player=player,
+                              include_unfinished=include_unfinished)
+    if output is None:
+        typer.echo(text, nl=False)
+    else:
+        from scorepad.transfer import write_atomic
+
+        write_atomic(output, text)
+        typer.echo(f"Wrote {output}.")
+
+
+def _check_date(label: str, day: str) -> None:
+    from datetime import date
+
+    from scorepad.errors import UserError
+
+    try:
+        date.fromisoformat(day)
+    except ValueError:
+        raise UserError(f"{label} {day!r}: write a date as YYYY-MM-DD") from None
+
+
+@app.command("player")
+def player(name: str = typer.Argument(..., help="player name"),
+           as_json: bool = typer.Option(False, "--json", help="JSON output")) -> None:
+    """One player's history: every game, side, score, place and result."""
+    from tabulate import tabulate
+
+    from scorepad.errors import UserError
+    from scorepad.season import player_history
+
+    rows = player_history(_store().games(), name)
+    if not rows:
+        raise UserError(f"no games with a player called {name!r}")
+    if as_json:
+        _print_json(rows)
+        return
+    typer.echo(tabulate([[r["date"], r["game"], r["ruleset"], ", ".join(r["side"]), r["score"],
+                          f"{r['place']}/{r['of']}", r["result"]] for r in rows],
+                        headers=["date", "game", "ruleset", "side", "score", "place", "result"], tablefmt="simple"))
+
+
+@app.command("export")
+def export(output: Path = typer.Option(..., "--output", help="file to write (JSON, see docs/export.md)")) -> None:
+    """The whole database as documented JSON (players, games, pinned rulesets, hands, audit trail)."""
+    from scorepad.transfer import export_text, write_atomic
+
+    write_atomic(output, export_text(_store()))
+    typer.echo(f"Wrote {output}.")
+
+
+@app.command("import")
+def import_(path: Path = typer.Argument(..., help="a file written by `scorepad export`")) -> None:
+    """Read an export back; games already present are skipped (no duplicates)."""
+    from scorepad.transfer import import_file
+
+    added, skipped = import_file(_store(), path)
+    typer.echo(f"Imported {added} game{'s' if added != 1 else ''}; {skipped} already present.")
+
+
 def _fail(exc: ScorepadError) -> NoReturn:
     typer.echo(f"error: {exc.message}", err=True)
     for line in exc.problems:

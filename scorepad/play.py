@@ -300,3 +300,58 @@ def options_for(rs: Ruleset) -> Mapping[str, Any]:
 
 
 _ = (make_game,)
+
+
+SEASON_FORMATS = ("text", "markdown", "csv", "json", "html")
+
+
+def season_report(store: Store, name: str | None, fmt: str = "text", *, ruleset: str | None = None,
+                  since: str | None = None, until: str | None = None, player: str | None = None,
+                  include_unfinished: bool = False) -> str:
+    """The season table in one of the formats (or any tabulate table format by name)."""
+    import csv
+    import io
+    import json
+
+    from tabulate import tabulate, tabulate_formats
+
+    from scorepad.season import COLUMNS, compute, season_table, selected
+
+    season = name or current_season(store)
+    games = store.games(season)
+    rows = season_table(games, ruleset=ruleset, since=since, until=until, player=player,
+                        include_unfinished=include_unfinished)
+    if fmt == "json":
+        return json.dumps({"season": season, "filters": {"ruleset": ruleset, "since": since, "until": until,
+                                                         "player": player, "include_unfinished": include_unfinished},
+                           "games": len(selected(games, ruleset, since, until)), "players": rows},
+                          ensure_ascii=False, indent=2) + "\n"
+    if fmt == "csv":
+        buf = io.StringIO()
+        writer = csv.DictWriter(buf, fieldnames=COLUMNS, extrasaction="ignore", lineterminator="\r\n")
+        writer.writeheader()
+        for r in rows:
+            writer.writerow({k: ("" if r.get(k) is None else r.get(k)) for k in COLUMNS})
+        return buf.getvalue()
+    if fmt == "html":
+        from scorepad.report import MAX_GAME_CHARTS, season_html
+
+        chosen = selected(games, ruleset, since, until)
+        lines = compute(games, ruleset=ruleset, since=since, until=until, include_unfinished=include_unfinished)
+        if player:
+            lines = {k: v for k, v in lines.items() if k.lower() == player.lower()}
+        drawn = [{"id": g.id, "ruleset": g.ruleset_id, "date": g.created[:10],
+                  "sides": [s["name"] for s in g.sides],
+                  "totals": [[s["score"] for s in h.state["sides"]] for h in store.hands(g.id)]}
+                 for g in chosen[-MAX_GAME_CHARTS:]]
+        return season_html(f"Season {season}", rows, lines, drawn, len(chosen))
+    table_fmt = {"text": "simple", "markdown": "github"}.get(fmt, fmt)
+    if table_fmt not in tabulate_formats:
+        raise UserError(f"unknown format {fmt!r} (text, markdown, csv, json, html, or a tabulate format: "
+                        f"{', '.join(sorted(tabulate_formats))})")
+    body = tabulate([[r.get(c) if r.get(c) is not None else "-" for c in COLUMNS] for r in rows],
+                    headers=COLUMNS, tablefmt=table_fmt)
+    if fmt == "text":
+        return f"Season {season}: {len(selected(games, ruleset, since, until))} games\n{body}\n"
+    return body + "\n"
+
