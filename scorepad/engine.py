@@ -404,7 +404,7 @@ def _rule_env(game: Game, scope: _Scope, state: State, k: int | None, points: li
     base = scope.side_envs[k] if k is not None else scope.hand_env
     env = dict(base)
     env.update(state["game"])
-    env["all_points"] = list(points)
+    env["all_gained"] = list(points)
     env["finished_early"] = finished_early
     for cname in state["sides"][0]:
         values = [s[cname] for s in state["sides"]]
@@ -413,7 +413,7 @@ def _rule_env(game: Game, scope: _Scope, state: State, k: int | None, points: li
             env[cname] = values[k]
             env["others_" + cname] = values[:k] + values[k + 1:]
     if k is not None:
-        env["points"] = points[k]
+        env["gained"] = points[k]
     active = [state["sides"][scope.side_of[i]]["status"] == "playing" for i in range(len(game.players))]
     env["active"] = active
     env["n_active"] = sum(active)

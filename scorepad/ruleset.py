@@ -34,7 +34,7 @@ WINNER_MODES = ("highest", "lowest", "marked", "last_standing")
 LIST_SECTIONS = ("check", "score", "rule")
 RESERVED = {
     "hand_no", "hands", "dealer", "n_players", "n_sides", "players", "sides", "me", "seat", "side",
-    "side_no", "members", "points", "none", "true", "false", "status", "score", "finished_early",
+    "side_no", "members", "gained", "none", "true", "false", "status", "score", "finished_early",
     "active", "n_active",
 }
 
@@ -646,8 +646,8 @@ def build(data: dict[str, Any], base: dict[str, Any], text: str, source: str,
         if f:
             game_state[cname] = f
 
-    rule_side = side_ctx_names | {"points", "all_points", "finished_early"}
-    rule_game = hand_ctx({"all_points", "finished_early"})
+    rule_side = side_ctx_names | {"gained", "all_gained", "finished_early"}
+    rule_game = hand_ctx({"all_gained", "finished_early"})
     rules = []
     for i, spec in enumerate(_list(data, "rule", p)):
         key = f"rule[{i}]"

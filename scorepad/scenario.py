@@ -14,14 +14,15 @@ from pathlib import Path
 from typing import Any
 
 from scorepad.assign import copies_problems, missing_sentence, split_assignments, type_hand
-from scorepad.engine import Game, HandResult, State, apply_hand, finish_game, initial_state, make_game
+from scorepad.engine import (Game, HandResult, State, apply_hand, finish_game, initial_state, make_game,
+                             next_hand_info, side_display)
 from scorepad.errors import HandError, ScorepadError, UserError
 from scorepad.registry import load
 from scorepad.ruleset import Ruleset
 
 SCENARIO_KEYS = {"ruleset", "variant", "players", "teams", "options", "description", "hand", "result"}
-HAND_KEYS = {"input", "points", "totals", "state", "events", "error", "finish", "note"}
-RESULT_KEYS = {"finished", "winner", "draw", "totals", "status", "state"}
+HAND_KEYS = {"input", "points", "totals", "state", "events", "error", "finish", "note", "display", "next"}
+RESULT_KEYS = {"finished", "winner", "draw", "totals", "status", "state", "display"}
 
 
 @dataclass
@@ -136,6 +137,7 @@ def run_scenario(path: Path, ruleset: Ruleset | None = None,
             out.append(Mismatch(n, f"totals: expected {spec['totals']}, got {totals}",
                                 _fmt_breakdown(game, result)))
         _compare_state(spec.get("state", {}), state, n, out, game, result)
+        _compare_display(spec, game, state, n, out)
         for text in spec.get("events", []):
             if not any(str(text).lower() in e.lower() for e in result.events):
                 out.append(Mismatch(n, f"no event containing {text!r} (events: {result.events})"))
@@ -155,4 +157,20 @@ def run_scenario(path: Path, ruleset: Ruleset | None = None,
         if status != expect["status"]:
             out.append(Mismatch(0, f"status: expected {expect['status']}, got {status}"))
     _compare_state(expect.get("state", {}), state, 0, out, game, None)
+    _compare_display(expect, game, state, 0, out)
     return out
+
+
+def _compare_display(spec: dict[str, Any], game: Game, state: State, n: int, out: list[Mismatch]) -> None:
+    """What standings show: `display` (per side, from [display.side]) and `next` ([display.next])."""
+    if "display" in spec:
+        shown = side_display(game, state)
+        for label, want in spec["display"].items():
+            got = [s.get(label) for s in shown]
+            if got != want:
+                out.append(Mismatch(n, f"display {label!r}: expected {want}, got {got}"))
+    if "next" in spec:
+        info = next_hand_info(game, state)
+        for label, want in spec["next"].items():
+            if info.get(label) != want:
+                out.append(Mismatch(n, f"next {label!r}: expected {want!r}, got {info.get(label)!r}"))
