@@ -37,10 +37,24 @@ def _global(db: Optional[str] = typer.Option(None, "--db", help="database file (
     CTX.rules_dirs = list(rules_dir)
 
 
+def _config() -> dict[str, Any]:
+    from scorepad.config import load_config
+
+    return load_config()
+
+
+def _rules_dirs() -> list[str]:
+    """--rules-dir, then SCOREPAD_RULES (added by the registry), the config's dirs, the user rules dir."""
+    from scorepad.config import user_rules_dir
+
+    return [*CTX.rules_dirs, *_config().get("rules_dirs", []), str(user_rules_dir())]
+
+
 def _store() -> Any:
     from scorepad.store import Store
 
-    return Store(CTX.db)
+    db = CTX.db or os.environ.get("SCOREPAD_DB") or _config().get("db")
+    return Store(db)
 
 
 def _print_json(data: Any) -> None:
@@ -67,7 +81,7 @@ def rules_list(as_json: bool = typer.Option(False, "--json", help="JSON output")
 
     items = []
     problems = []
-    for entry in entries(CTX.rules_dirs).values():
+    for entry in entries(_rules_dirs()).values():
         try:
             items.append(summary(load(str(entry.path))))
         except ScorepadError as exc:
@@ -91,7 +105,7 @@ def rules_show(ruleset: str = typer.Argument(..., help="id, alias, native name o
     from scorepad.describe import details, details_text
     from scorepad.registry import load
 
-    d = details(load(ruleset, CTX.rules_dirs))
+    d = details(load(ruleset, _rules_dirs()))
     if as_json:
         _print_json(d)
     else:
@@ -122,6 +136,193 @@ def rules_check(paths: list[Path] = typer.Argument(..., help="ruleset files")) -
         raise SystemExit(2)
 
 
+def _first_rules_dir() -> Path:
+    from scorepad.config import user_rules_dir
+
+    dirs = [*CTX.rules_dirs, *[d for d in os.environ.get("SCOREPAD_RULES", "").split(os.pathsep) if d],
+            *_config().get("rules_dirs", [])]
+    return Path(dirs[0]) if dirs else user_rules_dir()
+
+
+def _write_new(path: Path, text: str, force: bool) -> None:
+    from scorepad.errors import UserError
+    from scorepad.transfer import write_atomic
+
+    if path.exists() and not force:
+        raise UserError(f"{path} exists; use --force to replace it")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    write_atomic(path, text)
+
+
+@rules_app.command("derive")
+def rules_derive(base: str = typer.Argument(..., help="the ruleset to start from (id, alias or path)"),
+                 new_id: str = typer.Argument(..., help="id of the new ruleset, e.g. skid-505"),
+                 opt: list[str] = typer.Option([], "--opt", help="KEY=VALUE: a new default for an option (repeatable)"),
+                 name: Optional[str] = typer.Option(None, "--name", help="the new ruleset's name"),
+                 alias: list[str] = typer.Option([], "--alias", help="another name to find it by (repeatable)"),
+                 force: bool = typer.Option(False, "--force", help="replace an existing file")) -> None:
+    """Write a house-rules ruleset: an overlay of BASE with new option defaults, into the user rules directory."""
+    import re
+
+    import tomli_w
+
+    from scorepad import play
+    from scorepad.engine import resolve_options
+    from scorepad.errors import UserError
+    from scorepad.registry import load, resolve, resolved_text, text_hash
+
+    if not re.match(r"^[a-z0-9][a-z0-9-]{0,40}$", new_id):
+        raise UserError(f"{new_id!r}: an id is lower-case letters, digits and - (like skid-505)")
+    rs = load(base, _rules_dirs())
+    options = play.parse_opts(opt)
+    if "variant" in options:
+        raise UserError("a derived ruleset changes options; start it with GAME:VARIANT instead of --opt variant=")
+    typed = resolve_options(rs, options)
+    base_path, _ = resolve(base, _rules_dirs())
+    base_text, _ = resolved_text(base_path, _rules_dirs())
+    changed = ", ".join(f"{k} {v}" for k, v in options.items())
+    data: dict[str, Any] = {
+        "format": 1, "base": rs.id, "base_hash": text_hash(base_text),
+        "game": {"id": new_id, "name": name or f"{rs.name} ({changed or 'house rules'})", "aliases": list(alias),
+                 "notes": [f"Derived from {rs.id}: " + (changed or "no option changed") + "."]},
+        "options": {k: {"default": typed[k]} for k in options},
+    }
+    text = tomli_w.dumps(data)
+    path = _first_rules_dir() / f"{new_id}.toml"
+    from scorepad.ruleset import load_text
+
+    merged, _ = _merged_preview(text, path)
+    load_text(merged, str(path))
+    _write_new(path, text, force)
+    typer.echo(f"Wrote {path}; play it with `scorepad new {new_id} ...`.")
+
+
+def _merged_preview(text: str, path: Path) -> tuple[str, list[str]]:
+    """The self-contained text a derived file will load as, before the file is written."""
+    import tempfile
+
+    from scorepad.registry import resolved_text
+
+    with tempfile.TemporaryDirectory() as tmp:
+        probe = Path(tmp) / path.name
+        probe.write_text(text, encoding="utf-8")
+        return resolved_text(probe, _rules_dirs())
+
+
+@rules_app.command("new")
+def rules_new(new_id: str = typer.Argument(..., help="id of the new ruleset"),
+              name: Optional[str] = typer.Option(None, "--name", help="the game's name"),
+              force: bool = typer.Option(False, "--force", help="replace existing files")) -> None:
+    """Write a complete starter ruleset (every section and field kind once) and an example scenario."""
+    import re
+
+    from scorepad.errors import UserError
+    from scorepad.ruleset import load_text
+    from scorepad.starter import SCENARIO, STARTER
+
+    if not re.match(r"^[a-z0-9][a-z0-9-]{0,40}$", new_id):
+        raise UserError(f"{new_id!r}: an id is lower-case letters, digits and - (like my-game)")
+    directory = _first_rules_dir()
+    path = directory / f"{new_id}.toml"
+    scenario = directory / f"{new_id}.scenario.toml"
+    for target in (path, scenario):
+        if target.exists() and not force:
+            raise UserError(f"{target} exists; use --force to replace it")
+    text = STARTER.format(id=new_id, name=name or new_id.replace("-", " ").title())
+    load_text(text, str(path))
+    _write_new(path, text, force)
+    _write_new(scenario, SCENARIO.format(path=path.name), force)
+    typer.echo(f"Wrote {path} and {scenario}.")
+    typer.echo(f"Check: scorepad rules check {path}   Test: scorepad rules test {path}")
+
+
+@rules_app.command("export")
+def rules_export(ruleset: str = typer.Argument(..., help="id, alias or path"),
+                 output: Optional[Path] = typer.Option(None, "--output", help="file to write (default: print)"),
+                 force: bool = typer.Option(False, "--force", help="replace an existing file")) -> None:
+    """Write a ruleset's text out for editing (a derived one merged with its base)."""
+    from scorepad.registry import resolve, resolved_text
+
+    path, _ = resolve(ruleset, _rules_dirs())
+    text, _ = resolved_text(path, _rules_dirs())
+    if output is None:
+        typer.echo(text, nl=False)
+    else:
+        _write_new(output, text, force)
+        typer.echo(f"Wrote {output}.")
+
+
+@rules_app.command("test")
+def rules_test(ruleset: str = typer.Argument(..., help="ruleset file or id"),
+               scenarios: list[Path] = typer.Argument(None, help="scenario files (default: those beside the ruleset)")) -> None:
+    """Play scenario files against a ruleset; report every mismatch with its hand and breakdown (exit 1)."""
+    from scorepad.errors import UserError
+    from scorepad.registry import resolve, resolved_text
+    from scorepad.ruleset import load_text
+    from scorepad.scenario import run_scenario
+
+    path, variant = resolve(ruleset, _rules_dirs())
+    text, _ = resolved_text(path, _rules_dirs())
+    rs = load_text(text, str(path), variant)
+    files = list(scenarios or [])
+    if not files:
+        files = sorted(path.parent.glob(f"{path.stem}.scenario*.toml"))
+        files += sorted((path.parent / "scenarios" / rs.id).glob("*.toml"))
+        files += sorted((Path("tests") / "scenarios" / rs.id).glob("*.toml"))
+    if not files:
+        raise UserError(f"no scenarios for {rs.id}: name them, or put {path.stem}.scenario.toml beside the ruleset")
+    failed = 0
+    for f in files:
+        mismatches = run_scenario(Path(f), rs, _rules_dirs())
+        if mismatches:
+            failed += 1
+            typer.echo(f"FAIL {f}")
+            for m in mismatches:
+                typer.echo(f"  {m}")
+        else:
+            typer.echo(f"ok   {f}")
+    typer.echo(f"{len(files) - failed} of {len(files)} scenarios pass.")
+    if failed:
+        raise SystemExit(1)
+
+
+config_app = typer.Typer(no_args_is_help=True, help="Your settings: default database, rules directories, option defaults, aliases.")
+app.add_typer(config_app, name="config")
+
+
+@config_app.command("list")
+def config_list() -> None:
+    """Every setting in your config file."""
+    from scorepad.config import config_path, flat
+
+    values = flat(_config())
+    typer.echo(f"# {config_path()}")
+    for key, value in values.items():
+        typer.echo(f"{key} = {value}")
+
+
+@config_app.command("get")
+def config_get(key: str = typer.Argument(..., help="db, rules_dirs, language, alias.SHORT or GAME.OPTION")) -> None:
+    """One setting."""
+    from scorepad.config import flat
+    from scorepad.errors import UserError
+
+    values = flat(_config())
+    if key not in values:
+        raise UserError(f"{key} is not set")
+    typer.echo(str(values[key]))
+
+
+@config_app.command("set")
+def config_set(key: str = typer.Argument(..., help="db, rules_dirs, language, alias.SHORT or GAME.OPTION"),
+               value: str = typer.Argument(..., help="the value")) -> None:
+    """Change a setting (written with tomli-w; unknown keys and illegal values are refused)."""
+    from scorepad.config import save_config, set_value
+
+    path = save_config(set_value(_config(), key, value))
+    typer.echo(f"{key} = {value} (in {path})")
+
+
 # ------------------------------------------------------------------ games
 
 @app.command("new")
@@ -136,7 +337,7 @@ def new(ruleset: str = typer.Argument(..., help="game: id, alias, native name or
     from scorepad import play
 
     store = _store()
-    row = play.new_game(store, ruleset, players, team, opt, name, season, CTX.rules_dirs)
+    row = play.new_game(store, ruleset, players, team, opt, name, season, _rules_dirs(), _config())
     if as_json:
         _print_json(play.standings(row))
         return
@@ -348,21 +549,68 @@ def player(name: str = typer.Argument(..., help="player name"),
 
 
 @app.command("export")
-def export(output: Path = typer.Option(..., "--output", help="file to write (JSON, see docs/export.md)")) -> None:
-    """The whole database as documented JSON (players, games, pinned rulesets, hands, audit trail)."""
-    from scorepad.transfer import export_text, write_atomic
+def export(output: Path = typer.Option(..., "--output", help="file to write"),
+           game: Optional[str] = typer.Option(None, "--game", help="only this game (with --format toml)"),
+           fmt: str = typer.Option("json", "--format", help="json (the whole database) or toml (one game)"),
+           force: bool = typer.Option(False, "--force", help="replace an existing file")) -> None:
+    """The whole database as documented JSON, or one game as TOML (--game ID --format toml)."""
+    from scorepad.errors import UserError
+    from scorepad.transfer import export_text
 
-    write_atomic(output, export_text(_store()))
+    store = _store()
+    if fmt == "toml":
+        from scorepad.gamefile import game_toml
+
+        text = game_toml(store, game)
+    elif fmt == "json":
+        if game is not None:
+            raise UserError("--game exports one game as TOML: add --format toml")
+        text = export_text(store)
+    else:
+        raise UserError(f"unknown export format {fmt!r} (json or toml)")
+    _write_new(output, text, force)
     typer.echo(f"Wrote {output}.")
 
 
 @app.command("import")
-def import_(path: Path = typer.Argument(..., help="a file written by `scorepad export`")) -> None:
+def import_(path: Path = typer.Argument(..., help="a file written by `scorepad export` (JSON, or one game as TOML)")) -> None:
     """Read an export back; games already present are skipped (no duplicates)."""
-    from scorepad.transfer import import_file
+    from scorepad.errors import UserError
 
-    added, skipped = import_file(_store(), path)
+    if not path.is_file():
+        raise UserError(f"no file {path}")
+    if path.suffix.lower() == ".toml":
+        from scorepad.gamefile import import_game_toml
+
+        added, skipped = import_game_toml(_store(), path)
+    else:
+        from scorepad.transfer import import_file
+
+        added, skipped = import_file(_store(), path)
     typer.echo(f"Imported {added} game{'s' if added != 1 else ''}; {skipped} already present.")
+
+
+@app.command("rescore")
+def rescore(game_id: str = typer.Argument(..., help="game id"),
+            ruleset: Path = typer.Option(..., "--ruleset", help="the ruleset file to score the game with now"),
+            yes: bool = typer.Option(False, "--yes", help="apply without asking")) -> None:
+    """Re-score a game with another ruleset file: shows the differences first, applies with --yes."""
+    from scorepad import play
+
+    store = _store()
+    diff = play.rescore_preview(store, game_id, ruleset, _rules_dirs())
+    typer.echo(diff.text)
+    if not diff.changed:
+        typer.echo("Nothing changes.")
+        return
+    if not yes:
+        if sys.stdin.isatty() and typer.confirm("Re-score the game like this?"):
+            pass
+        else:
+            typer.echo("Not applied; run again with --yes to apply.")
+            return
+    play.rescore_apply(store, diff)
+    typer.echo("Re-scored; the old hands are kept in the audit trail.")
 
 
 def _fail(exc: ScorepadError) -> NoReturn:

@@ -62,11 +62,18 @@ def current_season(store: Store) -> str:
 
 def new_game(store: Store, spec: str, players: Sequence[str], teams: Sequence[str] = (),
              opts: Sequence[str] = (), name: str | None = None, season: str | None = None,
-             rules_dirs: Sequence[str] = ()) -> GameRow:
+             rules_dirs: Sequence[str] = (), config: Mapping[str, Any] | None = None) -> GameRow:
+    """Start a game; the user's config supplies default options per game and player aliases."""
+    config = config or {}
     options = parse_opts(opts)
     variant = options.pop("variant", None)
     rs = load(spec, rules_dirs, variant)
-    game = make_game(rs, players, parse_teams(teams) or None, options)
+    defaults = {k: v for k, v in config.get("defaults", {}).get(rs.id, {}).items() if k in rs.options}
+    aliases = {k.lower(): v for k, v in config.get("aliases", {}).items()}
+    players = [aliases.get(p.lower(), p) for p in players]
+    teams = [f"{t.partition('=')[0]}={','.join(aliases.get(m.strip().lower(), m.strip()) for m in t.partition('=')[2].split(','))}"
+             if "=" in t else t for t in teams]
+    game = make_game(rs, players, parse_teams(teams) or None, {**defaults, **options})
     state = initial_state(game)
     gid = store.create_game(
         ruleset_id=rs.id, ruleset_hash=rs.hash, ruleset_text=rs.text, ruleset_source=rs.source,
@@ -355,3 +362,61 @@ def season_report(store: Store, name: str | None, fmt: str = "text", *, ruleset:
         return f"Season {season}: {len(selected(games, ruleset, since, until))} games\n{body}\n"
     return body + "\n"
 
+
+
+@dataclass
+class RescorePlan:
+    """What re-scoring a game with another ruleset would change, hand by hand."""
+
+    row: GameRow
+    ruleset: Ruleset
+    rows: list[HandRow]
+    final: State
+    changed: bool
+    text: str
+
+
+def rescore_preview(store: Store, game_id: int | str, path: Any, rules_dirs: Sequence[str] = ()) -> RescorePlan:
+    """Replay a game's hands (as typed) with the ruleset in `path`; show old and new totals per hand."""
+    from pathlib import Path
+
+    from scorepad.registry import resolved_text
+
+    row = store.game(game_id)
+    text, _ = resolved_text(Path(path), rules_dirs)
+    rs = load_text(text, str(path), row.variant)
+    old_game = game_of(row)
+    if rs.id != row.ruleset_id:
+        raise UserError(f"{path} is the ruleset {rs.id!r}, but game {row.id} is {row.ruleset_id!r}")
+    game = Game(rs, old_game.players, old_game.sides, {**{n: o.default for n, o in rs.options.items()},
+                                                       **{k: v for k, v in row.options.items() if k in rs.options}})
+    state = initial_state(game)
+    rows: list[HandRow] = []
+    lines = []
+    changed = False
+    for old in store.hands(row.id):
+        try:
+            raw, hand, result = type_and_score(game, state, old.typed, None)
+        except ScorepadError as exc:
+            raise HandError(f"with {path}, hand {old.n} is refused: {exc.message}", exc.problems) from None
+        rows.append(HandRow(old.n, raw.typed, hand, result.points, _jsonable_breakdown(result), result.events,
+                            result.state, old.created))
+        before = [s["score"] for s in old.state["sides"]]
+        after = [s["score"] for s in result.state["sides"]]
+        if before != after:
+            changed = True
+            lines.append(f"hand {old.n}: " + ", ".join(f"{s.name} {b} -> {a}" for s, b, a in zip(game.sides, before, after)))
+        state = result.state
+    if rs.hash != row.ruleset_hash and not lines:
+        lines.append("the ruleset text differs, but every total stays the same")
+    changed = changed or state != row.state or rs.hash != row.ruleset_hash
+    text_out = f"Game {row.id} re-scored with {path}:\n" + ("\n".join(f"  {line}" for line in lines) or "  no differences")
+    return RescorePlan(row, rs, rows, state, changed, text_out)
+
+
+def rescore_apply(store: Store, plan: RescorePlan) -> GameRow:
+    rs = plan.ruleset
+    store.replace_from(plan.row.id, plan.row.hands, 1, plan.rows, "rescore",
+                       {"old_ruleset": plan.row.ruleset_hash, "new_ruleset": rs.hash}, plan.final,
+                       repin=(rs.id, rs.hash, rs.text, rs.source))
+    return store.game(plan.row.id)

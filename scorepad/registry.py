@@ -14,7 +14,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from scorepad.errors import RulesetError, UserError
-from scorepad.ruleset import Ruleset, load_text, parse_toml, read_text
+from scorepad.ruleset import Ruleset, load_text, merge, parse_toml, read_text
 
 
 @dataclass(frozen=True)
@@ -106,5 +106,49 @@ def resolve(spec: str, extra_dirs: Sequence[str] = ()) -> tuple[Path, str | None
 def load(spec: str, extra_dirs: Sequence[str] = (), variant: str | None = None) -> Ruleset:
     """Load a ruleset by RULESET argument; `variant` (from --opt variant=) wins over `:VARIANT`."""
     path, spec_variant = resolve(spec, extra_dirs)
-    text = read_text(path)
+    text, _ = resolved_text(path, extra_dirs)
     return load_text(text, str(path), variant or spec_variant)
+
+
+MAX_DERIVATION = 5
+
+
+def resolved_text(path: Path, extra_dirs: Sequence[str] = (), depth: int = 0) -> tuple[str, list[str]]:
+    """A ruleset's self-contained text: a derived file (`base = "skid"`) merged over its base.
+
+    Returns the text and warnings (a base whose text changed since the file was derived from it).
+    Games pin this text, so a later change of the base never changes them.
+    """
+    text = read_text(path)
+    data = parse_toml(text, str(path))
+    if "base" not in data:
+        return text, []
+    if depth >= MAX_DERIVATION:
+        raise RulesetError(f"{path}: base: derived more than {MAX_DERIVATION} levels deep (a loop?)")
+    base_spec = data["base"]
+    if not isinstance(base_spec, str):
+        raise RulesetError(f"{path}: base: must be the id of the ruleset this one is derived from")
+    base_path, _ = resolve(base_spec, extra_dirs)
+    if base_path.resolve() == Path(path).resolve():
+        raise RulesetError(f"{path}: base: a ruleset cannot be derived from itself")
+    base_text, warnings = resolved_text(base_path, extra_dirs, depth + 1)
+    want = data.get("base_hash")
+    if want is not None and want != text_hash(base_text):
+        warnings.append(f"{path}: warning: its base {base_spec!r} has changed since this ruleset was derived "
+                        "from it; check that the overlay still does what you want (games already played keep their rules)")
+    overlay = {k: v for k, v in data.items() if k not in ("base", "base_hash")}
+    merged = merge(parse_toml(base_text, str(base_path)), overlay)
+    if isinstance(overlay.get("game"), dict):
+        game = dict(merged.get("game", {}))
+        for key in ("names", "aliases"):
+            game[key] = overlay["game"].get(key, {} if key == "names" else [])
+        merged["game"] = game
+    import tomli_w
+
+    return tomli_w.dumps(merged), warnings
+
+
+def text_hash(text: str) -> str:
+    import hashlib
+
+    return hashlib.sha256(text.encode()).hexdigest()[:16]

@@ -278,9 +278,18 @@ class Store:
                     dumps(row.breakdown), dumps(row.events), dumps(row.state), row.created))
 
     def replace_from(self, game_id: int, expected_hands: int, first_n: int, rows: Sequence[HandRow],
-                     action: str, detail: dict[str, Any], final_state: dict[str, Any]) -> None:
-        """Undo/edit/finish: retire active hands from `first_n` on, add `rows`, log it; one transaction."""
+                     action: str, detail: dict[str, Any], final_state: dict[str, Any],
+                     repin: tuple[str, str, str, str] | None = None) -> None:
+        """Undo/edit/rescore: retire active hands from `first_n` on, add `rows`, log it; one transaction.
+
+        `repin` (ruleset id, hash, text, source) points the game at another ruleset text (rescore).
+        """
         with self.write() as db:
+            if repin is not None:
+                rid, rhash, text, source = repin
+                db.execute("INSERT OR IGNORE INTO rulesets(hash, ruleset_id, source, text) VALUES(?, ?, ?, ?)",
+                           (rhash, rid, source, text))
+                db.execute("UPDATE games SET ruleset_hash = ? WHERE id = ?", (rhash, game_id))
             current = db.execute("SELECT hands FROM games WHERE id = ?", (game_id,)).fetchone()[0]
             if current != expected_hands:
                 raise StoreError("another scorepad command changed this game at the same moment; try again")

@@ -1,0 +1,58 @@
+"""A worker process for the reliability tests: runs scorepad commands in-process, one after another.
+
+    python tests/worker.py PLAN.json
+
+PLAN is {"db": path, "commands": [[arg, ...], ...], "retry": bool}. Each command is run through
+`scorepad.cli.main` exactly as the console script would run it (a fresh database connection per
+command), and one JSON line per command is printed and flushed as soon as the command returns:
+{"i": index, "args": [...], "code": exit status, "out": ..., "err": ..., "tries": n}. A line is
+printed only after the command finished, so a line with code 0 means the command had reported
+success (the crash test relies on that). With "retry", a command refused because another command
+changed the same game at the same moment is run again.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from scorepad.cli import main  # noqa: E402
+
+CONFLICT = "at the same moment"
+
+
+def run(args: list[str]) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    sys.argv = ["scorepad", *args]
+    code = 0
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try:
+            main()
+        except SystemExit as exc:
+            code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
+    return code, out.getvalue(), err.getvalue()
+
+
+def work(plan: dict) -> None:
+    db = plan["db"]
+    for i, command in enumerate(plan["commands"]):
+        tries = 0
+        while True:
+            tries += 1
+            code, out, err = run(["--db", db, *command])
+            if plan.get("retry") and code == 1 and CONFLICT in err and tries < 200:
+                continue
+            break
+        line = json.dumps({"i": i, "args": command, "code": code, "out": out[-2000:], "err": err[-2000:],
+                           "tries": tries})
+        sys.stdout.write(line + "\n")
+        sys.stdout.flush()
+
+
+if __name__ == "__main__":
+    work(json.loads(Path(sys.argv[1]).read_text(encoding="utf-8")))
