@@ -144,26 +144,27 @@ def resolve_who(game: Game, text: str, scope: str) -> int:
     seats = [s.lower() for s in game.ruleset.seats]
     side_of = game.side_of
 
-    def pick(names: list[str]) -> int | None:
-        if low in names:
-            return names.index(low)
+    def exact(names: list[str]) -> int | None:
+        return names.index(low) if low in names else None
+
+    def prefix(names: list[str]) -> int | None:
         pref = [i for i, n in enumerate(names) if n.startswith(low)]
         return pref[0] if len(pref) == 1 and low else None
 
+    # exact names first (sides, players, seat letters), then unique prefixes: so `S` is the
+    # South seat even when a player called sven sits East.
+    n = len(players)
     if scope == "player":
-        for names in (players, seats):
-            hit = pick(names)
-            if hit is not None and hit < len(players):
+        for finder, names in ((exact, players), (exact, seats), (prefix, players)):
+            hit = finder(names)
+            if hit is not None and hit < n:
                 return hit
         raise UserError(f"{text!r} is not a player ({', '.join(game.players)})")
-    for names in (sides,):
-        hit = pick(names)
-        if hit is not None:
-            return hit
-    for names in (players, seats):
-        hit = pick(names)
-        if hit is not None and hit < len(players):
-            return side_of[hit]
+    for finder, names, is_side in ((exact, sides, True), (exact, players, False), (exact, seats, False),
+                                   (prefix, sides, True), (prefix, players, False)):
+        hit = finder(names)
+        if hit is not None and (is_side or hit < n):
+            return hit if is_side else side_of[hit]
     raise UserError(f"{text!r} is not a side ({', '.join(s.name for s in game.sides)})")
 
 
@@ -223,7 +224,12 @@ def convert(game: Game, fdef: FieldDef, text: str, who: str | None = None) -> tu
         for part in fdef.parts:
             value = m.group(part) or ""
             mapped = fdef.maps.get(part, {})
-            if value.upper() in mapped:
+            kind = fdef.resolve.get(part)
+            if kind and value and value.upper() not in mapped:
+                original = raw.replace(" ", "")[m.start(part):m.end(part)]
+                idx = resolve_who(game, original, kind)
+                parts[part] = game.players[idx] if kind == "player" else game.sides[idx].name
+            elif value.upper() in mapped:
                 parts[part] = mapped[value.upper()]
             elif value.isdigit():
                 parts[part] = int(value)

@@ -450,7 +450,7 @@ def finish(game: Optional[str] = typer.Option(None, "--game", help="game id (def
     row, result = play.finish(_store(), game)
     for side, pts, items in zip(row.sides, result.points, result.breakdown):
         if items:
-            why = ", ".join(f"{label} {num(p)}" for label, p in items)
+            why = ", ".join(f"{line.label} {num(line.points)}" for line in items)
             typer.echo(f"  {side['name']}: {num(pts)} ({why})")
     for event in result.events:
         typer.echo(f"  * {event}")

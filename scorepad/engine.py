@@ -11,7 +11,7 @@ from __future__ import annotations
 import copy
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from scorepad.errors import FormulaError, HandError, UserError
 from scorepad.expr import Formula
@@ -45,11 +45,22 @@ class Game:
         return out
 
 
+class Line(NamedTuple):
+    """One line of a side's breakdown: what it is for, the points, and the counters they went to."""
+
+    label: str
+    points: int | float
+    to: tuple[str, ...] = ("score",)
+
+
+Breakdown = list[list[Line]]
+
+
 @dataclass
 class HandResult:
     state: State
     points: list[int | float]
-    breakdown: list[list[tuple[str, int | float]]]
+    breakdown: Breakdown
     events: list[str] = field(default_factory=list)
 
 
@@ -174,7 +185,40 @@ def initial_state(game: Game) -> State:
         sides.append(counters)
     gstate = {name: _eval(f, env) for name, f in rs.game_state.items()}
     return {"hands": 0, "sides": sides, "game": gstate, "finished": False, "winners": None,
-            "draw": False}
+            "draw": False, "dealer": 0}
+
+
+def current_dealer(state: State, n_players: int) -> int:
+    """Who deals the coming hand (an index into the players)."""
+    return int(state.get("dealer", state["hands"] % n_players))
+
+
+def _pass_deal(game: Game, state: State, scope: _Scope | None = None,
+               points: list[int | float] | None = None) -> None:
+    """The deal passes to the next player in seating order who is still playing, unless the
+    ruleset's `players.next_dealer` formula names the next dealer (a seat index or a name)."""
+    n = len(game.players)
+    side_of = game.side_of
+    dealer = current_dealer(state, n)
+    rule = game.ruleset.next_dealer
+    if rule is not None and scope is not None:
+        try:
+            chosen = rule(_rule_env(game, scope, state, None, points or [], False))
+        except FormulaError as exc:
+            raise HandError(_hand_formula_problem(exc)) from None
+        if isinstance(chosen, str) and chosen in game.players:
+            state["dealer"] = game.players.index(chosen)
+            return
+        if isinstance(chosen, int) and not isinstance(chosen, bool) and 0 <= chosen < n:
+            state["dealer"] = chosen
+            return
+        raise HandError(f"this hand cannot be scored: players.next_dealer gave {chosen!r}, not a player")
+    for step in range(1, n + 1):
+        candidate = (dealer + step) % n
+        if state["sides"][side_of[candidate]]["status"] == "playing":
+            state["dealer"] = candidate
+            return
+    state["dealer"] = (dealer + 1) % n
 
 
 def _eval(f: Formula, env: Mapping[str, Any]) -> Any:
@@ -195,7 +239,7 @@ class _Scope:
         active = [state["sides"][self.side_of[i]]["status"] == "playing" for i in range(n)]
         env = base_env(game)
         env.update(state["game"])
-        env.update(hand_no=hand_no, hands=state["hands"], dealer=(hand_no - 1) % n,
+        env.update(hand_no=hand_no, hands=state["hands"], dealer=current_dealer(state, n),
                    active=active, n_active=sum(active))
         self.player_names: list[str] = []
         self.side_names: list[str] = []
@@ -356,7 +400,7 @@ def apply_hand(game: Game, state: State, hand: Hand) -> HandResult:
     new["hands"] = state["hands"] + 1
     n_sides = len(game.sides)
     points: list[int | float] = [0] * n_sides
-    breakdown: list[list[tuple[str, int | float]]] = [[] for _ in range(n_sides)]
+    breakdown: Breakdown = [[] for _ in range(n_sides)]
     try:
         for item in rs.scores:
             if item.per == "player":
@@ -375,7 +419,7 @@ def apply_hand(game: Game, state: State, hand: Hand) -> HandResult:
                     continue
                 label = item.label if who is None or len(game.sides[k].members) == 1 else f"{item.label} ({who})"
                 points[k] += pts
-                breakdown[k].append((label, pts))
+                breakdown[k].append(Line(label, pts, item.to))
                 for counter in item.to:
                     new["sides"][k][counter] = new["sides"][k][counter] + pts
     except FormulaError as exc:
@@ -385,6 +429,7 @@ def apply_hand(game: Game, state: State, hand: Hand) -> HandResult:
     ended = _run_rules(game, scope, new, [r for r in rs.rules if r.on == "hand"], points, breakdown,
                        events, finished_early=False)
     finish_if_over(game, new, scope, points, breakdown, events, forced_end=ended)
+    _pass_deal(game, new, scope, points)
     return HandResult(new, points, breakdown, events)
 
 
@@ -421,7 +466,7 @@ def _rule_env(game: Game, scope: _Scope, state: State, k: int | None, points: li
 
 
 def _run_rules(game: Game, scope: _Scope, state: State, rules: Sequence[Rule],
-               points: list[int | float], breakdown: list[list[tuple[str, int | float]]],
+               points: list[int | float], breakdown: Breakdown,
                events: list[str], finished_early: bool) -> bool:
     """Apply threshold rules in order; returns True when a rule ended the game."""
     ended = False
@@ -455,7 +500,8 @@ def _run_rules(game: Game, scope: _Scope, state: State, rules: Sequence[Rule],
                 if k is not None and before is not None and state["sides"][k]["score"] != before:
                     delta = state["sides"][k]["score"] - before
                     points[k] += delta
-                    breakdown[k].append((rule.label, delta))
+                    also = tuple(c for c, v in adds if c != "score" and v == delta)
+                    breakdown[k].append(Line(rule.label, delta, ("score", *also)))
                 if message:
                     events.append(message)
                 if rule.end:
@@ -475,7 +521,7 @@ def _store(state: State, k: int | None, counter: str, value: Any) -> None:
 
 
 def finish_if_over(game: Game, state: State, scope: _Scope, points: list[int | float],
-                   breakdown: list[list[tuple[str, int | float]]], events: list[str],
+                   breakdown: Breakdown, events: list[str],
                    forced_end: bool, finished_early: bool = False) -> None:
     """Decide whether the game is over after a hand (or on `finish`), and who won."""
     rs = game.ruleset
@@ -539,7 +585,7 @@ def finish_game(game: Game, state: State) -> HandResult:
     scope = _Scope(game, state, {})
     n = len(game.sides)
     points: list[int | float] = [0] * n
-    breakdown: list[list[tuple[str, int | float]]] = [[] for _ in range(n)]
+    breakdown: Breakdown = [[] for _ in range(n)]
     events: list[str] = []
     _run_rules(game, scope, new, [r for r in game.ruleset.rules if r.on == "finish"], points,
                breakdown, events, finished_early=True)
@@ -555,11 +601,11 @@ def next_hand_info(game: Game, state: State) -> dict[str, Any]:
     env = base_env(game)
     env.update(state["game"])
     active = [state["sides"][game.side_of[i]]["status"] == "playing" for i in range(n)]
-    env.update(hand_no=hand_no, hands=state["hands"], dealer=(hand_no - 1) % n, active=active,
-               n_active=sum(active))
+    dealer = current_dealer(state, n)
+    env.update(hand_no=hand_no, hands=state["hands"], dealer=dealer, active=active, n_active=sum(active))
     for cname in state["sides"][0]:
         env["all_" + cname] = [s[cname] for s in state["sides"]]
-    info: dict[str, Any] = {"hand": hand_no, "dealer": game.players[(hand_no - 1) % n]}
+    info: dict[str, Any] = {"hand": hand_no, "dealer": game.players[dealer]}
     for label, f in rs.display_next.items():
         try:
             info[label] = f(env)

@@ -159,7 +159,7 @@ def record_hand(store: Store, game_id: int | str | None, args: Sequence[str],
 
 
 def _jsonable_breakdown(result: HandResult) -> list[list[list[Any]]]:
-    return [[[label, pts] for label, pts in items] for items in result.breakdown]
+    return [[[line.label, line.points, list(line.to)] for line in items] for items in result.breakdown]
 
 
 def undo(store: Store, game_id: int | str | None) -> tuple[GameRow, int]:
@@ -252,7 +252,8 @@ def hand_json(rec: Recorded) -> dict[str, Any]:
     return {
         "hand": rec.n,
         "sides": [{"name": s.name, "points": rec.result.points[k],
-                   "breakdown": [{"label": lab, "points": p} for lab, p in rec.result.breakdown[k]]}
+                   "breakdown": [{"label": line.label, "points": line.points, "to": list(line.to)}
+                                 for line in rec.result.breakdown[k]]}
                   for k, s in enumerate(game.sides)],
         "events": rec.result.events,
         "standings": standings(rec.row, game),
@@ -272,10 +273,49 @@ def sheet(store: Store, row: GameRow) -> dict[str, Any]:
             "breakdown": h.breakdown,
             "events": h.events,
         })
-    return {"game": str(row.id), "ruleset": row.ruleset_id, "variant": row.variant,
-            "sides": [s.name for s in game.sides], "hands": out_hands,
-            "totals": [s["score"] for s in row.state["sides"]], "finished": row.state["finished"],
-            "winner": row.state["winners"]}
+    out = {"game": str(row.id), "ruleset": row.ruleset_id, "variant": row.variant,
+           "sides": [s.name for s in game.sides], "hands": out_hands,
+           "totals": [s["score"] for s in row.state["sides"]], "finished": row.state["finished"],
+           "winner": row.state["winners"]}
+    if game.ruleset.sheet_below:
+        out["pad"] = rubber_pad(game, hands, game.ruleset.sheet_below, row.state)
+    return out
+
+
+def rubber_pad(game: Game, hands: Sequence[HandRow], below: str, final: State) -> dict[str, Any]:
+    """The paper pad of rubber bridge: entries above the line, and below it game by game.
+
+    A line's points go below when they went to the `below` counter; a game is ruled off when every
+    side's `below` counter is back to 0 after a hand that wrote below the line.
+    """
+    n = len(game.sides)
+    above: list[list[dict[str, Any]]] = [[] for _ in range(n)]
+    games: list[dict[str, Any]] = []
+    current: list[list[dict[str, Any]]] = [[] for _ in range(n)]
+    for h in hands:
+        for k, lines in enumerate(h.breakdown):
+            for line in lines:
+                label, points = line[0], line[1]
+                to = line[2] if len(line) > 2 else ["score"]
+                entry = {"hand": h.n, "label": label, "points": points}
+                (current if below in to else above)[k].append(entry)
+        if any(current) and all(s[below] == 0 for s in h.state["sides"]):
+            totals = [sum(e["points"] for e in side) for side in current]
+            best = max(range(n), key=lambda k: totals[k])
+            games.append({"below": current, "won_by": game.sides[best].name, "hand": h.n})
+            current = [[] for _ in range(n)]
+    if any(current):
+        games.append({"below": current, "won_by": None, "hand": None})
+    finish_lines: list[list[dict[str, Any]]] = [[] for _ in range(n)]
+    if final.get("finished") and hands:
+        extra = [final["sides"][k]["score"] - hands[-1].state["sides"][k]["score"] for k in range(n)]
+        for k, pts in enumerate(extra):
+            if pts:
+                finish_lines[k].append({"hand": None, "label": "unfinished rubber", "points": pts})
+                above[k].append(finish_lines[k][-1])
+    return {"above": above, "games": games,
+            "above_totals": [sum(e["points"] for e in side) for side in above],
+            "below_totals": [sum(e["points"] for g in games for e in g["below"][k]) for k in range(n)]}
 
 
 def verify(store: Store) -> list[str]:

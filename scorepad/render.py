@@ -66,7 +66,48 @@ def standings_text(data: dict[str, Any]) -> str:
     return "\n".join(out)
 
 
+def pad_text(data: dict[str, Any]) -> str:
+    """The WE/THEY pad: above-the-line entries upward from the line, then each game ruled off."""
+    pad = data["pad"]
+    sides = data["sides"]
+    width = max(10, *(len(s) + 2 for s in sides))
+    n = len(sides)
+
+    def row(cells: list[str], note: str = "") -> str:
+        return "  ".join(c.rjust(width) for c in cells) + (f"   {note}" if note else "")
+
+    rule = "=" * ((width + 2) * n - 2)
+    thin = "-" * ((width + 2) * n - 2)
+    out = [row(sides), thin]
+    depth = max((len(side) for side in pad["above"]), default=0)
+    for level in range(depth - 1, -1, -1):
+        cells = []
+        for side in pad["above"]:
+            cells.append(f"{format_value(side[level]['points'])}" if level < len(side) else "")
+        out.append(row(cells))
+    out.append(rule)
+    for g, game in enumerate(pad["games"]):
+        depth = max(len(side) for side in game["below"])
+        for level in range(depth):
+            cells = [format_value(side[level]["points"]) if level < len(side) else "" for side in game["below"]]
+            out.append(row(cells))
+        if game["won_by"]:
+            out.append(thin + f"   game {g + 1}: {game['won_by']}")
+    out.append(rule)
+    out.append(row([format_value(t) for t in data["totals"]], "total"))
+    if data["finished"] and data.get("winner"):
+        out.append(f"Rubber won by {', '.join(data['winner'])}" if len(data["winner"]) == 1
+                   else f"A draw: {', '.join(data['winner'])}")
+    return "\n".join(out)
+
+
 def sheet_text(data: dict[str, Any]) -> str:
+    if data.get("pad"):
+        return pad_text(data) + "\n\n" + hands_text(data)
+    return hands_text(data)
+
+
+def hands_text(data: dict[str, Any]) -> str:
     sides = data["sides"]
     headers = ["#"] + [f"{s}" for s in sides] + [f"{s} total" for s in sides] + ["notes"]
     rows = []

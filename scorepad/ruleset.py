@@ -41,17 +41,17 @@ RESERVED = {
 TOP_KEYS = {"format", "game", "players", "cards", "options", "fields", "tables", "let", "player",
             "side", "check", "score", "state", "rule", "end", "display", "variants"}
 GAME_KEYS = {"id", "name", "names", "aliases", "description", "notes", "family"}
-PLAYERS_KEYS = {"min", "max", "sides", "seats", "side_names", "partnerships"}
+PLAYERS_KEYS = {"min", "max", "sides", "seats", "side_names", "partnerships", "next_dealer"}
 CARDS_KEYS = {"deck", "ranks", "copies", "jokers", "values"}
 OPTION_KEYS = {"default", "values", "min", "max", "help"}
 FIELD_KEYS = {"scope", "type", "min", "max", "words", "values", "synonyms", "default", "optional",
-              "required_if", "help", "pattern", "parts", "maps", "prompt"}
+              "required_if", "help", "pattern", "parts", "maps", "resolve", "prompt"}
 CHECK_KEYS = {"id", "per", "ok", "message", "when"}
 SCORE_KEYS = {"id", "per", "label", "points", "when", "to"}
 RULE_KEYS = {"id", "per", "on", "when", "set", "add", "set_all", "mark", "end", "label",
              "message", "include_out"}
 END_KEYS = {"when", "winner", "tie", "rank", "description"}
-DISPLAY_KEYS = {"side", "next", "info"}
+DISPLAY_KEYS = {"side", "next", "info", "sheet_below"}
 VARIANT_EXTRA_KEYS = {"remove"}
 
 
@@ -82,6 +82,7 @@ class FieldDef:
     pattern: re.Pattern[str] | None
     parts: tuple[str, ...]
     maps: dict[str, dict[str, Any]]
+    resolve: dict[str, str] = field(default_factory=dict)
 
     @property
     def has_default(self) -> bool:
@@ -175,6 +176,8 @@ class Ruleset:
     display_side: dict[str, Formula]
     display_next: dict[str, Formula]
     display_info: tuple[str, ...]
+    sheet_below: str | None
+    next_dealer: Formula | None
     text: str
     source: str
     data: dict[str, Any] = field(repr=False, default_factory=dict)
@@ -483,9 +486,11 @@ def build(data: dict[str, Any], base: dict[str, Any], text: str, source: str,
     player_fields = {n for n, f in fields_raw.items() if isinstance(f, dict) and f.get("scope") == "player"}
     side_fields = {n for n, f in fields_raw.items() if isinstance(f, dict) and f.get("scope") == "side"}
     pattern_parts: set[str] = set()
+    compiled_patterns: dict[str, tuple[re.Pattern[str] | None, tuple[str, ...]]] = {}
     for n, f in fields_raw.items():
-        if isinstance(f, dict) and f.get("type") == "pattern" and isinstance(f.get("parts"), list):
-            pattern_parts |= {f"{n}_{part}" for part in f["parts"] if isinstance(part, str)}
+        if isinstance(f, dict) and f.get("type") == "pattern":
+            compiled_patterns[n] = _compile_pattern(f, f"fields.{n}", p)
+            pattern_parts |= {f"{n}_{part}" for part in compiled_patterns[n][1]}
     side_counters = set(side_state_raw) | {"score", "status"}
     game_counters = set(game_state_raw)
     all_declared = [*fields_raw, *hand_let_raw, *player_let_raw, *side_let_raw, *side_state_raw,
@@ -551,8 +556,15 @@ def build(data: dict[str, Any], base: dict[str, Any], text: str, source: str,
         pattern = None
         parts: tuple[str, ...] = ()
         maps: dict[str, dict[str, Any]] = {}
+        resolve: dict[str, str] = {}
         if ftype == "pattern":
-            pattern, parts = _compile_pattern(spec, key, p)
+            pattern, parts = compiled_patterns[fname]
+            resolve_raw = spec.get("resolve", {})
+            if not isinstance(resolve_raw, dict) or any(v not in ("player", "side") or k not in parts
+                                                        for k, v in resolve_raw.items()):
+                p.add(key + ".resolve", "maps a group of the pattern to 'player' or 'side'")
+            else:
+                resolve = dict(resolve_raw)
             maps_raw = spec.get("maps", {})
             if isinstance(maps_raw, dict):
                 maps = {k: {str(a).upper(): b for a, b in v.items()} for k, v in maps_raw.items() if isinstance(v, dict)}
@@ -563,7 +575,7 @@ def build(data: dict[str, Any], base: dict[str, Any], text: str, source: str,
                       hand_base | hand_fields | pattern_parts | all_of(player_fields) | all_of(side_fields)) if "required_if" in spec else None
         fields[fname] = FieldDef(fname, scope, ftype, fmin, fmax, words, values, synonyms,
                                  spec.get("default"), bool(spec.get("optional", False)), req_if,
-                                 str(spec.get("help", "")), pattern, parts, maps)
+                                 str(spec.get("help", "")), pattern, parts, maps, resolve)
 
     hand_lets = []
     known_now = hand_base | hand_fields | pattern_parts | all_of(player_fields) | all_of(side_fields) | all_of(side_counters)
@@ -690,6 +702,7 @@ def build(data: dict[str, Any], base: dict[str, Any], text: str, source: str,
                           str(spec.get("label", spec.get("message", spec.get("id", f"rule {i + 1}")))),
                           msg, parts_f, bool(spec.get("include_out", False))))
 
+    next_dealer = comp(pl["next_dealer"], "players.next_dealer", rule_game) if "next_dealer" in pl else None
     end_raw = _table(data, "end", p, END_KEYS)
     end_when = comp(end_raw["when"], "end.when", hand_ctx()) if "when" in end_raw else None
     winner = end_raw.get("winner", "highest")
@@ -717,6 +730,9 @@ def build(data: dict[str, Any], base: dict[str, Any], text: str, source: str,
         if f:
             display_next[label] = f
     info = tuple(_strlist(display.get("info", []), "display.info", p))
+    sheet_below = display.get("sheet_below")
+    if sheet_below is not None and sheet_below not in side_state_raw:
+        p.add("display.sheet_below", "names the side counter whose points are written below the line")
 
     if p.items:
         raise RulesetError(p.items[0] if len(p.items) == 1 else f"{len(p.items)} problems in {source}", p.items)
@@ -728,7 +744,7 @@ def build(data: dict[str, Any], base: dict[str, Any], text: str, source: str,
         hand_lets=tuple(hand_lets), player_lets=tuple(player_lets), side_lets=tuple(side_lets),
         checks=tuple(checks), scores=tuple(scores), side_state=side_state, game_state=game_state,
         rules=tuple(rules), end=end, display_side=display_side, display_next=display_next,
-        display_info=info, text=text, source=source, data=data)
+        display_info=info, sheet_below=sheet_below, next_dealer=next_dealer, text=text, source=source, data=data)
 
 
 TEMPLATE_RE = re.compile(r"\{([^{}]+)\}")

@@ -79,7 +79,7 @@ def _fmt_breakdown(game: Game, result: HandResult | None) -> str:
         return ""
     parts = []
     for side, items, pts in zip(game.sides, result.breakdown, result.points):
-        inner = ", ".join(f"{label} {p:+}" for label, p in items) or "nothing"
+        inner = ", ".join(f"{line.label} {line.points:+}" for line in items) or "nothing"
         parts.append(f"{side.name} {pts:+} ({inner})")
     return "; ".join(parts)
 

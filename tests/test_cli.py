@@ -38,7 +38,8 @@ def test_hand_json_has_breakdown_events_and_standings(cli: Callable[..., Run]) -
     cli("new", "spades", "ann", "bob", "cat", "dan")
     data = json.loads(cli("hand", "bid=4,3,3,3", "tricks=5,3,3,2", "--json").out)
     assert data["hand"] == 1
-    assert data["sides"][0]["breakdown"] == [{"label": "contract", "points": 70}, {"label": "bags", "points": 1}]
+    assert data["sides"][0]["breakdown"] == [{"label": "contract", "points": 70, "to": ["score"]},
+                                             {"label": "bags", "points": 1, "to": ["score"]}]
     assert data["standings"]["sides"][1]["score"] == -60
 
 
