@@ -26,7 +26,7 @@ def export_data(store: Store) -> dict[str, Any]:
                 for h, r, s, t in db.execute("SELECT hash, ruleset_id, source, text FROM rulesets ORDER BY hash")]
     games = []
     rows = db.execute("SELECT id, uid, ruleset_id, ruleset_hash, variant, name, season, players, sides, options,"
-                      " created, finished, hands, state FROM games ORDER BY created, uid").fetchall()
+                      " created, finished, hands, state FROM games ORDER BY created, id").fetchall()
     for (gid, uid, rid, rhash, variant, name, season, players, sides, options, created, finished, hands,
          state) in rows:
         hand_rows = db.execute("SELECT n, status, typed, hand, points, breakdown, events, state, created FROM hands"

@@ -1,0 +1,204 @@
+"""A season of 32 games over four rulesets: the table, its formats, and the HTML report in a browser."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import os
+import shutil
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import Run
+
+PEOPLE = ["ann", "bob", "cat", "dan", "eve", "fay"]
+LOWEST_WINS = {"hearts", "skid"}
+
+
+def seat(i: int, n: int) -> list[str]:
+    return [PEOPLE[(i + k) % len(PEOPLE)] for k in range(n)]
+
+
+def play_season(cli: Callable[..., Run]) -> list[dict[str, object]]:
+    """32 games: Spades, Hearts, Marjas, Skid; every 7th one left unfinished. Returns each game's standings."""
+    ids = []
+    for i in range(32):
+        kind = ["spades", "hearts", "marjas", "skid"][i % 4]
+        unfinished = i % 7 == 6
+        if kind == "spades":
+            p = seat(i, 4)
+            cli("new", "spades", *p, "--opt", f"target={500 if unfinished else 100}")
+            bids = "bid=6,3,6,3 tricks=7,0,6,0" if i % 8 < 4 else "bid=3,6,3,6 tricks=0,7,0,6"
+            assert cli("hand", *bids.split()).code == 0
+        elif kind == "hearts":
+            p = seat(i, 4)
+            cli("new", "hearts", *p)
+            for _ in range(1 if unfinished else 4):   # four moons by the first player: the others reach 104
+                assert cli("hand", "hearts=13,0,0,0", f"queen={p[0]}").code == 0
+        elif kind == "marjas":
+            p = seat(i, 4)
+            cli("new", "marjas", *p)
+            who = p[i % 2]
+            assert cli("hand", f"trump={who}", f"{who}.extra=3", f"matt={who}", f"last={who}").code == 0
+            if not unfinished:
+                assert cli("hand", f"trump={who}", f"{who}.extra=1", f"matt={who}", f"last={who}").code == 0
+        else:
+            p = seat(i, 2)
+            cli("new", "skid", *p)
+            cards = "QS JH JD JC JS" if not unfinished else "JH"
+            assert cli("hand", f"out={p[0]}", f"{p[1]}.cards={cards}").code == 0
+        ids.append(json.loads(cli("standings", "--json").out))
+    return ids
+
+
+def expected_table(games: list[dict[str, object]]) -> dict[str, dict[str, float]]:
+    """Per player, computed here from each game's final standings (not by the season module)."""
+    table: dict[str, dict[str, float]] = {}
+    for g in games:
+        sides = g["sides"]  # type: ignore[index]
+        lowest = g["ruleset"] in LOWEST_WINS
+        winners = set(g["winner"] or [])  # type: ignore[arg-type]
+        def better(a: dict, b: dict) -> bool:
+            if (a["name"] in winners) != (b["name"] in winners):
+                return a["name"] in winners
+            return a["score"] < b["score"] if lowest else a["score"] > b["score"]
+        for side in sides:  # type: ignore[union-attr]
+            place = 1 + sum(1 for other in sides if better(other, side))  # type: ignore[union-attr]
+            for player in side["players"]:
+                row = table.setdefault(player, {"games": 0, "wins": 0, "draws": 0, "losses": 0, "points": 0,
+                                                "place_sum": 0.0, "decided": 0})
+                row["games"] += 1
+                row["points"] += side["score"]
+                if g["finished"]:
+                    row["decided"] += 1
+                    row["place_sum"] += (place - 1) / (len(sides) - 1)  # type: ignore[arg-type]
+                    if side["name"] in winners:
+                        row["draws" if g["draw"] else "wins"] += 1
+                    else:
+                        row["losses"] += 1
+    return table
+
+
+@pytest.fixture
+def season(cli: Callable[..., Run]) -> tuple[list[dict[str, object]], dict[str, dict[str, float]]]:
+    cli("season", "use", "club")
+    games = play_season(cli)
+    return games, expected_table(games)
+
+
+def test_season_table_numbers(cli: Callable[..., Run], season: tuple[list, dict]) -> None:
+    games, want = season
+    assert sum(1 for g in games if not g["finished"]) == 4
+    assert len({g["ruleset"] for g in games}) == 4
+    data = json.loads(cli("season", "--format", "json").out)
+    assert data["season"] == "club" and data["games"] == 32
+    rows = {r["player"]: r for r in data["players"]}
+    assert set(rows) == set(want)
+    for name, w in want.items():
+        r = rows[name]
+        assert (r["games"], r["wins"], r["draws"], r["losses"]) == (w["games"], w["wins"], w["draws"], w["losses"]), name
+        assert r["points"] == w["points"], name
+        assert r["avg_place"] == pytest.approx(round(w["place_sum"] / w["decided"], 3)), name
+        assert r["win_rate"] == pytest.approx(round(w["wins"] / w["decided"], 3)), name
+        assert isinstance(r["rating"], float) and r["uncertainty"] > 0
+        assert len(r["last5"]) == min(5, int(w["decided"]))
+
+
+def test_season_csv_markdown_and_filters(cli: Callable[..., Run], season: tuple[list, dict]) -> None:
+    games, want = season
+    rows = list(csv.DictReader(io.StringIO(cli("season", "--format", "csv").out)))
+    assert {r["player"]: int(r["wins"]) for r in rows} == {k: v["wins"] for k, v in want.items()}
+    assert {r["player"]: float(r["points"]) for r in rows} == {k: v["points"] for k, v in want.items()}
+    md = cli("season", "--format", "markdown").out
+    assert md.splitlines()[0].startswith("| player") and "|---" in md.splitlines()[1].replace(":", "-")
+    spades = json.loads(cli("season", "--format", "json", "--ruleset", "spades").out)
+    assert spades["games"] == 8
+    one = json.loads(cli("season", "--format", "json", "--player", "ann").out)
+    assert [r["player"] for r in one["players"]] == ["ann"]
+    all_in = json.loads(cli("season", "--format", "json", "--include-unfinished").out)
+    decided = sum(r["wins"] + r["draws"] + r["losses"] for r in all_in["players"])
+    finished_only = sum(w["wins"] + w["draws"] + w["losses"] for w in want.values())
+    assert decided > finished_only
+    assert cli("season", "--since", "yesterday").code == 2
+    assert cli("season", "--format", "nosuch").code == 2
+    assert json.loads(cli("season", "--format", "json", "--until", "2000-01-01").out)["players"] == []
+
+
+def test_export_import_round_trip(cli: Callable[..., Run], season: tuple[list, dict], tmp_path: Path,
+                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    first = tmp_path / "one.json"
+    assert cli("export", "--output", str(first)).code == 0
+    before = {g["game"]: g for g in (json.loads(cli("standings", "--json", "--game", str(i)).out) for i in range(1, 33))}
+    monkeypatch.setenv("SCOREPAD_DB", str(tmp_path / "fresh.db"))
+    assert "Imported 32 games" in cli("import", str(first)).out
+    assert "0 games; 32 already present" in cli("import", str(first)).out
+    second = tmp_path / "two.json"
+    assert cli("export", "--output", str(second)).code == 0
+    assert first.read_bytes() == second.read_bytes()
+    for i in range(1, 33):
+        after = json.loads(cli("standings", "--json", "--game", str(i)).out)
+        assert after["sides"] == before[str(i)]["sides"]
+    assert cli("verify").code == 0
+
+
+def test_player_history(cli: Callable[..., Run], season: tuple[list, dict]) -> None:
+    games, want = season
+    rows = json.loads(cli("player", "ann", "--json").out)
+    assert len(rows) == want["ann"]["games"]
+    assert sum(r["result"] == "W" for r in rows) == want["ann"]["wins"]
+    assert cli("player", "nobody").code == 2
+
+
+def browser() -> str | None:
+    for name in ("chromium", "chromium-browser", "google-chrome"):
+        path = shutil.which(name)
+        if path:
+            return path
+    return None
+
+
+def test_html_report_in_a_real_browser(cli: Callable[..., Run], season: tuple[list, dict], tmp_path: Path) -> None:
+    """Open the report in headless Chromium: the table matches the season, and a click sorts it."""
+    required = os.environ.get("SCOREPAD_REQUIRE_BROWSER") == "1"
+    exe = browser()
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        sync_playwright = None  # type: ignore[assignment]
+    if exe is None or sync_playwright is None:
+        if required:
+            pytest.fail("the browser test needs chromium and playwright (the CI installs both)")
+        pytest.skip("chromium or playwright is not installed")
+    games, want = season
+    page_path = tmp_path / "season.html"
+    assert cli("season", "--format", "html", "--output", str(page_path)).code == 0
+    html = page_path.read_text(encoding="utf-8")
+    assert "http://" not in html and "https://" not in html and "<svg" in html
+    artifacts = Path(os.environ.get("SCOREPAD_ARTIFACTS", Path(__file__).parent.parent / "test-artifacts"))
+    artifacts.mkdir(parents=True, exist_ok=True)
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=exe, args=[
+            "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
+            "--disable-component-update", "--disable-sync"])
+        try:
+            page = b.new_page(viewport={"width": 390, "height": 844})
+            page.goto(page_path.as_uri())
+            headers = page.locator("#season thead th").all_inner_texts()
+            col = {h.strip(): i for i, h in enumerate(headers)}
+            rows = page.locator("#season tbody tr")
+            seen = {}
+            for i in range(rows.count()):
+                cells = rows.nth(i).locator("td").all_inner_texts()
+                seen[cells[col["player"]]] = (int(cells[col["games"]]), int(cells[col["wins"]]),
+                                              int(cells[col["losses"]]))
+            assert seen == {k: (v["games"], v["wins"], v["losses"]) for k, v in want.items()}
+            page.locator("#season thead th", has_text="wins").first.click()      # ascending
+            page.locator("#season thead th", has_text="wins").first.click()      # descending
+            first = page.locator("#season tbody tr").first.locator("td").all_inner_texts()
+            assert int(first[col["wins"]]) == max(v["wins"] for v in want.values())
+            page.screenshot(path=str(artifacts / "season-report.png"), full_page=True)
+        finally:
+            b.close()
