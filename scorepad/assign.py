@@ -286,7 +286,7 @@ def type_hand(game: Game, raw: RawHand, active: Sequence[bool]) -> tuple[Hand, l
             env.update({f"{fname}_{p}": parts.get(p) for p in fdef.parts})
     env.update(hand_no=0, hands=0, dealer=0, active=list(active), n_active=sum(active))
     for fname, fdef in rs.fields.items():
-        if fdef.default is not None or fdef.optional and fdef.required_if is None:
+        if fdef.default is not None or (fdef.optional and fdef.required_if is None):
             continue
         if fdef.required_if is not None:
             try:

@@ -50,7 +50,7 @@ class Deck:
     jokers: int = 0
 
     def __contains__(self, card: str) -> bool:
-        rank, suit = split_card(card)
+        rank, _suit = split_card(card)
         if rank == "JOKER":
             return self.jokers > 0
         return rank in self.ranks

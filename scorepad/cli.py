@@ -10,7 +10,7 @@ import json
 import os
 import sys
 from pathlib import Path
-from typing import Any, NoReturn, Optional
+from typing import Any, NoReturn
 
 import typer
 
@@ -23,15 +23,18 @@ app.add_typer(rules_app, name="rules")
 
 
 class Context:
-    db: Optional[str] = None
-    rules_dirs: list[str] = []
+    """The global options of this invocation."""
+
+    def __init__(self) -> None:
+        self.db: str | None = None
+        self.rules_dirs: list[str] = []
 
 
 CTX = Context()
 
 
 @app.callback()
-def _global(db: Optional[str] = typer.Option(None, "--db", help="database file (default: SCOREPAD_DB or the user data directory)"),
+def _global(db: str | None = typer.Option(None, "--db", help="database file (default: SCOREPAD_DB or the user data directory)"),
             rules_dir: list[str] = typer.Option([], "--rules-dir", help="extra directory of ruleset files (repeatable)")) -> None:
     CTX.db = db
     CTX.rules_dirs = list(rules_dir)
@@ -163,7 +166,7 @@ def _write_new(path: Path, text: str, force: bool) -> None:
 def rules_derive(base: str = typer.Argument(..., help="the ruleset to start from (id, alias or path)"),
                  new_id: str = typer.Argument(..., help="id of the new ruleset, e.g. skid-505"),
                  opt: list[str] = typer.Option([], "--opt", help="KEY=VALUE: a new default for an option (repeatable)"),
-                 name: Optional[str] = typer.Option(None, "--name", help="the new ruleset's name"),
+                 name: str | None = typer.Option(None, "--name", help="the new ruleset's name"),
                  alias: list[str] = typer.Option([], "--alias", help="another name to find it by (repeatable)"),
                  force: bool = typer.Option(False, "--force", help="replace an existing file")) -> None:
     """Write a house-rules ruleset: an overlay of BASE with new option defaults, into the user rules directory."""
@@ -216,7 +219,7 @@ def _merged_preview(text: str, path: Path) -> tuple[str, list[str]]:
 
 @rules_app.command("new")
 def rules_new(new_id: str = typer.Argument(..., help="id of the new ruleset"),
-              name: Optional[str] = typer.Option(None, "--name", help="the game's name"),
+              name: str | None = typer.Option(None, "--name", help="the game's name"),
               force: bool = typer.Option(False, "--force", help="replace existing files")) -> None:
     """Write a complete starter ruleset (every section and field kind once) and an example scenario."""
     import re
@@ -243,7 +246,7 @@ def rules_new(new_id: str = typer.Argument(..., help="id of the new ruleset"),
 
 @rules_app.command("export")
 def rules_export(ruleset: str = typer.Argument(..., help="id, alias or path"),
-                 output: Optional[Path] = typer.Option(None, "--output", help="file to write (default: print)"),
+                 output: Path | None = typer.Option(None, "--output", help="file to write (default: print)"),
                  force: bool = typer.Option(False, "--force", help="replace an existing file")) -> None:
     """Write a ruleset's text out for editing (a derived one merged with its base)."""
     from scorepad.registry import resolve, resolved_text
@@ -291,7 +294,8 @@ def rules_test(ruleset: str = typer.Argument(..., help="ruleset file or id"),
         raise SystemExit(1)
 
 
-config_app = typer.Typer(no_args_is_help=True, help="Your settings: default database, rules directories, option defaults, aliases.")
+config_app = typer.Typer(no_args_is_help=True,
+                         help="Your settings: default database, rules directories, option defaults, aliases.")
 app.add_typer(config_app, name="config")
 
 
@@ -335,8 +339,8 @@ def new(ruleset: str = typer.Argument(..., help="game: id, alias, native name or
         players: list[str] = typer.Argument(..., help="players in seating order (the first deals first)"),
         team: list[str] = typer.Option([], "--team", help="NAME=P1,P2 names a partnership (repeatable)"),
         opt: list[str] = typer.Option([], "--opt", help="KEY=VALUE house rule (repeatable); variant=NAME"),
-        name: Optional[str] = typer.Option(None, "--name", help="a name for this game"),
-        season: Optional[str] = typer.Option(None, "--season", help="season (default: the current one)"),
+        name: str | None = typer.Option(None, "--name", help="a name for this game"),
+        season: str | None = typer.Option(None, "--season", help="season (default: the current one)"),
         as_json: bool = typer.Option(False, "--json", help="JSON output")) -> None:
     """Start a game; it becomes the current game. Prints its id."""
     from scorepad import play
@@ -353,7 +357,7 @@ def new(ruleset: str = typer.Argument(..., help="game: id, alias, native name or
 
 @app.command("hand")
 def hand(assignments: list[str] = typer.Argument(None, help="field=value, who.field=value, field=v1,v2,..."),
-         game: Optional[str] = typer.Option(None, "--game", help="game id (default: the current game)"),
+         game: str | None = typer.Option(None, "--game", help="game id (default: the current game)"),
          as_json: bool = typer.Option(False, "--json", help="JSON output")) -> None:
     """Record one hand: prints each side's points with the why, events, and the new totals."""
     from scorepad import play
@@ -365,7 +369,7 @@ def hand(assignments: list[str] = typer.Argument(None, help="field=value, who.fi
 
 
 @app.command("undo")
-def undo(game: Optional[str] = typer.Option(None, "--game", help="game id (default: the current game)")) -> None:
+def undo(game: str | None = typer.Option(None, "--game", help="game id (default: the current game)")) -> None:
     """Remove the last hand (it stays in the audit trail)."""
     from scorepad import play
     from scorepad.render import standings_text
@@ -378,7 +382,7 @@ def undo(game: Optional[str] = typer.Option(None, "--game", help="game id (defau
 @app.command("edit")
 def edit(n: int = typer.Argument(..., help="hand number"),
          assignments: list[str] = typer.Argument(None, help="the values to change"),
-         game: Optional[str] = typer.Option(None, "--game", help="game id (default: the current game)")) -> None:
+         game: str | None = typer.Option(None, "--game", help="game id (default: the current game)")) -> None:
     """Correct hand N; later hands are re-scored."""
     from scorepad import play
     from scorepad.render import standings_text
@@ -389,7 +393,7 @@ def edit(n: int = typer.Argument(..., help="hand number"),
 
 
 @app.command("sheet")
-def sheet(game: Optional[str] = typer.Option(None, "--game", help="game id (default: the current game)"),
+def sheet(game: str | None = typer.Option(None, "--game", help="game id (default: the current game)"),
           as_json: bool = typer.Option(False, "--json", help="JSON output")) -> None:
     """The score sheet: hand by hand, points and running totals."""
     from scorepad import play
@@ -401,7 +405,7 @@ def sheet(game: Optional[str] = typer.Option(None, "--game", help="game id (defa
 
 
 @app.command("standings")
-def standings(game: Optional[str] = typer.Option(None, "--game", help="game id (default: the current game)"),
+def standings(game: str | None = typer.Option(None, "--game", help="game id (default: the current game)"),
               as_json: bool = typer.Option(False, "--json", help="JSON output")) -> None:
     """Current totals, each side's counters, who deals next, finished/winner."""
     from scorepad import play
@@ -412,7 +416,7 @@ def standings(game: Optional[str] = typer.Option(None, "--game", help="game id (
 
 
 @app.command("games")
-def games(season: Optional[str] = typer.Option(None, "--season", help="only this season"),
+def games(season: str | None = typer.Option(None, "--season", help="only this season"),
           as_json: bool = typer.Option(False, "--json", help="JSON output")) -> None:
     """List games (the current one is marked *)."""
     from scorepad.render import games_text
@@ -442,13 +446,13 @@ def use(game_id: str = typer.Argument(..., help="game id")) -> None:
 
 
 @app.command("finish")
-def finish(game: Optional[str] = typer.Option(None, "--game", help="game id (default: the current game)")) -> None:
+def finish(game: str | None = typer.Option(None, "--game", help="game id (default: the current game)")) -> None:
     """End a game now, applying the ruleset's rule for unfinished games."""
     from scorepad import play
     from scorepad.render import num, standings_text
 
     row, result = play.finish(_store(), game)
-    for side, pts, items in zip(row.sides, result.points, result.breakdown):
+    for side, pts, items in zip(row.sides, result.points, result.breakdown, strict=False):
         if items:
             why = ", ".join(f"{line.label} {num(line.points)}" for line in items)
             typer.echo(f"  {side['name']}: {num(pts)} ({why})")
@@ -485,14 +489,14 @@ def backup(target: Path = typer.Argument(..., help="file to write")) -> None:
 
 
 @app.command("season")
-def season(name: Optional[str] = typer.Argument(None, help="season name (default: the current season); `season use NAME` switches"),
-           value: Optional[str] = typer.Argument(None, help="with `use`: the season to make current"),
+def season(name: str | None = typer.Argument(None, help="season name (default: the current season); `season use NAME` switches"),
+           value: str | None = typer.Argument(None, help="with `use`: the season to make current"),
            fmt: str = typer.Option("text", "--format", help="text, markdown, csv, json, html, or a tabulate format"),
-           output: Optional[Path] = typer.Option(None, "--output", help="write to this file (atomically)"),
-           ruleset: Optional[str] = typer.Option(None, "--ruleset", help="only games of this ruleset id"),
-           since: Optional[str] = typer.Option(None, "--since", help="only games on or after YYYY-MM-DD"),
-           until: Optional[str] = typer.Option(None, "--until", help="only games on or before YYYY-MM-DD"),
-           player: Optional[str] = typer.Option(None, "--player", help="only this player's line"),
+           output: Path | None = typer.Option(None, "--output", help="write to this file (atomically)"),
+           ruleset: str | None = typer.Option(None, "--ruleset", help="only games of this ruleset id"),
+           since: str | None = typer.Option(None, "--since", help="only games on or after YYYY-MM-DD"),
+           until: str | None = typer.Option(None, "--until", help="only games on or before YYYY-MM-DD"),
+           player: str | None = typer.Option(None, "--player", help="only this player's line"),
            include_unfinished: bool = typer.Option(False, "--include-unfinished",
                                                    help="count unfinished games by their current standings")) -> None:
     """The season table per player (games, wins, places, points, rating) in text, markdown, csv, json or html."""
@@ -555,7 +559,7 @@ def player(name: str = typer.Argument(..., help="player name"),
 
 @app.command("export")
 def export(output: Path = typer.Option(..., "--output", help="file to write"),
-           game: Optional[str] = typer.Option(None, "--game", help="only this game (with --format toml)"),
+           game: str | None = typer.Option(None, "--game", help="only this game (with --format toml)"),
            fmt: str = typer.Option("json", "--format", help="json (the whole database) or toml (one game)"),
            force: bool = typer.Option(False, "--force", help="replace an existing file")) -> None:
     """The whole database as documented JSON, or one game as TOML (--game ID --format toml)."""

@@ -62,15 +62,15 @@ def details(rs: Ruleset) -> dict[str, Any]:
 
 
 def details_text(d: dict[str, Any]) -> str:
-    out = [f"{d['name']} ({d['id']}{':' + d['variant'] if d['variant'] else ''}) — {d['players']} players, "
-           f"{'partnerships' if d['sides'] == 'partnership' else 'each for himself'}; {d['deck']}"]
+    out = [(f"{d['name']} ({d['id']}{':' + d['variant'] if d['variant'] else ''}) — {d['players']} players, "
+           f"{'partnerships' if d['sides'] == 'partnership' else 'each for himself'}; {d['deck']}")]
     if d["aliases"]:
         out.append("Also called: " + ", ".join(d["aliases"]))
     if d["description"]:
         out += ["", d["description"].strip()]
     out += ["", "After each hand, type:"]
     for f in d["fields"]:
-        scope = {"hand": "", "player": " (each player: name.%s=... or %s=v1,v2,...)" % (f["name"], f["name"]),
+        scope = {"hand": "", "player": " (each player: name.{}=... or {}=v1,v2,...)".format(f["name"], f["name"]),
                  "side": " (each side)"}[f["scope"]]
         extra = " [optional]" if f["optional"] else ""
         extra += f" [default {f['default']}]" if f["default"] is not None else ""

@@ -134,8 +134,8 @@ def resolve_options(rs: Ruleset, given: Mapping[str, Any]) -> dict[str, Any]:
         value = coerce_option(raw, o.default) if isinstance(raw, str) else raw
         if o.values is not None and value not in o.values:
             raise UserError(f"option {key} must be one of {', '.join(map(str, o.values))}, not {raw}")
-        if isinstance(value, (int, float)) and not isinstance(value, bool):
-            if (o.min is not None and value < o.min) or (o.max is not None and value > o.max):
+        is_number = isinstance(value, (int, float)) and not isinstance(value, bool)
+        if is_number and ((o.min is not None and value < o.min) or (o.max is not None and value > o.max)):
                 raise UserError(f"option {key} must be between {o.min} and {o.max}, not {raw}")
         opts[key] = value
     return opts
@@ -403,6 +403,7 @@ def apply_hand(game: Game, state: State, hand: Hand) -> HandResult:
     breakdown: Breakdown = [[] for _ in range(n_sides)]
     try:
         for item in rs.scores:
+            targets: list[tuple[int, dict[str, Any], str | None]]
             if item.per == "player":
                 targets = [(scope.side_of[i], env, game.players[i]) for i, env in enumerate(scope.player_envs)]
             else:
@@ -490,7 +491,8 @@ def _run_rules(game: Game, scope: _Scope, state: State, rules: Sequence[Rule],
                 for counter, value in sets:
                     _store(state, k, counter, value)
                 for counter, value in adds:
-                    current = state["sides"][k][counter] if k is not None and counter in state["sides"][k] else state["game"][counter]
+                    side = state["sides"][k] if k is not None else {}
+                    current = side[counter] if counter in side else state["game"][counter]
                     _store(state, k, counter, current + value)
                 for counter, value in set_all:
                     for side in state["sides"]:

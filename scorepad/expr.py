@@ -378,7 +378,7 @@ class _Compiler:
     def c_Compare(self, node: ast.Compare) -> Evaluator:
         first = self.compile(node.left)
         rest: list[tuple[Callable[[Any, Any], bool], Evaluator]] = []
-        for op, comp in zip(node.ops, node.comparators):
+        for op, comp in zip(node.ops, node.comparators, strict=False):
             fn = CMPOPS.get(type(op))
             if fn is None:
                 raise self.fail(node, "'is' is not allowed; use == or !=")
@@ -475,7 +475,7 @@ def _describe(node: ast.AST) -> str:
 def compile_formula(source: Any, key: str, known: Collection[str],
                     functions: Mapping[str, Callable[..., Any]] | None = None) -> Formula:
     """Compile `source` (text, or a plain number/bool from TOML) once; raises FormulaError naming `key`."""
-    if isinstance(source, bool) or isinstance(source, (int, float)):
+    if isinstance(source, (bool, int, float)):
         const = source if isinstance(source, bool) else _number(source)
         return Formula(str(source), key, frozenset(), lambda env: const)
     if not isinstance(source, str):

@@ -13,10 +13,28 @@ from datetime import date
 from functools import lru_cache
 from typing import Any
 
-from scorepad.assign import (Missing, RawHand, convert, copies_problems, describe_field,
-                             missing_sentence, split_assignments, type_hand)
-from scorepad.engine import (Game, HandResult, Side, State, apply_hand, finish_game, initial_state,
-                             make_game, next_hand_info, side_display)
+from scorepad.assign import (
+    Missing,
+    RawHand,
+    convert,
+    copies_problems,
+    describe_field,
+    missing_sentence,
+    split_assignments,
+    type_hand,
+)
+from scorepad.engine import (
+    Game,
+    HandResult,
+    Side,
+    State,
+    apply_hand,
+    finish_game,
+    initial_state,
+    make_game,
+    next_hand_info,
+    side_display,
+)
 from scorepad.errors import HandError, ScorepadError, UserError
 from scorepad.registry import load
 from scorepad.ruleset import Ruleset, load_text
@@ -71,8 +89,7 @@ def new_game(store: Store, spec: str, players: Sequence[str], teams: Sequence[st
     defaults = {k: v for k, v in config.get("defaults", {}).get(rs.id, {}).items() if k in rs.options}
     aliases = {k.lower(): v for k, v in config.get("aliases", {}).items()}
     players = [aliases.get(p.lower(), p) for p in players]
-    teams = [f"{t.partition('=')[0]}={','.join(aliases.get(m.strip().lower(), m.strip()) for m in t.partition('=')[2].split(','))}"
-             if "=" in t else t for t in teams]
+    teams = [_alias_team(t, aliases) for t in teams]
     game = make_game(rs, players, parse_teams(teams) or None, {**defaults, **options})
     state = initial_state(game)
     gid = store.create_game(
@@ -81,6 +98,13 @@ def new_game(store: Store, spec: str, players: Sequence[str], teams: Sequence[st
         sides=[{"name": s.name, "members": list(s.members)} for s in game.sides],
         options=dict(game.options), state=state)
     return store.game(gid)
+
+
+def _alias_team(team: str, aliases: Mapping[str, str]) -> str:
+    name, eq, members = team.partition("=")
+    if not eq:
+        return team
+    return name + "=" + ",".join(aliases.get(m.strip().lower(), m.strip()) for m in members.split(","))
 
 
 @dataclass
@@ -95,7 +119,8 @@ def _active(game: Game, state: State) -> list[bool]:
     return [state["sides"][game.side_of[i]]["status"] == "playing" for i in range(len(game.players))]
 
 
-def type_and_score(game: Game, state: State, args: Sequence[str], prompt: Prompt | None) -> tuple[RawHand, dict[str, Any], HandResult]:
+def type_and_score(game: Game, state: State, args: Sequence[str],
+                   prompt: Prompt | None) -> tuple[RawHand, dict[str, Any], HandResult]:
     """Typed text → typed hand (asking for what is missing when a prompt is given) → scored hand."""
     if state["finished"]:
         raise UserError("this game has ended and takes no more hands (undo or edit still work)")
@@ -186,7 +211,7 @@ def edit(store: Store, game_id: int | str | None, n: int, args: Sequence[str]) -
     state = hands[n - 2].state if n > 1 else initial_state(game)
     old = hands[n - 1]
     try:
-        raw, hand, result = type_and_score(game, state, [*old.typed, *args], None)
+        _raw, hand, result = type_and_score(game, state, [*old.typed, *args], None)
     except ScorepadError as exc:
         raise HandError(f"hand {n} cannot be changed like that: {exc.message}", exc.problems) from None
     new_rows = [HandRow(n, [*old.typed, *args], hand, result.points, _jsonable_breakdown(result),
@@ -396,7 +421,7 @@ def season_report(store: Store, name: str | None, fmt: str = "text", *, ruleset:
     if table_fmt not in tabulate_formats:
         raise UserError(f"unknown format {fmt!r} (text, markdown, csv, json, html, or a tabulate format: "
                         f"{', '.join(sorted(tabulate_formats))})")
-    body = tabulate([[r.get(c) if r.get(c) is not None else "-" for c in COLUMNS] for r in rows],
+    body: str = tabulate([[r.get(c) if r.get(c) is not None else "-" for c in COLUMNS] for r in rows],
                     headers=COLUMNS, tablefmt=table_fmt)
     if fmt == "text":
         return f"Season {season}: {len(selected(games, ruleset, since, until))} games\n{body}\n"
@@ -445,7 +470,8 @@ def rescore_preview(store: Store, game_id: int | str, path: Any, rules_dirs: Seq
         after = [s["score"] for s in result.state["sides"]]
         if before != after:
             changed = True
-            lines.append(f"hand {old.n}: " + ", ".join(f"{s.name} {b} -> {a}" for s, b, a in zip(game.sides, before, after)))
+            changes = zip(game.sides, before, after, strict=True)
+            lines.append(f"hand {old.n}: " + ", ".join(f"{s.name} {b} -> {a}" for s, b, a in changes))
         state = result.state
     if rs.hash != row.ruleset_hash and not lines:
         lines.append("the ruleset text differs, but every total stays the same")

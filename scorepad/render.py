@@ -61,8 +61,7 @@ def standings_text(data: dict[str, Any]) -> str:
         parts = [f"hand {nxt['hand']}", f"{nxt['dealer']} deals"]
         parts += [f"{k}: {format_value(v)}" for k, v in nxt.items() if k not in ("hand", "dealer")]
         out.append("Next: " + "; ".join(parts))
-    for line in data.get("info", []):
-        out.append(line)
+    out.extend(data.get("info", []))
     return "\n".join(out)
 
 
@@ -115,7 +114,7 @@ def hands_text(data: dict[str, Any]) -> str:
         notes = "; ".join(h["events"])
         rows.append([h["hand"], *[num(p) for p in h["points"]], *[format_value(t) for t in h["totals"]], notes])
     out = [tabulate(rows, headers=headers, tablefmt="simple", disable_numparse=True)]
-    out.append("Totals: " + ", ".join(f"{s} {format_value(t)}" for s, t in zip(sides, data["totals"])))
+    out.append("Totals: " + ", ".join(f"{s} {format_value(t)}" for s, t in zip(sides, data["totals"], strict=False)))
     if data["finished"] and data.get("winner"):
         out.append(f"Winner: {', '.join(data['winner'])}")
     return "\n".join(out)
@@ -129,5 +128,5 @@ def games_text(rows: list[dict[str, Any]], current: str | None) -> str:
         table.append([f"{mark}{g['id']}", g["ruleset"] + (f":{g['variant']}" if g["variant"] else ""),
                       ", ".join(g["players"]), g["hands"], state, g.get("season") or "", g.get("name") or "",
                       g["created"][:10]])
-    return tabulate(table, headers=["id", "game", "players", "hands", "state", "season", "name", "started"],
-                    tablefmt="simple")
+    return str(tabulate(table, headers=["id", "game", "players", "hands", "state", "season", "name", "started"],
+                        tablefmt="simple"))

@@ -75,7 +75,8 @@ def line_chart(series: Sequence[tuple[str, Sequence[float]]], width: int = 600, 
     for k, (name, values) in enumerate(series):
         color = PALETTE[k % len(PALETTE)]
         pts = " ".join(xy(i, v) for i, v in enumerate(values))
-        parts.append(f'<polyline fill="none" stroke="{color}" stroke-width="2" points="{pts}"><title>{_esc(name)}</title></polyline>')
+        parts.append(f'<polyline fill="none" stroke="{color}" stroke-width="2" points="{pts}">'
+                     f"<title>{_esc(name)}</title></polyline>")
         legend.append(f'<span style="color:{color}">&#9632; {_esc(name)}</span>')
     parts.append("</svg>")
     return "".join(parts) + f'<div class="legend">{"".join(legend)}</div>'

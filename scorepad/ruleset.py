@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import scorepad.cards as cardlib
-from scorepad.errors import FormulaError, RulesetError
+from scorepad.errors import FormulaError, RulesetError, UserError
 from scorepad.expr import Formula, compile_formula
 
 FORMAT_VERSION = 1
@@ -435,7 +435,7 @@ def build(data: dict[str, Any], base: dict[str, Any], text: str, source: str,
         for key, value in raw_values.items():
             try:
                 canon = cardlib.parse_card(key)
-            except Exception:
+            except UserError:
                 p.add(f"cards.values.{key}", "is not a card or rank")
                 continue
             if not isinstance(value, (int, float)) or isinstance(value, bool):
@@ -511,7 +511,9 @@ def build(data: dict[str, Any], base: dict[str, Any], text: str, source: str,
     def all_of(names: set[str]) -> set[str]:
         return {f"all_{n}" for n in names}
 
-    def hand_ctx(extra: set[str] = set()) -> set[str]:
+    def hand_ctx(extra: set[str] | None = None) -> set[str]:
+        if extra is None:
+            extra = set()
         return hand_base | hand_fields | pattern_parts | set(hand_let_raw) | all_of(player_level) | all_of(side_level) | extra
 
     player_ctx_names = (hand_ctx() | player_level | {f"others_{n}" for n in player_level}
@@ -571,8 +573,8 @@ def build(data: dict[str, Any], base: dict[str, Any], text: str, source: str,
         bound_names = setup_names
         fmin = comp(spec["min"], key + ".min", bound_names) if "min" in spec else None
         fmax = comp(spec["max"], key + ".max", bound_names) if "max" in spec else None
-        req_if = comp(spec["required_if"], key + ".required_if",
-                      hand_base | hand_fields | pattern_parts | all_of(player_fields) | all_of(side_fields)) if "required_if" in spec else None
+        typed_names = hand_base | hand_fields | pattern_parts | all_of(player_fields) | all_of(side_fields)
+        req_if = comp(spec["required_if"], key + ".required_if", typed_names) if "required_if" in spec else None
         fields[fname] = FieldDef(fname, scope, ftype, fmin, fmax, words, values, synonyms,
                                  spec.get("default"), bool(spec.get("optional", False)), req_if,
                                  str(spec.get("help", "")), pattern, parts, maps, resolve)
@@ -685,7 +687,8 @@ def build(data: dict[str, Any], base: dict[str, Any], text: str, source: str,
                 if per == "game" and action != "set_all":
                     allowed = game_counters
                 if cname not in allowed:
-                    p.add(f"{key}.{action}.{cname}", f"is not a counter this rule can change (counters: {', '.join(sorted(allowed)) or 'none'})")
+                    known = ", ".join(sorted(allowed)) or "none"
+                    p.add(f"{key}.{action}.{cname}", f"is not a counter this rule can change (counters: {known})")
                     continue
                 f = comp(src, f"{key}.{action}.{cname}", names)
                 if f:

@@ -14,8 +14,17 @@ from pathlib import Path
 from typing import Any
 
 from scorepad.assign import copies_problems, missing_sentence, split_assignments, type_hand
-from scorepad.engine import (Game, HandResult, State, apply_hand, finish_game, initial_state, make_game,
-                             next_hand_info, side_display)
+from scorepad.engine import (
+    Game,
+    HandResult,
+    State,
+    apply_hand,
+    finish_game,
+    initial_state,
+    make_game,
+    next_hand_info,
+    side_display,
+)
 from scorepad.errors import HandError, ScorepadError, UserError
 from scorepad.registry import load
 from scorepad.ruleset import Ruleset
@@ -78,7 +87,7 @@ def _fmt_breakdown(game: Game, result: HandResult | None) -> str:
     if result is None:
         return ""
     parts = []
-    for side, items, pts in zip(game.sides, result.breakdown, result.points):
+    for side, items, pts in zip(game.sides, result.breakdown, result.points, strict=False):
         inner = ", ".join(f"{line.label} {line.points:+}" for line in items) or "nothing"
         parts.append(f"{side.name} {pts:+} ({inner})")
     return "; ".join(parts)

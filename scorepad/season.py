@@ -97,10 +97,7 @@ def results_of(row: GameRow, include_unfinished: bool) -> list[Result]:
     finished = bool(state.get("finished"))
     for k, side in enumerate(row.sides):
         if finished:
-            if names[k] in winners:
-                outcome = "D" if state.get("draw") else "W"
-            else:
-                outcome = "L"
+            outcome = ("D" if state.get("draw") else "W") if names[k] in winners else "L"
         elif include_unfinished:
             top = [j for j in range(len(sides)) if places[j] == 1]
             outcome = ("D" if len(top) > 1 else "W") if places[k] == 1 else "L"
@@ -164,8 +161,9 @@ def compute(games: Sequence[GameRow], *, ruleset: str | None = None, since: str 
         new = model.rate(teams, ranks=[r.place for r in results])
         for team in new:
             for rating in team:
-                ratings[rating.name] = rating
-                line = lines[rating.name]
+                name = str(rating.name)
+                ratings[name] = rating
+                line = lines[name]
                 line.mu, line.sigma = rating.mu, rating.sigma
                 line.history.append((g.id, round(rating.mu - 3 * rating.sigma, 2)))
     return lines

@@ -59,9 +59,18 @@ help = "cards left in hand, e.g. QS 10H (default none)"
 [fields.trump]
 type = "word"
 values = ["spades", "hearts", "diamonds", "clubs", "none"]
-synonyms = {{ s = "spades", h = "hearts", d = "diamonds", c = "clubs", "♠" = "spades", "♥" = "hearts", "♦" = "diamonds", "♣" = "clubs" }}
 default = "none"
 help = "the trump suit of the hand"
+
+[fields.trump.synonyms]
+s = "spades"
+h = "hearts"
+d = "diamonds"
+c = "clubs"
+"♠" = "spades"
+"♥" = "hearts"
+"♦" = "diamonds"
+"♣" = "clubs"
 
 [fields.doubled]
 type = "bool"

@@ -12,11 +12,12 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
+import time
 import uuid
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -84,7 +85,7 @@ MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [_v1, _v2]
 
 
 def now() -> str:
-    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+    return datetime.now(UTC).isoformat(timespec="seconds")
 
 
 def dumps(value: Any) -> str:
@@ -139,7 +140,7 @@ class Store:
             self.db = sqlite3.connect(self.path, timeout=30, isolation_level=None)
             self.db.execute("PRAGMA busy_timeout = 30000")
             self.db.execute("PRAGMA foreign_keys = ON")
-            mode = self.db.execute("PRAGMA journal_mode = WAL").fetchone()
+            mode = self._journal_mode_wal()
             self.wal = bool(mode and mode[0] == "wal")
             self.db.execute("PRAGMA synchronous = NORMAL" if self.wal else "PRAGMA synchronous = FULL")
             self._migrate()
@@ -147,6 +148,18 @@ class Store:
             raise StoreError(f"cannot open the database {self.path}: {exc}") from None
         except OSError as exc:
             raise StoreError(f"cannot create the database {self.path}: {exc.strerror}") from None
+
+    def _journal_mode_wal(self) -> Any:
+        """Switch to WAL. SQLite answers 'database is locked' at once, without waiting for the busy
+        timeout, when several processes switch a new file at the same moment: so wait here."""
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                return self.db.execute("PRAGMA journal_mode = WAL").fetchone()
+            except sqlite3.OperationalError as exc:
+                if "locked" not in str(exc) or time.monotonic() > deadline:
+                    raise
+                time.sleep(0.005)
 
     def close(self) -> None:
         self.db.close()

@@ -100,7 +100,7 @@ def test_broken_ruleset_file_refused(cli: Callable[..., Run], tmp_path: Path, db
 def test_hostile_formulas_refused_by_check_and_new(cli: Callable[..., Run], tmp_path: Path, formula: str,
                                                    words: str) -> None:
     path = tmp_path / "evil.toml"
-    path.write_text('[game]\nid = "evil"\nname = "Evil"\n[[score]]\npoints = "%s"\n' % formula.replace('"', '\\"'),
+    path.write_text('[game]\nid = "evil"\nname = "Evil"\n[[score]]\npoints = "{}"\n'.format(formula.replace('"', '\\"')),
                     encoding="utf-8")
     r = cli("rules", "check", str(path))
     assert r.code == 2, r.out
@@ -176,4 +176,4 @@ def test_help_for_every_command_and_in_docs(cli: Callable[..., Run]) -> None:
         assert f"scorepad {name}" in readme, f"README does not mention `scorepad {name}`"
     for command in rules_app.registered_commands:
         assert command.callback is not None and command.callback.__doc__
-        assert f"rules {command.name}" in readme or f"rules list|show" in readme
+        assert f"rules {command.name}" in readme or "rules list|show" in readme

@@ -41,9 +41,11 @@ def clean_env(tmp: Path) -> dict[str, str]:
     return env
 
 
-def start_worker(tmp: Path, name: str, db: Path, commands: list[list[str]], retry: bool = False) -> subprocess.Popen[str]:
+def start_worker(tmp: Path, name: str, db: Path, commands: list[list[str]], retry: bool = False,
+                 start_at: float = 0) -> subprocess.Popen[str]:
     plan = tmp / f"{name}.json"
-    plan.write_text(json.dumps({"db": str(db), "commands": commands, "retry": retry}), encoding="utf-8")
+    plan.write_text(json.dumps({"db": str(db), "commands": commands, "retry": retry, "start_at": start_at}),
+                    encoding="utf-8")
     return subprocess.Popen([sys.executable, WORKER, str(plan)], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             text=True, env=clean_env(tmp), cwd=tmp)
 
@@ -106,12 +108,13 @@ def test_four_processes_record_400_hands(cli: Callable[..., Run], db: Path, tmp_
     shared = new_game(cli, "ann", "bob")
     own = [new_game(cli, f"p{w}", f"q{w}") for w in range(4)]
     workers = []
+    start = time.time() + 1.5
     for w in range(4):
         commands = []
         for k in range(50):
             commands.append(hand_cmd(own[w], 10_000 * (w + 1) + k))
             commands.append(hand_cmd(shared, 1_000 * (w + 1) + k))
-        workers.append(start_worker(tmp_path, f"w{w}", db, commands, retry=True))
+        workers.append(start_worker(tmp_path, f"w{w}", db, commands, retry=True, start_at=start))
     lines: list[dict[str, Any]] = []
     for proc in workers:
         out, err = proc.communicate(timeout=300)
@@ -139,8 +142,9 @@ def test_four_processes_record_400_hands(cli: Callable[..., Run], db: Path, tmp_
 def test_first_use_of_a_new_database_by_four_processes(tmp_path: Path) -> None:
     """The schema is created (migrated) once even when four processes open a new file together."""
     db = tmp_path / "fresh.db"
-    workers = [start_worker(tmp_path, f"n{w}", db, [["new", TALLY, f"a{w}{k}", f"b{w}{k}"] for k in range(5)])
-               for w in range(4)]
+    start = time.time() + 1.5  # all four open the new file at the same moment
+    workers = [start_worker(tmp_path, f"n{w}", db, [["new", TALLY, f"a{w}{k}", f"b{w}{k}"] for k in range(5)],
+                            start_at=start) for w in range(4)]
     lines = []
     for proc in workers:
         out, err = proc.communicate(timeout=120)
@@ -214,6 +218,6 @@ def test_backup_is_consistent_while_others_write(cli: Callable[..., Run], db: Pa
         sizes.append(sum(len(s) for s in tags.values()))
         r = cli("--db", str(copy), "verify")
         assert r.code == 0, r.out + r.err
-    assert sizes == sorted(sizes) and 0 < len(set(sizes)), sizes
+    assert sizes == sorted(sizes) and len(set(sizes)) > 0, sizes
     r = cli("backup", str(copies[0]))
     assert r.code == 2 and "exists" in r.err

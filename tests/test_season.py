@@ -61,12 +61,8 @@ def expected_table(games: list[dict[str, object]]) -> dict[str, dict[str, float]
         sides = g["sides"]  # type: ignore[index]
         lowest = g["ruleset"] in LOWEST_WINS
         winners = set(g["winner"] or [])  # type: ignore[arg-type]
-        def better(a: dict, b: dict) -> bool:
-            if (a["name"] in winners) != (b["name"] in winners):
-                return a["name"] in winners
-            return a["score"] < b["score"] if lowest else a["score"] > b["score"]
         for side in sides:  # type: ignore[union-attr]
-            place = 1 + sum(1 for other in sides if better(other, side))  # type: ignore[union-attr]
+            place = 1 + sum(1 for other in sides if better(other, side, winners, lowest))  # type: ignore[union-attr]
             for player in side["players"]:
                 row = table.setdefault(player, {"games": 0, "wins": 0, "draws": 0, "losses": 0, "points": 0,
                                                 "place_sum": 0.0, "decided": 0})
@@ -80,6 +76,13 @@ def expected_table(games: list[dict[str, object]]) -> dict[str, dict[str, float]
                     else:
                         row["losses"] += 1
     return table
+
+
+def better(a: dict, b: dict, winners: set[str], lowest: bool) -> bool:
+    """Does side a finish ahead of side b? Winners first, then by total in the game's direction."""
+    if (a["name"] in winners) != (b["name"] in winners):
+        return a["name"] in winners
+    return a["score"] < b["score"] if lowest else a["score"] > b["score"]
 
 
 @pytest.fixture
@@ -108,7 +111,7 @@ def test_season_table_numbers(cli: Callable[..., Run], season: tuple[list, dict]
 
 
 def test_season_csv_markdown_and_filters(cli: Callable[..., Run], season: tuple[list, dict]) -> None:
-    games, want = season
+    _games, want = season
     rows = list(csv.DictReader(io.StringIO(cli("season", "--format", "csv").out)))
     assert {r["player"]: int(r["wins"]) for r in rows} == {k: v["wins"] for k, v in want.items()}
     assert {r["player"]: float(r["points"]) for r in rows} == {k: v["points"] for k, v in want.items()}
@@ -145,7 +148,7 @@ def test_export_import_round_trip(cli: Callable[..., Run], season: tuple[list, d
 
 
 def test_player_history(cli: Callable[..., Run], season: tuple[list, dict]) -> None:
-    games, want = season
+    _games, want = season
     rows = json.loads(cli("player", "ann", "--json").out)
     assert len(rows) == want["ann"]["games"]
     assert sum(r["result"] == "W" for r in rows) == want["ann"]["wins"]
@@ -172,7 +175,7 @@ def test_html_report_in_a_real_browser(cli: Callable[..., Run], season: tuple[li
         if required:
             pytest.fail("the browser test needs chromium and playwright (the CI installs both)")
         pytest.skip("chromium or playwright is not installed")
-    games, want = season
+    _games, want = season
     page_path = tmp_path / "season.html"
     assert cli("season", "--format", "html", "--output", str(page_path)).code == 0
     html = page_path.read_text(encoding="utf-8")

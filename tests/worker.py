@@ -2,7 +2,7 @@
 
     python tests/worker.py PLAN.json
 
-PLAN is {"db": path, "commands": [[arg, ...], ...], "retry": bool}. Each command is run through
+PLAN is {"db": path, "commands": [[arg, ...], ...], "retry": bool, "start_at": unix time}. Each command is run through
 `scorepad.cli.main` exactly as the console script would run it (a fresh database connection per
 command), and one JSON line per command is printed and flushed as soon as the command returns:
 {"i": index, "args": [...], "code": exit status, "out": ..., "err": ..., "tries": n}. A line is
@@ -17,11 +17,12 @@ import contextlib
 import io
 import json
 import sys
+import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from scorepad.cli import main  # noqa: E402
+from scorepad.cli import main
 
 CONFLICT = "at the same moment"
 
@@ -40,6 +41,8 @@ def run(args: list[str]) -> tuple[int, str, str]:
 
 def work(plan: dict) -> None:
     db = plan["db"]
+    while time.time() < plan.get("start_at", 0):  # several workers start their first command together
+        pass
     for i, command in enumerate(plan["commands"]):
         tries = 0
         while True:
