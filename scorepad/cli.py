@@ -394,14 +394,18 @@ def edit(n: int = typer.Argument(..., help="hand number"),
 
 @app.command("sheet")
 def sheet(game: str | None = typer.Option(None, "--game", help="game id (default: the current game)"),
-          as_json: bool = typer.Option(False, "--json", help="JSON output")) -> None:
-    """The score sheet: hand by hand, points and running totals."""
+          as_json: bool = typer.Option(False, "--json", help="JSON output"),
+          chart: bool = typer.Option(False, "--chart", help="draw the running totals as a chart")) -> None:
+    """The score sheet: hand by hand, points and running totals (bridge: the WE/THEY pad)."""
     from scorepad import play
-    from scorepad.render import sheet_text
+    from scorepad.render import chart_text, sheet_text
 
     store = _store()
     data = play.sheet(store, store.game(game))
-    typer.echo(json.dumps(data, ensure_ascii=False, indent=2) if as_json else sheet_text(data))
+    if as_json:
+        typer.echo(json.dumps(data, ensure_ascii=False, indent=2))
+    else:
+        typer.echo(chart_text(data) if chart else sheet_text(data))
 
 
 @app.command("standings")

@@ -19,7 +19,7 @@ def sample_game(rs: Ruleset) -> Game:
 
 def summary(rs: Ruleset) -> dict[str, Any]:
     players = str(rs.min_players) if rs.min_players == rs.max_players else f"{rs.min_players}-{rs.max_players}"
-    return {"id": rs.id, "name": rs.name, "aliases": [*rs.aliases, *rs.names.values()],
+    return {"id": rs.id, "name": rs.name, "aliases": list(dict.fromkeys(a for a in (*rs.aliases, *rs.names.values()) if a != rs.name)),
             "players": players, "sides": rs.sides_kind, "variants": rs.variants,
             "family": rs.data.get("game", {}).get("family", "")}
 
@@ -74,7 +74,8 @@ def details_text(d: dict[str, Any]) -> str:
                  "side": " (each side)"}[f["scope"]]
         extra = " [optional]" if f["optional"] else ""
         extra += f" [default {f['default']}]" if f["default"] is not None else ""
-        out.append(f"  {f['name']}{scope}: {f['legal']}{extra}" + (f" — {f['help']}" if f["help"] else ""))
+        helptext = f" — {f['help']}" if f["help"] and f["help"] not in f["legal"] else ""
+        out.append(f"  {f['name']}{scope}: {f['legal']}{extra}{helptext}")
     if d["options"]:
         out += ["", "Options (--opt NAME=VALUE):"]
         for o in d["options"]:

@@ -120,6 +120,38 @@ def hands_text(data: dict[str, Any]) -> str:
     return "\n".join(out)
 
 
+def chart_text(data: dict[str, Any], height: int = 12, width: int = 60) -> str:
+    """Running totals as a terminal chart: one letter per side, hand numbers along the bottom."""
+    sides = data["sides"]
+    series = [[0.0] + [float(h["totals"][k]) for h in data["hands"]] for k in range(len(sides))]
+    if not data["hands"]:
+        return "No hands yet."
+    values = [v for s in series for v in s]
+    lo, hi = min(values), max(values)
+    span = (hi - lo) or 1.0
+    points = len(series[0])
+    cols = min(width, max(points, 2) * 4)
+    grid = [[" "] * cols for _ in range(height)]
+    marks = [(s[0].upper() if s else "?") for s in sides]
+    if len(set(marks)) < len(marks):
+        marks = [str(k + 1) for k in range(len(sides))]
+    for k, s in enumerate(series):
+        for i, v in enumerate(s):
+            x = round(i * (cols - 1) / max(points - 1, 1))
+            y = height - 1 - round((v - lo) / span * (height - 1))
+            grid[y][x] = marks[k] if grid[y][x] in (" ", marks[k]) else "*"
+    label_w = max(len(format_value(round(hi))), len(format_value(round(lo))))
+    lines = []
+    for r, row in enumerate(grid):
+        label = format_value(round(hi)) if r == 0 else format_value(round(lo)) if r == height - 1 else ""
+        lines.append(f"{label.rjust(label_w)} |{''.join(row)}")
+    lines.append(" " * label_w + " +" + "-" * cols)
+    lines.append(" " * label_w + f"  hand 0 .. {points - 1}")
+    legend = ", ".join(f"{m} = {s}" for m, s in zip(marks, sides, strict=True))
+    lines.append(f"{legend}; * = several")
+    return "\n".join(lines)
+
+
 def games_text(rows: list[dict[str, Any]], current: str | None) -> str:
     table = []
     for g in rows:

@@ -1,0 +1,102 @@
+"""The store: migrations from an older schema, WAL, the audit trail, names stored intact."""
+
+from __future__ import annotations
+
+import json
+import os
+import pty
+import sqlite3
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+from scorepad.store import SCHEMA_VERSION, Store, _v1
+from tests.conftest import Run
+
+
+def test_migrates_a_version_1_database(tmp_path: Path) -> None:
+    path = tmp_path / "old.db"
+    con = sqlite3.connect(path, isolation_level=None)
+    con.execute("BEGIN")
+    _v1(con)
+    con.execute("PRAGMA user_version = 1")
+    con.execute("COMMIT")
+    con.close()
+    store = Store(path)
+    assert store.db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+    indexes = {r[0] for r in store.db.execute("SELECT name FROM sqlite_master WHERE type = 'index'")}
+    assert {"games_season", "audit_game"} <= indexes
+    assert store.wal
+
+
+def test_refuses_a_newer_database(tmp_path: Path) -> None:
+    path = tmp_path / "new.db"
+    con = sqlite3.connect(path)
+    con.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
+    con.close()
+    from scorepad.errors import StoreError
+
+    try:
+        Store(path)
+    except StoreError as exc:
+        assert "newer scorepad" in exc.message
+    else:
+        raise AssertionError("a newer database was opened")
+
+
+def test_bridge_sheet_is_the_paper_pad(cli: Callable[..., Run]) -> None:
+    cli("new", "bridge", "n", "e", "s", "w")
+    cli("hand", "contract=2H", "by=N", "tricks=9")          # NS 60 below, 30 above
+    cli("hand", "contract=3NT", "by=E", "tricks=8")         # EW down 1 not vulnerable: NS 50 above
+    cli("hand", "contract=2S", "by=E", "tricks=8")          # EW 60 below
+    cli("hand", "contract=4SX", "by=S", "tricks=11", "honors=NS:100")   # NS 240 below: game
+    data = json.loads(cli("sheet", "--json").out)
+    pad = data["pad"]
+    assert [[e["points"] for e in side] for side in pad["games"][0]["below"]] == [[60, 240], [60]]
+    assert pad["games"][0]["won_by"] == "NS"
+    # above the line: 30 overtrick, 50 undertrick, then 4SX+1: 100 overtrick, 50 insult, 100 honours
+    assert sorted(e["points"] for e in pad["above"][0]) == [30, 50, 50, 100, 100]
+    text = cli("sheet").out
+    assert "game 1: NS" in text and "=====" in text
+    assert "NS" in text.splitlines()[0] and "EW" in text.splitlines()[0]
+
+
+def test_names_with_quotes_emoji_and_rtl_are_stored_intact(cli: Callable[..., Run]) -> None:
+    names = ["O'Brien; DROP TABLE games;--", "Ann \"the ace\"", "🂡 Joker", "שרה"]
+    assert cli("new", "hearts", *names, "--name", "Robert'); --").code == 0
+    assert cli("hand", "hearts=5,4,3,1", f"queen={names[2]}").code == 0
+    data = json.loads(cli("standings", "--json").out)
+    assert [s["name"] for s in data["sides"]] == names
+    assert data["name"] == "Robert'); --"
+    assert names[3] in cli("standings").out
+
+
+def test_prompts_for_missing_values_on_a_terminal(tmp_path: Path) -> None:
+    """On a terminal, `scorepad hand` asks for each missing value and repeats a question after a bad answer."""
+    env = dict(os.environ, SCOREPAD_DB=str(tmp_path / "t.db"))
+    subprocess.run([sys.executable, "-m", "scorepad", "new", "spades", "ann", "bob", "cat", "dan"],
+                   env=env, check=True, capture_output=True)
+    pid, fd = pty.fork()
+    if pid == 0:  # the child runs scorepad on the terminal
+        os.execve(sys.executable, [sys.executable, "-m", "scorepad", "hand", "bid=4,3,3,3"], env)
+    answers = iter(["5", "x", "3", "3", "2"])
+    seen = b""
+    while True:
+        try:
+            chunk = os.read(fd, 1024)
+        except OSError:
+            break
+        if not chunk:
+            break
+        seen += chunk
+        if seen.rstrip().endswith(b":"):
+            os.write(fd, (next(answers, "0") + "\n").encode())
+            seen += b"\n"
+    _, status = os.waitpid(pid, 0)
+    text = seen.decode(errors="replace")
+    assert os.waitstatus_to_exitcode(status) == 0, text
+    assert "ann.tricks (0-13)" in text and "must be a whole number" in text
+    out = subprocess.run([sys.executable, "-m", "scorepad", "standings", "--json"], env=env, check=True,
+                         capture_output=True, text=True).stdout
+    assert [s["score"] for s in json.loads(out)["sides"]] == [71, -60]
