@@ -19,7 +19,8 @@ def sample_game(rs: Ruleset) -> Game:
 
 def summary(rs: Ruleset) -> dict[str, Any]:
     players = str(rs.min_players) if rs.min_players == rs.max_players else f"{rs.min_players}-{rs.max_players}"
-    return {"id": rs.id, "name": rs.name, "aliases": list(dict.fromkeys(a for a in (*rs.aliases, *rs.names.values()) if a != rs.name)),
+    aliases = list(dict.fromkeys(a for a in (*rs.aliases, *rs.names.values()) if a != rs.name))
+    return {"id": rs.id, "name": rs.name, "aliases": aliases,
             "players": players, "sides": rs.sides_kind, "variants": rs.variants,
             "family": rs.data.get("game", {}).get("family", "")}
 

@@ -240,7 +240,8 @@ def finish(store: Store, game_id: int | str | None) -> tuple[GameRow, HandResult
     game = game_of(row)
     result = finish_game(game, row.state)
     store.set_state(row.id, result.state, "finish",
-                    {"points": result.points, "breakdown": _jsonable_breakdown(result), "events": result.events})
+                    {"points": result.points, "breakdown": _jsonable_breakdown(result), "events": result.events},
+                    expected_hands=row.hands)
     return store.game(row.id), result
 
 

@@ -13,19 +13,17 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from scorepad.assign import copies_problems, missing_sentence, split_assignments, type_hand
 from scorepad.engine import (
     Game,
     HandResult,
     State,
-    apply_hand,
     finish_game,
     initial_state,
     make_game,
     next_hand_info,
     side_display,
 )
-from scorepad.errors import HandError, ScorepadError, UserError
+from scorepad.errors import ScorepadError, UserError
 from scorepad.registry import load
 from scorepad.ruleset import Ruleset
 
@@ -47,20 +45,10 @@ class Mismatch:
 
 
 def record(game: Game, state: State, args: Sequence[str]) -> HandResult:
-    """Type and apply one hand from its typed assignments (no prompting): the CLI's path too."""
-    raw = split_assignments(game, args)
-    active = [state["sides"][game.side_of[i]]["status"] == "playing" for i in range(len(game.players))]
-    hand, missing = type_hand(game, raw, active)
-    if missing:
-        sentences = missing_sentence(game, missing)
-        raise HandError(sentences[0], sentences)
-    problems = copies_problems(game, hand)
-    if problems:
-        raise HandError(problems[0], problems)
-    result = apply_hand(game, state, hand)
-    result.state.setdefault("_last_hand", None)
-    result.state.pop("_last_hand")
-    return result
+    """Type and apply one hand from its typed assignments, exactly as `scorepad hand` does (no prompts)."""
+    from scorepad.play import type_and_score
+
+    return type_and_score(game, state, args, None)[2]
 
 
 def load_scenario(path: Path, ruleset: Ruleset | None = None,

@@ -317,8 +317,14 @@ class Store:
             db.execute("INSERT INTO audit(game_id, at, action, hand_n, detail) VALUES(?, ?, ?, ?, ?)",
                        (game_id, now(), action, first_n, dumps(detail)))
 
-    def set_state(self, game_id: int, state: dict[str, Any], action: str, detail: dict[str, Any]) -> None:
+    def set_state(self, game_id: int, state: dict[str, Any], action: str, detail: dict[str, Any],
+                  expected_hands: int | None = None) -> None:
+        """Replace the cached state (finish); refuses if a hand was added or removed since it was read."""
         with self.write() as db:
+            if expected_hands is not None:
+                current = db.execute("SELECT hands, finished FROM games WHERE id = ?", (game_id,)).fetchone()
+                if current is None or tuple(current) != (expected_hands, 0):
+                    raise StoreError("another scorepad command changed this game at the same moment; try again")
             db.execute("UPDATE games SET state = ?, finished = ? WHERE id = ?",
                        (dumps(state), int(state.get("finished", False)), game_id))
             db.execute("INSERT INTO audit(game_id, at, action, hand_n, detail) VALUES(?, ?, ?, NULL, ?)",

@@ -221,3 +221,34 @@ def test_backup_is_consistent_while_others_write(cli: Callable[..., Run], db: Pa
     assert sizes == sorted(sizes) and len(set(sizes)) > 0, sizes
     r = cli("backup", str(copies[0]))
     assert r.code == 2 and "exists" in r.err
+
+
+def test_finish_does_not_overwrite_a_hand_recorded_meanwhile(cli: Callable[..., Run], db: Path,
+                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    """`finish` reads the state, then writes the finished state: a hand recorded by another command
+    in between must not be lost from the cached totals (it is refused and can be retried instead)."""
+    from scorepad import play
+    from scorepad.store import Store
+
+    game = new_game(cli, "ann", "bob")
+    assert cli(*hand_cmd(game, 1)).code == 0
+    real_finish_game = play.finish_game
+
+    def finish_game_while_another_records(*args: Any, **kwargs: Any) -> Any:
+        other = Store(db)  # another command, with its own connection, records hand 2 meanwhile
+        play.record_hand(other, game, hand_cmd(game, 2)[3:])
+        other.close()
+        return real_finish_game(*args, **kwargs)
+
+    monkeypatch.setattr(play, "finish_game", finish_game_while_another_records)
+    r = cli("finish", "--game", str(game))
+    monkeypatch.setattr(play, "finish_game", real_finish_game)
+    assert r.code in (0, 1), r.err
+    assert "Traceback" not in r.err and "internal error" not in r.err
+    stored_tags(db)  # the cached totals are those of the hands
+    assert cli("verify").code == 0
+    if r.code == 1:
+        assert "at the same moment" in r.err
+        assert cli("finish", "--game", str(game)).code == 0
+    standings = json.loads(cli("standings", "--game", str(game), "--json").out)
+    assert standings["finished"] and standings["hands"] == 2
