@@ -566,9 +566,14 @@ def finish_if_over(game: Game, state: State, scope: _Scope, points: list[int | f
             side["status"] = "lost"
     state["finished"] = True
     state["winners"] = names
-    state["draw"] = len(winners) > 1
-    if len(winners) > 1:
+    # Sides a rule marked `won` are all winners (one loser, the others win); it is a draw only when
+    # every side won. Best totals that are equal are a draw between those sides.
+    draw = len(winners) > 1 and (not marked or len(winners) == len(state["sides"]))
+    state["draw"] = draw
+    if draw:
         events.append(f"game over: a draw between {' and '.join(names)}")
+    elif len(names) > 1:
+        events.append(f"game over: {' and '.join(names)} win")
     else:
         events.append(f"game over: {names[0]} wins")
 
