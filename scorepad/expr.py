@@ -305,6 +305,8 @@ class _Compiler:
         elif isinstance(value, str):
             if len(value) > MAX_STRING:
                 raise self.fail(node, f"a word longer than {MAX_STRING} characters")
+            if "__" in value:  # no game word has one; it is how a formula would name interpreter internals
+                raise self.fail(node, "a word with __ in it is not allowed")
         else:
             raise self.fail(node, f"the constant {value!r} is not allowed")
         return self._const(value)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import copy
 import hashlib
+import math
 import re
 import tomllib
 from collections.abc import Mapping
@@ -19,12 +20,13 @@ from typing import Any
 
 import scorepad.cards as cardlib
 from scorepad.errors import FormulaError, RulesetError, UserError
-from scorepad.expr import Formula, compile_formula
+from scorepad.expr import MAX_NUMBER, Formula, compile_formula
 
 FORMAT_VERSION = 1
 MAX_FILE_BYTES = 256 * 1024
 MAX_TABLE_ITEMS = 2000
 MAX_NESTING = 8
+MAX_TEXT = 10000
 NAME_RE = re.compile(r"^[a-z_][a-z0-9_]{0,40}$")
 FIELD_TYPES = ("int", "number", "bool", "word", "player", "side", "cards", "pattern")
 SCOPES = ("hand", "player", "side")
@@ -356,6 +358,10 @@ def build(data: dict[str, Any], base: dict[str, Any], text: str, source: str,
     if size > 20000:
         p.add("", "the file has too many values (over 20000)")
         raise RulesetError(p.items[0], p.items)
+    for where, message in _oversized(data, ""):
+        p.add(where, message)
+    if p.items:
+        raise RulesetError(p.items[0] if len(p.items) == 1 else f"{len(p.items)} problems in {source}", p.items)
     for key in data:
         if key not in TOP_KEYS:
             p.add(key, f"unknown section (known: {', '.join(sorted(TOP_KEYS))})")
@@ -620,7 +626,7 @@ def build(data: dict[str, Any], base: dict[str, Any], text: str, source: str,
             continue
         ok = comp(spec["ok"], key + ".ok", names)
         when = comp(spec["when"], key + ".when", names) if "when" in spec else None
-        msg, parts_f = _template(str(spec["message"]), key + ".message", names, comp)
+        msg, parts_f = _template(str(spec["message"]), key + ".message", names, comp, p)
         if ok:
             checks.append(Check(str(spec.get("id", f"check{i}")), per, ok, when, msg, parts_f))
 
@@ -699,7 +705,7 @@ def build(data: dict[str, Any], base: dict[str, Any], text: str, source: str,
             p.add(key + ".mark", f"must be one of {', '.join(MARKS)}")
         if mark is not None and per == "game":
             p.add(key + ".mark", "only a per-side rule can mark a side")
-        msg, parts_f = _template(str(spec.get("message", "")), key + ".message", names, comp)
+        msg, parts_f = _template(str(spec.get("message", "")), key + ".message", names, comp, p)
         rules.append(Rule(str(spec.get("id", f"rule{i}")), per, on, when, actions["set"],
                           actions["add"], actions["set_all"], mark, bool(spec.get("end", False)),
                           str(spec.get("label", spec.get("message", spec.get("id", f"rule {i + 1}")))),
@@ -753,13 +759,17 @@ def build(data: dict[str, Any], base: dict[str, Any], text: str, source: str,
 TEMPLATE_RE = re.compile(r"\{([^{}]+)\}")
 
 
-def _template(text: str, key: str, names: set[str], comp: Any) -> tuple[str, tuple[Formula, ...]]:
+def _template(text: str, key: str, names: set[str], comp: Any,
+              p: _Problems | None = None) -> tuple[str, tuple[Formula, ...]]:
     """A message with `{formula}` parts; the parts are compiled once, like every formula."""
     parts = []
     for i, m in enumerate(TEMPLATE_RE.finditer(text)):
         f = comp(m.group(1), f"{key}{{{i}}}", names)
         if f:
             parts.append(f)
+    rest = TEMPLATE_RE.sub("", text)
+    if p is not None and ("{" in rest or "}" in rest):
+        p.add(key, "a { or } without its partner (write {formula}, one formula between a pair of braces)")
     return text, tuple(parts)
 
 
@@ -778,11 +788,76 @@ def _compile_pattern(spec: dict[str, Any], key: str, p: _Problems) -> tuple[re.P
     except re.error as exc:
         p.add(key + ".pattern", f"not a valid pattern: {exc}")
         return None, ()
+    if _pattern_paths(src) > MAX_PATTERN_PATHS:
+        p.add(key + ".pattern", "the pattern has too many ways to match (optional or repeated parts in a row); "
+                                "it could make scorepad hang on a typed value")
+        return None, ()
     parts = tuple(spec.get("parts", list(pattern.groupindex)))
     missing = [part for part in parts if part not in pattern.groupindex]
     if missing:
         p.add(key + ".parts", f"the pattern has no named group for {missing}")
     return pattern, parts
+
+
+MAX_PATTERN_PATHS = 20000
+MAX_INPUT = 40  # typed pattern values are at most 40 characters (assign.py)
+
+
+def _pattern_paths(src: str) -> float:
+    """An upper bound on the ways a backtracking matcher can try the pattern on a 40-character input.
+
+    Each repeat multiplies by the counts it can take (at most 41), each alternation adds its branches;
+    `a?` thirty times or `a{0,40}` eight times in a row is refused, the bridge contract pattern costs 39.
+    """
+    try:
+        import re._parser as sre_parse  # type: ignore[import-not-found]
+    except ImportError:  # pragma: no cover - before Python 3.11
+        import sre_parse  # type: ignore[no-redef]
+
+    def seq(items: Any) -> float:
+        total = 1.0
+        for op, av in items:
+            name = str(op)
+            if name in ("MAX_REPEAT", "MIN_REPEAT", "POSSESSIVE_REPEAT"):
+                low, high, sub = av
+                high = min(high, MAX_INPUT)
+                total *= max(high - low + 1, 1) * seq(sub)
+            elif name == "BRANCH":
+                total *= sum(seq(b) for b in av[1])
+            elif name == "SUBPATTERN":
+                total *= seq(av[-1])
+            elif name in ("ASSERT", "ASSERT_NOT"):
+                total *= seq(av[1])
+            elif name == "GROUPREF_EXISTS":
+                total *= seq(av[1]) + (seq(av[2]) if av[2] else 1)
+            if total > 1e12:
+                return total
+        return total
+
+    try:
+        return seq(sre_parse.parse(src))
+    except Exception:  # noqa: BLE001 - anything the private parser cannot read is refused
+        return float("inf")
+
+
+def _oversized(value: Any, key: str) -> list[tuple[str, str]]:
+    """Numbers beyond ±10^15 (or inf/nan) and text over 10,000 characters anywhere in the file."""
+    out: list[tuple[str, str]] = []
+    stack: list[tuple[Any, str]] = [(value, key)]
+    while stack and len(out) < 20:
+        item, where = stack.pop()
+        if isinstance(item, dict):
+            stack.extend((v, f"{where}.{k}" if where else str(k)) for k, v in item.items())
+        elif isinstance(item, list):
+            stack.extend((v, f"{where}[{i}]") for i, v in enumerate(item))
+        elif isinstance(item, bool):
+            continue
+        elif isinstance(item, (int, float)):
+            if not math.isfinite(item) or abs(item) > MAX_NUMBER:
+                out.append((where, "number too large (numbers in a ruleset are at most ±10^15)"))
+        elif isinstance(item, str) and len(item) > MAX_TEXT:
+            out.append((where, f"the text is longer than {MAX_TEXT} characters"))
+    return out
 
 
 def _table(data: Mapping[str, Any], key: str, p: _Problems, allowed: set[str] | None) -> dict[str, Any]:

@@ -1,0 +1,46 @@
+"""Docs that cannot drift: the example ruleset in docs/rulesets.md loads and scores as the text says."""
+
+from __future__ import annotations
+
+import json
+import re
+import tomllib
+from collections.abc import Callable
+from pathlib import Path
+
+from tests.conftest import Run
+
+DOCS = Path(__file__).parent.parent / "docs" / "rulesets.md"
+
+
+def test_docs_example_ruleset_plays(cli: Callable[..., Run], tmp_path: Path) -> None:
+    text = DOCS.read_text(encoding="utf-8")
+    example = text[text.index("## A complete small example"):]
+    toml = re.search(r"```toml\n(.*?)```", example, re.S)
+    assert toml is not None
+    path = tmp_path / "little-hearts.toml"
+    path.write_text(toml.group(1), encoding="utf-8")
+    assert cli("rules", "check", str(path)).code == 0
+    assert cli("new", str(path), "ann", "bob", "cat", "dan").code == 0
+    assert cli("hand", "hearts=5,4,3,1", "queen=ann").code == 0
+    data = json.loads(cli("standings", "--json").out)
+    assert [s["score"] for s in data["sides"]] == [18, 4, 3, 1]
+    assert data["next"]["pass"] == "right"
+    assert cli("hand", "hearts=13,0,0,0", "queen=ann").code == 0   # the moon: the others 26 each
+    data = json.loads(cli("standings", "--json").out)
+    assert [s["score"] for s in data["sides"]] == [18, 30, 29, 27]
+
+
+def test_every_bundled_ruleset_loads_and_has_scenarios() -> None:
+    from scorepad.registry import bundled_dir, load
+
+    scenarios = Path(__file__).parent / "scenarios"
+    for path in sorted(bundled_dir().glob("*.toml")):
+        rs = load(str(path))
+        for variant in rs.variants:
+            load(str(path), variant=variant)
+        files = list((scenarios / rs.id).glob("*.toml"))
+        assert files, f"{rs.id} has no scenario files"
+        played = {tomllib.loads(f.read_text(encoding="utf-8")).get("variant") for f in files}
+        for variant in rs.variants:
+            assert variant in played, f"{rs.id}:{variant} has no scenario"
