@@ -84,9 +84,10 @@ def rules_list(as_json: bool = typer.Option(False, "--json", help="JSON output")
 
     items = []
     problems = []
+    language = _config().get("language")
     for entry in entries(_rules_dirs()).values():
         try:
-            items.append(summary(load(str(entry.path))))
+            items.append(summary(load(str(entry.path)), language))
         except ScorepadError as exc:
             problems.append(f"{entry.path}: {exc.message}")
     items.sort(key=lambda d: d["id"])
@@ -108,7 +109,7 @@ def rules_show(ruleset: str = typer.Argument(..., help="id, alias, native name o
     from scorepad.describe import details, details_text
     from scorepad.registry import load
 
-    d = details(load(ruleset, _rules_dirs()))
+    d = details(load(ruleset, _rules_dirs()), _config().get("language"))
     if as_json:
         _print_json(d)
     else:

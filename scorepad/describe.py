@@ -17,15 +17,17 @@ def sample_game(rs: Ruleset) -> Game:
     return make_game(rs, names)
 
 
-def summary(rs: Ruleset) -> dict[str, Any]:
+def summary(rs: Ruleset, language: str | None = None) -> dict[str, Any]:
+    """The list entry; `language` (from the user's config) picks the game's name in that language."""
     players = str(rs.min_players) if rs.min_players == rs.max_players else f"{rs.min_players}-{rs.max_players}"
-    aliases = list(dict.fromkeys(a for a in (*rs.aliases, *rs.names.values()) if a != rs.name))
-    return {"id": rs.id, "name": rs.name, "aliases": aliases,
+    name = rs.names.get(language, rs.name) if language else rs.name
+    aliases = list(dict.fromkeys(a for a in (*rs.aliases, rs.name, *rs.names.values()) if a != name))
+    return {"id": rs.id, "name": name, "aliases": aliases,
             "players": players, "sides": rs.sides_kind, "variants": rs.variants,
             "family": rs.data.get("game", {}).get("family", "")}
 
 
-def details(rs: Ruleset) -> dict[str, Any]:
+def details(rs: Ruleset, language: str | None = None) -> dict[str, Any]:
     game = sample_game(rs)
     fields = []
     for f in rs.fields.values():
@@ -33,7 +35,7 @@ def details(rs: Ruleset) -> dict[str, Any]:
                        "default": f.default, "optional": f.optional or f.required_if is not None,
                        "required_if": f.required_if.source if f.required_if else None, "help": f.help})
     return {
-        **summary(rs),
+        **summary(rs, language),
         "variant": rs.variant,
         "description": rs.description,
         "notes": list(rs.notes),

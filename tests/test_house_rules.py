@@ -157,3 +157,11 @@ def test_rescore_shows_differences_then_applies(cli: Callable[..., Run], tmp_pat
     assert cli("rescore", "1", "--ruleset", str(mine), "--yes").code == 0
     assert scores(cli) == [75, -60]
     assert cli("verify").code == 0
+
+
+def test_preferred_language_names_the_games(cli: Callable[..., Run], home: Path) -> None:
+    assert cli("config", "set", "language", "et").code == 0
+    games = {d["id"]: d for d in json.loads(cli("rules", "list", "--json").out)}
+    assert games["hearts"]["name"] == "Ärtuandmine"
+    assert "Hearts" in games["hearts"]["aliases"]
+    assert cli("config", "set", "language", "xx").code == 2
