@@ -119,31 +119,20 @@ def rules_show(ruleset: str = typer.Argument(..., help="id, alias, native name o
 @rules_app.command("check")
 def rules_check(paths: list[Path] = typer.Argument(..., help="ruleset files")) -> None:
     """Validate ruleset files: every problem with file, TOML key and a sentence."""
-    from scorepad.errors import RulesetError, UserError
-    from scorepad.registry import resolved_text
-    from scorepad.ruleset import load_text, parse_toml
+    from scorepad.house import check_file
 
     bad = 0
     for path in paths:
-        try:
-            text, warnings = resolved_text(path, _rules_dirs())
-            data = parse_toml(text, str(path))
-            load_text(text, str(path))
-            variants = data.get("variants", {})
-            for v in variants if isinstance(variants, dict) else {}:
-                load_text(text, str(path), v)
-            for warning in warnings:
-                typer.echo(warning, err=True)
+        result = check_file(path, _rules_dirs())
+        for line in [*result.warnings, *result.problems]:
+            typer.echo(line, err=True)
+        if result.problems:
+            bad += 1
+        else:
             typer.echo(f"{path}: ok")
-        except RulesetError as exc:
-            bad += 1
-            for line in exc.problems or [exc.message]:
-                typer.echo(line, err=True)
-        except UserError as exc:
-            bad += 1
-            typer.echo(f"{path}: {exc.message}", err=True)
     if bad:
         raise SystemExit(2)
+
 
 def _first_rules_dir() -> Path:
     from scorepad.config import user_rules_dir
@@ -151,16 +140,6 @@ def _first_rules_dir() -> Path:
     dirs = [*CTX.rules_dirs, *[d for d in os.environ.get("SCOREPAD_RULES", "").split(os.pathsep) if d],
             *_config().get("rules_dirs", [])]
     return Path(dirs[0]) if dirs else user_rules_dir()
-
-
-def _write_new(path: Path, text: str, force: bool) -> None:
-    from scorepad.errors import UserError
-    from scorepad.transfer import write_atomic
-
-    if path.exists() and not force:
-        raise UserError(f"{path} exists; use --force to replace it")
-    path.parent.mkdir(parents=True, exist_ok=True)
-    write_atomic(path, text)
 
 
 @rules_app.command("derive")
@@ -171,51 +150,11 @@ def rules_derive(base: str = typer.Argument(..., help="the ruleset to start from
                  alias: list[str] = typer.Option([], "--alias", help="another name to find it by (repeatable)"),
                  force: bool = typer.Option(False, "--force", help="replace an existing file")) -> None:
     """Write a house-rules ruleset: an overlay of BASE with new option defaults, into the user rules directory."""
-    import re
+    from scorepad.house import derive
+    from scorepad.play import parse_opts
 
-    import tomli_w
-
-    from scorepad import play
-    from scorepad.engine import resolve_options
-    from scorepad.errors import UserError
-    from scorepad.registry import load, resolve, resolved_text, text_hash
-
-    if not re.match(r"^[a-z0-9][a-z0-9-]{0,40}$", new_id):
-        raise UserError(f"{new_id!r}: an id is lower-case letters, digits and - (like skid-505)")
-    rs = load(base, _rules_dirs())
-    options = play.parse_opts(opt)
-    if "variant" in options:
-        raise UserError("a derived ruleset changes options; start it with GAME:VARIANT instead of --opt variant=")
-    typed = resolve_options(rs, options)
-    base_path, _ = resolve(base, _rules_dirs())
-    base_text, _ = resolved_text(base_path, _rules_dirs())
-    changed = ", ".join(f"{k} {v}" for k, v in options.items())
-    data: dict[str, Any] = {
-        "format": 1, "base": rs.id, "base_hash": text_hash(base_text),
-        "game": {"id": new_id, "name": name or f"{rs.name} ({changed or 'house rules'})", "aliases": list(alias),
-                 "notes": [f"Derived from {rs.id}: " + (changed or "no option changed") + "."]},
-        "options": {k: {"default": typed[k]} for k in options},
-    }
-    text = tomli_w.dumps(data)
-    path = _first_rules_dir() / f"{new_id}.toml"
-    from scorepad.ruleset import load_text
-
-    merged, _ = _merged_preview(text, path)
-    load_text(merged, str(path))
-    _write_new(path, text, force)
+    path = derive(base, new_id, parse_opts(opt), name, alias, _rules_dirs(), _first_rules_dir(), force)
     typer.echo(f"Wrote {path}; play it with `scorepad new {new_id} ...`.")
-
-
-def _merged_preview(text: str, path: Path) -> tuple[str, list[str]]:
-    """The self-contained text a derived file will load as, before the file is written."""
-    import tempfile
-
-    from scorepad.registry import resolved_text
-
-    with tempfile.TemporaryDirectory() as tmp:
-        probe = Path(tmp) / path.name
-        probe.write_text(text, encoding="utf-8")
-        return resolved_text(probe, _rules_dirs())
 
 
 @rules_app.command("new")
@@ -223,24 +162,9 @@ def rules_new(new_id: str = typer.Argument(..., help="id of the new ruleset"),
               name: str | None = typer.Option(None, "--name", help="the game's name"),
               force: bool = typer.Option(False, "--force", help="replace existing files")) -> None:
     """Write a complete starter ruleset (every section and field kind once) and an example scenario."""
-    import re
+    from scorepad.house import write_starter
 
-    from scorepad.errors import UserError
-    from scorepad.ruleset import load_text
-    from scorepad.starter import SCENARIO, STARTER
-
-    if not re.match(r"^[a-z0-9][a-z0-9-]{0,40}$", new_id):
-        raise UserError(f"{new_id!r}: an id is lower-case letters, digits and - (like my-game)")
-    directory = _first_rules_dir()
-    path = directory / f"{new_id}.toml"
-    scenario = directory / f"{new_id}.scenario.toml"
-    for target in (path, scenario):
-        if target.exists() and not force:
-            raise UserError(f"{target} exists; use --force to replace it")
-    text = STARTER.format(id=new_id, name=name or new_id.replace("-", " ").title())
-    load_text(text, str(path))
-    _write_new(path, text, force)
-    _write_new(scenario, SCENARIO.format(path=path.name), force)
+    path, scenario = write_starter(new_id, name, _first_rules_dir(), force)
     typer.echo(f"Wrote {path} and {scenario}.")
     typer.echo(f"Check: scorepad rules check {path}   Test: scorepad rules test {path}")
 
@@ -250,6 +174,7 @@ def rules_export(ruleset: str = typer.Argument(..., help="id, alias or path"),
                  output: Path | None = typer.Option(None, "--output", help="file to write (default: print)"),
                  force: bool = typer.Option(False, "--force", help="replace an existing file")) -> None:
     """Write a ruleset's text out for editing (a derived one merged with its base)."""
+    from scorepad.house import write_new
     from scorepad.registry import resolve, resolved_text
 
     path, _ = resolve(ruleset, _rules_dirs())
@@ -257,7 +182,7 @@ def rules_export(ruleset: str = typer.Argument(..., help="id, alias or path"),
     if output is None:
         typer.echo(text, nl=False)
     else:
-        _write_new(output, text, force)
+        write_new(output, text, force)
         typer.echo(f"Wrote {output}.")
 
 
@@ -265,31 +190,17 @@ def rules_export(ruleset: str = typer.Argument(..., help="id, alias or path"),
 def rules_test(ruleset: str = typer.Argument(..., help="ruleset file or id"),
                scenarios: list[Path] = typer.Argument(None, help="scenario files (default: those beside the ruleset)")) -> None:
     """Play scenario files against a ruleset; report every mismatch with its hand and breakdown (exit 1)."""
-    from scorepad.errors import UserError
-    from scorepad.registry import resolve, resolved_text
-    from scorepad.ruleset import load_text
+    from scorepad.house import scenario_files
     from scorepad.scenario import run_scenario
 
-    path, variant = resolve(ruleset, _rules_dirs())
-    text, _ = resolved_text(path, _rules_dirs())
-    rs = load_text(text, str(path), variant)
-    files = list(scenarios or [])
-    if not files:
-        files = sorted(path.parent.glob(f"{path.stem}.scenario*.toml"))
-        files += sorted((path.parent / "scenarios" / rs.id).glob("*.toml"))
-        files += sorted((Path("tests") / "scenarios" / rs.id).glob("*.toml"))
-    if not files:
-        raise UserError(f"no scenarios for {rs.id}: name them, or put {path.stem}.scenario.toml beside the ruleset")
+    rs, files = scenario_files(ruleset, scenarios or [], _rules_dirs())
     failed = 0
     for f in files:
         mismatches = run_scenario(Path(f), rs, _rules_dirs())
-        if mismatches:
-            failed += 1
-            typer.echo(f"FAIL {f}")
-            for m in mismatches:
-                typer.echo(f"  {m}")
-        else:
-            typer.echo(f"ok   {f}")
+        failed += bool(mismatches)
+        typer.echo(f"{'FAIL' if mismatches else 'ok  '} {f}")
+        for m in mismatches:
+            typer.echo(f"  {m}")
     typer.echo(f"{len(files) - failed} of {len(files)} scenarios pass.")
     if failed:
         raise SystemExit(1)
@@ -582,7 +493,9 @@ def export(output: Path = typer.Option(..., "--output", help="file to write"),
         text = export_text(store)
     else:
         raise UserError(f"unknown export format {fmt!r} (json or toml)")
-    _write_new(output, text, force)
+    from scorepad.house import write_new
+
+    write_new(output, text, force)
     typer.echo(f"Wrote {output}.")
 
 
@@ -635,6 +548,26 @@ def _fail(exc: ScorepadError) -> NoReturn:
     raise SystemExit(exc.exit_code)
 
 
+def _click_errors() -> tuple[tuple[type[BaseException], ...], tuple[type[Exception], ...]]:
+    """Abort and usage-error classes of click and of the copy of click that newer typer ships."""
+    import click
+
+    aborts: list[type[BaseException]] = [click.exceptions.Abort]
+    usage: list[type[Exception]] = [click.ClickException]
+    try:
+        from typer import _click
+    except ImportError:
+        return tuple(aborts), tuple(usage)
+    for name in ("Abort", "Exit"):
+        extra = getattr(_click.exceptions, name, None) or getattr(_click, name, None)
+        if isinstance(extra, type) and issubclass(extra, BaseException) and name == "Abort":
+            aborts.append(extra)
+    clicky = getattr(_click.exceptions, "ClickException", None) or getattr(_click, "ClickException", None)
+    if isinstance(clicky, type) and issubclass(clicky, Exception):
+        usage.append(clicky)
+    return tuple(aborts), tuple(usage)
+
+
 def main() -> None:
     """Entry point: run the app, turning known errors into a sentence and an exit status."""
     try:
@@ -646,15 +579,17 @@ def main() -> None:
     except KeyboardInterrupt:
         typer.echo("interrupted; nothing was stored", err=True)
         raise SystemExit(130) from None
-    except Exception as exc:  # click usage errors and the unexpected
-        import click
-
-        if isinstance(exc, click.exceptions.Abort):
+    except Exception as exc:  # usage errors and the unexpected
+        aborts, usage = _click_errors()
+        if isinstance(exc, aborts):
             typer.echo("aborted; nothing was stored", err=True)
             raise SystemExit(2) from None
-        if isinstance(exc, click.ClickException):
-            exc.show()
-            raise SystemExit(exc.exit_code) from None
+        if type(exc).__name__ == "NoArgsIsHelpError" and getattr(exc, "ctx", None) is not None:
+            typer.echo(exc.ctx.get_help())  # type: ignore[attr-defined]
+            raise SystemExit(0) from None
+        if isinstance(exc, usage):
+            exc.show()  # type: ignore[attr-defined]
+            raise SystemExit(2) from None
         if os.environ.get("SCOREPAD_DEBUG"):
             raise
         typer.echo(f"internal error: {type(exc).__name__}: {exc} (set SCOREPAD_DEBUG=1 for details)", err=True)

@@ -350,7 +350,10 @@ class _Compiler:
             return lambda env: not operand(env)
         if isinstance(node.op, ast.USub):
             if id(operand) in self.constants:
-                return self._const(-_number(operand({})))
+                try:
+                    return self._const(-_number(operand({})))
+                except TypeError as exc:
+                    raise self.fail(node, _plain(exc)) from None
             return lambda env: -_number(operand(env))
         if isinstance(node.op, ast.UAdd):
             return lambda env: _number(operand(env))

@@ -2,11 +2,74 @@
 
 from __future__ import annotations
 
+import unicodedata
 from typing import Any
 
-from tabulate import tabulate
-
 from scorepad.engine import format_value
+
+
+def tabulate(*args: Any, **kwargs: Any) -> str:
+    """tabulate.tabulate, imported when first used: it costs ~18 ms of start-up (wcwidth, html, ...)."""
+    from tabulate import tabulate as real
+
+    return str(real(*args, **kwargs))
+
+
+def _width(text: str) -> int:
+    """Display width in a terminal: wide (CJK, emoji) characters count 2, combining marks 0."""
+    return sum(0 if unicodedata.combining(c) else 2 if unicodedata.east_asian_width(c) in "WF" else 1
+               for c in text)
+
+
+def _number(text: str) -> bool:
+    try:
+        value = float(text)
+    except ValueError:
+        return False
+    if value != value or value in (float("inf"), float("-inf")):
+        return text.lower() in ("inf", "-inf", "nan")
+    return True
+
+
+def _isint(text: str) -> bool:
+    return text.lstrip("+-").isdigit()
+
+
+def _afterpoint(text: str) -> int:
+    if _isint(text):
+        return -1
+    pos = text.rfind(".")
+    if pos < 0:
+        pos = text.lower().rfind("e")
+    return len(text) - pos - 1 if pos >= 0 else -1
+
+
+def simple_table(rows: list[list[str]], headers: list[str]) -> str:
+    """The table `tabulate(rows, headers, tablefmt="simple")` prints, for the standings on every
+    `hand` and `standings` (without importing tabulate). Columns of numbers align right on the point."""
+    cols = list(zip(*rows, strict=False)) if rows else [() for _ in headers]
+    out_cols = []
+    for header, cells in zip(headers, cols, strict=False):
+        values = [c for c in cells if c != ""]
+        numeric = bool(values) and all(_number(c) for c in values)
+        if numeric:
+            floats = not all(_isint(c) for c in values)
+            shown = [format(float(c), "g") if c != "" and floats else c for c in cells]
+            decimals = max(_afterpoint(c) for c in shown if c != "")
+            shown = [c + " " * (decimals - _afterpoint(c)) if c != "" else c for c in shown]
+        else:
+            shown = list(cells)
+        width = max([_width(header) + 2, *(_width(c) for c in shown)])
+
+        def pad(text: str, width: int = width, right: bool = numeric) -> str:
+            fill = " " * (width - _width(text))
+            return fill + text if right else text + fill
+
+        out_cols.append((pad(header), "-" * width, [pad(c) for c in shown]))
+    lines = ["  ".join(c[0] for c in out_cols).rstrip(), "  ".join(c[1] for c in out_cols)]
+    for i in range(len(rows)):
+        lines.append("  ".join(c[2][i] for c in out_cols).rstrip())
+    return "\n".join(lines)
 
 
 def num(value: Any) -> str:
@@ -49,7 +112,7 @@ def standings_text(data: dict[str, Any]) -> str:
     if data.get("name"):
         title += f" — {data['name']}"
     title += f", after {data['hands']} hand{'s' if data['hands'] != 1 else ''}"
-    out = [title, tabulate(rows, headers=["side", "score", *shown_labels, "status"], tablefmt="simple")]
+    out = [title, simple_table(rows, ["side", "score", *shown_labels, "status"])]
     if data["finished"]:
         winners = data.get("winner") or []
         if data.get("draw"):

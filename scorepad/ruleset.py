@@ -9,7 +9,6 @@ The format is documented for players in docs/rulesets.md.
 from __future__ import annotations
 
 import copy
-import hashlib
 import math
 import re
 import tomllib
@@ -186,6 +185,8 @@ class Ruleset:
 
     @property
     def hash(self) -> str:
+        import hashlib  # only when a game starts: keeps it off every command's start-up
+
         return hashlib.sha256(self.text.encode()).hexdigest()[:16]
 
     def functions(self) -> dict[str, Any]:
@@ -810,9 +811,9 @@ def _pattern_paths(src: str) -> float:
     `a?` thirty times or `a{0,40}` eight times in a row is refused, the bridge contract pattern costs 39.
     """
     try:
-        import re._parser as sre_parse  # type: ignore[import-not-found]
+        import re._parser as sre_parse
     except ImportError:  # pragma: no cover - before Python 3.11
-        import sre_parse  # type: ignore[no-redef]
+        import sre_parse
 
     def seq(items: Any) -> float:
         total = 1.0

@@ -135,6 +135,7 @@ class Store:
 
     def __init__(self, path: str | Path | None = None) -> None:
         self.path = Path(path or os.environ.get("SCOREPAD_DB") or default_path())
+        self._texts: dict[str, str] = {}
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             self.db = sqlite3.connect(self.path, timeout=30, isolation_level=None)
@@ -223,6 +224,7 @@ class Store:
     def _game_from_row(self, row: sqlite3.Row | tuple[Any, ...]) -> GameRow:
         (gid, uid, rid, rhash, variant, name, season, players, sides, options, created, finished, hands,
          state, text, source) = row
+        text = self._texts.setdefault(rhash, text)  # one copy of each pinned text, however many games
         return GameRow(gid, uid, rid, rhash, text, source, variant, name, season, json.loads(players),
                        json.loads(sides), json.loads(options), created, bool(finished), hands,
                        json.loads(state))
@@ -249,10 +251,10 @@ class Store:
 
     def games(self, season: str | None = None) -> list[GameRow]:
         if season is None:
-            rows = self.db.execute(self._GAME_SQL + " ORDER BY g.id").fetchall()
+            rows = self.db.execute(self._GAME_SQL + " ORDER BY g.id")
         else:
-            rows = self.db.execute(self._GAME_SQL + " WHERE g.season = ? ORDER BY g.id", (season,)).fetchall()
-        return [self._game_from_row(r) for r in rows]
+            rows = self.db.execute(self._GAME_SQL + " WHERE g.season = ? ORDER BY g.id", (season,))
+        return [self._game_from_row(r) for r in rows]  # row by row: not every row's ruleset text at once
 
     def game_ids_by_uid(self) -> dict[str, int]:
         return {uid: gid for gid, uid in self.db.execute("SELECT id, uid FROM games")}

@@ -35,8 +35,10 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
 
 # text a person might type, and text nobody should: digits, card letters in three alphabets,
 # suit symbols, separators, quotes, format and SQL characters, emoji, right-to-left, NUL, surrogates
-ALPHABET = st.sampled_from(list("0123456789 ,;.=-+*/%_'\"{}[]()\\\t\nAJQKTSEÄВДКТjqkäSHDC♠♥♦♣♤♡xXnN")
-                           + ["10", "nil", "pass", "blind", "ann", "bob", "тысяча", "😀", "שלום", "\x00", "\u202e"])
+ALPHABET = st.sampled_from([
+    *list("0123456789 ,;.=-+*/%_'\"{}[]()\\\t\nAJQKTSEÄВДКТjqkäSHDC♠♥♦♣♤♡xXnN"),
+    "10", "nil", "pass", "blind", "ann", "bob", "тысяча", "😀", "שלום", "\x00", "\u202e",
+])
 TYPED = st.lists(ALPHABET, max_size=30).map("".join) | st.text(max_size=40)
 
 
@@ -60,7 +62,7 @@ def test_card_notation_parses_or_refuses(text: str, deck_name: str) -> None:
        st.lists(st.sampled_from(["", "S", "H", "D", "C", "♠", "♥", "♦", "♣"]), min_size=8, max_size=8),
        st.sampled_from([" ", ",", ", ", ";", "  "]))
 def test_card_notation_round_trip(ranks: list[str], suits: list[str], sep: str) -> None:
-    typed = [r + ("" if r == "JOKER" else s) for r, s in zip(ranks, suits)]
+    typed = [r + ("" if r == "JOKER" else s) for r, s in zip(ranks, suits, strict=False)]
     cards = cardlib.parse_cards(sep.join(typed))
     assert cardlib.parse_cards(" ".join(cards)) == cards
     assert len(cards) == len(typed)
@@ -128,7 +130,7 @@ def test_assignments_score_or_refuse(rid: str) -> None:
     def check(args: list[str]) -> None:
         start = time.perf_counter()
         try:
-            raw, hand, result = type_and_score(game, state, args, None)
+            _raw, hand, result = type_and_score(game, state, args, None)
         except UserError as exc:  # exit status 2 at the CLI
             assert exc.message and all(isinstance(p, str) for p in exc.problems)
         else:
@@ -147,14 +149,14 @@ FUNCS = sorted(BUILTINS)
 
 
 def expressions() -> st.SearchStrategy[str]:
-    leaves = st.one_of(st.sampled_from(NAMES + ["true", "false", "'a'", "'blind'", "__class__", "''"]),
+    leaves = st.one_of(st.sampled_from([*NAMES, "true", "false", "'a'", "'blind'", "__class__", "''"]),
                        st.integers(-10**16, 10**16).map(str), st.floats(allow_nan=True).map(repr))
 
     def extend(inner: st.SearchStrategy[str]) -> st.SearchStrategy[str]:
         binop = st.tuples(inner, st.sampled_from(["+", "-", "*", "/", "//", "%", "**", "==", "<", ">=", "in",
                                                   "not in", "and", "or", "if x else", ".", "|", "<<", "@"]),
                           inner).map(lambda t: f"({t[0]} {t[1]} {t[2]})")
-        call = st.tuples(st.sampled_from(FUNCS + ["open", "__import__", "getattr"]),
+        call = st.tuples(st.sampled_from([*FUNCS, "open", "__import__", "getattr"]),
                          st.lists(inner, max_size=3)).map(lambda t: f"{t[0]}({', '.join(t[1])})")
         sub = st.tuples(inner, inner).map(lambda t: f"{t[0]}[{t[1]}]")
         lst = st.lists(inner, max_size=3).map(lambda xs: "[" + ", ".join(xs) + "]")
@@ -309,3 +311,27 @@ def test_random_names_round_trip(cli: Callable[..., Run]) -> None:
         assert [s["name"] for s in shown["sides"]] == players
 
     check()
+
+
+# --------------------------------------------------------------------------- the standings table
+
+CELL = st.one_of(st.integers(-10**6, 10**6).map(str), st.floats(-1e6, 1e6, allow_nan=False).map(str),
+                 st.sampled_from(["", "yes", "no", "playing", "won", "lost", "out", "1, 2", "-", "inf"]),
+                 st.text(st.characters(blacklist_categories=("Cs", "Cc", "Zl", "Zp")), max_size=8).map(str.strip))
+
+
+@given(st.integers(1, 4).flatmap(lambda n: st.tuples(
+    st.lists(st.lists(CELL, min_size=n, max_size=n), min_size=1, max_size=5),
+    st.lists(st.sampled_from(["side", "score", "bags", "status", "lives", "vulnerable"]), min_size=n, max_size=n))))
+def test_standings_table_is_what_tabulate_prints(table: tuple[list[list[str]], list[str]]) -> None:
+    """render.simple_table stands in for tabulate on the hot path (`hand`, `standings`): same text."""
+    from tabulate import tabulate
+
+    from scorepad.render import simple_table
+
+    rows, headers = table
+    assume(all(not c[:1].isspace() and "\u00ad" not in c for r in rows for c in r))
+    assume(all(c.isascii() or not any(ord(ch) > 0x2000 for ch in c) for r in rows for c in r))
+    # tabulate also right-aligns the words True/False as booleans; a player called True is left-aligned here
+    assume(all(c not in ("True", "False") for r in rows for c in r))
+    assert simple_table(rows, headers) == tabulate(rows, headers=headers, tablefmt="simple")

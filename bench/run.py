@@ -1,0 +1,328 @@
+"""scorepad benchmarks: one command, every figure measured in the same run, ratios against yardsticks.
+
+    python bench/run.py            # everything (about 2-3 minutes on 2 cores)
+    python bench/run.py --quick    # fewer runs and a smaller season database, for a smoke test
+    python bench/run.py --only latency,flat,scale,engine
+
+These are benchmarks, not tests: they print figures and the targets beside them and never fail
+a build. bench/README.md keeps the latest figures and the machine they were taken on.
+
+1. latency: `scorepad hand` and `scorepad standings` on a game of 50 hands, as whole processes,
+   against a minimal Typer program (bench/minimal_typer.py) and `python -c "import sqlite3"`,
+   run in turn (A B C D A B C D ...) so that drift of the machine hits all alike; min and median.
+2. flat: recording hand 1000 of a game against recording hand 1 (library level, play.record_hand).
+3. scale: a database of 5,000 games and 100,000 hands; `scorepad season` wall time and peak memory.
+4. engine: replay throughput (hands per second) of every bundled ruleset, using its scenario files.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import random
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+NO_PYC = False
+
+
+def clean_env(tmp: Path) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("SCOREPAD_")}
+    home = tmp / "home"
+    home.mkdir(exist_ok=True)
+    env.update(HOME=str(home), XDG_CONFIG_HOME=str(home / "config"), XDG_DATA_HOME=str(home / "data"))
+    # Byte-code caching on, into a private directory (the warm-up run fills it): what an installed
+    # scorepad gets. With PYTHONDONTWRITEBYTECODE=1 and no cache, an editable install compiles every
+    # scorepad module on every start (see --no-pyc).
+    if not NO_PYC:
+        env.pop("PYTHONDONTWRITEBYTECODE", None)
+        env["PYTHONPYCACHEPREFIX"] = str(tmp / "pycache")
+    else:
+        env["PYTHONDONTWRITEBYTECODE"] = "1"
+        env["PYTHONPYCACHEPREFIX"] = str(tmp / "no-pycache")
+    return env
+
+
+def scorepad_cmd() -> list[str]:
+    exe = shutil.which("scorepad")
+    return [exe] if exe else [sys.executable, "-m", "scorepad"]
+
+
+def run_timed(cmd: list[str], env: dict[str, str]) -> tuple[float, float, int]:
+    """Wall seconds, peak RSS in MB (of this child alone, from wait4), exit status."""
+    start = time.perf_counter()
+    proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    _, status, usage = os.wait4(proc.pid, 0)
+    wall = time.perf_counter() - start
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    err = proc.stderr.read().decode() if proc.stderr else ""
+    if proc.returncode != 0:
+        raise SystemExit(f"{' '.join(cmd)} failed ({proc.returncode}): {err}")
+    peak_mb = usage.ru_maxrss / 1024 if sys.platform != "darwin" else usage.ru_maxrss / 2**20
+    return wall, peak_mb, proc.returncode
+
+
+def fmt_ms(x: float) -> str:
+    return f"{x * 1000:7.1f} ms"
+
+
+def spades_hand(rng: random.Random) -> list[str]:
+    """A legal spades hand: bids 1-5, tricks a random split of 13."""
+    bids = [rng.randint(1, 4) for _ in range(4)]
+    cuts = sorted(rng.randint(0, 13) for _ in range(3))
+    tricks = [cuts[0], cuts[1] - cuts[0], cuts[2] - cuts[1], 13 - cuts[2]]
+    return [f"bid={','.join(map(str, bids))}", f"tricks={','.join(map(str, tricks))}"]
+
+
+# --------------------------------------------------------------------------- 1. latency
+
+def bench_latency(tmp: Path, runs: int) -> dict[str, Any]:
+    from scorepad import play
+    from scorepad.store import Store
+
+    db = tmp / "latency.db"
+    store = Store(db)
+    row = play.new_game(store, "spades", ["ann", "bob", "cat", "dan"], opts=["target=1000000"])
+    rng = random.Random(1)
+    for _ in range(50):
+        play.record_hand(store, row.id, spades_hand(rng))
+    store.close()
+    env = clean_env(tmp)
+    env["SCOREPAD_DB"] = str(db)
+    sp = scorepad_cmd()
+    commands = {
+        "scorepad hand": [*sp, "hand", "bid=3,3,3,3", "tricks=4,3,3,3"],
+        "scorepad standings": [*sp, "standings"],
+        "minimal typer": [sys.executable, str(ROOT / "bench" / "minimal_typer.py"), "hello"],
+        "python -c 'import sqlite3'": [sys.executable, "-c", "import sqlite3"],
+    }
+    times: dict[str, list[float]] = {k: [] for k in commands}
+    for name, cmd in commands.items():  # warm-up: page cache, .pyc files
+        run_timed(cmd, env)
+    for _ in range(runs):
+        for name, cmd in commands.items():
+            times[name].append(run_timed(cmd, env)[0])
+    # the hands recorded above leave the game at 50 + runs + 1 hands: close enough to 50
+    out: dict[str, Any] = {"runs": runs, "commands": {}}
+    base_t = statistics.median(times["minimal typer"])
+    base_s = statistics.median(times["python -c 'import sqlite3'"])
+    print(f"\n1. CLI latency (whole process, {runs} runs each, interleaved; game of 50 hands)")
+    print(f"   {'command':28} {'min':>10} {'median':>10}   {'/typer':>7} {'/sqlite3':>9}")
+    for name, ts in times.items():
+        med = statistics.median(ts)
+        out["commands"][name] = {"min_ms": round(min(ts) * 1000, 1), "median_ms": round(med * 1000, 1),
+                                 "vs_typer": round(med / base_t, 2), "vs_import_sqlite3": round(med / base_s, 2)}
+        print(f"   {name:28} {fmt_ms(min(ts))} {fmt_ms(med)}   {med / base_t:6.2f}x {med / base_s:8.2f}x")
+    print("   target: scorepad hand and standings at most 1.25x the minimal Typer program")
+    return out
+
+
+# --------------------------------------------------------------------------- 2. flat cost
+
+def bench_flat(tmp: Path, hands: int) -> dict[str, Any]:
+    from scorepad import play
+    from scorepad.store import Store
+
+    store = Store(tmp / "flat.db")
+    row = play.new_game(store, "spades", ["ann", "bob", "cat", "dan"], opts=["target=1000000"])
+    rng = random.Random(2)
+    typed = [spades_hand(rng) for _ in range(hands)]
+    times = []
+    for args in typed:
+        start = time.perf_counter()
+        play.record_hand(store, row.id, args)
+        times.append(time.perf_counter() - start)
+    store.close()
+    window = 25
+    first, last = statistics.median(times[:window]), statistics.median(times[-window:])
+    ratio = last / first
+    print(f"\n2. Flat cost: play.record_hand (spades, SQLite WAL), median of {window} hands")
+    print(f"   hands 1-{window}: {fmt_ms(first)}   hands {hands - window + 1}-{hands}: {fmt_ms(last)}   "
+          f"ratio {ratio:.2f}x   (target at most 1.2x)")
+    return {"hands": hands, "first_ms": round(first * 1000, 2), "last_ms": round(last * 1000, 2),
+            "ratio": round(ratio, 2)}
+
+
+# --------------------------------------------------------------------------- 3. scale
+
+def build_season_db(db: Path, games: int, hands_per_game: int, players: int = 40) -> float:
+    """Games of bundled spades with legal random hands, scored by the engine, stored through the
+    store API (one transaction per game, as `import` does). Distinct hand sequences are scored once
+    as templates and reused under other players' names (spades hands hold no names)."""
+    from scorepad.engine import apply_hand, finish_game, initial_state, make_game
+    from scorepad.play import _jsonable_breakdown, type_and_score
+    from scorepad.registry import load
+    from scorepad.store import HandRow, Store
+
+    start = time.perf_counter()
+    rs = load("spades")
+    rng = random.Random(3)
+    pool = [f"player{i:02d}" for i in range(players)]
+    template_players = ["p0", "p1", "p2", "p3"]
+    tgame = make_game(rs, template_players, None, {"target": "1000000"})
+    templates = []
+    for _ in range(100):
+        state = initial_state(tgame)
+        rows = []
+        for n in range(1, hands_per_game + 1):
+            _, hand, res = type_and_score(tgame, state, spades_hand(rng), None)
+            rows.append(HandRow(n, [], hand, res.points, _jsonable_breakdown(res), res.events, res.state, ""))
+            state = res.state
+        final = finish_game(tgame, state).state
+        templates.append((rows, final))
+    store = Store(db)
+    for g in range(games):
+        names = rng.sample(pool, 4)
+        game = make_game(rs, names, None, {"target": "1000000"})
+        rows, final = templates[g % len(templates)]
+        side_map = {t.name: s.name for t, s in zip(tgame.sides, game.sides)}
+        final = dict(final, winners=[side_map[w] for w in final["winners"]] if final["winners"] else None)
+        day = f"2026-{1 + g * 12 // games:02d}-{1 + g % 28:02d}T20:00:00+00:00"
+        gid = store.create_game(
+            ruleset_id=rs.id, ruleset_hash=rs.hash, ruleset_text=rs.text, ruleset_source=rs.source,
+            variant=None, name=None, season="bench", players=game.players,
+            sides=[{"name": s.name, "members": list(s.members)} for s in game.sides],
+            options=dict(game.options), state=initial_state(game), created=day, make_current=False)
+        store.replace_from(gid, 0, 1, [HandRow(r.n, [f"hand {r.n}"], r.hand, r.points, r.breakdown, r.events,
+                                               r.state, day) for r in rows],
+                           "import", {"bench": True}, final)
+    store.close()
+    # quick replay check: the engine agrees with what was stored (a template, under new names)
+    state = initial_state(tgame)
+    for r in templates[0][0]:
+        state = apply_hand(tgame, state, r.hand).state
+    assert state == templates[0][0][-1].state
+    return time.perf_counter() - start
+
+
+def bench_scale(tmp: Path, games: int, hands_per_game: int, runs: int) -> dict[str, Any]:
+    db = tmp / "season.db"
+    built = build_season_db(db, games, hands_per_game)
+    size_mb = db.stat().st_size / 2**20
+    env = clean_env(tmp)
+    env["SCOREPAD_DB"] = str(db)
+    sp = scorepad_cmd()
+    results: dict[str, Any] = {"games": games, "hands": games * hands_per_game, "build_s": round(built, 1),
+                               "db_mb": round(size_mb, 1)}
+    print(f"\n3. Scale: {games} games, {games * hands_per_game} hands (built in {built:.1f} s, {size_mb:.0f} MB)")
+    for label, extra in (("season", []), ("season --format json", ["--format", "json"]),
+                         ("season --format html", ["--format", "html", "--output", str(tmp / "s.html")])):
+        walls, peaks = [], []
+        run_timed([*sp, "season", "bench", *extra], env)
+        for _ in range(runs):
+            wall, peak, _ = run_timed([*sp, "season", "bench", *extra], env)
+            walls.append(wall)
+            peaks.append(peak)
+        med = statistics.median(walls)
+        results[label] = {"median_s": round(med, 2), "min_s": round(min(walls), 2), "peak_mb": round(max(peaks), 1)}
+        print(f"   scorepad {label:24} median {med:5.2f} s  min {min(walls):5.2f} s  peak {max(peaks):6.1f} MB")
+    print("   target: scorepad season under 2 s and under 150 MB")
+    return results
+
+
+# --------------------------------------------------------------------------- 4. engine
+
+def bench_engine(min_seconds: float) -> dict[str, Any]:
+    import tomllib
+
+    from scorepad.engine import apply_hand, initial_state
+    from scorepad.errors import ScorepadError
+    from scorepad.registry import entries
+    from scorepad.scenario import load_scenario
+    from scorepad.play import type_and_score
+
+    out: dict[str, Any] = {}
+    print("\n4. Engine replay throughput per bundled ruleset (hands from tests/scenarios/<id>/)")
+    print(f"   {'ruleset':20} {'hands':>6} {'hands/s':>10}")
+    for rid in sorted(entries()):
+        sequences = []
+        for path in sorted((ROOT / "tests" / "scenarios" / rid).glob("*.toml")):
+            try:
+                data, game = load_scenario(path)
+            except (ScorepadError, KeyError, tomllib.TOMLDecodeError):
+                continue
+            state = initial_state(game)
+            hands = []
+            for h in data.get("hand", []):
+                if "error" in h or h.get("finish") or "input" not in h:
+                    continue
+                try:
+                    _, hand, res = type_and_score(game, state, h["input"], None)
+                except ScorepadError:
+                    break
+                hands.append(hand)
+                state = res.state
+            if hands:
+                sequences.append((game, hands))
+        total = sum(len(h) for _, h in sequences)
+        if not total:
+            print(f"   {rid:20} {'-':>6} {'(no scenario hands)':>10}")
+            continue
+        done, start = 0, time.perf_counter()
+        while time.perf_counter() - start < min_seconds:
+            for game, hands in sequences:
+                state = initial_state(game)
+                for hand in hands:
+                    state = apply_hand(game, state, hand).state
+                done += len(hands)
+        rate = done / (time.perf_counter() - start)
+        out[rid] = {"scenario_hands": total, "hands_per_s": round(rate)}
+        print(f"   {rid:20} {total:6d} {rate:10,.0f}")
+    return out
+
+
+# --------------------------------------------------------------------------- main
+
+def machine() -> dict[str, str]:
+    cpu = platform.processor() or "unknown"
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    return {"nproc": str(os.cpu_count()), "python": platform.python_version(), "cpu": cpu,
+            "os": f"{platform.system()} {platform.release()}"}
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--quick", action="store_true", help="fewer runs, a smaller season database")
+    ap.add_argument("--only", default="latency,flat,scale,engine", help="comma-separated parts to run")
+    ap.add_argument("--json", type=Path, help="also write the figures as JSON to this file")
+    ap.add_argument("--no-pyc", action="store_true", help="measure start-up without byte-code caches")
+    args = ap.parse_args()
+    global NO_PYC
+    NO_PYC = args.no_pyc
+    parts = set(args.only.split(","))
+    info = machine()
+    print(f"scorepad benchmarks: {info['nproc']} CPUs ({info['cpu']}), Python {info['python']}, {info['os']}")
+    results: dict[str, Any] = {"machine": info}
+    with tempfile.TemporaryDirectory(prefix="scorepad-bench-") as name:
+        tmp = Path(name)
+        if "latency" in parts:
+            results["latency"] = bench_latency(tmp, 5 if args.quick else 21)
+        if "flat" in parts:
+            results["flat"] = bench_flat(tmp, 200 if args.quick else 1000)
+        if "scale" in parts:
+            results["scale"] = bench_scale(tmp, 500 if args.quick else 5000, 20, 2 if args.quick else 5)
+        if "engine" in parts:
+            results["engine"] = bench_engine(0.1 if args.quick else 0.5)
+    if args.json:
+        args.json.write_text(json.dumps(results, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+
+
+if __name__ == "__main__":
+    main()

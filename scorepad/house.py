@@ -1,0 +1,122 @@
+"""House rules and home-made games: derived rulesets, the starter, checking files, running scenarios.
+
+Everything a player does with ruleset files lives here, so the CLI only parses and prints.
+"""
+
+from __future__ import annotations
+
+import re
+import tempfile
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from scorepad.errors import RulesetError, UserError
+from scorepad.registry import load, resolve, resolved_text, text_hash
+from scorepad.ruleset import load_text, parse_toml
+
+ID_RE = re.compile(r"^[a-z0-9][a-z0-9-]{0,40}$")
+
+
+def write_new(path: Path, text: str, force: bool) -> None:
+    """Write a file atomically; an existing file is replaced only with `force`."""
+    from scorepad.transfer import write_atomic
+
+    if path.exists() and not force:
+        raise UserError(f"{path} exists; use --force to replace it")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    write_atomic(path, text)
+
+
+def _check_id(new_id: str, example: str) -> None:
+    if not ID_RE.match(new_id):
+        raise UserError(f"{new_id!r}: an id is lower-case letters, digits and - (like {example})")
+
+
+def derive(base: str, new_id: str, options: Mapping[str, str], name: str | None, aliases: Sequence[str],
+           rules_dirs: Sequence[str], target_dir: Path, force: bool) -> Path:
+    """Write `target_dir/NEW.toml`: only what differs from BASE, the base's id and the hash of its text."""
+    import tomli_w
+
+    from scorepad.engine import resolve_options
+
+    _check_id(new_id, "skid-505")
+    if "variant" in options:
+        raise UserError("a derived ruleset changes options; start it with GAME:VARIANT instead of --opt variant=")
+    rs = load(base, rules_dirs)
+    typed = resolve_options(rs, options)
+    base_path, _ = resolve(base, rules_dirs)
+    base_text, _ = resolved_text(base_path, rules_dirs)
+    changed = ", ".join(f"{k} {v}" for k, v in options.items())
+    data: dict[str, Any] = {
+        "format": 1, "base": rs.id, "base_hash": text_hash(base_text),
+        "game": {"id": new_id, "name": name or f"{rs.name} ({changed or 'house rules'})", "aliases": list(aliases),
+                 "notes": [f"Derived from {rs.id}: " + (changed or "no option changed") + "."]},
+        "options": {k: {"default": typed[k]} for k in options},
+    }
+    text = tomli_w.dumps(data)
+    path = target_dir / f"{new_id}.toml"
+    with tempfile.TemporaryDirectory() as tmp:   # load it before writing: nothing is written if it fails
+        probe = Path(tmp) / path.name
+        probe.write_text(text, encoding="utf-8")
+        merged, _ = resolved_text(probe, rules_dirs)
+    load_text(merged, str(path))
+    write_new(path, text, force)
+    return path
+
+
+def write_starter(new_id: str, name: str | None, target_dir: Path, force: bool) -> tuple[Path, Path]:
+    """The starter ruleset and its example scenario, both checked before anything is written."""
+    from scorepad.starter import SCENARIO, STARTER
+
+    _check_id(new_id, "my-game")
+    path = target_dir / f"{new_id}.toml"
+    scenario = target_dir / f"{new_id}.scenario.toml"
+    for target in (path, scenario):
+        if target.exists() and not force:
+            raise UserError(f"{target} exists; use --force to replace it")
+    text = STARTER.format(id=new_id, name=name or new_id.replace("-", " ").title())
+    load_text(text, str(path))
+    write_new(path, text, force)
+    write_new(scenario, SCENARIO.format(path=path.name), force)
+    return path, scenario
+
+
+@dataclass
+class FileCheck:
+    path: Path
+    problems: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+
+
+def check_file(path: Path, rules_dirs: Sequence[str]) -> FileCheck:
+    """Load a ruleset file and every variant of it; collect problems and warnings instead of failing."""
+    result = FileCheck(path)
+    try:
+        text, result.warnings = resolved_text(path, rules_dirs)
+        data = parse_toml(text, str(path))
+        load_text(text, str(path))
+        variants = data.get("variants", {})
+        for v in variants if isinstance(variants, dict) else {}:
+            load_text(text, str(path), v)
+    except RulesetError as exc:
+        result.problems = exc.problems or [exc.message]
+    except UserError as exc:
+        result.problems = [f"{path}: {exc.message}"]
+    return result
+
+
+def scenario_files(spec: str, given: Sequence[Path], rules_dirs: Sequence[str]) -> tuple[Any, list[Path]]:
+    """The ruleset to test and its scenario files: those named, else the ones found beside it."""
+    path, variant = resolve(spec, rules_dirs)
+    text, _ = resolved_text(path, rules_dirs)
+    rs = load_text(text, str(path), variant)
+    files = list(given)
+    if not files:
+        files = sorted(path.parent.glob(f"{path.stem}.scenario*.toml"))
+        files += sorted((path.parent / "scenarios" / rs.id).glob("*.toml"))
+        files += sorted((Path("tests") / "scenarios" / rs.id).glob("*.toml"))
+    if not files:
+        raise UserError(f"no scenarios for {rs.id}: name them, or put {path.stem}.scenario.toml beside the ruleset")
+    return rs, files
