@@ -177,7 +177,7 @@ def record_hand(store: Store, game_id: int | str | None, args: Sequence[str],
     state = row.state
     raw, hand, result = type_and_score(game, state, args, prompt)
     n = row.hands + 1
-    store.add_hand(row.id, row.hands, HandRow(n, raw.typed, hand, result.points,
+    store.add_hand(row.id, row.version, HandRow(n, raw.typed, hand, result.points,
                                               _jsonable_breakdown(result), result.events,
                                               result.state, now()))
     return Recorded(store.game(row.id), game, n, result)
@@ -194,7 +194,7 @@ def undo(store: Store, game_id: int | str | None) -> tuple[GameRow, int]:
     hands = store.hands(row.id)
     last = hands[-1]
     before = hands[-2].state if len(hands) > 1 else initial_state(game_of(row))
-    store.replace_from(row.id, row.hands, last.n, [], "undo",
+    store.replace_from(row.id, row.version, last.n, [], "undo",
                        {"removed": {"n": last.n, "typed": last.typed, "hand": last.hand}}, before)
     return store.game(row.id), last.n
 
@@ -229,7 +229,7 @@ def edit(store: Store, game_id: int | str | None, n: int, args: Sequence[str]) -
         new_rows.append(HandRow(later.n, later.typed, later.hand, res.points, _jsonable_breakdown(res),
                                 res.events, res.state, later.created))
         state = res.state
-    store.replace_from(row.id, row.hands, n, new_rows, "edit",
+    store.replace_from(row.id, row.version, n, new_rows, "edit",
                        {"hand": n, "old": {"typed": old.typed, "hand": old.hand},
                         "new": {"typed": new_rows[0].typed, "hand": hand}}, state)
     return store.game(row.id), new_rows
@@ -241,7 +241,7 @@ def finish(store: Store, game_id: int | str | None) -> tuple[GameRow, HandResult
     result = finish_game(game, row.state)
     store.set_state(row.id, result.state, "finish",
                     {"points": result.points, "breakdown": _jsonable_breakdown(result), "events": result.events},
-                    expected_hands=row.hands)
+                    expected_version=row.version)
     return store.game(row.id), result
 
 
@@ -483,7 +483,7 @@ def rescore_preview(store: Store, game_id: int | str, path: Any, rules_dirs: Seq
 
 def rescore_apply(store: Store, plan: RescorePlan) -> GameRow:
     rs = plan.ruleset
-    store.replace_from(plan.row.id, plan.row.hands, 1, plan.rows, "rescore",
+    store.replace_from(plan.row.id, plan.row.version, 1, plan.rows, "rescore",
                        {"old_ruleset": plan.row.ruleset_hash, "new_ruleset": rs.hash}, plan.final,
                        repin=(rs.id, rs.hash, rs.text, rs.source))
     return store.game(plan.row.id)

@@ -23,7 +23,7 @@ from typing import Any
 
 from scorepad.errors import StoreError, UserError
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 
 
 def _v1(db: sqlite3.Connection) -> None:
@@ -81,7 +81,12 @@ def _v2(db: sqlite3.Connection) -> None:
     db.execute("CREATE INDEX IF NOT EXISTS audit_game ON audit(game_id)")
 
 
-MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [_v1, _v2]
+def _v3(db: sqlite3.Connection) -> None:
+    """A version per game, bumped by every write, so a command never overwrites a change it did not see."""
+    db.execute("ALTER TABLE games ADD COLUMN version INTEGER NOT NULL DEFAULT 0")
+
+
+MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [_v1, _v2, _v3]
 
 
 def now() -> str:
@@ -110,6 +115,7 @@ class GameRow:
     finished: bool
     hands: int
     state: dict[str, Any]
+    version: int = 0
 
 
 @dataclass
@@ -223,14 +229,14 @@ class Store:
 
     def _game_from_row(self, row: sqlite3.Row | tuple[Any, ...]) -> GameRow:
         (gid, uid, rid, rhash, variant, name, season, players, sides, options, created, finished, hands,
-         state, text, source) = row
+         state, version, text, source) = row
         text = self._texts.setdefault(rhash, text)  # one copy of each pinned text, however many games
         return GameRow(gid, uid, rid, rhash, text, source, variant, name, season, json.loads(players),
                        json.loads(sides), json.loads(options), created, bool(finished), hands,
-                       json.loads(state))
+                       json.loads(state), version)
 
     _GAME_SQL = ("SELECT g.id, g.uid, g.ruleset_id, g.ruleset_hash, g.variant, g.name, g.season, g.players,"
-                 " g.sides, g.options, g.created, g.finished, g.hands, g.state, r.text, r.source"
+                 " g.sides, g.options, g.created, g.finished, g.hands, g.state, g.version, r.text, r.source"
                  " FROM games g JOIN rulesets r ON r.hash = g.ruleset_hash")
 
     def game(self, game_id: int | str | None) -> GameRow:
@@ -276,12 +282,18 @@ class Store:
                               (game_id, before_n - 1)).fetchone()
         return json.loads(row[0]) if row else None
 
-    def add_hand(self, game_id: int, expected_hands: int, row: HandRow) -> None:
-        """Append a hand; refuses if another command added one since the state was read."""
+    @staticmethod
+    def _claim(db: sqlite3.Connection, game_id: int, expected_version: int) -> None:
+        """Inside a write: refuse if the game changed since it was read, else bump its version."""
+        current = db.execute("SELECT version FROM games WHERE id = ?", (game_id,)).fetchone()
+        if current is None or current[0] != expected_version:
+            raise StoreError("another scorepad command changed this game at the same moment; try again")
+        db.execute("UPDATE games SET version = version + 1 WHERE id = ?", (game_id,))
+
+    def add_hand(self, game_id: int, expected_version: int, row: HandRow) -> None:
+        """Append a hand; refuses if another command changed the game since it was read."""
         with self.write() as db:
-            current = db.execute("SELECT hands FROM games WHERE id = ?", (game_id,)).fetchone()[0]
-            if current != expected_hands:
-                raise StoreError("another scorepad command changed this game at the same moment; try again")
+            self._claim(db, game_id, expected_version)
             self._insert_hand(db, game_id, row)
             db.execute("UPDATE games SET hands = ?, state = ?, finished = ? WHERE id = ?",
                        (row.n, dumps(row.state), int(row.state.get("finished", False)), game_id))
@@ -292,7 +304,7 @@ class Store:
                    (game_id, row.n, dumps(row.typed), dumps(row.hand), dumps(row.points),
                     dumps(row.breakdown), dumps(row.events), dumps(row.state), row.created))
 
-    def replace_from(self, game_id: int, expected_hands: int, first_n: int, rows: Sequence[HandRow],
+    def replace_from(self, game_id: int, expected_version: int, first_n: int, rows: Sequence[HandRow],
                      action: str, detail: dict[str, Any], final_state: dict[str, Any],
                      repin: tuple[str, str, str, str] | None = None) -> None:
         """Undo/edit/rescore: retire active hands from `first_n` on, add `rows`, log it; one transaction.
@@ -300,14 +312,12 @@ class Store:
         `repin` (ruleset id, hash, text, source) points the game at another ruleset text (rescore).
         """
         with self.write() as db:
+            self._claim(db, game_id, expected_version)
             if repin is not None:
                 rid, rhash, text, source = repin
                 db.execute("INSERT OR IGNORE INTO rulesets(hash, ruleset_id, source, text) VALUES(?, ?, ?, ?)",
                            (rhash, rid, source, text))
                 db.execute("UPDATE games SET ruleset_hash = ? WHERE id = ?", (rhash, game_id))
-            current = db.execute("SELECT hands FROM games WHERE id = ?", (game_id,)).fetchone()[0]
-            if current != expected_hands:
-                raise StoreError("another scorepad command changed this game at the same moment; try again")
             status = "undone" if action == "undo" else "replaced"
             db.execute("UPDATE hands SET status = ? WHERE game_id = ? AND status = 'active' AND n >= ?",
                        (status, game_id, first_n))
@@ -320,13 +330,10 @@ class Store:
                        (game_id, now(), action, first_n, dumps(detail)))
 
     def set_state(self, game_id: int, state: dict[str, Any], action: str, detail: dict[str, Any],
-                  expected_hands: int | None = None) -> None:
-        """Replace the cached state (finish); refuses if a hand was added or removed since it was read."""
+                  expected_version: int) -> None:
+        """Replace the cached state (finish); refuses if the game changed since it was read."""
         with self.write() as db:
-            if expected_hands is not None:
-                current = db.execute("SELECT hands, finished FROM games WHERE id = ?", (game_id,)).fetchone()
-                if current is None or tuple(current) != (expected_hands, 0):
-                    raise StoreError("another scorepad command changed this game at the same moment; try again")
+            self._claim(db, game_id, expected_version)
             db.execute("UPDATE games SET state = ?, finished = ? WHERE id = ?",
                        (dumps(state), int(state.get("finished", False)), game_id))
             db.execute("INSERT INTO audit(game_id, at, action, hand_n, detail) VALUES(?, ?, ?, NULL, ?)",

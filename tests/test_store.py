@@ -27,6 +27,8 @@ def test_migrates_a_version_1_database(tmp_path: Path) -> None:
     assert store.db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
     indexes = {r[0] for r in store.db.execute("SELECT name FROM sqlite_master WHERE type = 'index'")}
     assert {"games_season", "audit_game"} <= indexes
+    columns = {r[1] for r in store.db.execute("PRAGMA table_info(games)")}
+    assert "version" in columns
     assert store.wal
 
 
@@ -100,3 +102,24 @@ def test_prompts_for_missing_values_on_a_terminal(tmp_path: Path) -> None:
     out = subprocess.run([sys.executable, "-m", "scorepad", "standings", "--json"], env=env, check=True,
                          capture_output=True, text=True).stdout
     assert [s["score"] for s in json.loads(out)["sides"]] == [71, -60]
+
+
+def test_a_change_made_meanwhile_is_never_overwritten(tmp_path: Path) -> None:
+    """Undo + a new hand keep the hand count; the game's version still tells a stale write apart."""
+    from scorepad import play
+    from scorepad.errors import StoreError
+
+    store = Store(tmp_path / "race.db")
+    row = play.new_game(store, "spades", ["a", "b", "c", "d"])
+    play.record_hand(store, row.id, ["bid=4,3,3,3", "tricks=5,3,3,2"])
+    stale = store.game(row.id)
+    play.undo(store, row.id)
+    play.record_hand(store, row.id, ["bid=3,3,3,3", "tricks=4,3,3,3"])
+    assert store.game(row.id).hands == stale.hands
+    try:
+        store.replace_from(stale.id, stale.version, 1, [], "undo", {}, stale.state)
+    except StoreError as exc:
+        assert "at the same moment" in exc.message
+    else:
+        raise AssertionError("a stale undo overwrote a newer hand")
+    assert [s["score"] for s in store.game(row.id).state["sides"]] == [61, 60]
