@@ -7,6 +7,7 @@ also without diacritics, so `ärtuandmine`, `artuandmine`, `тысяча` and `1
 from __future__ import annotations
 
 import os
+import re
 import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -126,8 +127,9 @@ def resolved_text(path: Path, extra_dirs: Sequence[str] = (), depth: int = 0) ->
     if depth >= MAX_DERIVATION:
         raise RulesetError(f"{path}: base: derived more than {MAX_DERIVATION} levels deep (a loop?)")
     base_spec = data["base"]
-    if not isinstance(base_spec, str):
-        raise RulesetError(f"{path}: base: must be the id of the ruleset this one is derived from")
+    if not isinstance(base_spec, str) or not re.match(r"^[a-z0-9][a-z0-9-]{0,40}$", base_spec):
+        # an id, never a path: a ruleset from a stranger must not make scorepad read other files
+        raise RulesetError(f"{path}: base: must be the id of the ruleset this one is derived from, like \"skid\"")
     base_path, _ = resolve(base_spec, extra_dirs)
     if base_path.resolve() == Path(path).resolve():
         raise RulesetError(f"{path}: base: a ruleset cannot be derived from itself")
