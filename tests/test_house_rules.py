@@ -165,3 +165,15 @@ def test_preferred_language_names_the_games(cli: Callable[..., Run], home: Path)
     assert games["hearts"]["name"] == "Ärtuandmine"
     assert "Hearts" in games["hearts"]["aliases"]
     assert cli("config", "set", "language", "xx").code == 2
+
+
+def test_derivation_loops_by_id_are_refused(cli: Callable[..., Run], tmp_path: Path) -> None:
+    rules = tmp_path / "loop"
+    rules.mkdir()
+    (rules / "loop-a.toml").write_text('format = 1\nbase = "loop-b"\n[game]\nid = "loop-a"\nname = "A"\n',
+                                       encoding="utf-8")
+    (rules / "loop-b.toml").write_text('format = 1\nbase = "loop-a"\n[game]\nid = "loop-b"\nname = "B"\n',
+                                       encoding="utf-8")
+    r = cli("--rules-dir", str(rules), "rules", "check", str(rules / "loop-a.toml"))
+    assert r.code == 2 and "derived more than 5 levels deep" in r.err
+    assert cli("--rules-dir", str(rules), "new", "loop-a", "x", "y").code == 2
