@@ -31,7 +31,12 @@ def details(rs: Ruleset, language: str | None = None) -> dict[str, Any]:
     game = sample_game(rs)
     fields = []
     for f in rs.fields.values():
-        fields.append({"name": f.name, "scope": f.scope, "type": f.type, "legal": describe_field(game, f),
+        legal = describe_field(game, f)
+        if f.type in ("player", "side"):   # the sample game's placeholder names mean nothing to a reader
+            kind = "a player (name, unique prefix or seat)" if f.type == "player" else \
+                "a side (its name, or one of its players)"
+            legal = "; ".join([kind, *([", ".join(f.words)] if f.words else [])])
+        fields.append({"name": f.name, "scope": f.scope, "type": f.type, "legal": legal,
                        "default": f.default, "optional": f.optional or f.required_if is not None,
                        "required_if": f.required_if.source if f.required_if else None, "help": f.help})
     return {
