@@ -549,22 +549,22 @@ def _fail(exc: ScorepadError) -> NoReturn:
 
 
 def _click_errors() -> tuple[tuple[type[BaseException], ...], tuple[type[Exception], ...]]:
-    """Abort and usage-error classes of click and of the copy of click that newer typer ships."""
-    import click
+    """Abort and usage-error classes of click, and of the copy of click that newer typer ships instead."""
+    import importlib
 
-    aborts: list[type[BaseException]] = [click.exceptions.Abort]
-    usage: list[type[Exception]] = [click.ClickException]
-    try:
-        from typer import _click
-    except ImportError:
-        return tuple(aborts), tuple(usage)
-    for name in ("Abort", "Exit"):
-        extra = getattr(_click.exceptions, name, None) or getattr(_click, name, None)
-        if isinstance(extra, type) and issubclass(extra, BaseException) and name == "Abort":
-            aborts.append(extra)
-    clicky = getattr(_click.exceptions, "ClickException", None) or getattr(_click, "ClickException", None)
-    if isinstance(clicky, type) and issubclass(clicky, Exception):
-        usage.append(clicky)
+    aborts: list[type[BaseException]] = []
+    usage: list[type[Exception]] = []
+    for name in ("click.exceptions", "typer._click.exceptions", "typer.exceptions"):
+        try:
+            module = importlib.import_module(name)
+        except ImportError:
+            continue
+        abort = getattr(module, "Abort", None)
+        if isinstance(abort, type) and issubclass(abort, BaseException):
+            aborts.append(abort)
+        clicky = getattr(module, "ClickException", None)
+        if isinstance(clicky, type) and issubclass(clicky, Exception):
+            usage.append(clicky)
     return tuple(aborts), tuple(usage)
 
 
