@@ -51,7 +51,9 @@ def work(plan: dict) -> None:
             if plan.get("retry") and code == 1 and CONFLICT in err and tries < 200:
                 continue
             break
-        line = json.dumps({"i": i, "args": command, "code": code, "out": out[-2000:], "err": err[-2000:],
+        # short lines (well under PIPE_BUF, 4096 bytes) are written atomically, so a kill never leaves
+        # half a line: every complete line is a command that had finished
+        line = json.dumps({"i": i, "args": command, "code": code, "out": out[-600:], "err": err[-600:],
                            "tries": tries})
         sys.stdout.write(line + "\n")
         sys.stdout.flush()
