@@ -177,3 +177,20 @@ def test_derivation_loops_by_id_are_refused(cli: Callable[..., Run], tmp_path: P
     r = cli("--rules-dir", str(rules), "rules", "check", str(rules / "loop-a.toml"))
     assert r.code == 2 and "derived more than 5 levels deep" in r.err
     assert cli("--rules-dir", str(rules), "new", "loop-a", "x", "y").code == 2
+
+
+def test_a_changed_or_deleted_ruleset_file_never_changes_played_games(cli: Callable[..., Run], tmp_path: Path) -> None:
+    path = tmp_path / "spades.toml"
+    original = (Path(__file__).parent.parent / "rulesets" / "spades.toml").read_text(encoding="utf-8")
+    path.write_text(original, encoding="utf-8")
+    assert cli("new", str(path), "a", "b", "c", "d").code == 0
+    assert cli("hand", "bid=4,3,3,3", "tricks=5,3,3,2").code == 0
+    path.write_text(original.replace('points = "new_bags"', 'points = "new_bags * 50"'), encoding="utf-8")
+    assert cli("hand", "bid=4,3,3,3", "tricks=5,3,3,2").code == 0      # still the pinned rules: +71 again
+    assert scores(cli) == [142, -120]
+    path.unlink()
+    assert cli("hand", "bid=4,3,3,3", "tricks=5,3,3,2").code == 0
+    assert scores(cli) == [213, -180]
+    assert cli("edit", "1", "a.tricks=4", "b.tricks=4").code == 0     # 7 bid, 7 taken: 70; 6 bid, 6 taken: 60
+    assert scores(cli) == [70 + 71 + 71, 60 - 60 - 60]
+    assert cli("verify").code == 0
