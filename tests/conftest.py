@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sqlite3
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -17,6 +18,15 @@ class Run:
     code: int
     out: str
     err: str
+
+
+def dump(path: Path) -> list[str]:
+    """Every row of every table of a database: equal before and after a refused command."""
+    con = sqlite3.connect(path)
+    try:
+        return list(con.iterdump())
+    finally:
+        con.close()
 
 
 @pytest.fixture

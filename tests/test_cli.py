@@ -9,16 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import Run
-
-
-def dump(path: Path) -> list[str]:
-    """Every row of every table: equal before and after a refused command."""
-    con = sqlite3.connect(path)
-    try:
-        return list(con.iterdump())
-    finally:
-        con.close()
+from tests.conftest import Run, dump
 
 
 def test_spades_first_hand_standings_json(cli: Callable[..., Run]) -> None:

@@ -25,7 +25,7 @@ from scorepad.errors import ScorepadError, UserError
 from scorepad.expr import BUILTINS, compile_formula
 from scorepad.play import type_and_score
 from scorepad.registry import load
-from tests.conftest import Run
+from tests.conftest import Run, dump
 
 settings.register_profile("default", max_examples=60, deadline=None,
                           suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
@@ -187,14 +187,6 @@ def test_formulas_compile_and_run_or_refuse(source: str) -> None:
 
 
 # --------------------------------------------------------------------------- the whole CLI
-
-def dump(path: Path) -> list[str]:
-    con = sqlite3.connect(path)
-    try:
-        return list(con.iterdump())
-    finally:
-        con.close()
-
 
 SPADES_ARGS = st.lists(st.sampled_from(["bid=4,3,3,3", "tricks=5,3,3,2", "bid=3,3,3,3", "tricks=4,3,3,3",
                                          "ann.bid=nil", "bid=blind,3,3,3", "tricks=13,0,0,0"]) | TYPED,
