@@ -377,6 +377,21 @@ def finish(game: str | None = typer.Option(None, "--game", help="game id (defaul
     typer.echo(standings_text(play.standings(row)))
 
 
+@app.command("log")
+def log(game: str | None = typer.Option(None, "--game", help="game id (default: the current game)"),
+        as_json: bool = typer.Option(False, "--json", help="JSON output")) -> None:
+    """The audit trail of a game: when it started, every undo, edit, rescore and finish, with what changed."""
+    store = _store()
+    row = store.game(game)
+    entries = store.audit(row.id)
+    if as_json:
+        _print_json(entries)
+        return
+    from scorepad.render import audit_text
+
+    typer.echo(audit_text(entries))
+
+
 @app.command("verify")
 def verify() -> None:
     """Replay every game and compare with the stored totals (exit 1 if any differ)."""

@@ -225,3 +225,23 @@ def games_text(rows: list[dict[str, Any]], current: str | None) -> str:
                       g["created"][:10]])
     return str(tabulate(table, headers=["id", "game", "players", "hands", "state", "season", "name", "started"],
                         tablefmt="simple"))
+
+
+def audit_text(entries: list[dict[str, Any]]) -> str:
+    """One line per change to a game, with the typed values that were removed or replaced."""
+    lines = []
+    for e in entries:
+        d = e["detail"]
+        what = ""
+        if e["action"] == "undo" and "removed" in d:
+            what = f"removed hand {d['removed']['n']}: {' '.join(d['removed']['typed'])}"
+        elif e["action"] == "edit":
+            what = f"hand {d['hand']}: was {' '.join(d['old']['typed'])}; now {' '.join(d['new']['typed'])}"
+        elif e["action"] == "new":
+            what = "players " + ", ".join(d.get("players", []))
+        elif e["action"] == "rescore":
+            what = f"ruleset {d.get('old_ruleset')} -> {d.get('new_ruleset')}"
+        elif e["action"] == "finish":
+            what = "; ".join(d.get("events", []))
+        lines.append(f"{e['at'][:19].replace('T', ' ')}  {e['action']:<8} {what}".rstrip())
+    return "\n".join(lines) or "No changes recorded."
