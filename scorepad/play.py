@@ -394,6 +394,12 @@ def season_report(store: Store, name: str | None, fmt: str = "text", *, ruleset:
     games = store.games(season)
     rows = season_table(games, ruleset=ruleset, since=since, until=until, player=player,
                         include_unfinished=include_unfinished)
+    # For one ruleset, its side counters summed over the season (Asshole's titles, placement games' wins
+    # and losses, Spades' bags ...) become extra columns; across rulesets they would not mean anything.
+    extra = sorted({k for r in rows for k in r["counters"]}) if ruleset else []
+    columns = [*COLUMNS, *(f"total {k}" for k in extra)]
+    for r in rows:
+        r.update({f"total {k}": r["counters"].get(k, 0) for k in extra})
     if fmt == "json":
         return json.dumps({"season": season, "filters": {"ruleset": ruleset, "since": since, "until": until,
                                                          "player": player, "include_unfinished": include_unfinished},
@@ -401,10 +407,10 @@ def season_report(store: Store, name: str | None, fmt: str = "text", *, ruleset:
                           ensure_ascii=False, indent=2) + "\n"
     if fmt == "csv":
         buf = io.StringIO()
-        writer = csv.DictWriter(buf, fieldnames=COLUMNS, extrasaction="ignore", lineterminator="\r\n")
+        writer = csv.DictWriter(buf, fieldnames=columns, extrasaction="ignore", lineterminator="\r\n")
         writer.writeheader()
         for r in rows:
-            writer.writerow({k: ("" if r.get(k) is None else r.get(k)) for k in COLUMNS})
+            writer.writerow({k: ("" if r.get(k) is None else r.get(k)) for k in columns})
         return buf.getvalue()
     if fmt == "html":
         from scorepad.report import MAX_GAME_CHARTS, season_html
@@ -422,8 +428,8 @@ def season_report(store: Store, name: str | None, fmt: str = "text", *, ruleset:
     if table_fmt not in tabulate_formats:
         raise UserError(f"unknown format {fmt!r} (text, markdown, csv, json, html, or a tabulate format: "
                         f"{', '.join(sorted(tabulate_formats))})")
-    body: str = tabulate([[r.get(c) if r.get(c) is not None else "-" for c in COLUMNS] for r in rows],
-                    headers=COLUMNS, tablefmt=table_fmt)
+    body: str = tabulate([[r.get(c) if r.get(c) is not None else "-" for c in columns] for r in rows],
+                         headers=columns, tablefmt=table_fmt)
     if fmt == "text":
         return f"Season {season}: {len(selected(games, ruleset, since, until))} games\n{body}\n"
     return body + "\n"

@@ -29,6 +29,7 @@ class Result:
     place: int
     n_sides: int
     outcome: str  # W, D, L or '' (unfinished, not counted)
+    counters: dict[str, float] = field(default_factory=dict)  # the side's numeric counters at the end
 
 
 @dataclass
@@ -41,6 +42,7 @@ class PlayerLine:
     places: list[float] = field(default_factory=list)
     points: float = 0
     recent: list[str] = field(default_factory=list)
+    counters: dict[str, float] = field(default_factory=dict)
     mu: float = 25.0
     sigma: float = 25.0 / 3
     history: list[tuple[int, float]] = field(default_factory=list)
@@ -54,6 +56,7 @@ class PlayerLine:
             "points": _clean(self.points), "avg_points": round(self.points / self.games, 1) if self.games else 0,
             "rating": round(self.mu, 2), "uncertainty": round(self.sigma, 2),
             "ordinal": round(self.mu - 3 * self.sigma, 2), "last5": "".join(self.recent[-5:]),
+            "counters": {k: _clean(v) for k, v in sorted(self.counters.items())},
         }
 
 
@@ -103,8 +106,10 @@ def results_of(row: GameRow, include_unfinished: bool) -> list[Result]:
             outcome = ("D" if len(top) > 1 else "W") if places[k] == 1 else "L"
         else:
             outcome = ""
+        counters = {key: value for key, value in sides[k].items()
+                    if key not in ("score", "status") and isinstance(value, (int, float)) and not isinstance(value, bool)}
         out.append(Result(row.id, row.ruleset_id, row.created, [row.players[i] for i in side["members"]],
-                          sides[k]["score"], places[k], len(sides), outcome))
+                          sides[k]["score"], places[k], len(sides), outcome, counters))
     return out
 
 
@@ -149,6 +154,8 @@ def compute(games: Sequence[GameRow], *, ruleset: str | None = None, since: str 
                 line = lines.setdefault(p, PlayerLine(p))
                 line.games += 1
                 line.points += res.score if isinstance(res.score, (int, float)) else 0
+                for key, value in res.counters.items():
+                    line.counters[key] = line.counters.get(key, 0) + value
                 if res.outcome:
                     line.recent.append(res.outcome)
                     line.wins += res.outcome == "W"

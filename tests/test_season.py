@@ -205,3 +205,17 @@ def test_html_report_in_a_real_browser(cli: Callable[..., Run], season: tuple[li
             page.screenshot(path=str(artifacts / "season-report.png"), full_page=True)
         finally:
             b.close()
+
+
+def test_one_ruleset_season_sums_its_counters(cli: Callable[..., Run]) -> None:
+    """Asshole: a season counts titles (President 1st, Vice-President 2nd, Vice-Asshole 3rd, Asshole 4th)."""
+    cli("new", "asshole", "a", "b", "c", "d")
+    for places in ("1,2,3,4", "2,1,4,3", "1,3,2,4"):
+        assert cli("hand", f"place={places}").code == 0
+    cli("finish")
+    rows = {r["player"]: r for r in csv.DictReader(io.StringIO(
+        cli("season", "--ruleset", "asshole", "--format", "csv").out))}
+    titles = {p: (rows[p]["total presidents"], rows[p]["total vice_presidents"], rows[p]["total vice_assholes"],
+                  rows[p]["total assholes"]) for p in rows}
+    assert titles == {"a": ("2", "1", "0", "0"), "b": ("1", "1", "1", "0"), "c": ("0", "1", "1", "1"),
+                      "d": ("0", "0", "1", "2")}
