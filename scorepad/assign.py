@@ -245,7 +245,6 @@ def type_hand(game: Game, raw: RawHand, active: Sequence[bool]) -> tuple[Hand, l
     hand: Hand = {}
     problems: list[str] = []
     missing: list[Missing] = []
-    side_of = game.side_of
     for fname, fdef in rs.fields.items():
         given = raw.values.get(fname)
         if fdef.scope == "hand":
@@ -305,7 +304,6 @@ def type_hand(game: Game, raw: RawHand, active: Sequence[bool]) -> tuple[Hand, l
                     active[j] for j in game.sides[i].members)
                 if (given is None or given[i] is None) and is_active:
                     missing.append(Missing(fname, i))
-    _ = side_of
     return hand, missing
 
 

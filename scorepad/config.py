@@ -80,22 +80,6 @@ def save_config(data: dict[str, Any], path: Path | None = None) -> Path:
     return path
 
 
-def _typed(value: str) -> Any:
-    low = value.strip().lower()
-    if low in ("true", "yes"):
-        return True
-    if low in ("false", "no"):
-        return False
-    try:
-        return int(value)
-    except ValueError:
-        pass
-    try:
-        return float(value)
-    except ValueError:
-        return value
-
-
 def set_value(data: dict[str, Any], key: str, value: str) -> dict[str, Any]:
     """`db`, `rules_dirs` (os.pathsep-separated), `language`, `alias.SHORT`, or `GAME.OPTION`."""
     out = {k: (dict(v) if isinstance(v, dict) else v) for k, v in data.items()}
@@ -143,5 +127,3 @@ def flat(data: dict[str, Any]) -> dict[str, Any]:
             out[f"{game}.{option}"] = value
     return out
 
-
-_ = _typed

@@ -38,7 +38,7 @@ def game_toml(store: Store, game_id: int | str | None) -> str:
 def import_game_toml(store: Store, path: Path) -> tuple[int, int]:
     """Add the game in a TOML game file; returns (added, already present)."""
     from scorepad.engine import Side, initial_state
-    from scorepad.play import _jsonable_breakdown, finish, game_of, type_and_score
+    from scorepad.play import _jsonable_breakdown, finish, type_and_score
     from scorepad.ruleset import load_text
 
     try:
@@ -78,5 +78,4 @@ def import_game_toml(store: Store, path: Path) -> tuple[int, int]:
         store.replace_from(gid, 0, 1, rows, "import", {"file": str(path)}, rows[-1].state)
     if data.get("finished_by_command"):
         finish(store, gid)
-    _ = game_of
     return 1, 0

@@ -368,13 +368,6 @@ def verify(store: Store) -> list[str]:
     return problems
 
 
-def options_for(rs: Ruleset) -> Mapping[str, Any]:
-    return {name: o.default for name, o in rs.options.items()}
-
-
-_ = (make_game,)
-
-
 SEASON_FORMATS = ("text", "markdown", "csv", "json", "html")
 
 

@@ -85,10 +85,6 @@ class FieldDef:
     maps: dict[str, dict[str, Any]]
     resolve: dict[str, str] = field(default_factory=dict)
 
-    @property
-    def has_default(self) -> bool:
-        return self.default is not None
-
 
 @dataclass(frozen=True)
 class Let:

@@ -277,11 +277,6 @@ class Store:
         return [HandRow(n, json.loads(t), json.loads(h), json.loads(p), json.loads(b), json.loads(e),
                         json.loads(s), c) for n, t, h, p, b, e, s, c in rows]
 
-    def last_state(self, game_id: int, before_n: int) -> dict[str, Any] | None:
-        row = self.db.execute("SELECT state FROM hands WHERE game_id = ? AND status = 'active' AND n = ?",
-                              (game_id, before_n - 1)).fetchone()
-        return json.loads(row[0]) if row else None
-
     @staticmethod
     def _claim(db: sqlite3.Connection, game_id: int, expected_version: int) -> None:
         """Inside a write: refuse if the game changed since it was read, else bump its version."""
@@ -343,12 +338,6 @@ class Store:
         rows = self.db.execute("SELECT at, action, hand_n, detail FROM audit WHERE game_id = ? ORDER BY id",
                                (game_id,)).fetchall()
         return [{"at": a, "action": b, "hand": c, "detail": json.loads(d)} for a, b, c, d in rows]
-
-    def all_hand_rows(self, game_id: int) -> list[dict[str, Any]]:
-        rows = self.db.execute("SELECT n, status, typed, hand, created FROM hands WHERE game_id = ? ORDER BY id",
-                               (game_id,)).fetchall()
-        return [{"n": n, "status": s, "typed": json.loads(t), "hand": json.loads(h), "created": c}
-                for n, s, t, h, c in rows]
 
     def backup(self, target: Path) -> None:
         """A consistent copy with SQLite's online backup API, while other commands may run."""
