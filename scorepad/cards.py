@@ -130,8 +130,3 @@ def card_value(card: str, values: Mapping[str, int | float]) -> int | float:
         return values[card]
     rank, _ = split_card(card)
     return values.get(rank, 0)
-
-
-def normalise_value_keys(values: Mapping[str, object]) -> dict[str, object]:
-    """Ruleset card-value keys (`Q♠`, `qs`, `Ä`) to canonical card text."""
-    return {parse_card(key): v for key, v in values.items()}

@@ -642,11 +642,3 @@ def side_display(game: Game, state: State) -> list[dict[str, Any]]:
                 shown[label] = "?"
         out.append(shown)
     return out
-
-
-def replay(game: Game, hands: Sequence[Hand]) -> State:
-    """The state after playing `hands` from the start; used by verify, undo and edit."""
-    state = initial_state(game)
-    for hand in hands:
-        state = apply_hand(game, state, hand).state
-    return state

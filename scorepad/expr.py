@@ -245,28 +245,6 @@ BUILTINS: dict[str, Callable[..., Any]] = {
     "get": _get,
     "if_": _if,
 }
-FUNCTION_HELP = {
-    "min": "smallest of a list or of the arguments",
-    "max": "largest of a list or of the arguments",
-    "sum": "sum of a list",
-    "abs": "absolute value",
-    "len": "number of items",
-    "count": "count(list, x): how many items equal x (x defaults to true)",
-    "any": "true if any item is true",
-    "all": "true if every item is true",
-    "sorted": "the list sorted, smallest first",
-    "index": "index(list, x): position of x, or -1",
-    "round": "round(x, step=1): to the nearest multiple of step, halves away from zero",
-    "floor": "round down",
-    "ceil": "round up",
-    "clamp": "clamp(x, low, high)",
-    "sign": "-1, 0 or 1",
-    "int": "whole part",
-    "get": "get(table, key, default=0): an entry or the default",
-    "if_": "if_(condition, a, b)",
-}
-
-
 class _Compiler:
     def __init__(self, source: str, key: str, known: Collection[str],
                  functions: Mapping[str, Callable[..., Any]]) -> None:

@@ -368,9 +368,6 @@ def verify(store: Store) -> list[str]:
     return problems
 
 
-SEASON_FORMATS = ("text", "markdown", "csv", "json", "html")
-
-
 def season_report(store: Store, name: str | None, fmt: str = "text", *, ruleset: str | None = None,
                   since: str | None = None, until: str | None = None, player: str | None = None,
                   include_unfinished: bool = False) -> str:

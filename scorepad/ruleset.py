@@ -29,7 +29,6 @@ MAX_TEXT = 10000
 NAME_RE = re.compile(r"^[a-z_][a-z0-9_]{0,40}$")
 FIELD_TYPES = ("int", "number", "bool", "word", "player", "side", "cards", "pattern")
 SCOPES = ("hand", "player", "side")
-PER = ("hand", "player", "side", "game")
 MARKS = ("won", "lost", "out", "playing")
 WINNER_MODES = ("highest", "lowest", "marked", "last_standing")
 LIST_SECTIONS = ("check", "score", "rule")
@@ -213,7 +212,6 @@ def card_functions(values: Mapping[str, Any]) -> dict[str, Any]:
     return {"value": value, "has": has, "nrank": nrank, "nsuit": nsuit}
 
 
-CARD_FUNCTION_NAMES = ("value", "has", "nrank", "nsuit")
 
 
 # --------------------------------------------------------------------------- loading

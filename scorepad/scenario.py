@@ -139,6 +139,9 @@ def run_scenario(path: Path, ruleset: Ruleset | None = None,
             if not any(str(text).lower() in e.lower() for e in result.events):
                 out.append(Mismatch(n, f"no event containing {text!r} (events: {result.events})"))
     expect = data.get("result", {})
+    unknown_result = set(expect) - RESULT_KEYS
+    if unknown_result:
+        out.append(Mismatch(0, f"unknown keys in [result]: {sorted(unknown_result)}"))
     if "finished" in expect and state["finished"] != expect["finished"]:
         out.append(Mismatch(0, f"finished: expected {expect['finished']}, got {state['finished']}"))
     if "winner" in expect and state["winners"] != expect["winner"]:

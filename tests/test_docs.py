@@ -44,3 +44,13 @@ def test_every_bundled_ruleset_loads_and_has_scenarios() -> None:
         played = {tomllib.loads(f.read_text(encoding="utf-8")).get("variant") for f in files}
         for variant in rs.variants:
             assert variant in played, f"{rs.id}:{variant} has no scenario"
+
+
+def test_every_formula_function_is_documented() -> None:
+    from scorepad.expr import BUILTINS
+    from scorepad.ruleset import card_functions
+
+    text = DOCS.read_text(encoding="utf-8")
+    section = text[text.index("## Formulas"):text.index("### Names a formula sees")]
+    for name in [*BUILTINS, *card_functions({})]:
+        assert re.search(rf"(?<![\w.]){re.escape(name)}(?!\w)", section), f"{name} is not in docs/rulesets.md"
