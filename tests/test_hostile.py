@@ -55,15 +55,21 @@ def test_corpus_is_big_enough() -> None:
     assert len(FILES) + len(generated()) >= 30
 
 
-@pytest.fixture
-def arena(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """A copy of the corpus plus the generated files as the working directory; HOME inside tmp."""
+def corpus_copy(tmp_path: Path) -> tuple[Path, Path]:
+    """The corpus and the generated files copied into tmp_path/work, and an empty tmp_path/home."""
     work = tmp_path / "work"
     shutil.copytree(HOSTILE, work)
     for name, (data, _) in generated().items():
         (work / name).write_bytes(data)
     home = tmp_path / "home"
     home.mkdir()
+    return work, home
+
+
+@pytest.fixture
+def arena(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A copy of the corpus plus the generated files as the working directory; HOME inside tmp."""
+    work, home = corpus_copy(tmp_path)
     for var in ("HOME", "XDG_CONFIG_HOME", "XDG_DATA_HOME"):
         monkeypatch.setenv(var, str(home) if var == "HOME" else str(home / var.lower()))
     monkeypatch.chdir(work)
@@ -108,12 +114,7 @@ def tree(path: Path) -> dict[str, str]:
 
 def test_whole_corpus_in_one_subprocess_changes_nothing(tmp_path: Path) -> None:
     """The real console script on every file at once: each refused and named, nothing written anywhere."""
-    work = tmp_path / "work"
-    shutil.copytree(HOSTILE, work)
-    for name, (data, _) in generated().items():
-        (work / name).write_bytes(data)
-    home = tmp_path / "home"
-    home.mkdir()
+    work, home = corpus_copy(tmp_path)
     env = {k: v for k, v in os.environ.items() if not k.startswith("SCOREPAD_")}
     env.update(HOME=str(home), XDG_CONFIG_HOME=str(home / "config"), XDG_DATA_HOME=str(home / "data"),
                SCOREPAD_DB=str(tmp_path / "db" / "x.db"), PYTHONDONTWRITEBYTECODE="1")
