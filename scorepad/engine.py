@@ -136,7 +136,7 @@ def resolve_options(rs: Ruleset, given: Mapping[str, Any]) -> dict[str, Any]:
             raise UserError(f"option {key} must be one of {', '.join(map(str, o.values))}, not {raw}")
         is_number = isinstance(value, (int, float)) and not isinstance(value, bool)
         if is_number and ((o.min is not None and value < o.min) or (o.max is not None and value > o.max)):
-                raise UserError(f"option {key} must be between {o.min} and {o.max}, not {raw}")
+            raise UserError(f"option {key} must be between {o.min} and {o.max}, not {raw}")
         opts[key] = value
     return opts
 
@@ -221,6 +221,21 @@ def _pass_deal(game: Game, state: State, scope: _Scope | None = None,
     state["dealer"] = (dealer + 1) % n
 
 
+def active_players(game: Game, state: State) -> list[bool]:
+    """Per player in seating order: is the player's side still playing?"""
+    return [state["sides"][k]["status"] == "playing" for k in game.side_of]
+
+
+def _counter_names(env: dict[str, Any], state: State, k: int | None) -> None:
+    """Put the side counters into a formula's names: `all_X` always, `X` and `others_X` for side k."""
+    for cname in state["sides"][0]:
+        values = [s[cname] for s in state["sides"]]
+        env["all_" + cname] = values
+        if k is not None:
+            env[cname] = values[k]
+            env["others_" + cname] = values[:k] + values[k + 1:]
+
+
 def _eval(f: Formula, env: Mapping[str, Any]) -> Any:
     return f(env)
 
@@ -236,7 +251,7 @@ class _Scope:
         self.side_of = game.side_of
         n = len(game.players)
         hand_no = state["hands"] + 1
-        active = [state["sides"][self.side_of[i]]["status"] == "playing" for i in range(n)]
+        active = active_players(game, state)
         env = base_env(game)
         env.update(state["game"])
         env.update(hand_no=hand_no, hands=state["hands"], dealer=current_dealer(state, n),
@@ -452,15 +467,10 @@ def _rule_env(game: Game, scope: _Scope, state: State, k: int | None, points: li
     env.update(state["game"])
     env["all_gained"] = list(points)
     env["finished_early"] = finished_early
-    for cname in state["sides"][0]:
-        values = [s[cname] for s in state["sides"]]
-        env["all_" + cname] = values
-        if k is not None:
-            env[cname] = values[k]
-            env["others_" + cname] = values[:k] + values[k + 1:]
+    _counter_names(env, state, k)
     if k is not None:
         env["gained"] = points[k]
-    active = [state["sides"][scope.side_of[i]]["status"] == "playing" for i in range(len(game.players))]
+    active = active_players(game, state)
     env["active"] = active
     env["n_active"] = sum(active)
     return env
@@ -607,11 +617,10 @@ def next_hand_info(game: Game, state: State) -> dict[str, Any]:
     hand_no = state["hands"] + 1
     env = base_env(game)
     env.update(state["game"])
-    active = [state["sides"][game.side_of[i]]["status"] == "playing" for i in range(n)]
+    active = active_players(game, state)
     dealer = current_dealer(state, n)
     env.update(hand_no=hand_no, hands=state["hands"], dealer=dealer, active=active, n_active=sum(active))
-    for cname in state["sides"][0]:
-        env["all_" + cname] = [s[cname] for s in state["sides"]]
+    _counter_names(env, state, None)
     info: dict[str, Any] = {"hand": hand_no, "dealer": game.players[dealer]}
     for label, f in rs.display_next.items():
         try:
@@ -629,11 +638,7 @@ def side_display(game: Game, state: State) -> list[dict[str, Any]]:
     env.update(state["game"])
     for k, side in enumerate(game.sides):
         senv = dict(env, me=side.name, side_no=k, members=[game.players[i] for i in side.members])
-        for cname in state["sides"][0]:
-            values = [s[cname] for s in state["sides"]]
-            senv["all_" + cname] = values
-            senv[cname] = values[k]
-            senv["others_" + cname] = values[:k] + values[k + 1:]
+        _counter_names(senv, state, k)
         shown = {}
         for label, f in rs.display_side.items():
             try:

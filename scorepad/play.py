@@ -28,6 +28,7 @@ from scorepad.engine import (
     HandResult,
     Side,
     State,
+    active_players,
     apply_hand,
     finish_game,
     initial_state,
@@ -115,20 +116,16 @@ class Recorded:
     result: HandResult
 
 
-def _active(game: Game, state: State) -> list[bool]:
-    return [state["sides"][game.side_of[i]]["status"] == "playing" for i in range(len(game.players))]
-
-
 def type_and_score(game: Game, state: State, args: Sequence[str],
                    prompt: Prompt | None) -> tuple[RawHand, dict[str, Any], HandResult]:
     """Typed text → typed hand (asking for what is missing when a prompt is given) → scored hand."""
     if state["finished"]:
         raise UserError("this game has ended and takes no more hands (undo or edit still work)")
     raw = split_assignments(game, args)
-    hand, missing = type_hand(game, raw, _active(game, state))
+    hand, missing = type_hand(game, raw, active_players(game, state))
     if missing and prompt is not None:
         raw = ask_missing(game, raw, missing, prompt)
-        hand, missing = type_hand(game, raw, _active(game, state))
+        hand, missing = type_hand(game, raw, active_players(game, state))
     if missing:
         sentences = missing_sentence(game, missing)
         raise HandError(sentences[0] if len(sentences) == 1 else f"{len(sentences)} values are missing", sentences)
