@@ -108,7 +108,7 @@ def bench_latency(tmp: Path, runs: int) -> dict[str, Any]:
         "python -c 'import sqlite3'": [sys.executable, "-c", "import sqlite3"],
     }
     times: dict[str, list[float]] = {k: [] for k in commands}
-    for name, cmd in commands.items():  # warm-up: page cache, .pyc files
+    for cmd in commands.values():  # warm-up: page cache, .pyc files
         run_timed(cmd, env)
     for _ in range(runs):
         for name, cmd in commands.items():
@@ -161,7 +161,7 @@ def build_season_db(db: Path, games: int, hands_per_game: int, players: int = 40
     store API (one transaction per game, as `import` does). Distinct hand sequences are scored once
     as templates and reused under other players' names (spades hands hold no names)."""
     from scorepad.engine import apply_hand, finish_game, initial_state, make_game
-    from scorepad.play import _jsonable_breakdown, type_and_score
+    from scorepad.play import hand_row, type_and_score
     from scorepad.registry import load
     from scorepad.store import HandRow, Store
 
@@ -177,7 +177,7 @@ def build_season_db(db: Path, games: int, hands_per_game: int, players: int = 40
         rows = []
         for n in range(1, hands_per_game + 1):
             _, hand, res = type_and_score(tgame, state, spades_hand(rng), None)
-            rows.append(HandRow(n, [], hand, res.points, _jsonable_breakdown(res), res.events, res.state, ""))
+            rows.append(hand_row(n, [], hand, res, ""))
             state = res.state
         final = finish_game(tgame, state).state
         templates.append((rows, final))
@@ -186,7 +186,7 @@ def build_season_db(db: Path, games: int, hands_per_game: int, players: int = 40
         names = rng.sample(pool, 4)
         game = make_game(rs, names, None, {"target": "1000000"})
         rows, final = templates[g % len(templates)]
-        side_map = {t.name: s.name for t, s in zip(tgame.sides, game.sides)}
+        side_map = {t.name: s.name for t, s in zip(tgame.sides, game.sides, strict=True)}
         final = dict(final, winners=[side_map[w] for w in final["winners"]] if final["winners"] else None)
         day = f"2026-{1 + g * 12 // games:02d}-{1 + g % 28:02d}T20:00:00+00:00"
         gid = store.create_game(
@@ -238,9 +238,9 @@ def bench_engine(min_seconds: float) -> dict[str, Any]:
 
     from scorepad.engine import apply_hand, initial_state
     from scorepad.errors import ScorepadError
+    from scorepad.play import type_and_score
     from scorepad.registry import entries
     from scorepad.scenario import load_scenario
-    from scorepad.play import type_and_score
 
     out: dict[str, Any] = {}
     print("\n4. Engine replay throughput per bundled ruleset (hands from tests/scenarios/<id>/)")

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from scorepad.errors import ScorepadError, UserError
-from scorepad.store import HandRow, Store, now
+from scorepad.store import Store
 
 FORMAT = "scorepad-game"
 VERSION = 1
@@ -38,7 +38,7 @@ def game_toml(store: Store, game_id: int | str | None) -> str:
 def import_game_toml(store: Store, path: Path) -> tuple[int, int]:
     """Add the game in a TOML game file; returns (added, already present)."""
     from scorepad.engine import Side, initial_state
-    from scorepad.play import _jsonable_breakdown, finish, type_and_score
+    from scorepad.play import finish, hand_row, type_and_score
     from scorepad.ruleset import load_text
 
     try:
@@ -62,8 +62,7 @@ def import_game_toml(store: Store, path: Path) -> tuple[int, int]:
         rows = []
         for h in data.get("hand", []):
             raw, hand, result = type_and_score(game, state, list(h["typed"]), None)
-            rows.append(HandRow(int(h["n"]), raw.typed, hand, result.points, _jsonable_breakdown(result),
-                                result.events, result.state, now()))
+            rows.append(hand_row(int(h["n"]), raw.typed, hand, result))
             state = result.state
     except ScorepadError as exc:
         raise UserError(f"{path}: the game cannot be replayed: {exc.message}", exc.problems) from None

@@ -174,14 +174,18 @@ def record_hand(store: Store, game_id: int | str | None, args: Sequence[str],
     state = row.state
     raw, hand, result = type_and_score(game, state, args, prompt)
     n = row.hands + 1
-    store.add_hand(row.id, row.version, HandRow(n, raw.typed, hand, result.points,
-                                              _jsonable_breakdown(result), result.events,
-                                              result.state, now()))
+    store.add_hand(row.id, row.version, hand_row(n, raw.typed, hand, result))
     return Recorded(store.game(row.id), game, n, result)
 
 
 def _jsonable_breakdown(result: HandResult) -> list[list[list[Any]]]:
     return [[[line.label, line.points, list(line.to)] for line in items] for items in result.breakdown]
+
+
+def hand_row(n: int, typed: list[str], hand: dict[str, Any], result: HandResult, created: str | None = None) -> HandRow:
+    """The stored form of a scored hand: as typed, the typed values, and what the engine made of them."""
+    return HandRow(n, typed, hand, result.points, _jsonable_breakdown(result), result.events, result.state,
+                   created or now())
 
 
 def undo(store: Store, game_id: int | str | None) -> tuple[GameRow, int]:
@@ -211,8 +215,7 @@ def edit(store: Store, game_id: int | str | None, n: int, args: Sequence[str]) -
         _raw, hand, result = type_and_score(game, state, [*old.typed, *args], None)
     except ScorepadError as exc:
         raise HandError(f"hand {n} cannot be changed like that: {exc.message}", exc.problems) from None
-    new_rows = [HandRow(n, [*old.typed, *args], hand, result.points, _jsonable_breakdown(result),
-                        result.events, result.state, now())]
+    new_rows = [hand_row(n, [*old.typed, *args], hand, result)]
     state = result.state
     for later in hands[n:]:
         if state["finished"]:
@@ -223,8 +226,7 @@ def edit(store: Store, game_id: int | str | None, n: int, args: Sequence[str]) -
         except ScorepadError as exc:
             raise HandError(f"with that change hand {later.n} is no longer legal: {exc.message}",
                             exc.problems) from None
-        new_rows.append(HandRow(later.n, later.typed, later.hand, res.points, _jsonable_breakdown(res),
-                                res.events, res.state, later.created))
+        new_rows.append(hand_row(later.n, later.typed, later.hand, res, later.created))
         state = res.state
     store.replace_from(row.id, row.version, n, new_rows, "edit",
                        {"hand": n, "old": {"typed": old.typed, "hand": old.hand},
@@ -458,8 +460,7 @@ def rescore_preview(store: Store, game_id: int | str, path: Any, rules_dirs: Seq
             raw, hand, result = type_and_score(game, state, old.typed, None)
         except ScorepadError as exc:
             raise HandError(f"with {path}, hand {old.n} is refused: {exc.message}", exc.problems) from None
-        rows.append(HandRow(old.n, raw.typed, hand, result.points, _jsonable_breakdown(result), result.events,
-                            result.state, old.created))
+        rows.append(hand_row(old.n, raw.typed, hand, result, old.created))
         before = [s["score"] for s in old.state["sides"]]
         after = [s["score"] for s in result.state["sides"]]
         if before != after:
