@@ -381,8 +381,9 @@ def season_report(store: Store, name: str | None, fmt: str = "text", *, ruleset:
 
     season = name or current_season(store)
     games = store.games(season)
-    rows = season_table(games, ruleset=ruleset, since=since, until=until, player=player,
-                        include_unfinished=include_unfinished)
+    lines = compute(games, ruleset=ruleset, since=since, until=until, include_unfinished=include_unfinished)
+    rows = season_table(lines, player)
+    chosen = selected(games, ruleset, since, until)
     # For one ruleset, its side counters summed over the season (Asshole's titles, placement games' wins
     # and losses, Spades' bags ...) become extra columns; across rulesets they would not mean anything.
     extra = sorted({k for r in rows for k in r["counters"]}) if ruleset else []
@@ -392,7 +393,7 @@ def season_report(store: Store, name: str | None, fmt: str = "text", *, ruleset:
     if fmt == "json":
         return json.dumps({"season": season, "filters": {"ruleset": ruleset, "since": since, "until": until,
                                                          "player": player, "include_unfinished": include_unfinished},
-                           "games": len(selected(games, ruleset, since, until)), "players": rows},
+                           "games": len(chosen), "players": rows},
                           ensure_ascii=False, indent=2) + "\n"
     if fmt == "csv":
         buf = io.StringIO()
@@ -404,8 +405,6 @@ def season_report(store: Store, name: str | None, fmt: str = "text", *, ruleset:
     if fmt == "html":
         from scorepad.report import MAX_GAME_CHARTS, season_html
 
-        chosen = selected(games, ruleset, since, until)
-        lines = compute(games, ruleset=ruleset, since=since, until=until, include_unfinished=include_unfinished)
         if player:
             lines = {k: v for k, v in lines.items() if k.lower() == player.lower()}
         drawn = [{"id": g.id, "ruleset": g.ruleset_id, "date": g.created[:10],
@@ -420,7 +419,7 @@ def season_report(store: Store, name: str | None, fmt: str = "text", *, ruleset:
     body: str = tabulate([[r.get(c) if r.get(c) is not None else "-" for c in columns] for r in rows],
                          headers=columns, tablefmt=table_fmt)
     if fmt == "text":
-        return f"Season {season}: {len(selected(games, ruleset, since, until))} games\n{body}\n"
+        return f"Season {season}: {len(chosen)} games\n{body}\n"
     return body + "\n"
 
 

@@ -113,11 +113,8 @@ def results_of(row: GameRow, include_unfinished: bool) -> list[Result]:
     return out
 
 
-def season_table(games: Sequence[GameRow], *, ruleset: str | None = None, since: str | None = None,
-                 until: str | None = None, player: str | None = None,
-                 include_unfinished: bool = False) -> list[dict[str, Any]]:
-    """The season's rows, best first (by rating ordinal, then wins, then points)."""
-    lines = compute(games, ruleset=ruleset, since=since, until=until, include_unfinished=include_unfinished)
+def season_table(lines: dict[str, PlayerLine], player: str | None = None) -> list[dict[str, Any]]:
+    """The season's rows from `compute`, best first (by rating ordinal, then wins, then points)."""
     rows = [line.row() for line in lines.values()]
     if player:
         rows = [r for r in rows if r["player"].lower() == player.lower()]
