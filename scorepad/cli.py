@@ -28,6 +28,7 @@ class Context:
     def __init__(self) -> None:
         self.db: str | None = None
         self.rules_dirs: list[str] = []
+        self.config: dict[str, Any] | None = None   # the user's config file, read once per invocation
 
 
 CTX = Context()
@@ -38,12 +39,15 @@ def _global(db: str | None = typer.Option(None, "--db", help="database file (def
             rules_dir: list[str] = typer.Option([], "--rules-dir", help="extra directory of ruleset files (repeatable)")) -> None:
     CTX.db = db
     CTX.rules_dirs = list(rules_dir)
+    CTX.config = None
 
 
 def _config() -> dict[str, Any]:
-    from scorepad.config import load_config
+    if CTX.config is None:
+        from scorepad.config import load_config
 
-    return load_config()
+        CTX.config = load_config()
+    return CTX.config
 
 
 def _rules_dirs() -> list[str]:
