@@ -522,6 +522,8 @@ def build(data: dict[str, Any], base: dict[str, Any], text: str, source: str,
                         | {f"others_{n}" for n in side_level} | {"me", "seat", "side", "side_no"})
     side_ctx_names = (hand_ctx() | side_level | {f"others_{n}" for n in side_level} | player_level
                       | {f"team_{n}" for n in player_level} | {"me", "side_no", "members"})
+    # what a field's required_if sees: the typed values only (no derived values yet)
+    typed_names = hand_base | hand_fields | pattern_parts | all_of(player_fields) | all_of(side_fields)
     funcs = card_functions(card_values)
 
     def comp(src: Any, key: str, names: set[str]) -> Formula | None:
@@ -574,14 +576,13 @@ def build(data: dict[str, Any], base: dict[str, Any], text: str, source: str,
         bound_names = setup_names
         fmin = comp(spec["min"], key + ".min", bound_names) if "min" in spec else None
         fmax = comp(spec["max"], key + ".max", bound_names) if "max" in spec else None
-        typed_names = hand_base | hand_fields | pattern_parts | all_of(player_fields) | all_of(side_fields)
         req_if = comp(spec["required_if"], key + ".required_if", typed_names) if "required_if" in spec else None
         fields[fname] = FieldDef(fname, scope, ftype, fmin, fmax, words, values, synonyms,
                                  spec.get("default"), bool(spec.get("optional", False)), req_if,
                                  str(spec.get("help", "")), pattern, parts, maps, resolve)
 
     hand_lets = []
-    known_now = hand_base | hand_fields | pattern_parts | all_of(player_fields) | all_of(side_fields) | all_of(side_counters)
+    known_now = typed_names | all_of(side_counters)
     for lname, src in hand_let_raw.items():
         f = comp(src, f"let.{lname}", known_now)
         if f:
