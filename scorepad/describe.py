@@ -5,7 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from scorepad.assign import describe_field
-from scorepad.engine import Game, make_game
+from scorepad.engine import Game, base_env, make_game
+from scorepad.errors import FormulaError
 from scorepad.ruleset import Ruleset
 
 
@@ -64,9 +65,24 @@ def details(rs: Ruleset, language: str | None = None) -> dict[str, Any]:
                         "set_all": {k: f.source for k, f in r.set_all}, "mark": r.mark, "end": r.end,
                         "message": r.message} for r in rs.rules],
         "end": {"when": rs.end.when.source if rs.end.when else None, "winner": rs.end.winner,
-                "tie": rs.end.tie, "description": rs.end.description},
+                "tie": rs.end.tie, "description": rs.end.description,
+                "first_to": _first_to(rs, game),
+                "rest_of_deal": rs.end.rest_of_deal if rs.end.first_to else None,
+                "counted_in_order": [s.label for s in rs.scores] if rs.end.first_to else None},
         "info": list(rs.display_info),
     }
+
+
+def _first_to(rs: Ruleset, game: Game) -> str | None:
+    """The goal of a "first to N" end as a reader wants it: the formula and its default value."""
+    if rs.end.first_to is None:
+        return None
+    source = rs.end.first_to.source
+    try:
+        value = rs.end.first_to(base_env(game))
+    except FormulaError:
+        return source
+    return source if str(value) == source else f"{source} ({value})"
 
 
 def details_text(d: dict[str, Any]) -> str:
@@ -118,6 +134,10 @@ def details_text(d: dict[str, Any]) -> str:
     end = d["end"]
     out += ["", "End: " + (end["description"] or (f"when {end['when']}" if end["when"] else "see thresholds"))
             + f"; winner: {end['winner']}"]
+    if end.get("first_to"):
+        rest = "not scored" if end["rest_of_deal"] == "void" else "still scored"
+        out.append(f"  First to {end['first_to']}, counted in the order {', '.join(end['counted_in_order'])}; "
+                   f"the points after the winning one are {rest}.")
     if d["notes"]:
         out += ["", "Notes:"] + [f"  - {n}" for n in d["notes"]]
     if d["info"]:

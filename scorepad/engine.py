@@ -417,12 +417,14 @@ def apply_hand(game: Game, state: State, hand: Hand) -> HandResult:
     points: list[int | float] = [0] * n_sides
     breakdown: Breakdown = [[] for _ in range(n_sides)]
     try:
+        race = _Race.start(game, scope, state)
         for item in rs.scores:
             targets: list[tuple[int, dict[str, Any], str | None]]
             if item.per == "player":
                 targets = [(scope.side_of[i], env, game.players[i]) for i, env in enumerate(scope.player_envs)]
             else:
                 targets = [(k, env, None) for k, env in enumerate(scope.side_envs)]
+            stage: list[tuple[int, str, int | float]] = []
             for k, env, who in targets:
                 if state["sides"][k]["status"] != "playing":
                     continue
@@ -434,6 +436,10 @@ def apply_hand(game: Game, state: State, hand: Hand) -> HandResult:
                 if pts == 0:
                     continue
                 label = item.label if who is None or len(game.sides[k].members) == 1 else f"{item.label} ({who})"
+                stage.append((k, label, pts))
+            if race is not None:
+                stage = race.count(stage, item.label, "score" in item.to, new)
+            for k, label, pts in stage:
                 points[k] += pts
                 breakdown[k].append(Line(label, pts, item.to))
                 for counter in item.to:
@@ -444,9 +450,70 @@ def apply_hand(game: Game, state: State, hand: Hand) -> HandResult:
     events: list[str] = []
     ended = _run_rules(game, scope, new, [r for r in rs.rules if r.on == "hand"], points, breakdown,
                        events, finished_early=False)
-    finish_if_over(game, new, scope, points, breakdown, events, forced_end=ended)
+    finish_if_over(game, new, scope, points, breakdown, events, forced_end=ended, race=race)
     _pass_deal(game, new, scope, points)
     return HandResult(new, points, breakdown, events)
+
+
+@dataclass
+class _Race:
+    """A "first to N, counted out in order" end (`[end] first_to`): the score lines of a deal are
+    counted one after another, and the first side whose total reaches the goal wins. A side's
+    points in the line that brings it there count only up to the goal; with `rest_of_deal = "void"`
+    the later lines of the deal are not scored. Two sides reaching it in the same line have both
+    stopped at the goal: equal totals, which the [end] tie rule settles."""
+
+    goal: int | float
+    void: bool
+    first: list[int] = field(default_factory=list)
+    label: str = ""
+    rest_skipped: bool = False
+
+    @classmethod
+    def start(cls, game: Game, scope: _Scope, state: State) -> _Race | None:
+        end = game.ruleset.end
+        if end.first_to is None:
+            return None
+        goal = end.first_to(scope.hand_env)
+        if isinstance(goal, bool) or not isinstance(goal, (int, float)):
+            raise FormulaError(f"end.first_to must be a number, got {goal!r}")
+        playing = [s for s in state["sides"] if s["status"] == "playing"]
+        if any(s["score"] >= goal for s in playing):
+            return None   # a deal after a tie at the goal is played in full; the higher total wins
+        return cls(goal, end.rest_of_deal == "void")
+
+    def count(self, stage: list[tuple[int, str, int | float]], label: str, to_score: bool,
+              new: State) -> list[tuple[int, str, int | float]]:
+        """This line's points per side, cut at the goal; records who reached it first."""
+        if self.first:
+            if self.void:
+                self.rest_skipped = self.rest_skipped or bool(stage)
+                return []
+            return stage
+        if not to_score:
+            return stage
+        out = list(stage)
+        for k in sorted({k for k, _, _ in stage}):
+            before = new["sides"][k]["score"]
+            gain = sum(p for kk, _, p in stage if kk == k)
+            if before < self.goal <= before + gain:
+                self.first.append(k)
+                excess = before + gain - self.goal
+                for i in range(len(out) - 1, -1, -1):
+                    kk, lab, p = out[i]
+                    if kk != k or excess <= 0 or p <= 0:
+                        continue
+                    cut = min(excess, p)
+                    out[i] = (kk, lab, p - cut)
+                    excess -= cut
+        if self.first:
+            self.label = label
+        return [line for line in out if line[2] != 0]
+
+    def event(self, game: Game) -> str:
+        who = game.sides[self.first[0]].name
+        text = f"{who} reaches {format_value(self.goal)} first ({self.label})"
+        return text + ("; the rest of the deal is not scored" if self.rest_skipped else "")
 
 
 def _uses_lets(check: Check, lets: set[str]) -> bool:
@@ -534,22 +601,28 @@ def _store(state: State, k: int | None, counter: str, value: Any) -> None:
 
 def finish_if_over(game: Game, state: State, scope: _Scope, points: list[int | float],
                    breakdown: Breakdown, events: list[str],
-                   forced_end: bool, finished_early: bool = False) -> None:
+                   forced_end: bool, finished_early: bool = False, race: _Race | None = None) -> None:
     """Decide whether the game is over after a hand (or on `finish`), and who won."""
     rs = game.ruleset
     end = rs.end
     statuses = [s["status"] for s in state["sides"]]
     playing = [k for k, st in enumerate(statuses) if st == "playing"]
     over = forced_end or finished_early or any(st == "won" for st in statuses)
+    first = race.first if race is not None and len(race.first) == 1 else []
     if not over and end.winner == "last_standing" and len(playing) <= 1:
         over = True
-    if not over and end.when is not None:
+    if not over and (end.when is not None or end.first_to is not None):
         env = _rule_env(game, scope, state, None, points, finished_early)
         try:
-            over = bool(end.when(env))
-        except FormulaError as exc:
-            raise HandError(_hand_formula_problem(exc)) from None
-        if over and end.tie == "continue" and not any(st == "won" for st in statuses):
+            if end.first_to is not None:
+                goal = end.first_to(env)
+                over = any(state["sides"][k]["score"] >= goal for k in playing)
+            else:
+                over = bool(end.when(env))  # type: ignore[misc]
+        except (FormulaError, TypeError) as exc:
+            problem = exc.message if isinstance(exc, FormulaError) else "end.first_to is not a number"
+            raise HandError(f"this hand cannot be scored: {problem}") from None
+        if over and end.tie == "continue" and not any(st == "won" for st in statuses) and not first:
             winners = _best(game, state, playing or list(range(len(statuses))))
             if len(winners) > 1:
                 over = False
@@ -562,6 +635,9 @@ def finish_if_over(game: Game, state: State, scope: _Scope, points: list[int | f
     marked = [k for k, st in enumerate(statuses) if st == "won"]
     if marked:
         winners = marked
+    elif first and statuses[first[0]] == "playing":
+        winners = first
+        events.append(race.event(game))  # type: ignore[union-attr]
     else:
         candidates = [k for k, st in enumerate(statuses) if st == "playing"]
         if not candidates:

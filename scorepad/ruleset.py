@@ -50,7 +50,7 @@ CHECK_KEYS = {"id", "per", "ok", "message", "when"}
 SCORE_KEYS = {"id", "per", "label", "points", "when", "to"}
 RULE_KEYS = {"id", "per", "on", "when", "set", "add", "set_all", "mark", "end", "label",
              "message", "include_out"}
-END_KEYS = {"when", "winner", "tie", "rank", "description"}
+END_KEYS = {"when", "winner", "tie", "rank", "description", "first_to", "rest_of_deal"}
 DISPLAY_KEYS = {"side", "next", "info", "sheet_below"}
 VARIANT_EXTRA_KEYS = {"remove"}
 
@@ -135,6 +135,11 @@ class EndRule:
     tie: str
     rank: str
     description: str
+    # "First to N, counted out in order": the score lines are counted in file order and the first
+    # side whose total reaches `first_to` wins; `rest_of_deal` says whether the later points of
+    # that deal are scored ("scored") or not ("void").
+    first_to: Formula | None = None
+    rest_of_deal: str = "void"
 
 
 @dataclass
@@ -719,7 +724,18 @@ def build(data: dict[str, Any], base: dict[str, Any], text: str, source: str,
     rank = end_raw.get("rank", "lowest" if winner == "lowest" else "highest")
     if rank not in ("highest", "lowest"):
         p.add("end.rank", "must be highest or lowest (which total is better)")
-    end = EndRule(end_when, winner, tie, rank, str(end_raw.get("description", "")))
+    first_to = comp(end_raw["first_to"], "end.first_to", hand_ctx()) if "first_to" in end_raw else None
+    rest_of_deal = end_raw.get("rest_of_deal", "void")
+    if rest_of_deal not in ("void", "scored"):
+        p.add("end.rest_of_deal", "must be void (the points after the winning one are not scored) or scored")
+    if "rest_of_deal" in end_raw and "first_to" not in end_raw:
+        p.add("end.rest_of_deal", "applies only with end.first_to")
+    if "first_to" in end_raw:
+        if "when" in end_raw:
+            p.add("end.when", "is not used with end.first_to (reaching first_to ends the game)")
+        if winner != "highest" or rank != "highest":
+            p.add("end.winner", "must be highest with end.first_to")
+    end = EndRule(end_when, winner, tie, rank, str(end_raw.get("description", "")), first_to, rest_of_deal)
 
     display = _table(data, "display", p, DISPLAY_KEYS)
     display_side = {}
