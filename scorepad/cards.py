@@ -1,9 +1,15 @@
 """Card notation shared by every ruleset: parsing what players type, decks, and card values.
 
 A card is written as a rank with an optional suit: `Q`, `QS`, `Q♠`, `10h`, `ÄH` (Estonian),
-`ДП`-style Cyrillic ranks (В Д К Т). A rank without a suit is an ordinary card of that rank, so in
-Skid `Q` is a plain queen and `QS` the queen of spades. Cards are kept as canonical text: the rank
-(`2`..`10`, `J`, `Q`, `K`, `A`, `JOKER`) followed by the suit letter `S`, `H`, `D` or `C` if given.
+`ДП`, `10Ч`, `ТБ`, `КТ` (Russian and Ukrainian: ranks В Д К Т, suits П Ч Б Т), or in words:
+`дама пик`, `туз хреста`, `äss risti`, `queen of spades`. A rank without a suit is an ordinary
+card of that rank, so in Skid `Q` is a plain queen and `QS` the queen of spades. Cards are kept as
+canonical text: the rank (`2`..`10`, `J`, `Q`, `K`, `A`, `JOKER`) followed by the suit letter `S`,
+`H`, `D` or `C` if given.
+
+One letter means different cards in two alphabets: Latin `T` is a ten, Cyrillic `Т` an ace (and,
+after a rank, clubs). A token that mixes the two alphabets around that letter (`TБ`, `ТS`) is
+refused, and the program always shows how it read the cards typed (`read_cards`).
 """
 
 from __future__ import annotations
@@ -19,15 +25,40 @@ RANK_ORDER = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"]
 SUITS = ["S", "H", "D", "C"]
 SUIT_SYMBOLS = {"♠": "S", "♤": "S", "♥": "H", "♡": "H", "♦": "D", "♢": "D", "♣": "C", "♧": "C",
                 "S": "S", "H": "H", "D": "D", "C": "C"}
+SUIT_LETTERS = {"S": "S", "H": "H", "D": "D", "C": "C",
+                # Russian / Ukrainian: пики, черви, бубны, трефы (хрести)
+                "П": "S", "Ч": "H", "Б": "D", "Т": "C", "Х": "C"}
+SUIT_SYMBOLS = {"♠": "S", "♤": "S", "♥": "H", "♡": "H", "♦": "D", "♢": "D", "♣": "C", "♧": "C",
+                **SUIT_LETTERS}
+SUIT_WORDS = {
+    # Russian: пики черви бубны трефы, and the forms after a rank (дама пик, туз червей, валет бубен)
+    "ПИКИ": "S", "ПИК": "S", "ПИКА": "S", "ЧЕРВИ": "H", "ЧЕРВЫ": "H", "ЧЕРВЕЙ": "H", "ЧЕРВА": "H",
+    "БУБНЫ": "D", "БУБЕН": "D", "БУБНА": "D", "ТРЕФЫ": "C", "ТРЕФ": "C", "ТРЕФА": "C",
+    # Ukrainian: вини чирва бубна хреста
+    "ВИНИ": "S", "ВИНА": "S", "ВИНЬ": "S", "ЧИРВА": "H", "ЧИРВИ": "H", "ЧИРВОВА": "H",
+    "БУБНИ": "D", "БУБНОВА": "D", "ХРЕСТА": "C", "ХРЕСТИ": "C", "ХРЕСТ": "C",
+    # Estonian: pada / poti, ärtu, ruutu, risti
+    "PADA": "S", "POTI": "S", "ÄRTU": "H", "RUUTU": "D", "RISTI": "C",
+    # English
+    "SPADES": "S", "SPADE": "S", "HEARTS": "H", "HEART": "H", "DIAMONDS": "D", "DIAMOND": "D",
+    "CLUBS": "C", "CLUB": "C",
+}
 RANK_WORDS = {
     **{r: r for r in RANK_ORDER},
     "T": "10",  # the common one-letter ten
     # Estonian: soldat, emand, kuningas, äss
     "S": "J", "E": "Q", "Ä": "A",
+    "ÄSS": "A", "KUNINGAS": "K", "EMAND": "Q", "SOLDAT": "J", "SÕDUR": "J", "POISS": "J",
     # Russian / Ukrainian (Cyrillic): валет, дама, король, туз
     "В": "J", "Д": "Q", "К": "K", "Т": "A",
+    "ТУЗ": "A", "КОРОЛЬ": "K", "ДАМА": "Q", "ВАЛЕТ": "J",
+    # English words
+    "ACE": "A", "KING": "K", "QUEEN": "Q", "JACK": "J", "TEN": "10",
     "JOKER": "JOKER", "JK": "JOKER", "*": "JOKER", "JOKKER": "JOKER", "ДЖОКЕР": "JOKER",
 }
+SUIT_GLUE = {"OF", "DE"}   # "queen of spades"
+CYRILLIC = re.compile(r"[\u0400-\u04FF]")
+LATIN = re.compile(r"[A-Z]")
 DECKS: dict[str, tuple[list[str], int, int]] = {
     # name: (ranks, copies of each card, jokers)
     "52": (RANK_ORDER, 1, 0),
@@ -86,25 +117,61 @@ def parse_card(token: str) -> str:
         return RANK_WORDS[text]
     if text and text[0] in "♠♤♥♡♦♢♣♧" and text[1:] in RANK_WORDS:
         text = text[1:] + text[0]
-    if len(text) >= 2 and text[-1] in SUIT_SYMBOLS and text[:-1] in RANK_WORDS:
-        rank = RANK_WORDS[text[:-1]]
-        if rank != "JOKER":
-            return rank + SUIT_SYMBOLS[text[-1]]
+    for cut in range(len(text) - 1, 0, -1):
+        rank_text, suit_text = text[:cut], text[cut:]
+        suit = SUIT_SYMBOLS.get(suit_text) if len(suit_text) == 1 else SUIT_WORDS.get(suit_text)
+        if suit is None or rank_text not in RANK_WORDS or RANK_WORDS[rank_text] == "JOKER":
+            continue
+        _refuse_mixed(raw, rank_text, suit_text)
+        return RANK_WORDS[rank_text] + suit
     raise UserError(f"{raw!r} is not a card (write a rank 2-10, J, Q, K, A with an optional "
-                    "suit S, H, D, C or ♠♥♦♣, e.g. QS or 10♥)")
+                    "suit S, H, D, C or ♠♥♦♣, e.g. QS or 10♥; Russian/Ukrainian В Д К Т with П Ч Б Т, "
+                    "e.g. ДП or 10Ч)")
+
+
+def _refuse_mixed(raw: str, rank_text: str, suit_text: str) -> None:
+    """Latin T is a ten, Cyrillic Т an ace: a T next to a suit of the other alphabet is a guess."""
+    if rank_text not in ("T", "Т"):
+        return
+    rank_cyr = rank_text == "Т"
+    if (rank_cyr and LATIN.search(suit_text)) or (not rank_cyr and CYRILLIC.search(suit_text)):
+        which = "Cyrillic Т (an ace)" if rank_cyr else "Latin T (a ten)"
+        raise UserError(f"{raw!r} mixes alphabets: its {which} is followed by the suit {suit_text!r}; "
+                        "write the ace as ТП ТЧ ТБ ТТ or AS AH AD AC, the ten as 10S or 10П")
+
+
+def read_cards(text: str, deck: Deck | None = None) -> list[tuple[str, str]]:
+    """A typed list of cards as (what was typed, canonical card) pairs, checked against the deck.
+
+    A rank followed by a suit word (`дама пик`, `äss risti`, `queen of spades`) is one card."""
+    stripped = text.strip()
+    if stripped in ("", "-", "—", "none", "NONE"):
+        return []
+    tokens = [tok for tok in SPLIT.split(stripped) if tok]
+    out: list[tuple[str, str]] = []
+    i = 0
+    while i < len(tokens):
+        tok = tokens[i]
+        card = parse_card(tok)
+        step = 1
+        nxt = [t.upper() for t in tokens[i + 1:i + 3]]
+        if card in RANK_ORDER and nxt:
+            if nxt[0] in SUIT_WORDS:
+                card, step = card + SUIT_WORDS[nxt[0]], 2
+            elif nxt[0] in SUIT_GLUE and len(nxt) > 1 and nxt[1] in SUIT_WORDS:
+                card, step = card + SUIT_WORDS[nxt[1]], 3
+        out.append((" ".join(tokens[i:i + step]), card))
+        i += step
+    if deck is not None:
+        for _typed, card in out:
+            if card not in deck:
+                raise UserError(f"{card_label(card)} is not in this game's deck ({deck.describe()})")
+    return out
 
 
 def parse_cards(text: str, deck: Deck | None = None) -> tuple[str, ...]:
     """A typed list of cards (`-` or empty for none) to canonical cards, checked against the deck."""
-    stripped = text.strip()
-    if stripped in ("", "-", "—", "none", "NONE"):
-        return ()
-    cards = tuple(parse_card(tok) for tok in SPLIT.split(stripped) if tok)
-    if deck is not None:
-        for card in cards:
-            if card not in deck:
-                raise UserError(f"{card_label(card)} is not in this game's deck ({deck.describe()})")
-    return cards
+    return tuple(card for _typed, card in read_cards(text, deck))
 
 
 def check_copies(hands: Iterable[tuple[str, ...]], deck: Deck) -> list[str]:

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from scorepad.cards import card_value, check_copies, deck_named, parse_cards
+from scorepad.cards import card_label, card_value, check_copies, deck_named, parse_cards, read_cards
 from scorepad.errors import UserError
 
 
 def test_notation() -> None:
     assert parse_cards("Q QS Q♠ qs 10h 10♥ ♥10") == ("Q", "QS", "QS", "QS", "10H", "10H", "10H")
     assert parse_cards("S E K Ä ÄH SS") == ("J", "Q", "K", "A", "AH", "JS")       # Estonian
-    assert parse_cards("В Д К Т ТП".replace("П", "S")) == ("J", "Q", "K", "A", "AS")  # Cyrillic
+    assert parse_cards("В Д К Т ТП") == ("J", "Q", "K", "A", "AS")  # Cyrillic
     assert parse_cards("A,K, 10 ,J") == ("A", "K", "10", "J")
     assert parse_cards("-") == () and parse_cards("") == ()
     assert parse_cards("joker *") == ("JOKER", "JOKER")
@@ -38,3 +38,35 @@ def test_copies() -> None:
     assert check_copies([("QS",), ("QS",)], deck_named("36")) == ["Q♠ appears 2 times but the deck has 1"]
     assert check_copies([("QS",), ("QS",)], deck_named("pinochle")) == []
     assert check_copies([("Q", "Q"), ("Q", "Q", "Q")], deck_named("36")) == ["Q appears 5 times but the deck has 4"]
+
+
+def test_cyrillic_ranks_and_suits() -> None:
+    # дама пик, десятка червей, туз бубен, король треф, туз треф; suits П Ч Б Т (and Х, хрести)
+    assert parse_cards("ДП 10Ч ТБ КТ ТТ вх") == ("QS", "10H", "AD", "KC", "AC", "JC")
+    assert parse_cards("дп, 10ч; тб") == ("QS", "10H", "AD")            # lower case, any separator
+    assert parse_cards("ДП", deck_named("36")) == ("QS",)
+
+
+def test_suit_and_rank_words() -> None:
+    assert parse_cards("дама пик, туз червей, валет бубен, король треф") == ("QS", "AH", "JD", "KC")
+    assert parse_cards("дама вини, туз чирва, валет бубна, король хреста") == ("QS", "AH", "JD", "KC")
+    assert parse_cards("туз король дама валет") == ("A", "K", "Q", "J")
+    assert parse_cards("10 черви 10черви") == ("10H", "10H")
+    assert parse_cards("Q pada K poti Ä ärtu S ruutu 10 risti") == ("QS", "KS", "AH", "JD", "10C")
+    assert parse_cards("äss risti emand pada") == ("AC", "QS")
+    assert parse_cards("queen of spades, ten of hearts") == ("QS", "10H")
+
+
+def test_latin_t_and_cyrillic_t_never_guessed() -> None:
+    assert parse_cards("T TS") == ("10", "10S")          # Latin T: a ten
+    assert parse_cards("Т ТП") == ("A", "AS")            # Cyrillic Т: an ace
+    for mixed in ("TБ", "TП", "ТS", "ТH"):
+        with pytest.raises(UserError, match="mixes alphabets"):
+            parse_cards(mixed)
+
+
+def test_read_cards_keeps_what_was_typed() -> None:
+    assert read_cards("ДП 10Ч") == [("ДП", "QS"), ("10Ч", "10H")]
+    assert read_cards("дама пик, T") == [("дама пик", "QS"), ("T", "10")]
+    assert [card_label(c) for _, c in read_cards("ТБ КТ")] == ["A♦", "K♣"]
+    assert read_cards("-") == []
