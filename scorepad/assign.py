@@ -109,11 +109,14 @@ def split_assignments(game: Game, args: Sequence[str]) -> RawHand:
         elif fdef.scope == "hand":
             values[fdef.name] = right
         else:
-            items = [v.strip() for v in right.split(",")] if fdef.type != "cards" else None
-            if fdef.type == "cards":
-                problems.append(f"{fdef.name} holds cards for each {fdef.scope}; write name.{fdef.name}=QS,10H")
+            # Cards are separated by commas themselves, so card groups are separated by `/`.
+            items = [v.strip() for v in right.split("/" if fdef.type == "cards" else ",")]
+            if fdef.type == "cards" and len(items) != count:
+                problems.append(f"{fdef.name} holds cards for each {fdef.scope}: write name.{fdef.name}=QS,10H, "
+                                f"or one group per {fdef.scope} separated by / "
+                                f"({', '.join(_who_names(game, fdef.scope))}): {fdef.name}=QS 10H/-/A 7; "
+                                f"got {len(items)} group{'s' if len(items) != 1 else ''}")
                 continue
-            assert items is not None
             if len(items) != count:
                 who = "players" if fdef.scope == "player" else "sides"
                 problems.append(f"{fdef.name} needs {count} values, one per {who[:-1]} in order "

@@ -305,6 +305,8 @@ def edit(n: int = typer.Argument(..., help="hand number"),
 
     row, rows = play.edit(_store(), game, n, assignments or [])
     typer.echo(f"Hand {n} changed; {len(rows) - 1} later hand{'s' if len(rows) != 2 else ''} re-scored.")
+    for read in play.cards_read(play.game_of(row), rows[0].typed, rows[0].hand):
+        typer.echo(f"  {read['text']}")
     typer.echo(standings_text(play.standings(row)))
 
 

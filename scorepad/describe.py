@@ -94,7 +94,8 @@ def details_text(d: dict[str, Any]) -> str:
         out += ["", d["description"].strip()]
     out += ["", "After each hand, type:"]
     for f in d["fields"]:
-        scope = {"hand": "", "player": " (each player: name.{}=... or {}=v1,v2,...)".format(f["name"], f["name"]),
+        listed = "{}=v1/v2/...".format(f["name"]) if f["type"] == "cards" else "{}=v1,v2,...".format(f["name"])
+        scope = {"hand": "", "player": " (each player: name.{}=... or {})".format(f["name"], listed),
                  "side": " (each side)"}[f["scope"]]
         extra = " [optional]" if f["optional"] else ""
         extra += f" [default {f['default']}]" if f["default"] is not None else ""

@@ -8,11 +8,12 @@ started, never with whatever the ruleset file says today.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import date
 from functools import lru_cache
 from typing import Any
 
+import scorepad.cards as cardlib
 from scorepad.assign import (
     Missing,
     RawHand,
@@ -31,6 +32,7 @@ from scorepad.engine import (
     active_players,
     apply_hand,
     finish_game,
+    format_value,
     initial_state,
     make_game,
     next_hand_info,
@@ -114,6 +116,7 @@ class Recorded:
     game: Game
     n: int
     result: HandResult
+    cards_read: list[dict[str, Any]] = field(default_factory=list)
 
 
 def type_and_score(game: Game, state: State, args: Sequence[str],
@@ -175,7 +178,45 @@ def record_hand(store: Store, game_id: int | str | None, args: Sequence[str],
     raw, hand, result = type_and_score(game, state, args, prompt)
     n = row.hands + 1
     store.add_hand(row.id, row.version, hand_row(n, raw.typed, hand, result))
-    return Recorded(store.game(row.id), game, n, result)
+    return Recorded(store.game(row.id), game, n, result, cards_read(game, raw.typed, hand))
+
+
+def cards_read(game: Game, typed: Sequence[str], hand: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """How every typed card was read ("bob: ДП 10Ч read as Q♠ 10♥ = 60"), so that a card that
+    means something else in another alphabet (Cyrillic Т an ace, Latin T a ten) is seen at once."""
+    rs = game.ruleset
+    card_fields = [f for f in rs.fields.values() if f.type == "cards"]
+    if not card_fields:
+        return []
+    try:
+        raw = split_assignments(game, typed)
+    except ScorepadError:
+        return []
+    out: list[dict[str, Any]] = []
+    for fdef in card_fields:
+        given = raw.values.get(fdef.name)
+        if given is None:
+            continue
+        names = list(game.players) if fdef.scope == "player" else [s.name for s in game.sides]
+        texts = [(None, given)] if fdef.scope == "hand" else list(zip(names, given, strict=False))
+        for who, text in texts:
+            if text is None or text.strip().lower() in fdef.words:
+                continue
+            try:
+                pairs = cardlib.read_cards(text, rs.deck)
+            except UserError:
+                continue
+            if not pairs:
+                continue
+            labels = [cardlib.card_label(card) for _, card in pairs]
+            value = sum(cardlib.card_value(card, rs.card_values) for _, card in pairs) if rs.card_values else None
+            head = " ".join(x for x in (who, fdef.name if len(card_fields) > 1 or who is None else None) if x)
+            line = f"{head}: {text.strip()} read as {' '.join(labels)}"
+            if value is not None:
+                line += f" = {format_value(value)}"
+            out.append({"field": fdef.name, "who": who, "typed": text.strip(), "read": labels,
+                        "value": value, "text": line})
+    return out
 
 
 def _jsonable_breakdown(result: HandResult) -> list[list[list[Any]]]:
@@ -281,6 +322,7 @@ def hand_json(rec: Recorded) -> dict[str, Any]:
                                  for line in rec.result.breakdown[k]]}
                   for k, s in enumerate(game.sides)],
         "events": rec.result.events,
+        "cards_read": [c["text"] for c in rec.cards_read],
         "standings": standings(rec.row, game),
     }
 
@@ -297,6 +339,7 @@ def sheet(store: Store, row: GameRow) -> dict[str, Any]:
             "totals": [s["score"] for s in h.state["sides"]],
             "breakdown": h.breakdown,
             "events": h.events,
+            "cards_read": [c["text"] for c in cards_read(game, h.typed, h.hand)],
         })
     out = {"game": str(row.id), "ruleset": row.ruleset_id, "variant": row.variant,
            "sides": [s.name for s in game.sides], "hands": out_hands,

@@ -82,6 +82,7 @@ def num(value: Any) -> str:
 
 def hand_text(data: dict[str, Any]) -> str:
     lines = [f"Hand {data['hand']}"]
+    lines += [f"  {text}" for text in data.get("cards_read", [])]
     for side in data["sides"]:
         why = ", ".join(f"{b['label']} {num(b['points'])}" for b in side["breakdown"]) or "nothing"
         lines.append(f"  {side['name']}: {num(side['points'])}  ({why})")
