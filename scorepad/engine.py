@@ -643,6 +643,10 @@ def finish_if_over(game: Game, state: State, scope: _Scope, points: list[int | f
         if not candidates:
             candidates = [k for k, st in enumerate(statuses) if st != "playing"
                           and scope.hand_env["all_status"][k] == "playing"] or list(range(len(statuses)))
+            if len(candidates) > 1:   # say why a side that went out or lost can still win
+                best = "lowest" if rs.end.rank == "lowest" else "highest"
+                together = " and ".join(game.sides[k].name for k in candidates)
+                events.append(f"{together} stopped playing in the same hand: the {best} total among them decides")
         winners = _best(game, state, candidates)
     names = [game.sides[k].name for k in winners]
     for k, side in enumerate(state["sides"]):
