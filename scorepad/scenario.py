@@ -28,7 +28,8 @@ from scorepad.registry import load
 from scorepad.ruleset import Ruleset
 
 SCENARIO_KEYS = {"ruleset", "variant", "players", "teams", "options", "description", "hand", "result"}
-HAND_KEYS = {"input", "points", "totals", "state", "events", "error", "finish", "note", "display", "next"}
+HAND_KEYS = {"input", "points", "totals", "state", "events", "no_events", "error", "finish", "note", "display",
+             "next"}
 RESULT_KEYS = {"finished", "winner", "draw", "totals", "status", "state", "display"}
 
 
@@ -138,6 +139,9 @@ def run_scenario(path: Path, ruleset: Ruleset | None = None,
         for text in spec.get("events", []):
             if not any(str(text).lower() in e.lower() for e in result.events):
                 out.append(Mismatch(n, f"no event containing {text!r} (events: {result.events})"))
+        for text in spec.get("no_events", []):
+            if any(str(text).lower() in e.lower() for e in result.events):
+                out.append(Mismatch(n, f"an event contains {text!r}, which must not be said (events: {result.events})"))
     expect = data.get("result", {})
     unknown_result = set(expect) - RESULT_KEYS
     if unknown_result:
