@@ -617,8 +617,8 @@ def finish_if_over(game: Game, state: State, scope: _Scope, points: list[int | f
             if end.first_to is not None:
                 goal = end.first_to(env)
                 over = any(state["sides"][k]["score"] >= goal for k in playing)
-            else:
-                over = bool(end.when(env))  # type: ignore[misc]
+            elif end.when is not None:
+                over = bool(end.when(env))
         except (FormulaError, TypeError) as exc:
             problem = exc.message if isinstance(exc, FormulaError) else "end.first_to is not a number"
             raise HandError(f"this hand cannot be scored: {problem}") from None
@@ -635,9 +635,9 @@ def finish_if_over(game: Game, state: State, scope: _Scope, points: list[int | f
     marked = [k for k, st in enumerate(statuses) if st == "won"]
     if marked:
         winners = marked
-    elif first and statuses[first[0]] == "playing":
+    elif race is not None and first and statuses[first[0]] == "playing":
         winners = first
-        events.append(race.event(game))  # type: ignore[union-attr]
+        events.append(race.event(game))
     else:
         candidates = [k for k, st in enumerate(statuses) if st == "playing"]
         if not candidates:
