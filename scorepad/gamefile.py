@@ -1,7 +1,9 @@
 """One game as a readable TOML file (players, options, pinned ruleset, every hand as typed), and back.
 
-Importing replays the hands as typed with the pinned ruleset, so the imported game is scored
-exactly as it was; a game whose uid is already in the database is skipped.
+Importing checks the file's shape (with a path in every message), replays the hands as typed with
+the pinned ruleset, so the imported game is scored exactly as it was, and writes the game in one
+transaction through the same code as the JSON import; any refusal stores nothing. A game whose uid
+is already in the database is skipped.
 """
 
 from __future__ import annotations
@@ -11,10 +13,33 @@ from pathlib import Path
 from typing import Any
 
 from scorepad.errors import ScorepadError, UserError
-from scorepad.store import Store
+from scorepad.shape import MAX_NAME, Bool, Int, ListOf, Record, Text, Time, name_problem, problems
+from scorepad.store import Store, now
+from scorepad.transfer import (
+    NAME,
+    RULESET_ID,
+    TABLE,
+    TYPED,
+    UID,
+    audit_entry,
+    insert_games,
+    option_problems,
+    player_problems,
+    read_document,
+    refuse,
+    side_problems,
+)
 
 FORMAT = "scorepad-game"
 VERSION = 1
+GAME_FILE = Record({
+    "format": Text(choices=[FORMAT]), "version": Int(), "uid": UID, "ruleset": RULESET_ID,
+    "variant": Text(max_len=100), "name": Text(max_len=MAX_NAME), "season": Text(max_len=MAX_NAME),
+    "created": Time(), "players": ListOf(NAME, 1, 64),
+    "sides": ListOf(Record({"name": NAME, "members": ListOf(NAME, 1, 64)}), 1, 64), "options": TABLE,
+    "finished_by_command": Bool(), "hand": ListOf(Record({"n": Int(1, 10**9), "typed": TYPED})),
+    "ruleset_text": Text()},
+    frozenset({"ruleset", "variant", "name", "season", "created", "finished_by_command", "hand"}))
 
 
 def game_toml(store: Store, game_id: int | str | None) -> str:
@@ -37,44 +62,90 @@ def game_toml(store: Store, game_id: int | str | None) -> str:
 
 def import_game_toml(store: Store, path: Path) -> tuple[int, int]:
     """Add the game in a TOML game file; returns (added, already present)."""
-    from scorepad.engine import Side, initial_state
-    from scorepad.play import finish, hand_row, type_and_score
-    from scorepad.ruleset import load_text
-
+    text = read_document(path, "a scorepad game file")
     try:
-        data = tomllib.loads(Path(path).read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
         raise UserError(f"{path}: not a scorepad game file ({exc})") from None
+    except RecursionError:
+        raise UserError(f"{path}: not a scorepad game file (the TOML nests too deeply)") from None
+    except ValueError:  # an integer beyond Python's digit limit
+        raise UserError(f"{path}: not a scorepad game file (a number has thousands of digits)") from None
     if data.get("format") != FORMAT or data.get("version") != VERSION:
         raise UserError(f"{path}: not a scorepad game file (format {FORMAT!r}, version {VERSION})")
-    if data["uid"] in store.game_ids_by_uid():
-        return 0, 1
-    try:
-        variant = data.get("variant") or None
-        rs = load_text(data["ruleset_text"], f"{path}:ruleset_text", variant)
-        players = list(data["players"])
-        sides = [{"name": s["name"], "members": [players.index(m) for m in s["members"]]} for s in data["sides"]]
-        from scorepad.engine import Game
+    found = problems(data, GAME_FILE)
+    for key in ("name", "season"):
+        value = data.get(key)
+        if not found and value and (why := name_problem(value)) is not None:
+            found.append(f"{key}: the name {why}")
+    if found:
+        raise refuse(path, found)
+    game, pins = checked_game(data, path)
+    return insert_games(store, [game], pins, {})
 
-        game = Game(rs, tuple(players), tuple(Side(s["name"], tuple(s["members"])) for s in sides),
-                    dict(data["options"]))
-        state = initial_state(game)
-        rows = []
-        for h in data.get("hand", []):
-            raw, hand, result = type_and_score(game, state, list(h["typed"]), None)
-            rows.append(hand_row(int(h["n"]), raw.typed, hand, result))
-            state = result.state
+
+def checked_game(data: dict[str, Any], path: Path) -> tuple[dict[str, Any], dict[str, dict[str, Any]]]:
+    """The game of a checked file in export form, its hands replayed as typed; UserError otherwise."""
+    from scorepad.engine import Game, Side, finish_game, initial_state, resolve_options
+    from scorepad.play import hand_row, type_and_score
+    from scorepad.ruleset import load_text
+
+    variant = data.get("variant") or None
+    try:
+        rs = load_text(data["ruleset_text"], "ruleset_text", variant)
     except ScorepadError as exc:
-        raise UserError(f"{path}: the game cannot be replayed: {exc.message}", exc.problems) from None
-    except (KeyError, TypeError, ValueError) as exc:
-        raise UserError(f"{path}: the game file is incomplete ({exc})") from None
-    gid = store.create_game(ruleset_id=rs.id, ruleset_hash=rs.hash, ruleset_text=rs.text,
-                            ruleset_source=f"{rs.id}.toml", variant=variant, name=data.get("name") or None,
-                            season=data.get("season") or None, players=players, sides=sides,
-                            options=dict(data["options"]), state=initial_state(game), uid=data["uid"],
-                            created=data.get("created"), make_current=False)
+        raise refuse(path, [exc.message]) from None
+    players = list(data["players"])
+    found = [] if data.get("ruleset", rs.id) == rs.id else [f"ruleset: {data['ruleset']!r}, but ruleset_text is {rs.id!r}"]
+    found += player_problems(rs, players, "players")
+    sides = []
+    for k, s in enumerate(data["sides"]):
+        members = []
+        for m, who in enumerate(s["members"]):
+            if who not in players:
+                found.append(f"sides[{k}].members[{m}]: {who!r} is not one of the players")
+            else:
+                members.append(players.index(who))
+        sides.append({"name": s["name"], "members": members})
+    if not found:
+        found += side_problems(rs, players, sides, "sides")
+    found += option_problems(rs, data["options"], "options", complete=False)
+    if found:
+        raise refuse(path, found)
+    options = resolve_options(rs, data["options"])
+    game = Game(rs, tuple(players), tuple(Side(s["name"], tuple(s["members"])) for s in sides), options)
+    state = initial_state(game)
+    rows = []
+    for j, h in enumerate(data.get("hand", [])):
+        if h["n"] != j + 1:
+            raise refuse(path, [f"hand[{j}].n: {h['n']}, but hands are numbered 1, 2, 3 ... in order (this is {j + 1})"])
+        try:
+            raw, hand, result = type_and_score(game, state, list(h["typed"]), None)
+        except ScorepadError as exc:
+            raise refuse(path, [f"hand[{j}]: the hand cannot be replayed: {exc.message}"]) from None
+        rows.append(hand_row(h["n"], raw.typed, hand, result))
+        state = result.state
+    audit = [audit_entry("new", None, {"players": players, "options": options})]
     if rows:
-        store.replace_from(gid, 0, 1, rows, "import", {"file": str(path)}, rows[-1].state)
+        audit.append(audit_entry("import", 1, {"file": Path(path).name}))
     if data.get("finished_by_command"):
-        finish(store, gid)
-    return 1, 0
+        if state["finished"]:
+            raise refuse(path, [(f"finished_by_command: the game already ended with hand {len(rows)}; "
+                                "only a game its hands did not end can be finished by the command")])
+        result = finish_game(game, state)
+        state = result.state
+        audit.append(audit_entry("finish", None, {
+            "points": result.points, "events": result.events,
+            "breakdown": [[[line.label, line.points, list(line.to)] for line in items] for items in result.breakdown]}))
+    game_row = {
+        "uid": data["uid"], "ruleset_id": rs.id, "ruleset_hash": rs.hash, "variant": variant,
+        "name": data.get("name") or None, "season": data.get("season") or None,
+        "created": data.get("created") or now(), "players": players, "sides": sides, "options": options,
+        "finished": bool(state["finished"]), "hands": len(rows), "state": state,
+        "hand_rows": [{"n": r.n, "status": "active", "typed": r.typed, "hand": r.hand, "points": r.points,
+                       "breakdown": r.breakdown, "events": r.events, "state": r.state, "created": r.created}
+                      for r in rows],
+        "audit": audit,
+    }
+    pins = {rs.hash: {"hash": rs.hash, "ruleset_id": rs.id, "source": f"{rs.id}.toml", "text": rs.text}}
+    return game_row, pins

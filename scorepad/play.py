@@ -388,7 +388,9 @@ def rubber_pad(game: Game, hands: Sequence[HandRow], below: str, final: State) -
 
 def verify(store: Store) -> list[str]:
     """Replay every game from its stored hands and pinned ruleset; one line per difference."""
-    problems = []
+    problems = [f"ruleset {rid}: the text pinned as {rhash} is not the text with that hash (the database "
+                f"was altered; starting a new {rid} game pins the real text)"
+                for rhash, rid in store.misfiled_rulesets()]
     for row in store.games():
         try:
             game = game_of(row)

@@ -94,7 +94,18 @@ def now() -> str:
 
 
 def dumps(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    """JSON for a column; NaN and infinities are refused (JSON has no such numbers), so nothing is stored."""
+    try:
+        return json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    except ValueError:
+        raise UserError("a value is not a number (NaN or an infinity); nothing was stored") from None
+
+
+def text_hash(text: str) -> str:
+    """The hash a ruleset text is pinned under: the first 16 hex digits of its SHA-256 (as Ruleset.hash)."""
+    import hashlib
+
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
 @dataclass
@@ -212,8 +223,8 @@ class Store:
                     sides: list[dict[str, Any]], options: dict[str, Any], state: dict[str, Any],
                     uid: str | None = None, created: str | None = None, make_current: bool = True) -> int:
         with self.write() as db:
-            db.execute("INSERT OR IGNORE INTO rulesets(hash, ruleset_id, source, text) VALUES(?, ?, ?, ?)",
-                       (ruleset_hash, ruleset_id, ruleset_source, ruleset_text))
+            if self.pin_ruleset(db, ruleset_id, ruleset_text, ruleset_source) != ruleset_hash:
+                raise StoreError(f"the ruleset hash {ruleset_hash} is not the hash of its text")
             cur = db.execute(
                 "INSERT INTO games(uid, ruleset_id, ruleset_hash, variant, name, season, players, sides,"
                 " options, created, state) VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -226,6 +237,34 @@ class Store:
                 db.execute("INSERT INTO meta(key, value) VALUES('current_game', ?) "
                            "ON CONFLICT(key) DO UPDATE SET value = excluded.value", (str(game_id),))
         return game_id
+
+    def pin_ruleset(self, db: sqlite3.Connection, ruleset_id: str, text: str, source: str) -> str:
+        """Inside a write: keep `text` under its own hash and return that hash.
+
+        A pinned text is found only by its true hash. A row whose text is not the text of its hash
+        (an import by an older scorepad did not check) gets this text, the one its hash names; the
+        text that was there moves to its own hash with the games scored by it, so they keep their
+        scores and new games get the real ruleset.
+        """
+        rhash = text_hash(text)
+        row = db.execute("SELECT text FROM rulesets WHERE hash = ?", (rhash,)).fetchone()
+        if row is None:
+            db.execute("INSERT INTO rulesets(hash, ruleset_id, source, text) VALUES(?, ?, ?, ?)",
+                       (rhash, ruleset_id, source, text))
+        elif row[0] != text:
+            games = [g for (g,) in db.execute("SELECT id FROM games WHERE ruleset_hash = ?", (rhash,))]
+            old = db.execute("SELECT ruleset_id, source FROM rulesets WHERE hash = ?", (rhash,)).fetchone()
+            db.execute("UPDATE rulesets SET ruleset_id = ?, source = ?, text = ? WHERE hash = ?",
+                       (ruleset_id, source, text, rhash))
+            moved = self.pin_ruleset(db, old[0], row[0], old[1])  # never back here: this row is right now
+            db.executemany("UPDATE games SET ruleset_hash = ? WHERE id = ?", [(moved, g) for g in games])
+            self._texts.clear()
+        return rhash
+
+    def misfiled_rulesets(self) -> list[tuple[str, str]]:
+        """(hash, ruleset id) of every pinned text that is not the text of its hash: the database was altered."""
+        rows = self.db.execute("SELECT hash, ruleset_id, text FROM rulesets ORDER BY hash")
+        return [(h, rid) for h, rid, text in rows if text_hash(text) != h]
 
     def _game_from_row(self, row: sqlite3.Row | tuple[Any, ...]) -> GameRow:
         (gid, uid, rid, rhash, variant, name, season, players, sides, options, created, finished, hands,
@@ -310,8 +349,8 @@ class Store:
             self._claim(db, game_id, expected_version)
             if repin is not None:
                 rid, rhash, text, source = repin
-                db.execute("INSERT OR IGNORE INTO rulesets(hash, ruleset_id, source, text) VALUES(?, ?, ?, ?)",
-                           (rhash, rid, source, text))
+                if self.pin_ruleset(db, rid, text, source) != rhash:
+                    raise StoreError(f"the ruleset hash {rhash} is not the hash of its text")
                 db.execute("UPDATE games SET ruleset_hash = ? WHERE id = ?", (rhash, game_id))
             status = "undone" if action == "undo" else "replaced"
             db.execute("UPDATE hands SET status = ? WHERE game_id = ? AND status = 'active' AND n >= ?",

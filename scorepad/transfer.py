@@ -3,26 +3,106 @@
 The format is described in docs/export.md. Games are identified by their `uid`, so importing the
 same file twice, or a file from another table's database, never duplicates a game. Local game
 numbers are not exported: export → import into a fresh database → export gives the same bytes.
+
+An export may come from a stranger, so importing trusts nothing in it: the whole file is checked
+against the declared shape below (types, lengths, ranges, with a path in every message), each
+pinned ruleset text must have the hash it is filed under, players, sides and options must fit the
+ruleset, and every game is replayed — each active hand re-typed from what was typed and scored by
+the engine — and must give exactly the stored hands and state. Only then is anything written, in
+one transaction; a refusal stores nothing.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import re
 import tempfile
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-from scorepad.errors import UserError
-from scorepad.store import Store, dumps
+from scorepad.errors import ScorepadError, StoreError, UserError
+from scorepad.shape import (
+    MAX_NAME,
+    MAX_PROBLEMS,
+    Anything,
+    Bool,
+    Int,
+    Items,
+    ListOf,
+    Number,
+    Record,
+    Shape,
+    Text,
+    Time,
+    name_problem,
+    problems,
+    read_json,
+)
+from scorepad.store import Store, dumps, now, text_hash
 
 FORMAT = "scorepad-export"
 VERSION = 1
+MAX_FILE_BYTES = 1 << 30
+STATUSES = ("active", "undone", "replaced")
+
+NAME = Text(max_len=MAX_NAME, name=True)
+HASH = Text(pattern=r"[0-9a-f]{16}", hint="16 hexadecimal digits")
+UID = Text(pattern=r"[0-9A-Za-z][0-9A-Za-z_-]{0,63}", hint="up to 64 letters, digits, - and _")
+RULESET_ID = Text(max_len=100)
+TYPED = ListOf(Text(max_len=1000), max_len=1000)
+TABLE = Anything(table=True)
+RULESET = Record({"hash": HASH, "ruleset_id": RULESET_ID, "source": Text(max_len=4096), "text": Text()})
+LINE = Items([Text(max_len=1000), Number(), ListOf(Text(max_len=100))])
+HAND_ROW = Record({
+    "n": Int(1, 10**9), "status": Text(choices=STATUSES), "typed": TYPED, "hand": TABLE,
+    "points": ListOf(Number()), "breakdown": ListOf(ListOf(LINE)), "events": ListOf(Text(max_len=10_000)),
+    "state": TABLE, "created": Time()})
+AUDIT = Record({"at": Time(), "action": Text(pattern=r"[a-z][a-z_-]{0,31}", hint="a word such as edit or undo"),
+                "hand": Int(0, 10**9, nullable=True), "detail": TABLE})
+GAME = Record({
+    "uid": UID, "ruleset_id": RULESET_ID, "ruleset_hash": HASH, "variant": Text(max_len=100, nullable=True),
+    "name": Text(max_len=MAX_NAME, name=True, nullable=True),
+    "season": Text(max_len=MAX_NAME, name=True, nullable=True), "created": Time(),
+    "players": ListOf(NAME, 1, 64), "sides": ListOf(Record({"name": NAME, "members": ListOf(Int(0, 63), 1, 64)}), 1, 64),
+    "options": TABLE, "finished": Bool(), "hands": Int(0, 10**9), "state": TABLE,
+    "hand_rows": ListOf(HAND_ROW), "audit": ListOf(AUDIT)})
+EXPORT = Record({"format": Text(choices=[FORMAT]), "version": Int(), "meta": Record({"current_season": NAME},
+                                                                                     frozenset({"current_season"})),
+                 "rulesets": ListOf(RULESET), "games": ListOf(GAME)})
+
+
+class _Open(Record):
+    """A table with some known keys (what `scorepad log` reads); other keys are allowed."""
+
+    def check_value(self, value: Any, path: str, out: list[str]) -> None:
+        if not isinstance(value, dict):
+            super().check_value(value, path, out)
+            return
+        super().check_value({k: v for k, v in value.items() if k in self.fields}, path, out)
+
+
+_TYPED_ONLY = _Open({"typed": TYPED})
+# The audit details `scorepad log` reads, per action; other actions' details are only scanned.
+AUDIT_DETAILS: dict[str, Shape] = {
+    "undo": _Open({"removed": _Open({"n": Int(), "typed": TYPED})}, frozenset({"removed"})),
+    "edit": _Open({"hand": Int(), "old": _TYPED_ONLY, "new": _TYPED_ONLY}),
+    "new": _Open({"players": ListOf(Text(max_len=1000))}, frozenset({"players"})),
+    "finish": _Open({"events": ListOf(Text(max_len=10_000))}, frozenset({"events"})),
+}
+
+
+# ------------------------------------------------------------------ export
+
+def file_name(source: str) -> str:
+    """The file name of a ruleset's source, without the folders (an export never carries paths)."""
+    return re.split(r"[\\/]", source)[-1]
 
 
 def export_data(store: Store) -> dict[str, Any]:
     db = store.db
-    rulesets = [{"hash": h, "ruleset_id": r, "source": s, "text": t}
+    rulesets = [{"hash": h, "ruleset_id": r, "source": file_name(s), "text": t}
                 for h, r, s, t in db.execute("SELECT hash, ruleset_id, source, text FROM rulesets ORDER BY hash")]
     games = []
     rows = db.execute("SELECT id, uid, ruleset_id, ruleset_hash, variant, name, season, players, sides, options,"
@@ -64,54 +144,281 @@ def write_atomic(path: Path, text: str) -> None:
 
 
 def export_text(store: Store) -> str:
-    return json.dumps(export_data(store), ensure_ascii=False, indent=1, sort_keys=True) + "\n"
+    try:
+        return json.dumps(export_data(store), ensure_ascii=False, indent=1, sort_keys=True, allow_nan=False) + "\n"
+    except ValueError:
+        raise StoreError("the database holds a value that is not a number (NaN or an infinity); "
+                         "`scorepad verify` shows which game") from None
+
+
+# ------------------------------------------------------------------ import
+
+def read_document(path: Path, what: str) -> str:
+    """The text of a file to import: UTF-8, of a sane size; a sentence (exit 2) otherwise."""
+    try:
+        size = Path(path).stat().st_size
+        if size > MAX_FILE_BYTES:
+            raise UserError(f"{path}: the file is larger than {MAX_FILE_BYTES >> 20} MiB; not {what}")
+        return Path(path).read_bytes().decode("utf-8")
+    except OSError as exc:
+        raise UserError(f"{path}: cannot read the file ({exc.strerror})") from None
+    except UnicodeDecodeError:
+        raise UserError(f"{path}: not {what} (the file is not UTF-8 text)") from None
+
+
+def refuse(path: Path, found: list[str]) -> UserError:
+    """One error for every problem found: the first in the message, all of them listed."""
+    if len(found) == 1:
+        return UserError(f"{path}: {found[0]}; nothing was imported")
+    return UserError(f"{path}: {found[0]} (and {len(found) - 1} more); nothing was imported", found)
 
 
 def import_file(store: Store, path: Path) -> tuple[int, int]:
     """Read an export into this database; returns (games added, games already present)."""
+    text = read_document(path, "a scorepad export")
     try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        data = read_json(text)
+    except RecursionError:
+        raise UserError(f"{path}: not a scorepad export (the JSON nests too deeply)") from None
+    except ValueError as exc:
         raise UserError(f"{path}: not a scorepad export ({exc})") from None
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise UserError(f"{path}: not a scorepad export (no \"format\": \"{FORMAT}\")")
     if data.get("version") != VERSION:
-        raise UserError(f"{path}: export version {data.get('version')!r}; this scorepad reads {VERSION}")
-    try:
-        rulesets = {r["hash"]: r for r in data["rulesets"]}
-        games = list(data["games"])
-    except (KeyError, TypeError):
-        raise UserError(f"{path}: the export is incomplete (rulesets or games missing)") from None
-    existing = store.game_ids_by_uid()
+        raise UserError(f"{path}: export version {str(data.get('version'))[:20]}; this scorepad reads {VERSION}")
+    found = check_export(data)
+    if found:
+        raise refuse(path, found)
+    pins = {r["hash"]: r for r in data["rulesets"]}
+    return insert_games(store, data["games"], pins, data["meta"])
+
+
+def check_export(data: Any) -> list[str]:
+    """Every problem of a parsed export (up to a screenful), each starting with where it is."""
+    from scorepad.ruleset import load_text
+
+    out = problems(data, EXPORT)
+    if out:
+        return out
+    texts: dict[str, tuple[int, str]] = {}
+    for k, r in enumerate(data["rulesets"]):
+        true = text_hash(r["text"])
+        if true != r["hash"]:
+            out.append(f"rulesets[{k}].hash: {r['hash']} is not the hash of the text beside it ({true}); "
+                       f"the ruleset text was altered")
+            continue
+        texts.setdefault(r["hash"], (k, r["text"]))
+        try:
+            rid = load_text(r["text"], f"rulesets[{k}].text").id
+        except ScorepadError as exc:
+            out.append(f"rulesets[{k}].text: not a usable ruleset: {exc.message}")
+            continue
+        if rid != r["ruleset_id"]:
+            out.append(f"rulesets[{k}].ruleset_id: {r['ruleset_id']!r}, but the text is the ruleset {rid!r}")
+    seen: dict[str, int] = {}
+    for i, g in enumerate(data["games"]):
+        if len(out) >= MAX_PROBLEMS:
+            break
+        where = f"games[{i}]"
+        if g["uid"] in seen:
+            out.append(f"{where}.uid: the same uid as games[{seen[g['uid']]}]")
+            continue
+        seen[g["uid"]] = i
+        if g["ruleset_hash"] not in texts:
+            out.append(f"{where}.ruleset_hash: no entry of rulesets has the hash {g['ruleset_hash']}")
+            continue
+        k, text = texts[g["ruleset_hash"]]
+        try:
+            rs = load_text(text, f"rulesets[{k}].text", g["variant"])
+        except ScorepadError as exc:
+            out.append(f"{where}.variant: {exc.message}")
+            continue
+        out.extend(check_game(g, where, rs))
+    return out[:MAX_PROBLEMS]
+
+
+def check_game(g: Mapping[str, Any], where: str, rs: Any) -> list[str]:
+    """A game of the export against its ruleset, then replayed: every problem, with its path."""
+    from scorepad.engine import Game, Side
+
+    out: list[str] = []
+    if g["ruleset_id"] != rs.id:
+        out.append(f"{where}.ruleset_id: {g['ruleset_id']!r}, but its pinned ruleset is {rs.id!r}")
+    players = list(g["players"])
+    out.extend(player_problems(rs, players, f"{where}.players"))
+    out.extend(side_problems(rs, players, g["sides"], f"{where}.sides"))
+    out.extend(option_problems(rs, g["options"], f"{where}.options", complete=True))
+    for j, a in enumerate(g["audit"]):
+        shape = AUDIT_DETAILS.get(a["action"])
+        if shape is not None:
+            shape.check(a["detail"], f"{where}.audit[{j}].detail", out)
+    if out:
+        return out
+    game = Game(rs, tuple(players), tuple(Side(s["name"], tuple(s["members"])) for s in g["sides"]), dict(g["options"]))
+    return replay_problems(game, g, where)
+
+
+def player_problems(rs: Any, players: list[str], where: str) -> list[str]:
+    out = []
+    if not rs.min_players <= len(players) <= rs.max_players:
+        want = str(rs.min_players) if rs.min_players == rs.max_players else f"{rs.min_players}-{rs.max_players}"
+        out.append(f"{where}: {rs.name} is played by {want} players, not {len(players)}")
+    lowered: dict[str, int] = {}
+    for i, p in enumerate(players):
+        why = name_problem(p)
+        if why is not None:
+            out.append(f"{where}[{i}]: the name {why}")
+        elif p != p.strip():
+            out.append(f"{where}[{i}]: the name {p!r} begins or ends with spaces")
+        if p.lower() in lowered:
+            out.append(f"{where}[{i}]: the same name as {where}[{lowered[p.lower()]}]")
+        lowered.setdefault(p.lower(), i)
+    return out
+
+
+def side_problems(rs: Any, players: list[str], sides: list[dict[str, Any]], where: str) -> list[str]:
+    """Sides as the engine makes them: each player alone, or the ruleset's partnerships (any grouping
+    of the right sizes, as `--team` allows), every seat in exactly one side."""
+    n = len(players)
+    for k, s in enumerate(sides):
+        for m, seat in enumerate(s["members"]):
+            if seat >= n:
+                return [f"{where}[{k}].members[{m}]: seat {seat}, but there are {n} players (seats 0-{n - 1})"]
+    if rs.sides_kind != "partnership":
+        if [(s["name"], s["members"]) for s in sides] != [(p, [i]) for i, p in enumerate(players)]:
+            return [f"{where}: in {rs.name} each player is a side of his own, named after him, in seating order"]
+        return []
+    out = []
+    if len(sides) != len(rs.partnerships):
+        out.append(f"{where}: {rs.name} has {len(rs.partnerships)} sides, not {len(sides)}")
+    seats = sorted(seat for s in sides for seat in s["members"])
+    if seats != list(range(n)):
+        out.append(f"{where}: every player must be in exactly one side")
+    if sorted(len(s["members"]) for s in sides) != sorted(len(t) for t in rs.partnerships):
+        sizes = " and ".join(str(len(t)) for t in rs.partnerships)
+        out.append(f"{where}: {rs.name} sides have {sizes} players")
+    names = [s["name"].lower() for s in sides]
+    if len(set(names)) != len(names):
+        out.append(f"{where}: two sides have the same name")
+    return out
+
+
+def option_problems(rs: Any, options: Mapping[str, Any], where: str, complete: bool) -> list[str]:
+    """Option values of the ruleset's types and ranges; `complete`: every option present (an export)."""
+    from scorepad.engine import resolve_options
+
+    out = [f"{where}.{key}: {rs.name} has no such option (options: {', '.join(rs.options) or 'none'})"
+           for key in options if key not in rs.options]
+    for key, o in rs.options.items():
+        if key not in options:
+            if complete:
+                out.append(f"{where}.{key}: missing")
+            continue
+        value, default = options[key], o.default
+        if isinstance(default, bool):
+            ok = isinstance(value, bool)
+        elif isinstance(default, int):
+            ok = isinstance(value, int) and not isinstance(value, bool)
+        elif isinstance(default, float):
+            ok = isinstance(value, (int, float)) and not isinstance(value, bool)
+        else:
+            ok = isinstance(value, type(default))
+        if not ok:
+            out.append(f"{where}.{key}: must be like its default {default!r}, not {type(value).__name__}")
+    if not out:
+        try:
+            resolve_options(rs, options)
+        except UserError as exc:
+            out.append(f"{where}: {exc.message}")
+    return out
+
+
+def same(a: Any, b: Any) -> bool:
+    """Equal as JSON: True is not 1, 1.0 is not 1, and key order does not matter."""
+    return json.dumps(a, sort_keys=True) == json.dumps(b, sort_keys=True)
+
+
+def replay_problems(game: Any, g: Mapping[str, Any], where: str) -> list[str]:
+    """Re-type every active hand from what was typed, score it, and compare with what is stored."""
+    from scorepad.assign import copies_problems, split_assignments, type_hand
+    from scorepad.engine import active_players, apply_hand, finish_game, initial_state
+    from scorepad.play import hand_row
+
+    active = sorted(((j, h) for j, h in enumerate(g["hand_rows"]) if h["status"] == "active"), key=lambda x: x[1]["n"])
+    numbers = [h["n"] for _, h in active]
+    if numbers != list(range(1, len(active) + 1)):
+        return [f"{where}.hand_rows: the active hands are numbered {numbers[:10]}; they must be 1, 2, 3 ... once each"]
+    if g["hands"] != len(active):
+        return [f"{where}.hands: {g['hands']}, but the game has {len(active)} active hands"]
+    state = initial_state(game)
+    for j, h in active:
+        at = f"{where}.hand_rows[{j}]"
+        if state["finished"]:
+            return [f"{at}: the game had ended before hand {h['n']}"]
+        try:
+            raw = split_assignments(game, h["typed"])
+            hand, _missing = type_hand(game, raw, active_players(game, state))
+        except ScorepadError as exc:
+            return [f"{at}.typed: {exc.message}"]
+        if not same(hand, h["hand"]):
+            return [f"{at}.hand: not the values typed in {at}.typed"]
+        copies = copies_problems(game, hand)
+        if copies:
+            return [f"{at}.typed: {copies[0]}"]
+        try:
+            result = apply_hand(game, state, hand)
+        except ScorepadError as exc:
+            return [f"{at}: the hand cannot be scored: {exc.message}"]
+        row = hand_row(h["n"], h["typed"], hand, result)
+        for key in ("points", "breakdown", "events", "state"):
+            if not same(getattr(row, key), h[key]):
+                return [f"{at}.{key}: differs from a replay of the hand with the pinned ruleset"]
+        state = result.state
+    if g["finished"] and not state["finished"]:
+        try:
+            state = finish_game(game, state).state
+        except ScorepadError as exc:
+            return [f"{where}.finished: the game cannot be finished: {exc.message}"]
+    if not same(state, g["state"]):
+        return [f"{where}.state: differs from a replay of its hands with the pinned ruleset"]
+    if g["finished"] != bool(state["finished"]):
+        return [(f"{where}.finished: {str(g['finished']).lower()}, but the replayed game "
+                f"{'has' if state['finished'] else 'has not'} ended")]
+    return []
+
+
+def insert_games(store: Store, games: Iterable[Mapping[str, Any]], pins: Mapping[str, Mapping[str, Any]],
+                 meta: Mapping[str, Any]) -> tuple[int, int]:
+    """Write checked games (export form) in one transaction; a game whose uid is present is skipped."""
     added = skipped = 0
-    try:
-        with store.write() as db:
-            for g in games:
-                if g["uid"] in existing:
-                    skipped += 1
-                    continue
-                r = rulesets[g["ruleset_hash"]]
-                db.execute("INSERT OR IGNORE INTO rulesets(hash, ruleset_id, source, text) VALUES(?, ?, ?, ?)",
-                           (r["hash"], r["ruleset_id"], r["source"], r["text"]))
-                cur = db.execute(
-                    "INSERT INTO games(uid, ruleset_id, ruleset_hash, variant, name, season, players, sides, options,"
-                    " created, finished, hands, state) VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                    (g["uid"], g["ruleset_id"], g["ruleset_hash"], g["variant"], g["name"], g["season"],
-                     dumps(g["players"]), dumps(g["sides"]), dumps(g["options"]), g["created"],
-                     int(bool(g["finished"])), int(g["hands"]), dumps(g["state"])))
-                gid = cur.lastrowid
-                for h in g["hand_rows"]:
-                    db.execute("INSERT INTO hands(game_id, n, status, typed, hand, points, breakdown, events, state,"
-                               " created) VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                               (gid, h["n"], h["status"], dumps(h["typed"]), dumps(h["hand"]), dumps(h["points"]),
-                                dumps(h["breakdown"]), dumps(h["events"]), dumps(h["state"]), h["created"]))
-                for a in g["audit"]:
-                    db.execute("INSERT INTO audit(game_id, at, action, hand_n, detail) VALUES(?, ?, ?, ?, ?)",
-                               (gid, a["at"], a["action"], a["hand"], dumps(a["detail"])))
-                added += 1
-            for key, value in (data.get("meta") or {}).items():
-                if key == "current_season":
-                    db.execute("INSERT OR IGNORE INTO meta(key, value) VALUES(?, ?)", (key, str(value)))
-    except (KeyError, TypeError) as exc:
-        raise UserError(f"{path}: a game in the export is incomplete ({exc}); nothing was imported") from None
+    with store.write() as db:
+        existing = {uid for (uid,) in db.execute("SELECT uid FROM games")}
+        for g in games:
+            if g["uid"] in existing:
+                skipped += 1
+                continue
+            existing.add(g["uid"])
+            r = pins[g["ruleset_hash"]]
+            store.pin_ruleset(db, r["ruleset_id"], r["text"], file_name(r["source"]))
+            cur = db.execute(
+                "INSERT INTO games(uid, ruleset_id, ruleset_hash, variant, name, season, players, sides, options,"
+                " created, finished, hands, state) VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (g["uid"], g["ruleset_id"], g["ruleset_hash"], g["variant"], g["name"], g["season"],
+                 dumps(g["players"]), dumps(g["sides"]), dumps(g["options"]), g["created"],
+                 int(g["finished"]), g["hands"], dumps(g["state"])))
+            gid = cur.lastrowid
+            db.executemany(
+                "INSERT INTO hands(game_id, n, status, typed, hand, points, breakdown, events, state, created)"
+                " VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                [(gid, h["n"], h["status"], dumps(h["typed"]), dumps(h["hand"]), dumps(h["points"]),
+                  dumps(h["breakdown"]), dumps(h["events"]), dumps(h["state"]), h["created"]) for h in g["hand_rows"]])
+            db.executemany("INSERT INTO audit(game_id, at, action, hand_n, detail) VALUES(?, ?, ?, ?, ?)",
+                           [(gid, a["at"], a["action"], a["hand"], dumps(a["detail"])) for a in g["audit"]])
+            added += 1
+        if "current_season" in meta:
+            db.execute("INSERT OR IGNORE INTO meta(key, value) VALUES('current_season', ?)", (meta["current_season"],))
     return added, skipped
+
+
+def audit_entry(action: str, hand: int | None, detail: dict[str, Any]) -> dict[str, Any]:
+    return {"at": now(), "action": action, "hand": hand, "detail": detail}
