@@ -65,7 +65,7 @@ def _store() -> Any:
 
 
 def _print_json(data: Any) -> None:
-    typer.echo(json.dumps(data, ensure_ascii=False, indent=2))
+    typer.echo(json.dumps(data, ensure_ascii=False, indent=2, allow_nan=False))
 
 
 def _prompt() -> Any:
@@ -281,7 +281,7 @@ def hand(assignments: list[str] = typer.Argument(None, help="field=value, who.fi
 
     rec = play.record_hand(_store(), game, assignments or [], _prompt())
     data = play.hand_json(rec)
-    typer.echo(json.dumps(data, ensure_ascii=False, indent=2) if as_json else hand_text(data))
+    typer.echo(json.dumps(data, ensure_ascii=False, indent=2, allow_nan=False) if as_json else hand_text(data))
 
 
 @app.command("undo")
@@ -321,7 +321,7 @@ def sheet(game: str | None = typer.Option(None, "--game", help="game id (default
     store = _store()
     data = play.sheet(store, store.game(game))
     if as_json:
-        typer.echo(json.dumps(data, ensure_ascii=False, indent=2))
+        typer.echo(json.dumps(data, ensure_ascii=False, indent=2, allow_nan=False))
     else:
         typer.echo(chart_text(data) if chart else sheet_text(data))
 
@@ -334,7 +334,7 @@ def standings(game: str | None = typer.Option(None, "--game", help="game id (def
     from scorepad.render import standings_text
 
     data = play.standings(_store().game(game))
-    typer.echo(json.dumps(data, ensure_ascii=False, indent=2) if as_json else standings_text(data))
+    typer.echo(json.dumps(data, ensure_ascii=False, indent=2, allow_nan=False) if as_json else standings_text(data))
 
 
 @app.command("games")

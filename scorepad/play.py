@@ -439,7 +439,7 @@ def season_report(store: Store, name: str | None, fmt: str = "text", *, ruleset:
         return json.dumps({"season": season, "filters": {"ruleset": ruleset, "since": since, "until": until,
                                                          "player": player, "include_unfinished": include_unfinished},
                            "games": len(chosen), "players": rows},
-                          ensure_ascii=False, indent=2) + "\n"
+                          ensure_ascii=False, indent=2, allow_nan=False) + "\n"
     if fmt == "csv":
         buf = io.StringIO()
         writer = csv.DictWriter(buf, fieldnames=columns, extrasaction="ignore", lineterminator="\r\n")

@@ -104,7 +104,7 @@ def season_html(title: str, rows: Sequence[dict[str, Any]], lines: dict[str, Pla
     more = ""
     if total_games > len(games):
         more = f"<p>The last {len(games)} of {total_games} games are drawn.</p>"
-    data = json.dumps(rows, ensure_ascii=False).replace("</", "<\\/")
+    data = json.dumps(rows, ensure_ascii=False, allow_nan=False).replace("</", "<\\/")
     return f"""<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">

@@ -201,13 +201,16 @@ def check_export(data: Any) -> list[str]:
     if out:
         return out
     texts: dict[str, tuple[int, str]] = {}
+    used = {g["ruleset_hash"] for g in data["games"]}
     for k, r in enumerate(data["rulesets"]):
         true = text_hash(r["text"])
         if true != r["hash"]:
             out.append(f"rulesets[{k}].hash: {r['hash']} is not the hash of the text beside it ({true}); "
                        f"the ruleset text was altered")
             continue
-        texts.setdefault(r["hash"], (k, r["text"]))
+        if r["hash"] in texts or r["hash"] not in used:
+            continue  # the same text twice, or a text no game uses (it is not stored)
+        texts[r["hash"]] = (k, r["text"])
         try:
             rid = load_text(r["text"], f"rulesets[{k}].text").id
         except ScorepadError as exc:
@@ -216,6 +219,7 @@ def check_export(data: Any) -> list[str]:
         if rid != r["ruleset_id"]:
             out.append(f"rulesets[{k}].ruleset_id: {r['ruleset_id']!r}, but the text is the ruleset {rid!r}")
     seen: dict[str, int] = {}
+    loaded: dict[tuple[str, str | None], Any] = {}  # (hash, variant) -> Ruleset, or why it cannot load
     for i, g in enumerate(data["games"]):
         if len(out) >= MAX_PROBLEMS:
             break
@@ -228,10 +232,15 @@ def check_export(data: Any) -> list[str]:
             out.append(f"{where}.ruleset_hash: no entry of rulesets has the hash {g['ruleset_hash']}")
             continue
         k, text = texts[g["ruleset_hash"]]
-        try:
-            rs = load_text(text, f"rulesets[{k}].text", g["variant"])
-        except ScorepadError as exc:
-            out.append(f"{where}.variant: {exc.message}")
+        key = (g["ruleset_hash"], g["variant"])
+        if key not in loaded:
+            try:
+                loaded[key] = load_text(text, f"rulesets[{k}].text", g["variant"])
+            except ScorepadError as exc:
+                loaded[key] = exc.message
+        rs = loaded[key]
+        if isinstance(rs, str):
+            out.append(f"{where}.variant: {rs}")
             continue
         out.extend(check_game(g, where, rs))
     return out[:MAX_PROBLEMS]
