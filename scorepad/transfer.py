@@ -36,6 +36,7 @@ from scorepad.shape import (
     Shape,
     Text,
     Time,
+    kind,
     name_problem,
     problems,
     read_json,
@@ -185,7 +186,9 @@ def import_file(store: Store, path: Path) -> tuple[int, int]:
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise UserError(f"{path}: not a scorepad export (no \"format\": \"{FORMAT}\")")
     if data.get("version") != VERSION:
-        raise UserError(f"{path}: export version {str(data.get('version'))[:20]}; this scorepad reads {VERSION}")
+        version = data.get("version")
+        shown = version if isinstance(version, int) and not isinstance(version, bool) else kind(version)
+        raise UserError(f"{path}: export version {shown}; this scorepad reads {VERSION}")
     found = check_export(data)
     if found:
         raise refuse(path, found)

@@ -13,11 +13,13 @@ from __future__ import annotations
 import copy
 import json
 import sqlite3
+import tomllib
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
+import tomli_w
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -284,6 +286,39 @@ def test_mutated_export_refused_or_sound(cli: Callable[..., Run], tmp_path_facto
         text = text if pos < 0 else text[:pos] + ": NaN" + text[pos + 3:]
     path = folder / "mutated.json"
     path.write_text(text, encoding="utf-8", errors="surrogatepass")
+    before = dump(db)
+    r = cli("import", str(path))
+    assert r.code in (0, 2), r.err
+    assert "internal error" not in r.err
+    if r.code == 2:
+        assert dump(db) == before
+    else:
+        commands_work(cli, folder)
+
+
+VALID_TOML = tomllib.loads((HOSTILE / "valid.toml").read_text(encoding="utf-8"))
+TOML_PATHS = [p for p in paths(VALID_TOML)[1:] if p != ("ruleset_text",)]
+
+
+@settings(max_examples=30, deadline=None, derandomize=True,
+          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@given(st.lists(st.tuples(st.sampled_from(TOML_PATHS), st.sampled_from(["delete", "replace", "duplicate", "number", "text"]),
+                          st.sampled_from([v for v in ODD_VALUES if v is not None])), min_size=1, max_size=3))
+def test_mutated_game_file_refused_or_sound(cli: Callable[..., Run], tmp_path_factory: pytest.TempPathFactory,
+                                            monkeypatch: pytest.MonkeyPatch,
+                                            changes: list[tuple[tuple[Any, ...], str, Any]]) -> None:
+    folder = tmp_path_factory.mktemp("fuzz")
+    db = folder / "fuzz.db"
+    monkeypatch.setenv("SCOREPAD_DB", str(db))
+    one_game(cli)
+    doc = copy.deepcopy(VALID_TOML)
+    for path, op, value in changes:
+        try:
+            mutate(doc, path, op, value)
+        except (KeyError, IndexError, TypeError):
+            continue
+    path = folder / "mutated.toml"
+    path.write_text(tomli_w.dumps(doc), encoding="utf-8")
     before = dump(db)
     r = cli("import", str(path))
     assert r.code in (0, 2), r.err
