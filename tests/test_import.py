@@ -327,3 +327,23 @@ def test_mutated_game_file_refused_or_sound(cli: Callable[..., Run], tmp_path_fa
         assert dump(db) == before
     else:
         commands_work(cli, folder)
+
+
+def test_pin_repairs_texts_filed_under_each_others_hash(db: Path) -> None:
+    """Two rows holding each other's text: pinning one puts both right, and each game keeps its text."""
+    store = Store(db)
+    texts = ["format = 1 # one", "format = 1 # two"]
+    hashes = [text_hash(t) for t in texts]
+    with store.write() as con:
+        for h, t in zip(hashes, reversed(texts), strict=True):
+            con.execute("INSERT INTO rulesets(hash, ruleset_id, source, text) VALUES(?, 'x', 'x.toml', ?)", (h, t))
+        for k, h in enumerate(hashes):
+            con.execute("INSERT INTO games(uid, ruleset_id, ruleset_hash, players, sides, options, created, state)"
+                        " VALUES(?, 'x', ?, '[]', '[]', '{}', '2026-01-01', '{}')", (f"g{k}", h))
+    assert len(store.misfiled_rulesets()) == 2
+    with store.write() as con:
+        assert store.pin_ruleset(con, "x", texts[0], "x.toml") == hashes[0]
+    assert store.misfiled_rulesets() == []
+    pinned = dict(store.db.execute("SELECT g.uid, r.text FROM games g JOIN rulesets r ON r.hash = g.ruleset_hash"))
+    assert pinned == {"g0": texts[1], "g1": texts[0]}
+    store.close()
