@@ -98,7 +98,10 @@ def commands_work(cli: Callable[..., Run], folder: Path) -> None:
     assert cli("verify").code == 0
     games = json.loads(cli("games", "--json").out)
     assert cli("season").code == 0
+    assert cli("season", "--format", "html", "--output", str(folder / "season.html")).code == 0
     assert cli("export", "--output", str(folder / "again.json"), "--force").code == 0
+    for name in {p for g in games for p in g["players"]}:
+        assert cli("player", "--", name).code == 0
     for g in games:
         gid = str(g["id"])
         for args in (("standings", "--game", gid), ("log", "--game", gid), ("sheet", "--game", gid)):
