@@ -204,6 +204,7 @@ def check_export(data: Any) -> list[str]:
     if out:
         return out
     texts: dict[str, tuple[int, str]] = {}
+    loaded: dict[tuple[str, str | None], Any] = {}  # (hash, variant) -> Ruleset, or why it cannot load
     used = {g["ruleset_hash"] for g in data["games"]}
     for k, r in enumerate(data["rulesets"]):
         true = text_hash(r["text"])
@@ -215,14 +216,15 @@ def check_export(data: Any) -> list[str]:
             continue  # the same text twice, or a text no game uses (it is not stored)
         texts[r["hash"]] = (k, r["text"])
         try:
-            rid = load_text(r["text"], f"rulesets[{k}].text").id
+            rs = loaded[r["hash"], None] = load_text(r["text"], f"rulesets[{k}].text")
         except ScorepadError as exc:
             out.append(f"rulesets[{k}].text: not a usable ruleset: {exc.message}")
+            loaded[r["hash"], None] = None
             continue
+        rid = rs.id
         if rid != r["ruleset_id"]:
             out.append(f"rulesets[{k}].ruleset_id: {r['ruleset_id']!r}, but the text is the ruleset {rid!r}")
     seen: dict[str, int] = {}
-    loaded: dict[tuple[str, str | None], Any] = {}  # (hash, variant) -> Ruleset, or why it cannot load
     for i, g in enumerate(data["games"]):
         if len(out) >= MAX_PROBLEMS:
             break
@@ -235,6 +237,8 @@ def check_export(data: Any) -> list[str]:
             out.append(f"{where}.ruleset_hash: no entry of rulesets has the hash {g['ruleset_hash']}")
             continue
         k, text = texts[g["ruleset_hash"]]
+        if loaded[g["ruleset_hash"], None] is None:
+            continue  # the ruleset itself cannot be loaded: said above
         key = (g["ruleset_hash"], g["variant"])
         if key not in loaded:
             try:

@@ -53,6 +53,9 @@ EXPECT_JSON = {
     "score_infinity.json": "games[1].state.sides[2].score: -Infinity is not a number",
     "score_overflows_to_infinity.json": "games[1].state.sides[2].score: 1e999 is not a number",
     "lone_surrogate.json": "games[0].name: not valid Unicode text",
+    "ruleset_text_refused.json": "rulesets[0].text: not a usable ruleset: rulesets[0].text: score[0].points: unknown function",
+    "unknown_variant.json": "games[0].variant: rulesets[0].text: unknown variant 'nosuch'",
+    "option_out_of_range.json": "games[0].options: option target must be one of 30, 60, not 45",
 }
 CONTROL = {"valid.json", "valid.toml"}
 
