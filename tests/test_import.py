@@ -353,3 +353,20 @@ def test_pin_repairs_texts_filed_under_each_others_hash(db: Path) -> None:
     pinned = dict(store.db.execute("SELECT g.uid, r.text FROM games g JOIN rulesets r ON r.hash = g.ruleset_hash"))
     assert pinned == {"g0": texts[1], "g1": texts[0]}
     store.close()
+
+
+def test_shape_paths_and_readers() -> None:
+    from scorepad.shape import Int, ListOf, Record, Text, problems, read_json
+
+    shape = Record({"games": ListOf(Record({"n": Int(1, 9), "who": Text(name=True)}))})
+    doc = read_json('{"games": [{"n": 3, "who": "ann"}, {"n": 10, "who": "\\u202eann", "odd key\\u001b": 1}]}')
+    assert problems(doc, shape) == [
+        'games[1]["odd key\\u001b"]: unknown key (expected n, who)',
+        "games[1].n: must be between 1 and 9, not 10",
+        "games[1].who: the name contains the control character U+202E",
+    ]
+    assert problems(read_json('{"games": [{"n": ' + "9" * 30 + "}]}"), shape) == [
+        "games[0].n: a number with 30 digits; numbers here are below 9007199254740992"]
+    assert problems(read_json('[1, -Infinity]'), shape)[0].startswith("[1]: -Infinity is not a number")
+    with pytest.raises(RecursionError):
+        read_json("[" * 100_000 + "]" * 100_000)
