@@ -29,6 +29,26 @@ def dump(path: Path) -> list[str]:
         con.close()
 
 
+USER_ENV = ("HOME", "XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_CACHE_HOME", "XDG_STATE_HOME", "APPDATA",
+            "LOCALAPPDATA", "USERPROFILE")
+"""Where platformdirs looks for the user's config and data, on Linux, macOS and Windows."""
+
+SCOREPAD_ENV = ("SCOREPAD_DB", "SCOREPAD_CONFIG", "SCOREPAD_HOME", "SCOREPAD_RULES", "SCOREPAD_LANG")
+"""The environment variables through which a user's own settings would reach a test."""
+
+
+@pytest.fixture(autouse=True)
+def own_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Every test gets an empty home: the user's config.toml, data directory and SCOREPAD_* settings
+    never reach it (tests that want a config write one into this home)."""
+    home = tmp_path_factory.mktemp("home")
+    for name in USER_ENV:
+        monkeypatch.setenv(name, str(home if name in ("HOME", "USERPROFILE") else home / name.lower()))
+    for name in SCOREPAD_ENV:
+        monkeypatch.delenv(name, raising=False)
+    return home
+
+
 @pytest.fixture
 def db(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     path = tmp_path / "test.db"
