@@ -74,11 +74,27 @@ def describe_field(game: Game, fdef: FieldDef) -> str:
     return "; ".join(parts)
 
 
-def split_assignments(game: Game, args: Sequence[str]) -> RawHand:
-    """Parse `field=value`, `who.field=value` and `field=v1,v2,...` into per-field raw text."""
+def split_assignments(game: Game, args: Sequence[str], strict: bool = False) -> RawHand:
+    """Parse `field=value`, `who.field=value` and `field=v1,v2,...` into per-field raw text.
+
+    `strict` (what a person types now) refuses a value given twice with two different values, naming
+    both; otherwise (text stored earlier, where an edit's values follow the hand's first ones) the
+    last one wins.
+    """
     rs = game.ruleset
     values: dict[str, Any] = {}
     problems: list[str] = []
+    given: dict[tuple[str, int | None], tuple[str, str]] = {}  # (field, seat or side) -> (value, as typed)
+
+    def once(fdef: FieldDef, idx: int | None, value: str, arg: str) -> None:
+        before = given.setdefault((fdef.name, idx), (value, arg))
+        if strict and before[0].casefold() != value.casefold():
+            who = None if idx is None else _who_names(game, fdef.scope)[idx]
+            label = f"{who}.{fdef.name}" if who else fdef.name
+            problems.append(f"{label} is given twice, as {before[0]} ({before[1]}) and as {value} ({arg}); "
+                            "type it once")
+        given[(fdef.name, idx)] = (value, arg)
+
     for arg in args:
         if "=" not in arg:
             problems.append(f"{arg!r} is not an assignment; write field=value (fields: {', '.join(rs.fields)})")
@@ -106,8 +122,10 @@ def split_assignments(game: Game, args: Sequence[str]) -> RawHand:
                 continue
             slot = values.setdefault(fdef.name, [None] * count)
             slot[idx] = right
+            once(fdef, idx, right, arg)
         elif fdef.scope == "hand":
             values[fdef.name] = right
+            once(fdef, None, right, arg)
         else:
             # Cards are separated by commas themselves, so card groups are separated by `/`.
             items = [v.strip() for v in right.split("/" if fdef.type == "cards" else ",")]
@@ -122,7 +140,10 @@ def split_assignments(game: Game, args: Sequence[str]) -> RawHand:
                 problems.append(f"{fdef.name} needs {count} values, one per {who[:-1]} in order "
                                 f"({', '.join(_who_names(game, fdef.scope))}); got {len(items)}")
                 continue
-            values[fdef.name] = items
+            slot = values.setdefault(fdef.name, [None] * count)
+            for idx, item in enumerate(items):
+                slot[idx] = item
+                once(fdef, idx, item, arg)
     if problems:
         raise HandError(problems[0], problems)
     return RawHand(values, list(args))

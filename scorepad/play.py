@@ -120,11 +120,14 @@ class Recorded:
 
 
 def type_and_score(game: Game, state: State, args: Sequence[str],
-                   prompt: Prompt | None) -> tuple[RawHand, dict[str, Any], HandResult]:
-    """Typed text → typed hand (asking for what is missing when a prompt is given) → scored hand."""
+                   prompt: Prompt | None, strict: bool = False) -> tuple[RawHand, dict[str, Any], HandResult]:
+    """Typed text → typed hand (asking for what is missing when a prompt is given) → scored hand.
+
+    `strict` for what a person types now: a value given twice with two different values is refused.
+    """
     if state["finished"]:
         raise UserError("this game has ended and takes no more hands (undo or edit still work)")
-    raw = split_assignments(game, args)
+    raw = split_assignments(game, args, strict)
     hand, missing = type_hand(game, raw, active_players(game, state))
     if missing and prompt is not None:
         raw = ask_missing(game, raw, missing, prompt)
@@ -175,7 +178,7 @@ def record_hand(store: Store, game_id: int | str | None, args: Sequence[str],
     row = store.game(game_id)
     game = game_of(row)
     state = row.state
-    raw, hand, result = type_and_score(game, state, args, prompt)
+    raw, hand, result = type_and_score(game, state, args, prompt, strict=True)
     n = row.hands + 1
     store.add_hand(row.id, row.version, hand_row(n, raw.typed, hand, result))
     return Recorded(store.game(row.id), game, n, result, cards_read(game, raw.typed, hand))
@@ -253,6 +256,7 @@ def edit(store: Store, game_id: int | str | None, n: int, args: Sequence[str]) -
     state = hands[n - 2].state if n > 1 else initial_state(game)
     old = hands[n - 1]
     try:
+        split_assignments(game, args, strict=True)  # the new values once each; they replace the old ones
         _raw, hand, result = type_and_score(game, state, [*old.typed, *args], None)
     except ScorepadError as exc:
         raise HandError(f"hand {n} cannot be changed like that: {exc.message}", exc.problems) from None
