@@ -345,7 +345,7 @@ def games(season: str | None = typer.Option(None, "--season", help="only this se
 
     store = _store()
     rows = [{"id": g.id, "ruleset": g.ruleset_id, "variant": g.variant, "players": g.players,
-             "hands": g.hands, "finished": g.finished, "season": g.season, "name": g.name,
+             "hands": g.hands, "finished": g.finished, "abandoned": g.abandoned, "season": g.season, "name": g.name,
              "created": g.created, "winner": g.state.get("winners")} for g in store.games(season)]
     if as_json:
         _print_json(rows)
@@ -354,17 +354,76 @@ def games(season: str | None = typer.Option(None, "--season", help="only this se
 
 
 @app.command("use")
-def use(game_id: str = typer.Argument(..., help="game id")) -> None:
+def use(game_id: str = typer.Argument(..., help="game id, or the name it was started with (or its start)")) -> None:
     """Make a game the current game."""
+    gid = _store().set_current(game_id)
+    typer.echo(f"Game {gid} is now the current game.")
+
+
+@app.command("delete")
+def delete(game: str = typer.Argument(..., help="game id or name"),
+           yes: bool = typer.Option(False, "--yes", help="delete without asking")) -> None:
+    """Remove a game typed by mistake, with its hands (recorded in the audit trail)."""
+    from scorepad import play
     from scorepad.errors import UserError
 
     store = _store()
-    try:
-        gid = int(game_id)
-    except ValueError:
-        raise UserError(f"{game_id!r} is not a game id (`scorepad games` lists them)") from None
-    store.set_current(gid)
-    typer.echo(f"Game {gid} is now the current game.")
+    row = store.game(game)
+    what = (f"game {row.id} ({row.ruleset_id}{' ' + repr(row.name) if row.name else ''}: {', '.join(row.players)}; "
+            f"{row.hands} hand{'s' if row.hands != 1 else ''})")
+    hint = "`scorepad backup FILE` first keeps a copy of everything"
+    if not yes:
+        if not sys.stdin.isatty():
+            raise UserError(f"this deletes {what}; {hint}. Run again with --yes to delete it")
+        typer.echo(f"This deletes {what}; {hint}.")
+        if not typer.confirm("Delete it?"):
+            typer.echo("Nothing deleted.")
+            return
+    play.delete(store, row.id)
+    typer.echo(f"Deleted {what}. `scorepad log --game {row.id}` still shows what it was.")
+
+
+@app.command("abandon")
+def abandon(game: str | None = typer.Option(None, "--game", help="game id or name (default: the current game)")) -> None:
+    """Give up an unfinished game: kept, but out of the season tables, not a draw, and it takes no more hands."""
+    from scorepad import play
+
+    row = play.abandon(_store(), game)
+    typer.echo(f"Game {row.id} abandoned after {row.hands} hand{'s' if row.hands != 1 else ''}; "
+               "it counts in no season table (`scorepad rematch` starts it again).")
+
+
+@app.command("rename")
+def rename(old: str = typer.Argument(..., help="the player's name now"),
+           new: str = typer.Argument(..., help="the new name"),
+           game: str | None = typer.Option(None, "--game", help="game id or name (default: the current game)"),
+           everywhere: bool = typer.Option(False, "--all", help="in every game (seasons then count one player)")) -> None:
+    """Rename a player in one game, or in every game with --all (recorded in the audit trail)."""
+    from scorepad import play
+    from scorepad.errors import UserError
+
+    if everywhere and game is not None:
+        raise UserError("--game renames in one game and --all in every game; give one of them")
+    rows = play.rename(_store(), old, new, game, everywhere)
+    ids = ", ".join(str(r.id) for r in rows)
+    typer.echo(f"Renamed {old} to {new.strip()} in game{'s' if len(rows) != 1 else ''} {ids}.")
+
+
+@app.command("rematch")
+def rematch(game: str | None = typer.Option(None, "--game", help="game id or name (default: the current game)"),
+            name: str | None = typer.Option(None, "--name", help="a name for the new game"),
+            season: str | None = typer.Option(None, "--season", help="season (default: the current one)"),
+            as_json: bool = typer.Option(False, "--json", help="JSON output")) -> None:
+    """A new game with the same ruleset, options, players and sides; the next player deals first. It becomes current."""
+    from scorepad import play
+    from scorepad.render import standings_text
+
+    row = play.rematch(_store(), game, name, season)
+    if as_json:
+        _print_json(play.standings(row))
+        return
+    typer.echo(standings_text(play.standings(row)))
+    typer.echo(str(row.id))
 
 
 @app.command("finish")
@@ -387,14 +446,16 @@ def finish(game: str | None = typer.Option(None, "--game", help="game id (defaul
 def log(game: str | None = typer.Option(None, "--game", help="game id (default: the current game)"),
         as_json: bool = typer.Option(False, "--json", help="JSON output")) -> None:
     """The audit trail of a game: when it started, every undo, edit, rescore and finish, with what changed."""
-    store = _store()
-    row = store.game(game)
-    entries = store.audit(row.id)
+    from scorepad import play
+
+    gid, entries, deleted = play.game_log(_store(), game)
     if as_json:
         _print_json(entries)
         return
     from scorepad.render import audit_text
 
+    if deleted:
+        typer.echo(f"Game {gid} was deleted; its audit trail:")
     typer.echo(audit_text(entries))
 
 
@@ -430,7 +491,7 @@ def season(name: str | None = typer.Argument(None, help="season name (default: t
            value: str | None = typer.Argument(None, help="with `use`: the season to make current"),
            fmt: str = typer.Option("text", "--format", help="text, markdown, csv, json, html, or a tabulate format"),
            output: Path | None = typer.Option(None, "--output", help="write to this file (atomically)"),
-           ruleset: str | None = typer.Option(None, "--ruleset", help="only games of this ruleset id"),
+           ruleset: str | None = typer.Option(None, "--ruleset", help="only games of this ruleset (id, alias or native name)"),
            since: str | None = typer.Option(None, "--since", help="only games on or after YYYY-MM-DD"),
            until: str | None = typer.Option(None, "--until", help="only games on or before YYYY-MM-DD"),
            player: str | None = typer.Option(None, "--player", help="only this player's line"),
@@ -453,7 +514,8 @@ def season(name: str | None = typer.Argument(None, help="season name (default: t
         if day is not None:
             _check_date(label, day)
     text = play.season_report(store, name, fmt, ruleset=ruleset, since=since, until=until, player=player,
-                              include_unfinished=include_unfinished)
+                              include_unfinished=include_unfinished, rules_dirs=_rules_dirs(),
+                              aliases=_config().get("aliases", {}))
     if output is None:
         typer.echo(text, nl=False)
     else:
@@ -481,11 +543,15 @@ def player(name: str = typer.Argument(..., help="player name"),
     from tabulate import tabulate
 
     from scorepad.errors import UserError
+    from scorepad.registry import closest, did_you_mean
     from scorepad.season import player_history
 
-    rows = player_history(_store().games(), name)
+    games = _store().games()
+    name = {k.lower(): v for k, v in _config().get("aliases", {}).items()}.get(name.strip().lower(), name)
+    rows = player_history(games, name)
     if not rows:
-        raise UserError(f"no games with a player called {name!r}")
+        guess = did_you_mean(closest(name, [p for g in games for p in g.players]))
+        raise UserError(f"no games with a player called {name!r}{guess}")
     if as_json:
         _print_json(rows)
         return

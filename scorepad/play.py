@@ -173,9 +173,17 @@ def prompt_error(message: str) -> None:
     print(f"  {message}", file=sys.stderr)
 
 
+def open_game(row: GameRow) -> GameRow:
+    """Refuse a game that takes no more hands because it was abandoned."""
+    if row.abandoned:
+        raise UserError(f"game {row.id} was abandoned and takes no more hands "
+                        "(`scorepad rematch` starts it again with the same players)")
+    return row
+
+
 def record_hand(store: Store, game_id: int | str | None, args: Sequence[str],
                 prompt: Prompt | None = None) -> Recorded:
-    row = store.game(game_id)
+    row = open_game(store.game(game_id))
     game = game_of(row)
     state = row.state
     raw, hand, result = type_and_score(game, state, args, prompt, strict=True)
@@ -280,7 +288,7 @@ def edit(store: Store, game_id: int | str | None, n: int, args: Sequence[str]) -
 
 
 def finish(store: Store, game_id: int | str | None) -> tuple[GameRow, HandResult]:
-    row = store.game(game_id)
+    row = open_game(store.game(game_id))
     game = game_of(row)
     result = finish_game(game, row.state)
     store.set_state(row.id, result.state, "finish",
@@ -308,11 +316,11 @@ def standings(row: GameRow, game: Game | None = None) -> dict[str, Any]:
     out: dict[str, Any] = {
         "game": str(row.id), "ruleset": row.ruleset_id, "variant": row.variant, "name": row.name,
         "season": row.season, "hands": row.hands, "finished": bool(state["finished"]),
-        "winner": state["winners"], "draw": bool(state.get("draw")), "sides": sides,
+        "winner": state["winners"], "draw": bool(state.get("draw")), "abandoned": row.abandoned, "sides": sides,
         "game_state": state["game"], "options": row.options,
         "info": list(game.ruleset.display_info),
     }
-    if not state["finished"]:
+    if not state["finished"] and not row.abandoned:
         out["next"] = next_hand_info(game, state)
     return out
 
@@ -418,8 +426,13 @@ def verify(store: Store) -> list[str]:
 
 def season_report(store: Store, name: str | None, fmt: str = "text", *, ruleset: str | None = None,
                   since: str | None = None, until: str | None = None, player: str | None = None,
-                  include_unfinished: bool = False) -> str:
-    """The season table in one of the formats (or any tabulate table format by name)."""
+                  include_unfinished: bool = False, rules_dirs: Sequence[str] = (),
+                  aliases: Mapping[str, str] | None = None) -> str:
+    """The season table in one of the formats (or any tabulate table format by name).
+
+    `ruleset` and `player` are found as `new` finds them (ids, aliases, native names; the config's
+    player aliases); a name that means nothing is refused with the nearest ones, never an empty table.
+    """
     import csv
     import io
     import json
@@ -430,6 +443,12 @@ def season_report(store: Store, name: str | None, fmt: str = "text", *, ruleset:
 
     season = name or current_season(store)
     games = store.games(season)
+    if ruleset is not None:
+        from scorepad.registry import ruleset_id
+
+        ruleset = ruleset_id(ruleset, rules_dirs, {g.ruleset_id for g in store.games()})
+    if player is not None:
+        player = season_player(store, player, selected(games, ruleset, since, until), season, aliases or {})
     lines = compute(games, ruleset=ruleset, since=since, until=until, include_unfinished=include_unfinished)
     rows = season_table(lines, player)
     chosen = selected(games, ruleset, since, until)
@@ -471,6 +490,23 @@ def season_report(store: Store, name: str | None, fmt: str = "text", *, ruleset:
         return f"Season {season}: {len(chosen)} games\n{body}\n"
     return body + "\n"
 
+
+
+def season_player(store: Store, text: str, chosen: Sequence[GameRow], season: str,
+                  aliases: Mapping[str, str]) -> str:
+    """A --player name as the season knows it: by its config alias, any case; else a sentence and exit 2."""
+    from scorepad.registry import closest, did_you_mean
+
+    want = {k.lower(): v for k, v in aliases.items()}.get(text.strip().lower(), text.strip())
+    for g in chosen:
+        for p in g.players:
+            if p.casefold() == want.casefold():
+                return p
+    known = [p for g in store.games() for p in g.players if p.casefold() == want.casefold()]
+    if known:
+        raise UserError(f"{known[0]} played no counted game in season {season} with these filters")
+    guess = did_you_mean(closest(want, [p for g in store.games() for p in g.players]))
+    raise UserError(f"no player called {want!r}{guess}; `scorepad season` lists the players")
 
 
 @dataclass
@@ -529,3 +565,186 @@ def rescore_apply(store: Store, plan: RescorePlan) -> GameRow:
                        {"old_ruleset": plan.row.ruleset_hash, "new_ruleset": rs.hash}, plan.final,
                        repin=(rs.id, rs.hash, rs.text, rs.source))
     return store.game(plan.row.id)
+
+
+# ------------------------------------------------------------------ housekeeping
+
+def totals(row: GameRow) -> list[Any]:
+    return [s["score"] for s in row.state["sides"]]
+
+
+def abandon(store: Store, game_id: int | str | None) -> GameRow:
+    """Mark an unfinished game abandoned: kept, but out of the season tables, not a draw, no more hands."""
+    row = store.game(game_id)
+    if row.abandoned:
+        raise UserError(f"game {row.id} is already abandoned")
+    if row.state["finished"]:
+        raise UserError(f"game {row.id} has ended; abandon is for a game left unfinished "
+                        "(`scorepad delete` removes a game typed by mistake)")
+    store.record_action(row.id, row.version, "abandon", {"hands": row.hands, "totals": totals(row)})
+    return store.game(row.id)
+
+
+def delete(store: Store, game_id: int | str) -> GameRow:
+    """Remove a game typed by mistake; the audit trail keeps what it was, hand by hand as typed."""
+    row = store.game(game_id)
+    detail = {"uid": row.uid, "ruleset": row.ruleset_id, "variant": row.variant, "name": row.name,
+              "season": row.season, "created": row.created, "players": row.players, "sides": row.sides,
+              "options": row.options, "totals": totals(row),
+              "hands": [{"n": h.n, "typed": h.typed} for h in store.hands(row.id)]}
+    store.delete_game(row.id, row.version, detail)
+    return row
+
+
+def game_log(store: Store, game_id: int | str | None) -> tuple[int, list[dict[str, Any]], bool]:
+    """A game's audit trail: (id, entries, deleted?); a deleted game's trail is still there by its number."""
+    try:
+        row = store.game(game_id)
+    except UserError:
+        number = str(game_id).strip() if game_id is not None else ""
+        entries = store.deleted_audit(int(number)) if number.isdigit() else []
+        if not entries:
+            raise
+        return int(number), entries, True
+    return row.id, store.audit(row.id), False
+
+
+def rematch(store: Store, game_id: int | str | None, name: str | None = None,
+            season: str | None = None) -> GameRow:
+    """A new game like this one (pinned ruleset text, variant, options, players and sides); the next
+    player in seating order deals first, so the players are listed from that seat on."""
+    row = store.game(game_id)
+    old = game_of(row)
+    rs = old.ruleset
+    players = [*row.players[1:], *row.players[:1]]
+    partners = sorted(sorted(row.players[i] for i in s["members"]) for s in row.sides)
+    teams = {s["name"]: [row.players[i] for i in s["members"]] for s in row.sides}
+    # Partnerships keep their names and order; sides named after seats (NS, EW) go with the seats.
+    seat_named = rs.sides_kind != "partnership" or bool(rs.side_names)
+    game = make_game(rs, players, None if seat_named else teams)
+    if sorted(sorted(game.players[i] for i in s.members) for s in game.sides) != partners:
+        game = make_game(rs, players, teams)   # the seats alone would break the partnerships up
+    game = Game(rs, game.players, game.sides, dict(row.options))
+    gid = store.create_game(
+        ruleset_id=row.ruleset_id, ruleset_hash=row.ruleset_hash, ruleset_text=row.ruleset_text,
+        ruleset_source=row.ruleset_source, variant=row.variant, name=name, season=season or current_season(store),
+        players=game.players, sides=[{"name": s.name, "members": list(s.members)} for s in game.sides],
+        options=dict(game.options), state=initial_state(game))
+    return store.game(gid)
+
+
+def rename(store: Store, old: str, new: str, game_id: int | str | None = None,
+           everywhere: bool = False) -> list[GameRow]:
+    """Rename a player in one game, or in every game (`everywhere`), so the season counts one person once.
+
+    Every hand is typed again with the new name where the old one was typed, and replayed; the old
+    hands stay in the audit trail. Refused whole when the new name is taken in one of the games.
+    """
+    old, new = old.strip(), new.strip()
+    if old == new:
+        raise UserError(f"{old!r} is already called that")
+    if everywhere:
+        rows = [g for g in store.games() if any(p.casefold() == old.casefold() for p in g.players)]
+        if not rows:
+            raise UserError(f"no game has a player called {old!r}{_closest_player(old, store.games())}")
+    else:
+        rows = [store.game(game_id)]
+        if not any(p.casefold() == old.casefold() for p in rows[0].players):
+            raise UserError(f"game {rows[0].id} has no player called {old!r}{_closest_player(old, rows)} "
+                            f"(players: {', '.join(rows[0].players)})")
+    changes = [_renamed(store, row, old, new) for row in rows]
+    store.rewrite_games(changes, "rename", {"old": old, "new": new})
+    return [store.game(row.id) for row in rows]
+
+
+def _closest_player(name: str, rows: Sequence[GameRow]) -> str:
+    from scorepad.registry import closest, did_you_mean
+
+    return did_you_mean(closest(name, [p for g in rows for p in g.players]))
+
+
+def _renamed(store: Store, row: GameRow, old: str, new: str) -> Any:
+    """One game with `old` renamed `new`: players, sides named after players, every hand retyped and replayed."""
+    from scorepad.store import Rewrite
+
+    game = game_of(row)
+    rs = game.ruleset
+    k = next(i for i, p in enumerate(row.players) if p.casefold() == old.casefold())
+    clash = [p for i, p in enumerate(row.players) if i != k and p.casefold() == new.casefold()]
+    if clash:
+        raise UserError(f"{clash[0]} is already a player in game {row.id}; two players cannot share a name")
+    players = list(row.players)
+    players[k] = new
+    make_game(rs, players)   # the new name is checked as `new` checks the names it is given
+    sides = []
+    for side in row.sides:
+        name = side["name"]
+        members = side["members"]
+        if rs.sides_kind != "partnership" or name == "+".join(row.players[i] for i in members):
+            name = "+".join(players[i] for i in members)   # a side named after its players follows them
+        sides.append({"name": name, "members": list(members)})
+    renamed = Game(rs, tuple(players), tuple(Side(s["name"], tuple(s["members"])) for s in sides), game.options)
+    state = initial_state(renamed)
+    rows: list[HandRow] = []
+    for h in store.hands(row.id):
+        typed = [retype(game, renamed, item) for item in h.typed]
+        try:
+            _raw, hand, result = type_and_score(renamed, state, typed, None)
+        except ScorepadError as exc:
+            raise UserError(f"game {row.id}, hand {h.n} cannot be read with the new name: {exc.message}") from None
+        if result.points != h.points:
+            raise UserError(f"game {row.id}, hand {h.n} would score differently with the new name; not renamed")
+        rows.append(hand_row(h.n, typed, hand, result, h.created))
+        state = result.state
+    if row.state["finished"] and not state["finished"]:
+        state = finish_game(renamed, state).state
+    if [s["score"] for s in state["sides"]] != totals(row):
+        raise UserError(f"game {row.id} would end with other totals with the new name; not renamed")
+    return Rewrite(row, players, sides, rows, state)
+
+
+def retype(before: Game, after: Game, item: str) -> str:
+    """One typed assignment of `before`, written so that it means the same in `after` (players renamed).
+
+    Only a name that no longer finds the same player or side is replaced, by that player's or side's
+    new name; everything else stays as it was typed.
+    """
+    from scorepad.assign import _find_field, resolve_who
+
+    left, eq, right = item.partition("=")
+    fdef = _find_field(before.ruleset.fields, left.rpartition(".")[2].strip().lower()) if eq else None
+    if fdef is None:
+        return item
+
+    def finds(game: Game, text: str, scope: str) -> int | None:
+        try:
+            return resolve_who(game, text, scope)
+        except UserError:
+            return None
+
+    def same(text: str, scope: str) -> str:
+        idx = finds(before, text, scope)
+        if idx is None or finds(after, text, scope) == idx:
+            return text
+        player = finds(before, text, "player")   # a side typed by one of its players: that player's new name
+        if scope == "side" and player is not None and finds(after, after.players[player], scope) == idx:
+            return after.players[player]
+        return after.players[idx] if scope == "player" else after.sides[idx].name
+
+    who, dot, name = left.rpartition(".")
+    if dot and fdef.scope in ("player", "side"):
+        left = f"{same(who, fdef.scope)}.{name}"
+    value = right.strip()
+    if fdef.type in ("player", "side"):
+        items = value.split(",") if fdef.scope != "hand" and not dot else [value]
+        right = ",".join(v if v.strip().lower() in fdef.words else same(v.strip(), fdef.type) for v in items)
+    elif fdef.type == "pattern" and fdef.pattern is not None and fdef.resolve:
+        text = value.replace(" ", "")
+        m = fdef.pattern.fullmatch(text.upper())
+        if m is not None:
+            for part in sorted(fdef.resolve, key=lambda p: -(m.start(p) if m.group(p) else -1)):
+                if m.group(part) and m.group(part).upper() not in fdef.maps.get(part, {}):
+                    start, end = m.start(part), m.end(part)
+                    text = text[:start] + same(text[start:end], fdef.resolve[part]) + text[end:]
+            right = text
+    return f"{left}={right}"

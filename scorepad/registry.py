@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 import re
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -100,15 +100,75 @@ def resolve(spec: str, extra_dirs: Sequence[str] = ()) -> tuple[Path, str | None
     if len(hits) == 1:
         return hits[0].path, variant
     if not hits:
-        raise UserError(f"unknown game {name!r}; `scorepad rules list` shows the games")
+        guess = closest(name, [n for e in known.values() for n in (e.id, *e.names)], lambda n: _id_of(known, n))
+        raise UserError(f"unknown game {name!r}{did_you_mean(guess)}; `scorepad rules list` shows the games")
     raise UserError(f"{name!r} could mean {', '.join(e.id for e in hits)}; use the id")
+
+
+def _id_of(known: dict[str, Entry], name: str) -> str:
+    return name if name in known else next((e.id for e in known.values() if name in e.names), name)
+
+
+def closest(word: str, names: Iterable[str], shown: Callable[[str], str] = str, n: int = 3) -> list[str]:
+    """The known names nearest to a mistyped one (case and accents aside), for "did you mean ...?"."""
+    import difflib
+
+    by_fold: dict[str, str] = {}
+    for name in names:
+        by_fold.setdefault(fold(name), name)
+    want = fold(word)
+    hits = [k for k in by_fold if want and k.startswith(want)]
+    hits += difflib.get_close_matches(want, list(by_fold), n=n, cutoff=0.6)
+    out: list[str] = []
+    for hit in hits:
+        name = shown(by_fold[hit])
+        if name not in out:
+            out.append(name)
+    return out[:n]
+
+
+def did_you_mean(names: Sequence[str]) -> str:
+    """` (did you mean spades?)` or nothing."""
+    return f" (did you mean {' or '.join(names)}?)" if names else ""
+
+
+def display_source(path: Path) -> str:
+    """How messages name a ruleset file: a bundled one by its file name, never by the installation path."""
+    try:
+        if path.resolve().is_relative_to(bundled_dir().resolve()):
+            return path.name
+    except OSError:  # pragma: no cover - an unreadable path is reported by whoever reads it
+        pass
+    return str(path)
+
+
+def ruleset_id(spec: str, extra_dirs: Sequence[str] = (), stored: Iterable[str] = ()) -> str:
+    """The ruleset id a RULESET argument means (id, alias, native name or path); ids of stored games count too,
+    so games of a ruleset file that is gone can still be selected."""
+    stored = set(stored)
+    if spec in stored:
+        return spec
+    try:
+        path, _ = resolve(spec, extra_dirs)
+    except UserError:
+        folded = {fold(s): s for s in stored}
+        if fold(spec) in folded:
+            return folded[fold(spec)]
+        known = entries(extra_dirs)
+        guess = closest(spec, [*stored, *(n for e in known.values() for n in (e.id, *e.names))],
+                        lambda n: _id_of(known, n))
+        raise UserError(f"unknown game {spec!r}{did_you_mean(guess)}; `scorepad rules list` shows the games") from None
+    found = next((e.id for e in entries(extra_dirs).values() if e.path == path), None)
+    if found is None:
+        found = load(str(path), extra_dirs).id
+    return found
 
 
 def load(spec: str, extra_dirs: Sequence[str] = (), variant: str | None = None) -> Ruleset:
     """Load a ruleset by RULESET argument; `variant` (from --opt variant=) wins over `:VARIANT`."""
     path, spec_variant = resolve(spec, extra_dirs)
     text, _ = resolved_text(path, extra_dirs)
-    return load_text(text, str(path), variant or spec_variant)
+    return load_text(text, display_source(path), variant or spec_variant)
 
 
 MAX_DERIVATION = 5

@@ -114,7 +114,9 @@ def standings_text(data: dict[str, Any]) -> str:
         title += f" — {data['name']}"
     title += f", after {data['hands']} hand{'s' if data['hands'] != 1 else ''}"
     out = [title, simple_table(rows, ["side", "score", *shown_labels, "status"])]
-    if data["finished"]:
+    if data.get("abandoned"):
+        out.append("Abandoned: counts in no season table, and takes no more hands")
+    elif data["finished"]:
         winners = data.get("winner") or []
         if data.get("draw"):
             out.append(f"Finished: a draw between {' and '.join(winners)}")
@@ -220,7 +222,7 @@ def games_text(rows: list[dict[str, Any]], current: str | None) -> str:
     table = []
     for g in rows:
         mark = "*" if str(g["id"]) == current else ""
-        state = "finished" if g["finished"] else "playing"
+        state = "abandoned" if g.get("abandoned") else "finished" if g["finished"] else "playing"
         table.append([f"{mark}{g['id']}", g["ruleset"] + (f":{g['variant']}" if g["variant"] else ""),
                       ", ".join(g["players"]), g["hands"], state, g.get("season") or "", g.get("name") or "",
                       g["created"][:10]])
@@ -244,5 +246,13 @@ def audit_text(entries: list[dict[str, Any]]) -> str:
             what = f"ruleset {d.get('old_ruleset')} -> {d.get('new_ruleset')}"
         elif e["action"] == "finish":
             what = "; ".join(d.get("events", []))
+        elif e["action"] == "abandon":
+            hands = d.get("hands")
+            what = f"after {hands} hand{'s' if hands != 1 else ''}, totals {', '.join(map(str, d.get('totals', [])))}"
+        elif e["action"] == "rename":
+            what = f"{d.get('old')} -> {d.get('new')}"
+        elif e["action"] == "delete":
+            what = (f"{d.get('ruleset')} with {', '.join(d.get('players', []))}; {len(d.get('hands', []))} hands "
+                    f"(typed: {' | '.join(' '.join(h['typed']) for h in d.get('hands', []))})")
         lines.append(f"{e['at'][:19].replace('T', ' ')}  {e['action']:<8} {what}".rstrip())
     return "\n".join(lines) or "No changes recorded."

@@ -122,9 +122,14 @@ def season_table(lines: dict[str, PlayerLine], player: str | None = None) -> lis
     return rows
 
 
-def selected(games: Sequence[GameRow], ruleset: str | None, since: str | None, until: str | None) -> list[GameRow]:
+def selected(games: Sequence[GameRow], ruleset: str | None, since: str | None, until: str | None,
+             abandoned: bool = False) -> list[GameRow]:
+    """The games a season report counts, in the order they were played; abandoned games count for nothing
+    (not even with --include-unfinished) unless `abandoned` asks for them."""
     out = []
     for g in games:
+        if g.abandoned and not abandoned:
+            continue
         if ruleset and g.ruleset_id != ruleset:
             continue
         day = g.created[:10]
@@ -176,13 +181,13 @@ def compute(games: Sequence[GameRow], *, ruleset: str | None = None, since: str 
 def player_history(games: Sequence[GameRow], name: str) -> list[dict[str, Any]]:
     """One player's games: date, game, partners, score, place, outcome."""
     out = []
-    for g in selected(games, None, None, None):
+    for g in selected(games, None, None, None, abandoned=True):
         for res in results_of(g, include_unfinished=False):
             if any(p.lower() == name.lower() for p in res.players):
                 out.append({"game": g.id, "date": g.created[:10], "ruleset": g.ruleset_id,
                             "season": g.season, "side": res.players, "score": res.score,
                             "place": res.place, "of": res.n_sides,
-                            "result": res.outcome or "unfinished"})
+                            "result": "abandoned" if g.abandoned else res.outcome or "unfinished"})
     return out
 
 

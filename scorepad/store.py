@@ -127,6 +127,7 @@ class GameRow:
     hands: int
     state: dict[str, Any]
     version: int = 0
+    abandoned: bool = False   # `scorepad abandon`: kept, but out of the season and closed to new hands
 
 
 @dataclass
@@ -141,6 +142,17 @@ class HandRow:
     created: str
 
 
+@dataclass
+class Rewrite:
+    """A game rewritten whole (rename): its new players and sides, every hand again, the final state."""
+
+    row: GameRow
+    players: list[str]
+    sides: list[dict[str, Any]]
+    rows: list[HandRow]
+    state: dict[str, Any]
+
+
 def default_path() -> Path:
     from platformdirs import user_data_dir
 
@@ -151,10 +163,16 @@ class Store:
     """One SQLite database file; every method that writes is one transaction."""
 
     def __init__(self, path: str | Path | None = None) -> None:
-        self.path = Path(path or os.environ.get("SCOREPAD_DB") or default_path())
+        chosen = path or os.environ.get("SCOREPAD_DB")
+        self.path = Path(chosen or default_path())
         self._texts: dict[str, str] = {}
+        if chosen and not self.path.parent.is_dir():
+            # a typo in --db or SCOREPAD_DB must not quietly start a second, empty database somewhere new
+            raise UserError(f"the database {self.path} is in a directory that does not exist ({self.path.parent}); "
+                            "create the directory first, or choose another file with --db or SCOREPAD_DB")
         try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
+            if not chosen:
+                self.path.parent.mkdir(parents=True, exist_ok=True)
             self.db = sqlite3.connect(self.path, timeout=30, isolation_level=None)
             self.db.execute("PRAGMA busy_timeout = 30000")
             self.db.execute("PRAGMA foreign_keys = ON")
@@ -268,18 +286,21 @@ class Store:
 
     def _game_from_row(self, row: sqlite3.Row | tuple[Any, ...]) -> GameRow:
         (gid, uid, rid, rhash, variant, name, season, players, sides, options, created, finished, hands,
-         state, version, text, source) = row
+         state, version, text, source, abandoned) = row
         text = self._texts.setdefault(rhash, text)  # one copy of each pinned text, however many games
         return GameRow(gid, uid, rid, rhash, text, source, variant, name, season, json.loads(players),
                        json.loads(sides), json.loads(options), created, bool(finished), hands,
-                       json.loads(state), version)
+                       json.loads(state), version, bool(abandoned))
 
+    # A game is abandoned when its audit trail says so: the trail travels with the game in an export.
     _GAME_SQL = ("SELECT g.id, g.uid, g.ruleset_id, g.ruleset_hash, g.variant, g.name, g.season, g.players,"
-                 " g.sides, g.options, g.created, g.finished, g.hands, g.state, g.version, r.text, r.source"
+                 " g.sides, g.options, g.created, g.finished, g.hands, g.state, g.version, r.text, r.source,"
+                 " EXISTS(SELECT 1 FROM audit a WHERE a.game_id = g.id AND a.action = 'abandon')"
                  " FROM games g JOIN rulesets r ON r.hash = g.ruleset_hash")
 
     def game(self, game_id: int | str | None) -> GameRow:
-        """A game by id, or the current game when `game_id` is None."""
+        """A game by id, by the name it was started with (or a unique prefix of it), or the current game
+        when `game_id` is None."""
         if game_id is None:
             current = self.get_meta("current_game")
             if current is None:
@@ -288,11 +309,27 @@ class Store:
         try:
             gid = int(game_id)
         except (TypeError, ValueError):
-            raise UserError(f"{game_id!r} is not a game id (`scorepad games` lists them)") from None
-        row = self.db.execute(self._GAME_SQL + " WHERE g.id = ?", (gid,)).fetchone()
+            gid = None
+        row = self.db.execute(self._GAME_SQL + " WHERE g.id = ?", (gid,)).fetchone() if gid is not None else None
         if row is None:
-            raise UserError(f"there is no game {gid} (`scorepad games` lists them)")
+            row = self.db.execute(self._GAME_SQL + " WHERE g.id = ?", (self._game_by_name(str(game_id)),)).fetchone()
         return self._game_from_row(row)
+
+    def _game_by_name(self, text: str) -> int:
+        """The id of the one game whose name is `text`, or starts with it (case-insensitive)."""
+        from scorepad.registry import closest, did_you_mean, fold
+
+        named = self.db.execute("SELECT id, name FROM games WHERE name IS NOT NULL AND name != '' ORDER BY id").fetchall()
+        want = fold(text.strip())
+        for hits in ([i for i, n in named if fold(n) == want], [i for i, n in named if want and fold(n).startswith(want)]):
+            if len(hits) == 1:
+                return int(hits[0])
+            if hits:
+                raise UserError(f"{text!r} could be game {', '.join(map(str, hits[:-1]))} or {hits[-1]}; "
+                                "say which by its id")
+        guess = did_you_mean([repr(n) for n in closest(text, [n for _, n in named])])
+        what = f"game {text}" if text.strip().isdigit() else f"game called {text!r}"
+        raise UserError(f"there is no {what}{guess}; `scorepad games` lists them")
 
     def games(self, season: str | None = None) -> list[GameRow]:
         if season is None:
@@ -304,9 +341,10 @@ class Store:
     def game_ids_by_uid(self) -> dict[str, int]:
         return {uid: gid for gid, uid in self.db.execute("SELECT id, uid FROM games")}
 
-    def set_current(self, game_id: int) -> None:
-        self.game(game_id)
-        self.set_meta("current_game", str(game_id))
+    def set_current(self, game_id: int | str) -> int:
+        gid = self.game(game_id).id
+        self.set_meta("current_game", str(gid))
+        return gid
 
     # ------------------------------------------------------------------ hands
     def hands(self, game_id: int) -> list[HandRow]:
@@ -352,16 +390,54 @@ class Store:
                 if self.pin_ruleset(db, rid, text, source) != rhash:
                     raise StoreError(f"the ruleset hash {rhash} is not the hash of its text")
                 db.execute("UPDATE games SET ruleset_hash = ? WHERE id = ?", (rhash, game_id))
-            status = "undone" if action == "undo" else "replaced"
-            db.execute("UPDATE hands SET status = ? WHERE game_id = ? AND status = 'active' AND n >= ?",
-                       (status, game_id, first_n))
-            for row in rows:
-                self._insert_hand(db, game_id, row)
-            hands = first_n - 1 + len(rows)
-            db.execute("UPDATE games SET hands = ?, state = ?, finished = ? WHERE id = ?",
-                       (hands, dumps(final_state), int(final_state.get("finished", False)), game_id))
-            db.execute("INSERT INTO audit(game_id, at, action, hand_n, detail) VALUES(?, ?, ?, ?, ?)",
-                       (game_id, now(), action, first_n, dumps(detail)))
+            self._replace(db, game_id, first_n, rows, action, detail, final_state)
+
+    def _replace(self, db: sqlite3.Connection, game_id: int, first_n: int, rows: Sequence[HandRow], action: str,
+                 detail: dict[str, Any], final_state: dict[str, Any]) -> None:
+        status = "undone" if action == "undo" else "replaced"
+        db.execute("UPDATE hands SET status = ? WHERE game_id = ? AND status = 'active' AND n >= ?",
+                   (status, game_id, first_n))
+        for row in rows:
+            self._insert_hand(db, game_id, row)
+        hands = first_n - 1 + len(rows)
+        db.execute("UPDATE games SET hands = ?, state = ?, finished = ? WHERE id = ?",
+                   (hands, dumps(final_state), int(final_state.get("finished", False)), game_id))
+        db.execute("INSERT INTO audit(game_id, at, action, hand_n, detail) VALUES(?, ?, ?, ?, ?)",
+                   (game_id, now(), action, first_n, dumps(detail)))
+
+    def rewrite_games(self, changes: Sequence[Rewrite], action: str, detail: dict[str, Any]) -> None:
+        """Rename: several games get new players, sides and hands (the old hands kept as 'replaced'); one
+        transaction, refused whole if another command changed one of them meanwhile."""
+        with self.write() as db:
+            for change in changes:
+                gid = change.row.id
+                self._claim(db, gid, change.row.version)
+                db.execute("UPDATE games SET players = ?, sides = ? WHERE id = ?",
+                           (dumps(change.players), dumps(change.sides), gid))
+                self._replace(db, gid, 1, change.rows, action, detail, change.state)
+
+    def record_action(self, game_id: int, expected_version: int, action: str, detail: dict[str, Any]) -> None:
+        """An entry in a game's audit trail that changes no hand (abandon)."""
+        with self.write() as db:
+            self._claim(db, game_id, expected_version)
+            db.execute("INSERT INTO audit(game_id, at, action, hand_n, detail) VALUES(?, ?, ?, NULL, ?)",
+                       (game_id, now(), action, dumps(detail)))
+
+    def delete_game(self, game_id: int, expected_version: int, detail: dict[str, Any]) -> None:
+        """Remove a game and its hands. Its audit trail, ending with the deletion, is kept under the
+        negated id, so a later game that gets the same number starts with a trail of its own."""
+        with self.write() as db:
+            self._claim(db, game_id, expected_version)
+            db.execute("INSERT INTO audit(game_id, at, action, hand_n, detail) VALUES(?, ?, 'delete', NULL, ?)",
+                       (game_id, now(), dumps(detail)))
+            db.execute("UPDATE audit SET game_id = ? WHERE game_id = ?", (-game_id, game_id))
+            db.execute("DELETE FROM hands WHERE game_id = ?", (game_id,))
+            db.execute("DELETE FROM games WHERE id = ?", (game_id,))
+            db.execute("DELETE FROM meta WHERE key = 'current_game' AND value = ?", (str(game_id),))
+
+    def deleted_audit(self, game_id: int) -> list[dict[str, Any]]:
+        """The audit trail of a deleted game (empty when no game with that number was deleted)."""
+        return self.audit(-game_id) if game_id > 0 else []
 
     def set_state(self, game_id: int, state: dict[str, Any], action: str, detail: dict[str, Any],
                   expected_version: int) -> None:

@@ -3,6 +3,10 @@ renaming and replaying games, names that do not exist, and where the database ma
 
 from __future__ import annotations
 
+import io
+import json
+import sqlite3
+import sys
 from collections.abc import Callable
 from pathlib import Path
 
@@ -60,3 +64,306 @@ def test_edit_replaces_old_values_but_not_twice_in_one_go(cli: Cli, db: Path) ->
     r = cli("edit", "1", "ann.bid=5")   # over bid=4,3,3,3 typed before: that is what edit is for
     assert r.code == 0, r.err
     assert cli("verify").code == 0
+
+
+# ------------------------------------------------------------------ use NAME
+
+def test_use_finds_a_game_by_its_name_or_its_start(cli: Cli, db: Path) -> None:
+    spades(cli, "--name", "Friday night")
+    spades(cli, "--name", "friday rematch")
+    assert cli("new", "hearts", "ann", "bob", "cat", "dan", "--name", "Sunday").code == 0
+    r = cli("use", "friday night")
+    assert r.code == 0 and "Game 1 is now the current game." in r.out
+    assert cli("use", "SUN").code == 0
+    assert json.loads(cli("standings", "--json").out)["game"] == "3"
+    assert json.loads(cli("standings", "--json", "--game", "friday r").out)["game"] == "2"
+    before = dump(db)
+    r = cli("use", "fri")
+    assert r.code == 2 and "'fri' could be game 1 or 2; say which by its id" in r.err
+    r = cli("use", "sundy")
+    assert r.code == 2 and "there is no game called 'sundy' (did you mean 'Sunday'?)" in r.err
+    r = cli("use", "9")
+    assert r.code == 2 and "there is no game 9" in r.err
+    assert dump(db) == before
+
+
+# ------------------------------------------------------------------ delete
+
+def test_delete_needs_yes_without_a_terminal(cli: Cli, db: Path) -> None:
+    spades(cli)
+    assert cli("hand", "bid=4,3,3,3", "tricks=5,3,3,2").code == 0
+    before = dump(db)
+    r = cli("delete", "1")
+    assert r.code == 2
+    assert "this deletes game 1 (spades: ann, bob, cat, dan; 1 hand)" in r.err
+    assert "`scorepad backup FILE` first" in r.err and "--yes" in r.err
+    assert dump(db) == before
+
+
+def test_delete_removes_the_game_and_keeps_its_trail(cli: Cli, db: Path) -> None:
+    spades(cli, "--name", "typo")
+    assert cli("hand", "bid=4,3,3,3", "tricks=5,3,3,2").code == 0
+    r = cli("delete", "typo", "--yes")
+    assert r.code == 0 and "Deleted game 1" in r.out and "scorepad log --game 1" in r.out
+    assert json.loads(cli("games", "--json").out) == []
+    con = sqlite3.connect(db)
+    assert con.execute("SELECT COUNT(*) FROM hands").fetchone()[0] == 0
+    con.close()
+    assert cli("standings").code == 2   # it was the current game: there is none now
+    r = cli("log", "--game", "1")
+    assert r.code == 0 and "Game 1 was deleted" in r.out
+    assert "delete" in r.out and "bid=4,3,3,3 tricks=5,3,3,2" in r.out
+    # the next game may get the number 1 again, with a trail of its own
+    spades(cli)
+    log = json.loads(cli("log", "--json").out)
+    assert [e["action"] for e in log] == ["new"]
+    assert cli("delete", "7", "--yes").code == 2
+
+
+class Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+@pytest.mark.parametrize("answer, deleted", [("y\n", True), ("n\n", False)])
+def test_delete_asks_on_a_terminal(cli: Cli, db: Path, monkeypatch: pytest.MonkeyPatch, answer: str,
+                                   deleted: bool) -> None:
+    spades(cli)
+    before = dump(db)
+    monkeypatch.setattr(sys, "stdin", Terminal(answer))
+    r = cli("delete", "1")
+    assert r.code == 0, r.err
+    assert "`scorepad backup FILE` first" in r.out
+    assert ("Deleted game 1" in r.out) is deleted
+    assert (dump(db) == before) is not deleted
+
+
+# ------------------------------------------------------------------ abandon
+
+def test_abandoned_game_is_out_of_the_season_and_takes_no_hands(cli: Cli, db: Path) -> None:
+    spades(cli)
+    assert cli("hand", "bid=4,3,3,3", "tricks=5,3,3,2").code == 0
+    assert cli("new", "hearts", "ann", "bob", "cat", "eve").code == 0
+    assert cli("hand", "hearts=5,4,3,1", "queen=ann").code == 0
+    r = cli("abandon", "--game", "1")
+    assert r.code == 0 and "Game 1 abandoned after 1 hand" in r.out
+    data = json.loads(cli("standings", "--json", "--game", "1").out)
+    assert data["abandoned"] is True and data["finished"] is False
+    assert data["winner"] is None and data["draw"] is False and "next" not in data
+    assert "Abandoned" in cli("standings", "--game", "1").out
+    assert [g["abandoned"] for g in json.loads(cli("games", "--json").out)] == [True, False]
+    assert "abandoned" in cli("games").out.splitlines()[2]
+    for flags in ([], ["--include-unfinished"]):
+        season = json.loads(cli("season", "--format", "json", *flags).out)
+        assert season["games"] == 1
+        lines = {p["player"]: p for p in season["players"]}
+        assert set(lines) == {"ann", "bob", "cat", "eve"} and lines["ann"]["games"] == 1
+        assert all(p["draws"] == 0 for p in season["players"])
+    assert [r["result"] for r in json.loads(cli("player", "dan", "--json").out)] == ["abandoned"]
+    before = dump(db)
+    for args in (["hand", "--game", "1", "bid=4,3,3,3", "tricks=5,3,3,2"], ["finish", "--game", "1"],
+                 ["abandon", "--game", "1"]):
+        r = cli(*args)
+        assert r.code == 2 and "abandoned" in r.err, args
+    assert dump(db) == before
+    assert "abandon" in cli("log", "--game", "1").out
+    assert cli("verify").code == 0
+
+
+def test_a_finished_game_cannot_be_abandoned(cli: Cli, db: Path) -> None:
+    spades(cli, "--opt", "target=50")
+    assert cli("hand", "bid=4,3,3,3", "tricks=5,3,3,2").code == 0
+    before = dump(db)
+    r = cli("abandon")
+    assert r.code == 2 and "has ended" in r.err
+    assert dump(db) == before
+
+
+def test_abandoned_survives_export_and_import(cli: Cli, db: Path, tmp_path: Path,
+                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    spades(cli)
+    assert cli("abandon").code == 0
+    assert cli("export", "--output", str(tmp_path / "all.json")).code == 0
+    monkeypatch.setenv("SCOREPAD_DB", str(tmp_path / "other.db"))
+    assert cli("import", str(tmp_path / "all.json")).code == 0
+    assert [g["abandoned"] for g in json.loads(cli("games", "--json").out)] == [True]
+
+
+# ------------------------------------------------------------------ rename
+
+def test_rename_in_one_game_retypes_every_hand(cli: Cli, db: Path) -> None:
+    spades(cli)
+    assert cli("hand", "bid=4,3,3,3", "tricks=5,3,3,2").code == 0
+    assert cli("hand", "an.bid=2", "bid=2,3,3,3", "tricks=2,4,4,3").code == 0
+    before = json.loads(cli("standings", "--json").out)
+    r = cli("rename", "ann", "zoe")
+    assert r.code == 0 and "Renamed ann to zoe in game 1." in r.out
+    after = json.loads(cli("standings", "--json").out)
+    assert [s["name"] for s in after["sides"]] == ["zoe+cat", "bob+dan"]
+    assert after["sides"][0]["players"] == ["zoe", "cat"]
+    assert [s["score"] for s in after["sides"]] == [s["score"] for s in before["sides"]]
+    typed = [h["typed"] for h in json.loads(cli("sheet", "--json").out)["hands"]]
+    assert typed[1] == ["zoe.bid=2", "bid=2,3,3,3", "tricks=2,4,4,3"]
+    assert "rename" in cli("log").out and "ann -> zoe" in cli("log").out
+    assert cli("verify").code == 0
+    assert cli("edit", "2", "zoe.tricks=3", "cat.tricks=3").code == 0   # edits see the new name
+
+
+def test_rename_follows_names_in_values(cli: Cli) -> None:
+    assert cli("new", "bridge", "ann", "bob", "cat", "dan").code == 0
+    assert cli("hand", "contract=4S", "by=ann", "tricks=10", "honors=ann:100").code == 0
+    before = json.loads(cli("standings", "--json").out)
+    assert cli("rename", "ann", "zoe").code == 0
+    after = json.loads(cli("standings", "--json").out)
+    assert [s["name"] for s in after["sides"]] == ["NS", "EW"] and after["sides"][0]["players"] == ["zoe", "cat"]
+    assert [s["score"] for s in after["sides"]] == [s["score"] for s in before["sides"]]
+    assert json.loads(cli("sheet", "--json").out)["hands"][0]["typed"] == [
+        "contract=4S", "by=zoe", "tricks=10", "honors=zoe:100"]
+    assert cli("new", "hearts", "ann", "bob", "cat", "dan").code == 0
+    assert cli("hand", "hearts=13,0,0,0", "queen=ann").code == 0
+    assert cli("rename", "ann", "Anna").code == 0
+    data = json.loads(cli("standings", "--json").out)
+    assert [s["name"] for s in data["sides"]] == ["Anna", "bob", "cat", "dan"]
+    assert [s["score"] for s in data["sides"]] == [0, 26, 26, 26]
+
+
+def test_rename_refuses_a_name_in_the_game_and_unknown_names(cli: Cli, db: Path) -> None:
+    spades(cli)
+    assert cli("hand", "bid=4,3,3,3", "tricks=5,3,3,2").code == 0
+    before = dump(db)
+    r = cli("rename", "ann", "BOB")
+    assert r.code == 2 and "bob is already a player in game 1" in r.err
+    r = cli("rename", "anne", "zoe")
+    assert r.code == 2 and "game 1 has no player called 'anne' (did you mean ann?)" in r.err
+    r = cli("rename", "ann", "zoe", "--all", "--game", "1")
+    assert r.code == 2 and "--all" in r.err
+    r = cli("rename", "ann", "")
+    assert r.code == 2
+    assert dump(db) == before
+
+
+def test_rename_everywhere_merges_the_season(cli: Cli, db: Path) -> None:
+    spades(cli)
+    assert cli("hand", "bid=4,3,3,3", "tricks=5,3,3,2").code == 0
+    assert cli("new", "spades", "annie", "bob", "cat", "dan").code == 0
+    assert cli("hand", "bid=4,3,3,3", "tricks=5,3,3,2").code == 0
+    assert cli("new", "hearts", "ann", "annie", "bob", "cat").code == 0
+    before = dump(db)
+    r = cli("rename", "annie", "ann", "--all")   # game 3 has both: refused whole
+    assert r.code == 2 and "ann is already a player in game 3" in r.err
+    assert dump(db) == before
+    assert cli("delete", "3", "--yes").code == 0
+    r = cli("rename", "annie", "ann", "--all")
+    assert r.code == 0 and "in game 2." in r.out
+    season = json.loads(cli("season", "--format", "json", "--include-unfinished").out)
+    assert {p["player"]: p["games"] for p in season["players"]}["ann"] == 2
+    r = cli("rename", "nobody", "x", "--all")
+    assert r.code == 2 and "no game has a player called 'nobody'" in r.err
+
+
+# ------------------------------------------------------------------ rematch
+
+def test_rematch_same_game_next_dealer(cli: Cli) -> None:
+    assert cli("new", "spades:short", "ann", "bob", "cat", "dan", "--opt", "target=300",
+               "--team", "us=ann,cat", "--team", "them=bob,dan").code == 0
+    assert cli("hand", "bid=4,3,3,3", "tricks=5,3,3,2").code == 0
+    r = cli("rematch")
+    assert r.code == 0 and r.out.strip().endswith("2")
+    new = json.loads(cli("standings", "--json").out)
+    old = json.loads(cli("standings", "--json", "--game", "1").out)
+    assert new["game"] == "2" and new["hands"] == 0
+    assert new["variant"] == "short" and new["options"] == old["options"] and new["options"]["target"] == 300
+    assert [(s["name"], sorted(s["players"])) for s in new["sides"]] == [("us", ["ann", "cat"]), ("them", ["bob", "dan"])]
+    assert new["next"]["dealer"] == "bob"
+    assert json.loads(cli("games", "--json").out)[1]["players"] == ["bob", "cat", "dan", "ann"]
+    r = cli("rematch", "--game", "2", "--json")
+    assert json.loads(r.out)["next"]["dealer"] == "cat"
+
+
+def test_rematch_keeps_the_pinned_ruleset(cli: Cli, db: Path, tmp_path: Path) -> None:
+    rules = tmp_path / "rules"
+    rules.mkdir()
+    text = (Path(__file__).parent.parent / "rulesets" / "hearts.toml").read_text(encoding="utf-8")
+    (rules / "hearts.toml").write_text(text, encoding="utf-8")
+    assert cli("--rules-dir", str(rules), "new", "hearts", "ann", "bob", "cat", "dan").code == 0
+    (rules / "hearts.toml").write_text(text.replace("Each heart 1", "Each heart one"), encoding="utf-8")
+    assert cli("--rules-dir", str(rules), "rematch").code == 0   # the file changed since: the game's own text counts
+    con = sqlite3.connect(db)
+    assert len({h for (h,) in con.execute("SELECT ruleset_hash FROM games")}) == 1
+    con.close()
+
+
+# ------------------------------------------------------------------ unknown names
+
+def test_unknown_ruleset_suggests_the_closest(cli: Cli, db: Path) -> None:
+    r = cli("new", "spdes", "a", "b", "c", "d")
+    assert r.code == 2 and "unknown game 'spdes' (did you mean spades?)" in r.err
+    assert not db.exists() or "INSERT INTO \"games\"" not in "".join(dump(db))
+
+
+def test_season_filters_resolve_names_and_refuse_unknown_ones(cli: Cli, db: Path, own_home: Path) -> None:
+    assert cli("new", "hearts", "Ann", "bob", "cat", "dan").code == 0
+    assert cli("hand", "hearts=5,4,3,1", "queen=ann").code == 0
+    assert cli("config", "set", "alias.a", "Ann").code == 0
+    for name in ("hearts", "Ärtuandmine", "artu", "ЧЕРВЫ"):
+        data = json.loads(cli("season", "--format", "json", "--ruleset", name, "--include-unfinished").out)
+        assert data["games"] == 1 and data["filters"]["ruleset"] == "hearts", name
+    for name in ("ann", "ANN", "a"):
+        data = json.loads(cli("season", "--format", "json", "--player", name, "--include-unfinished").out)
+        assert [p["player"] for p in data["players"]] == ["Ann"], name
+    data = json.loads(cli("season", "--format", "json", "--ruleset", "spades").out)
+    assert data["games"] == 0   # a game nobody played this season is an honest empty table
+    before = dump(db)
+    for args, words in ((["--ruleset", "hearst"], "unknown game 'hearst' (did you mean hearts?)"),
+                        (["--player", "anne"], "no player called 'anne' (did you mean Ann?)"),
+                        (["--player", "ann", "--ruleset", "spades"], "Ann played no counted game"),
+                        (["2019", "--player", "bob"], "bob played no counted game in season 2019")):
+        r = cli("season", *args)
+        assert r.code == 2 and words in r.err, (args, r.err)
+        assert r.out == ""
+    r = cli("player", "bobb")
+    assert r.code == 2 and "(did you mean bob?)" in r.err
+    assert dump(db) == before
+
+
+def test_a_wrong_variant_never_shows_the_installation(cli: Cli) -> None:
+    from scorepad.registry import bundled_dir
+
+    for args in (["rules", "show", "spades:nosuch"], ["new", "spades:nosuch", "a", "b", "c", "d"],
+                 ["new", "spades", "a", "b", "c", "d", "--opt", "variant=nosuch"]):
+        r = cli(*args)
+        assert r.code == 2 and "spades.toml: unknown variant 'nosuch'" in r.err, args
+        assert str(bundled_dir()) not in r.err + r.out and "site-packages" not in r.err + r.out
+    r = cli("new", "no/such/file.toml", "a", "b")
+    assert r.code == 2 and "no ruleset file no/such/file.toml" in r.err
+
+
+# ------------------------------------------------------------------ where the database lives
+
+@pytest.mark.parametrize("how", ["env", "option", "config"])
+def test_a_database_in_a_missing_directory_is_refused(cli: Cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                       how: str) -> None:
+    target = tmp_path / "nowhere" / "scores.db"
+    args = ["games"]
+    if how == "env":
+        monkeypatch.setenv("SCOREPAD_DB", str(target))
+    elif how == "option":
+        args = ["--db", str(target), "games"]
+    else:
+        monkeypatch.delenv("SCOREPAD_DB")
+        config = tmp_path / "config.toml"
+        config.write_text(f'db = "{target.as_posix()}"\n', encoding="utf-8")
+        monkeypatch.setenv("SCOREPAD_CONFIG", str(config))
+    r = cli(*args)
+    assert r.code == 2
+    assert f"the database {target} is in a directory that does not exist" in r.err
+    assert not target.parent.exists()
+
+
+def test_the_default_database_directory_is_made_on_first_use(cli: Cli, monkeypatch: pytest.MonkeyPatch) -> None:
+    from scorepad.store import default_path
+
+    monkeypatch.delenv("SCOREPAD_DB")
+    assert not default_path().parent.exists()
+    assert cli("games").code == 0
+    assert default_path().is_file()
