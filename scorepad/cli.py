@@ -341,9 +341,11 @@ def standings(game: str | None = typer.Option(None, "--game", help="game id (def
 def games(season: str | None = typer.Option(None, "--season", help="only this season"),
           as_json: bool = typer.Option(False, "--json", help="JSON output")) -> None:
     """List games (the current one is marked *)."""
+    from scorepad.play import season_name
     from scorepad.render import games_text
 
     store = _store()
+    season = season if season is None else season_name(store, season)
     rows = [{"id": g.id, "ruleset": g.ruleset_id, "variant": g.variant, "players": g.players,
              "hands": g.hands, "finished": g.finished, "abandoned": g.abandoned, "season": g.season, "name": g.name,
              "created": g.created, "winner": g.state.get("winners")} for g in store.games(season)]
@@ -482,6 +484,8 @@ def backup(target: Path = typer.Argument(..., help="file to write")) -> None:
 
     if target.exists():
         raise UserError(f"{target} exists; choose a new file name")
+    if not target.parent.is_dir():
+        raise UserError(f"there is no directory {target.parent} for {target}; create it first")
     _store().backup(target)
     typer.echo(f"Backed up to {target}.")
 

@@ -37,9 +37,9 @@ GAME_FILE = Record({
     "variant": Text(max_len=100), "name": Text(max_len=MAX_NAME), "season": Text(max_len=MAX_NAME),
     "created": Time(), "players": ListOf(NAME, 1, 64),
     "sides": ListOf(Record({"name": NAME, "members": ListOf(NAME, 1, 64)}), 1, 64), "options": TABLE,
-    "finished_by_command": Bool(), "hand": ListOf(Record({"n": Int(1, 10**9), "typed": TYPED})),
+    "finished_by_command": Bool(), "abandoned": Bool(), "hand": ListOf(Record({"n": Int(1, 10**9), "typed": TYPED})),
     "ruleset_text": Text()},
-    frozenset({"ruleset", "variant", "name", "season", "created", "finished_by_command", "hand"}))
+    frozenset({"ruleset", "variant", "name", "season", "created", "finished_by_command", "abandoned", "hand"}))
 
 
 def game_toml(store: Store, game_id: int | str | None) -> str:
@@ -54,6 +54,7 @@ def game_toml(store: Store, game_id: int | str | None) -> str:
         "options": row.options,
         "finished_by_command": bool(row.state.get("finished")) and not any(
             h.state.get("finished") for h in store.hands(row.id)[-1:]),
+        "abandoned": row.abandoned,
         "hand": [{"n": h.n, "typed": h.typed} for h in store.hands(row.id)],
         "ruleset_text": row.ruleset_text,
     }
@@ -137,6 +138,10 @@ def checked_game(data: dict[str, Any], path: Path) -> tuple[dict[str, Any], dict
         audit.append(audit_entry("finish", None, {
             "points": result.points, "events": result.events,
             "breakdown": [[[line.label, line.points, list(line.to)] for line in items] for items in result.breakdown]}))
+    if data.get("abandoned"):
+        if state["finished"]:
+            raise refuse(path, ["abandoned: the game has ended; only an unfinished game can be abandoned"])
+        audit.append(audit_entry("abandon", None, {"hands": len(rows), "totals": [s["score"] for s in state["sides"]]}))
     game_row = {
         "uid": data["uid"], "ruleset_id": rs.id, "ruleset_hash": rs.hash, "variant": variant,
         "name": data.get("name") or None, "season": data.get("season") or None,

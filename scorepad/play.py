@@ -81,6 +81,23 @@ def current_season(store: Store) -> str:
     return store.get_meta("current_season") or str(date.today().year)
 
 
+def season_name(store: Store, name: str | None) -> str:
+    """A season to report on: the current one, or one that has games (else a sentence and exit 2)."""
+    current = current_season(store)
+    if name is None or name == current:
+        return current
+    seasons = store.seasons()
+    if name in seasons:
+        return name
+    from scorepad.registry import closest, did_you_mean
+
+    folded = [s for s in seasons if s.casefold() == name.casefold()]
+    if len(folded) == 1:
+        return folded[0]
+    raise UserError(f"there are no games in season {name!r}{did_you_mean(closest(name, seasons))}; "
+                    f"seasons: {', '.join(seasons) or 'none yet'}")
+
+
 def new_game(store: Store, spec: str, players: Sequence[str], teams: Sequence[str] = (),
              opts: Sequence[str] = (), name: str | None = None, season: str | None = None,
              rules_dirs: Sequence[str] = (), config: Mapping[str, Any] | None = None) -> GameRow:
@@ -441,7 +458,7 @@ def season_report(store: Store, name: str | None, fmt: str = "text", *, ruleset:
 
     from scorepad.season import COLUMNS, compute, season_table, selected
 
-    season = name or current_season(store)
+    season = season_name(store, name)
     games = store.games(season)
     if ruleset is not None:
         from scorepad.registry import ruleset_id

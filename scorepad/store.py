@@ -338,6 +338,10 @@ class Store:
             rows = self.db.execute(self._GAME_SQL + " WHERE g.season = ? ORDER BY g.id", (season,))
         return [self._game_from_row(r) for r in rows]  # row by row: not every row's ruleset text at once
 
+    def seasons(self) -> list[str]:
+        """Every season some game belongs to."""
+        return [s for (s,) in self.db.execute("SELECT DISTINCT season FROM games WHERE season IS NOT NULL ORDER BY season")]
+
     def game_ids_by_uid(self) -> dict[str, int]:
         return {uid: gid for gid, uid in self.db.execute("SELECT id, uid FROM games")}
 

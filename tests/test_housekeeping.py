@@ -317,7 +317,8 @@ def test_season_filters_resolve_names_and_refuse_unknown_ones(cli: Cli, db: Path
     for args, words in ((["--ruleset", "hearst"], "unknown game 'hearst' (did you mean hearts?)"),
                         (["--player", "anne"], "no player called 'anne' (did you mean Ann?)"),
                         (["--player", "ann", "--ruleset", "spades"], "Ann played no counted game"),
-                        (["2019", "--player", "bob"], "bob played no counted game in season 2019")):
+                        (["--player", "bob", "--since", "2999-01-01"], "bob played no counted game in season"),
+                        (["2019"], "there are no games in season '2019'")):
         r = cli("season", *args)
         assert r.code == 2 and words in r.err, (args, r.err)
         assert r.out == ""
@@ -367,3 +368,34 @@ def test_the_default_database_directory_is_made_on_first_use(cli: Cli, monkeypat
     assert not default_path().parent.exists()
     assert cli("games").code == 0
     assert default_path().is_file()
+
+
+def test_an_unknown_season_is_refused(cli: Cli, db: Path) -> None:
+    spades(cli, "--season", "club 2026")
+    assert cli("season", "use", "club 2027").code == 0
+    before = dump(db)
+    for args in (["season", "club 2062"], ["games", "--season", "club 2062"]):
+        r = cli(*args)
+        assert r.code == 2 and "no games in season 'club 2062'" in r.err and "seasons: club 2026" in r.err, args
+        assert r.out == ""
+    assert dump(db) == before
+    assert "club 2027: 0 games" in cli("season").out   # the current season, empty so far: an honest answer
+    assert json.loads(cli("season", "CLUB 2026", "--format", "json").out)["season"] == "club 2026"
+    assert len(json.loads(cli("games", "--season", "club 2026", "--json").out)) == 1
+
+
+def test_backup_into_a_missing_directory_is_refused(cli: Cli, tmp_path: Path) -> None:
+    spades(cli)
+    r = cli("backup", str(tmp_path / "nowhere" / "copy.db"))
+    assert r.code == 2 and "create it first" in r.err
+    assert not (tmp_path / "nowhere").exists()
+
+
+def test_abandoned_survives_a_game_file(cli: Cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    spades(cli)
+    assert cli("hand", "bid=4,3,3,3", "tricks=5,3,3,2").code == 0
+    assert cli("abandon").code == 0
+    assert cli("export", "--game", "1", "--format", "toml", "--output", str(tmp_path / "g.toml")).code == 0
+    monkeypatch.setenv("SCOREPAD_DB", str(tmp_path / "other.db"))
+    assert cli("import", str(tmp_path / "g.toml")).code == 0
+    assert [g["abandoned"] for g in json.loads(cli("games", "--json").out)] == [True]
