@@ -328,7 +328,10 @@ class Store:
                 raise UserError(f"{text!r} could be game {', '.join(map(str, hits[:-1]))} or {hits[-1]}; "
                                 "say which by its id")
         guess = did_you_mean([repr(n) for n in closest(text, [n for _, n in named])])
-        what = f"game {text}" if text.strip().isdigit() else f"game called {text!r}"
+        what = f"game called {text!r}"
+        if text.strip().isdigit():
+            last = self.db.execute("SELECT MAX(id) FROM games").fetchone()[0]
+            what, guess = f"game {text.strip()}", f" (the last game is {last})" if last is not None else ""
         raise UserError(f"there is no {what}{guess}; `scorepad games` lists them")
 
     def games(self, season: str | None = None) -> list[GameRow]:

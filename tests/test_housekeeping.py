@@ -83,7 +83,7 @@ def test_use_finds_a_game_by_its_name_or_its_start(cli: Cli, db: Path) -> None:
     r = cli("use", "sundy")
     assert r.code == 2 and "there is no game called 'sundy' (did you mean 'Sunday'?)" in r.err
     r = cli("use", "9")
-    assert r.code == 2 and "there is no game 9" in r.err
+    assert r.code == 2 and "there is no game 9 (the last game is 3)" in r.err
     assert dump(db) == before
 
 
