@@ -739,14 +739,23 @@ def retype(before: Game, after: Game, item: str) -> str:
         except UserError:
             return None
 
-    def same(text: str, scope: str) -> str:
+    def same(text: str, scope: str, squeeze: bool = False) -> str:
         idx = finds(before, text, scope)
         if idx is None or finds(after, text, scope) == idx:
             return text
-        player = finds(before, text, "player")   # a side typed by one of its players: that player's new name
-        if scope == "side" and player is not None and finds(after, after.players[player], scope) == idx:
-            return after.players[player]
-        return after.players[idx] if scope == "player" else after.sides[idx].name
+        # the new name of the player typed (also for a side typed by one of its players), else the side's
+        # name, else a seat letter: the first that finds the same player or side (inside a pattern
+        # without spaces, as the pattern reads it)
+        player = finds(before, text, "player")
+        names = [after.players[player]] if player is not None else []
+        names += [after.players[idx]] if scope == "player" else [after.sides[idx].name]
+        seats = after.ruleset.seats
+        names += [seats[i] for i in ([idx] if scope == "player" else after.sides[idx].members) if i < len(seats)]
+        for name in names:
+            name = name.replace(" ", "") if squeeze else name
+            if finds(after, name, scope) == idx:
+                return name
+        return names[0]
 
     who, dot, name = left.rpartition(".")
     if dot and fdef.scope in ("player", "side"):
@@ -762,6 +771,6 @@ def retype(before: Game, after: Game, item: str) -> str:
             for part in sorted(fdef.resolve, key=lambda p: -(m.start(p) if m.group(p) else -1)):
                 if m.group(part) and m.group(part).upper() not in fdef.maps.get(part, {}):
                     start, end = m.start(part), m.end(part)
-                    text = text[:start] + same(text[start:end], fdef.resolve[part]) + text[end:]
+                    text = text[:start] + same(text[start:end], fdef.resolve[part], squeeze=True) + text[end:]
             right = text
     return f"{left}={right}"
