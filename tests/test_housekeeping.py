@@ -448,3 +448,29 @@ def test_two_players_swap_names_and_every_game_scores_the_same(path: Path, tmp_p
     assert play.totals(after) == play.totals(before)
     assert [h.points for h in store.hands(gid)] == points
     assert play.verify(store) == []
+
+
+def test_housekept_games_export_and_import(cli: Cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Renamed, rematched, abandoned and deleted games all pass the import's checks of an export."""
+    spades(cli)
+    assert cli("hand", "ann.bid=4", "bid=4,3,3,3", "tricks=5,3,3,2").code == 0
+    assert cli("rename", "ann", "zoe").code == 0
+    assert cli("rematch").code == 0
+    assert cli("hand", "bid=4,3,3,3", "tricks=5,3,3,2").code == 0
+    assert cli("abandon").code == 0
+    assert cli("new", "bridge", "n1", "e1", "s1", "w1").code == 0
+    assert cli("hand", "contract=4S", "by=n1", "tricks=10", "honors=n1:100").code == 0
+    assert cli("rename", "n1", "north", "--all").code == 0
+    assert cli("rematch").code == 0
+    assert cli("new", "hearts", "a", "b", "c", "d").code == 0
+    assert cli("delete", "5", "--yes").code == 0
+    exported = cli("games", "--json").out
+    assert cli("export", "--output", str(tmp_path / "all.json")).code == 0
+    monkeypatch.setenv("SCOREPAD_DB", str(tmp_path / "other.db"))
+    r = cli("import", str(tmp_path / "all.json"))
+    assert r.code == 0 and "Imported 4 games" in r.out, r.err
+    mine = [{k: g[k] for k in ("ruleset", "players", "hands", "abandoned", "finished")} for g in json.loads(exported)]
+    theirs = [{k: g[k] for k in ("ruleset", "players", "hands", "abandoned", "finished")}
+              for g in json.loads(cli("games", "--json").out)]
+    assert theirs == mine
+    assert cli("verify").code == 0
