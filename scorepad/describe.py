@@ -8,7 +8,7 @@ from scorepad.assign import condition_words, describe_field, hand_context
 from scorepad.engine import Game, base_env, make_game
 from scorepad.errors import FormulaError
 from scorepad.expr import Formula
-from scorepad.ruleset import Ruleset
+from scorepad.ruleset import FieldDef, Ruleset
 
 
 def sample_game(rs: Ruleset) -> Game:
@@ -45,7 +45,8 @@ def details(rs: Ruleset, language: str | None = None) -> dict[str, Any]:
                        "applies_when": condition_words(f.applies_if.source) if f.applies_if else None,
                        "total": _total_words(game, f.total) if f.total else None,
                        "bidding": f.bidding,
-                       "default_from": f.default_from.source if f.default_from else None})
+                       "default_from": f.default_from.source if f.default_from else None,
+                       "combos": _combos(game, f)})
     return {
         **summary(rs, language),
         "variant": rs.variant,
@@ -91,6 +92,19 @@ def _first_to(rs: Ruleset, game: Game) -> str | None:
     return source if str(value) == source else f"{source} ({value})"
 
 
+def _combos(game: Game, f: FieldDef) -> list[dict[str, Any]]:
+    """A combination field's codes, with what each adds to which field (points from the options and tables)."""
+    out = []
+    env = base_env(game)
+    for combo in f.combos.values():
+        try:
+            points = combo.points(env)
+        except FormulaError:
+            points = combo.points.source
+        out.append({"code": combo.code, "field": combo.field, "points": points, "adds": combo.adds})
+    return out
+
+
 def _field_notes(f: dict[str, Any]) -> list[str]:
     """What applies_if, total, bidding and default_from mean for this field, in words."""
     notes = []
@@ -101,6 +115,11 @@ def _field_notes(f: dict[str, Any]) -> list[str]:
     if f.get("total"):
         notes.append(f"the values of the players still playing add up to {f['total']}; "
                      "leave one out and scorepad works it out")
+    if f.get("combos"):
+        codes = ", ".join(f"{c['code']} {c['points']}" for c in f["combos"])
+        notes.append(f"combinations ({codes}), several separated by spaces, 2x40 for two; a number stands "
+                     f"for the first combination worth that much; each one counts in its own field "
+                     f"({', '.join(dict.fromkeys(c['field'] for c in f['combos']))})")
     if f.get("default_from"):
         notes.append(f"may be left out: scorepad works it out from {condition_words(f['default_from'])}; "
                      "typed as well, the two must agree")

@@ -218,3 +218,84 @@ def test_rules_show_says_it_in_words(cli: Callable[..., Run]) -> None:
     assert "{13}" not in out
     out = cli("rules", "show", "skid").out
     assert "only when out is given; otherwise it is not typed" in out
+
+
+# ------------------------------------------------------------------ default_from and combinations
+
+COMBOS = BASE + """
+[fields.melds]
+scope = "player"
+type = "combos"
+[fields.melds.combos]
+m = { field = "marriages", points = 20 }
+tm = { field = "royals", points = 40 }
+quint = { field = "seq", points = 15, adds = "points" }
+[fields.marriages]
+scope = "player"
+default = 0
+[fields.royals]
+scope = "player"
+default = 0
+[fields.seq]
+scope = "player"
+default = 0
+"""
+
+
+def test_combination_lists_in_every_notation() -> None:
+    g = make_game(load_text(COMBOS, "t.toml"), ["ann", "bob"])
+    hand, _ = typed(g, "ann.melds=2xM 40 quint", "bob.melds=mx2 TM")
+    assert hand["marriages"] == [2, 2] and hand["royals"] == [1, 1] and hand["seq"] == [15, 0]
+    assert hand["melds"][0] == ["m", "m", "tm", "quint"]
+    hand, _ = typed(g, "melds=20 20, -")
+    assert hand["marriages"] == [2, 0]
+    hand, _ = typed(g, "ann.marriages=3")          # the per-combination fields alone still work
+    assert hand["marriages"] == [3, 0]
+    for args, words in ((["ann.melds=m 33"], "'33' is not a combination"),
+                        (["ann.melds=m", "ann.marriages=2"], "ann.marriages is typed as 2, but ann.melds gives 1"),
+                        (["ann.melds=" + " ".join(["m"] * 61)], "more than 60")):
+        with pytest.raises(HandError) as exc:
+            typed(g, *args)
+        assert words in exc.value.message
+
+
+@pytest.mark.parametrize(("extra", "words"), [
+    ('[fields.c]\nscope = "player"\ntype = "combos"\n', "needs a table of combinations"),
+    ('[fields.c]\nscope = "player"\ntype = "combos"\ncombos = { a = { field = "nosuch", points = 1 } }\n',
+     "'nosuch' is not a field"),
+    ('[fields.c]\ntype = "combos"\ncombos = { a = { field = "marriages", points = 1 } }\n',
+     "must be a number field of the same scope (hand)"),
+    ('[fields.c]\nscope = "player"\ntype = "combos"\ncombos = { "40" = { field = "marriages", points = 1 } }\n',
+     "not a number"),
+    ('[fields.c]\nscope = "player"\ntype = "combos"\ncombos = { a = { field = "marriages", points = 1, adds = "x" } }\n',
+     "must be count"),
+    ('[fields.c]\nscope = "player"\ntype = "combos"\ncombos = { a = { field = "marriages" } }\n',
+     "every combination has points"),
+    ('[fields.c]\nscope = "player"\ncombos = { a = { field = "marriages", points = 1 } }\n',
+     "belong to a field of type combos"),
+])
+def test_loader_refuses_bad_combinations(extra: str, words: str) -> None:
+    with pytest.raises(RulesetError) as exc:
+        load_text(COMBOS + extra, "t.toml")
+    assert any(words in p for p in exc.value.problems), exc.value.problems
+
+
+def test_default_from_follows_only_from_what_was_typed() -> None:
+    g = game("canasta", ["n", "e", "s", "w"])
+    raw = split_assignments(g, ["n.melded_cards=K K K K K K K", "hand=0,0", "out=n", "natural=1,0"])
+    hand, missing = type_hand(g, raw, [True] * 4, initial_state(g))
+    assert hand["melded"][0] == 70
+    assert [(m.field, m.who) for m in missing] == [("melded", 1)]   # EW typed nothing to count from
+    assert raw.worked_out == ["n+s.melded=70"]
+    p = game("pope-joan", ["a", "b", "c"])
+    hand, _ = typed(p, "final=yes", "ace=a", "king=a", "queen=b", "jack=c", "pope=c", "left=0,1,2")
+    assert hand["pope_held"] == "c"
+    hand, _ = typed(p, "turn_up=5S", "pope=c", "left=0,1,2")
+    assert hand["pope_held"] is None                # none: nothing follows in an ordinary round
+
+
+def test_fields_worked_out_from_each_other_are_refused() -> None:
+    text = BASE + ('[fields.x]\ndefault_from = "y + 1"\n[fields.y]\ndefault_from = "x - 1"\n')
+    with pytest.raises(RulesetError) as exc:
+        load_text(text, "t.toml")
+    assert any("worked out from each other" in p for p in exc.value.problems)
