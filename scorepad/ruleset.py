@@ -895,10 +895,13 @@ def field_refs(formula: Formula | None, fields: Mapping[str, FieldDef]) -> set[s
 
 
 def _field_order(fields: Mapping[str, FieldDef], p: _Problems) -> tuple[str, ...]:
-    """Fields in file order, except that a field comes after the fields its applies_if, default_from or
-    total use (so each is worked out from values already known); fields that depend on each other are refused."""
-    deps = {name: (field_refs(f.applies_if, fields) | field_refs(f.default_from, fields)
-                   | field_refs(f.total, fields)) - {name} for name, f in fields.items()}
+    """Fields in file order, except that a field comes after the fields its applies_if, total or
+    default_from use (so each is worked out from values already known). applies_if and total must not
+    depend on each other in a circle; default_from may (each is then worked out from the other when
+    only that one was typed: the soloist's points from the pair's, or the pair's from the soloist's)."""
+    strict = {name: (field_refs(f.applies_if, fields) | field_refs(f.total, fields)) - {name}
+              for name, f in fields.items()}
+    soft = {name: field_refs(f.default_from, fields) - {name} - strict[name] for name, f in fields.items()}
     for name, f in fields.items():
         for key, formula in (("applies_if", f.applies_if), ("default_from", f.default_from), ("total", f.total)):
             if name in field_refs(formula, fields) and key != "default_from":
@@ -915,24 +918,28 @@ def _field_order(fields: Mapping[str, FieldDef], p: _Problems) -> tuple[str, ...
     order: list[str] = []
     placed: set[str] = set()
     visiting: list[str] = []
+    file_order = list(fields)
 
-    def place(name: str) -> None:
+    def place(name: str, via_default_from: bool) -> None:
         if name in placed:
             return
         if name in visiting:
-            cycle = visiting[visiting.index(name):]
-            p.add(f"fields.{name}", f"the fields {' and '.join(cycle)} are worked out from each other; "
-                                    "one of them must be typed")
+            if not via_default_from:
+                cycle = visiting[visiting.index(name):]
+                p.add(f"fields.{name}", f"the applies_if or total of the fields {' and '.join(cycle)} "
+                                        "depend on each other")
             return
         visiting.append(name)
-        for dep in sorted(deps[name], key=list(fields).index):
-            place(dep)
+        for dep in sorted(strict[name], key=file_order.index):
+            place(dep, False)
+        for dep in sorted(soft[name], key=file_order.index):
+            place(dep, True)
         visiting.pop()
         placed.add(name)
         order.append(name)
 
     for name in fields:
-        place(name)
+        place(name, False)
     return tuple(order)
 
 

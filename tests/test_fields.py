@@ -191,7 +191,7 @@ max = 4
     ('[fields.x]\ntotal = 13\n', "only a number field of each player or side"),
     ('[fields.x]\nscope = "player"\ntype = "bool"\ntotal = 1\n', "only a number field"),
     ('[fields.x]\nscope = "player"\ntotal = "sum(all_x)"\n', "uses the field x itself"),
-    ('[fields.x]\napplies_if = "y > 0"\n[fields.y]\napplies_if = "x > 0"\n', "worked out from each other"),
+    ('[fields.x]\napplies_if = "y > 0"\n[fields.y]\napplies_if = "x > 0"\n', "depend on each other"),
     ('[fields.x]\nbidding = true\napplies_if = "y > 0"\n[fields.y]\ntype = "int"\n', "a bidding field cannot depend on y"),
     ('[fields.x]\nbidding = "yes"\n', "must be true or false"),
     ('[fields.x]\napplies_if = "nosuch > 1"\n', "unknown name 'nosuch'"),
@@ -294,8 +294,15 @@ def test_default_from_follows_only_from_what_was_typed() -> None:
     assert hand["pope_held"] is None                # none: nothing follows in an ordinary round
 
 
-def test_fields_worked_out_from_each_other_are_refused() -> None:
-    text = BASE + ('[fields.x]\ndefault_from = "y + 1"\n[fields.y]\ndefault_from = "x - 1"\n')
-    with pytest.raises(RulesetError) as exc:
-        load_text(text, "t.toml")
-    assert any("worked out from each other" in p for p in exc.value.problems)
+def test_two_fields_worked_out_from_each_other() -> None:
+    g = game("calabrasella", ["a", "b", "c"])
+    for args in (["soloist=a", "soloist_points=20"], ["soloist=a", "pair_points=15"],
+                 ["soloist=a", "soloist_points=20", "pair_points=15"]):
+        hand, _ = typed(g, *args)
+        assert (hand["soloist_points"], hand["pair_points"]) == (20, 15), args
+    with pytest.raises(HandError) as exc:
+        typed(g, "soloist=a", "soloist_points=20", "pair_points=14")
+    assert "pair_points is typed as 14, but soloist_points gives 15" in exc.value.message
+    raw = split_assignments(g, ["soloist=a"])
+    _, missing = type_hand(g, raw, [True] * 3, initial_state(g))
+    assert [m.field for m in missing] == ["soloist_points", "pair_points"]
