@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from scorepad.assign import condition_words, describe_field, hand_context
+from scorepad.assign import condition_words, describe_field
 from scorepad.engine import Game, base_env, make_game
 from scorepad.errors import FormulaError
 from scorepad.expr import Formula
-from scorepad.ruleset import FieldDef, Ruleset
+from scorepad.ruleset import FieldDef, Ruleset, field_refs
 
 
 def sample_game(rs: Ruleset) -> Game:
@@ -46,6 +46,7 @@ def details(rs: Ruleset, language: str | None = None) -> dict[str, Any]:
                        "total": _total_words(game, f.total) if f.total else None,
                        "bidding": f.bidding,
                        "default_from": f.default_from.source if f.default_from else None,
+                       "default_from_fields": [n for n in rs.fields if n in field_refs(f.default_from, rs.fields)],
                        "combos": _combos(game, f)})
     return {
         **summary(rs, language),
@@ -121,15 +122,18 @@ def _field_notes(f: dict[str, Any]) -> list[str]:
                      f"for the first combination worth that much; each one counts in its own field "
                      f"({', '.join(dict.fromkeys(c['field'] for c in f['combos']))})")
     if f.get("default_from"):
-        notes.append(f"may be left out: scorepad works it out from {condition_words(f['default_from'])}; "
-                     "typed as well, the two must agree")
+        sources = f.get("default_from_fields") or []
+        given = f"when {' or '.join(sources)} {'is' if len(sources) == 1 else 'are'} typed" if sources else ""
+        notes.append(f"may be left out {given}: scorepad works it out; typed as well, the two must agree"
+                     .replace("out :", "out:"))
     return notes
 
 
 def _total_words(game: Game, total: Formula) -> str:
     """A field's total as a player reads it: the number when options and tables fix it, else the formula."""
     env = base_env(game)
-    env.update(hand_context(game))
+    if not set(total.names) <= set(env):      # it changes from hand to hand (hand_no, fields): say how
+        return condition_words(total.source)
     try:
         value = total(env)
     except FormulaError:
