@@ -592,6 +592,7 @@ def type_hand(game: Game, raw: RawHand, active: Sequence[bool], state: State | N
     known = {name: list(mask) for name, mask in typed.items()}
     worked_out: list[str] = []
     skipped: set[str] = set()
+    disagreements: set[frozenset[str]] = set()
     for fname in rs.field_order or tuple(rs.fields):
         fdef = rs.fields[fname]
         names = _who_names(game, fdef.scope) if fdef.scope != "hand" else [""]
@@ -623,6 +624,10 @@ def type_hand(game: Game, raw: RawHand, active: Sequence[bool], state: State | N
                     if not _same(values[i], computed):
                         sources = [n for n in rs.fields if n in field_refs(fdef.default_from, rs.fields)
                                    and any(known[n])]
+                        pair = frozenset([fname, *sources, str(i)])
+                        if pair in disagreements:      # the same two values, seen from the other side
+                            continue
+                        disagreements.add(pair)
                         what = " and ".join(sources) or "the other values"
                         problems.append(f"{label} is typed as {_show(values[i])}, but {what} "
                                         f"give{'s' if len(sources) == 1 else ''} {_show(computed)}; "
