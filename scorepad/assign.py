@@ -141,7 +141,7 @@ def split_assignments(game: Game, args: Sequence[str]) -> RawHand:
                 problems.append(f"{fdef.name} needs {count} values, one per {who[:-1]} in order "
                                 f"({', '.join(_who_names(game, fdef.scope))}); got {len(items)}")
                 continue
-            values[fdef.name] = [item if item != "" else None for item in items]   # `5,,3,3`: one left out
+            values[fdef.name] = items
     if problems:
         raise HandError(problems[0], problems)
     return RawHand(values, list(args))
@@ -574,6 +574,8 @@ def type_hand(game: Game, raw: RawHand, active: Sequence[bool], state: State | N
             out: list[Any] = []
             for i in range(len(names)):
                 text = given[i] if given is not None else None
+                if text is not None and text.strip() == "" and fdef.type != "cards":
+                    text = None                 # `tricks=5,,3,3`: an empty place is left out
                 if text is None:
                     out.append(None)
                     continue
@@ -582,7 +584,8 @@ def type_hand(game: Game, raw: RawHand, active: Sequence[bool], state: State | N
                 except UserError as exc:
                     problems.append(exc.message)
                     out.append(None)
-            typed[fname] = [given is not None and given[i] is not None for i in range(len(names))]
+            typed[fname] = [given is not None and given[i] is not None
+                            and (given[i].strip() != "" or fdef.type == "cards") for i in range(len(names))]
             hand[fname] = out
     if problems:
         raise HandError(problems[0], problems)
