@@ -21,6 +21,7 @@ from scorepad.engine import (
     base_env,
     current_dealer,
     pattern_parts,
+    run_checks_on,
 )
 from scorepad.errors import FormulaError, HandError, UserError
 from scorepad.expr import Formula
@@ -435,9 +436,7 @@ def bid_checks(game: Game) -> list[Check]:
 
 def check_bids(game: Game, state: State, hand: Hand) -> list[str]:
     """The sentences of the bid-time checks that fail for the bids of `hand` (empty when the bids stand)."""
-    from scorepad.engine import _Scope, run_checks  # the engine's evaluation context, without the play
-
-    return run_checks(game, _Scope(game, state, hand), state, bid_checks(game))
+    return run_checks_on(game, state, hand, bid_checks(game))
 
 
 def condition_words(source: str) -> str:
