@@ -14,6 +14,7 @@ import re
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -202,7 +203,11 @@ class Ruleset:
     text: str
     source: str
     data: dict[str, Any] = field(repr=False, default_factory=dict)
-    field_order: tuple[str, ...] = ()   # fields in the order their values are worked out (see assign.py)
+
+    @cached_property
+    def field_order(self) -> tuple[str, ...]:
+        """The fields in the order their values are worked out (see assign.py); checked when loading."""
+        return _field_order(self.fields, _Problems(self.source))
 
     @property
     def hash(self) -> str:
@@ -641,7 +646,7 @@ def build(data: dict[str, Any], base: dict[str, Any], text: str, source: str,
                                  spec.get("default"), bool(spec.get("optional", ftype == "combos")), req_if,
                                  str(spec.get("help", "")), pattern, parts, maps, resolve,
                                  applies_if, total, bidding, default_from, combos, rest)
-    field_order = _field_order(fields, p)
+    _field_order(fields, p)   # refuses applies_if and total that depend on each other
     total_checks = [_total_check(f, comp, hand_ctx(), p) for f in fields.values() if f.total is not None]
 
     hand_lets = []
@@ -823,8 +828,7 @@ def build(data: dict[str, Any], base: dict[str, Any], text: str, source: str,
         hand_lets=tuple(hand_lets), player_lets=tuple(player_lets), side_lets=tuple(side_lets),
         checks=tuple(checks), scores=tuple(scores), side_state=side_state, game_state=game_state,
         rules=tuple(rules), end=end, display_side=display_side, display_next=display_next,
-        display_info=info, sheet_below=sheet_below, next_dealer=next_dealer, text=text, source=source, data=data,
-        field_order=field_order)
+        display_info=info, sheet_below=sheet_below, next_dealer=next_dealer, text=text, source=source, data=data)
 
 
 def _read_combos(spec: Mapping[str, Any], key: str, scope: str, fields_raw: Mapping[str, Any], comp: Any,
