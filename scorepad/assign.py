@@ -7,14 +7,25 @@ Missing required fields are reported as a list so the CLI can ask for them on a 
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+import re
+from collections.abc import Collection, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 import scorepad.cards as cardlib
-from scorepad.engine import Game, Hand, base_env
+from scorepad.engine import (
+    Game,
+    Hand,
+    State,
+    active_players,
+    base_env,
+    current_dealer,
+    pattern_parts,
+    run_checks_on,
+)
 from scorepad.errors import FormulaError, HandError, UserError
-from scorepad.ruleset import FieldDef
+from scorepad.expr import Formula
+from scorepad.ruleset import Check, FieldDef, field_refs
 
 YES = {"yes", "y", "true", "1", "jah", "j", "да", "д", "так", "т", "+", "on"}
 NO = {"no", "n", "false", "0", "ei", "e", "нет", "н", "ні", "-", "off"}
@@ -35,6 +46,7 @@ class RawHand:
 
     values: dict[str, Any]
     typed: list[str]
+    worked_out: list[str] = field(default_factory=list)   # values scorepad filled in (totals, default_from)
 
 
 def field_range(game: Game, fdef: FieldDef) -> tuple[Any, Any]:
@@ -69,6 +81,10 @@ def describe_field(game: Game, fdef: FieldDef) -> str:
         parts.append("cards like QS 10H A, or - for none")
     elif fdef.type == "pattern":
         parts.append(fdef.help or "see rules show")
+    elif fdef.type == "combos":
+        parts.append("combinations by code or points, e.g. " + " ".join(
+            c.code for c in list(fdef.combos.values())[:4]) + (" 2x" + next(iter(fdef.combos.values())).code
+                                                               if fdef.combos else "") + "; - for none")
     if fdef.words:
         parts.append(", ".join(fdef.words))
     return "; ".join(parts)
@@ -129,12 +145,16 @@ def split_assignments(game: Game, args: Sequence[str], strict: bool = False) -> 
         else:
             # Cards are separated by commas themselves, so card groups are separated by `/`.
             items = [v.strip() for v in right.split("/" if fdef.type == "cards" else ",")]
+            if fdef.type == "combos" and count == 1:
+                items = [right]
             if fdef.type == "cards" and len(items) != count:
                 problems.append(f"{fdef.name} holds cards for each {fdef.scope}: write name.{fdef.name}=QS,10H, "
                                 f"or one group per {fdef.scope} separated by / "
                                 f"({', '.join(_who_names(game, fdef.scope))}): {fdef.name}=QS 10H/-/A 7; "
                                 f"got {len(items)} group{'s' if len(items) != 1 else ''}")
                 continue
+            if fdef.total is not None and len(items) == count - 1:
+                items.append("")            # the last value follows from the total
             if len(items) != count:
                 who = "players" if fdef.scope == "player" else "sides"
                 problems.append(f"{fdef.name} needs {count} values, one per {who[:-1]} in order "
@@ -237,6 +257,8 @@ def convert(game: Game, fdef: FieldDef, text: str, who: str | None = None) -> tu
             return list(cardlib.parse_cards(raw, game.ruleset.deck)), None
         except UserError as exc:
             raise UserError(f"{label}: {exc.message}") from None
+    if t == "combos":
+        return parse_combos(game, fdef, raw, label), None
     if t == "pattern":
         assert fdef.pattern is not None
         norm = raw.upper().replace(" ", "")
@@ -263,18 +285,303 @@ def convert(game: Game, fdef: FieldDef, text: str, who: str | None = None) -> tu
     raise UserError(f"{label}: unknown field type {t}")
 
 
-def type_hand(game: Game, raw: RawHand, active: Sequence[bool]) -> tuple[Hand, list[Missing]]:
-    """Convert every typed value; fill defaults; list what is still missing. Raises HandError."""
+def hand_context(game: Game, state: State | None = None, active: Sequence[bool] | None = None) -> dict[str, Any]:
+    """The names of the coming hand that are not fields: hand_no, hands, dealer, active, the game counters."""
+    n = len(game.players)
+    if active is None:
+        active = active_players(game, state) if state is not None else [True] * n
+    env: dict[str, Any] = {}
+    if state is not None:
+        env.update(state["game"])
+    hands = state["hands"] if state is not None else 0
+    env.update(hand_no=hands + 1, hands=hands, dealer=current_dealer(state, n) if state is not None else 0,
+               active=list(active), n_active=sum(active))
+    return env
+
+
+def _typed_env(game: Game, hand: Mapping[str, Any], context: Mapping[str, Any]) -> dict[str, Any]:
+    """What applies_if, required_if, total and default_from see: the typed values under their formula names."""
+    env = base_env(game)
+    env.update(context)
+    for fname, fdef in game.ruleset.fields.items():
+        value = hand.get(fname)
+        if fdef.scope == "hand":
+            env[fname] = value
+            if fdef.type == "pattern":
+                env.update(pattern_parts(fname, fdef.parts, value, hand.get(f"_{fname}_parts")))
+        else:
+            env["all_" + fname] = list(value) if value is not None else [None] * _count(game, fdef)
+    return env
+
+
+def _count(game: Game, fdef: FieldDef) -> int:
+    return len(game.players) if fdef.scope == "player" else len(game.sides)
+
+
+def _placeholder(fdef: FieldDef) -> Any:
+    """The value of a field nobody typed and nothing worked out: its default, else empty."""
+    if fdef.scope == "hand":
+        return fdef.default
+    return fdef.default if fdef.default is not None else _empty(fdef)
+
+
+def _env_from_typed(game: Game, typed: Mapping[str, Any]) -> dict[str, Any]:
+    """A formula environment from a partial `typed` mapping (names as formulas see them; a per-player
+    or per-side field may also be given under its own name as a list), other fields at their defaults."""
+    rs = game.ruleset
+    hand: dict[str, Any] = {}
+    for fname, fdef in rs.fields.items():
+        hand[fname] = _placeholder(fdef) if fdef.scope == "hand" else [_placeholder(fdef)] * _count(game, fdef)
+    context = hand_context(game, None, typed.get("active") if isinstance(typed.get("active"), list) else None)
+    env = _typed_env(game, hand, context)
+    for key, value in typed.items():
+        given = rs.fields.get(key)
+        if given is not None and given.scope != "hand" and isinstance(value, (list, tuple)):
+            env["all_" + key] = list(value)
+        else:
+            env[key] = value
+    return env
+
+
+def field_applies(game: Game, fdef: FieldDef, typed: Mapping[str, Any]) -> bool:
+    """Does the field belong to this hand, given the values typed so far? (`applies_if`; true when it
+    cannot be told yet, so a prompt asks rather than skips.)"""
+    if fdef.applies_if is None:
+        return True
+    return _holds(fdef.applies_if, _env_from_typed(game, typed) if not _is_env(typed) else typed)
+
+
+def _is_env(typed: Mapping[str, Any]) -> bool:
+    return "n_players" in typed and "hand_no" in typed
+
+
+def _holds(formula: Formula, env: Mapping[str, Any]) -> bool:
+    try:
+        return bool(formula(env))
+    except FormulaError:
+        return True
+
+
+def _slot_active(game: Game, fdef: FieldDef, active: Sequence[bool]) -> list[bool]:
+    """Per value of the field: does its player (or any player of its side) still play?"""
+    count = _count(game, fdef)
+    if len(active) == count:
+        return list(active)
+    if fdef.scope == "side":
+        return [any(active[j] for j in side.members) for side in game.sides]
+    return [True] * count
+
+
+def fill_total(game: Game, fdef: FieldDef, values: Sequence[Any | None], active: Sequence[bool],
+               typed: Mapping[str, Any]) -> list[Any] | None:
+    """The values with the one left out (None) filled in from the field's total; None when that
+    cannot be done (no total, not exactly one value left out, or the value would be out of range)."""
+    env = typed if _is_env(typed) else _env_from_typed(game, typed)
+    filled, _ = _fill_total(game, fdef, values, _slot_active(game, fdef, active), env)
+    return filled
+
+
+def _fill_total(game: Game, fdef: FieldDef, values: Sequence[Any | None], act: Sequence[bool],
+                env: Mapping[str, Any]) -> tuple[list[Any] | None, str | None]:
+    """(filled values, None), or (None, a sentence saying why the value cannot be filled in)."""
+    if fdef.total is None:
+        return None, None
+    gaps = [i for i, v in enumerate(values) if v is None and act[i]]
+    if len(gaps) != 1:
+        return None, None
+    known = [v for i, v in enumerate(values) if i != gaps[0] and act[i] and v is not None]
+    if not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in known):
+        return None, None
+    try:
+        total = fdef.total(env)
+    except FormulaError:
+        return None, None
+    if isinstance(total, bool) or not isinstance(total, (int, float)):
+        return None, None
+    value = total - sum(known)
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    who = _who_names(game, fdef.scope)[gaps[0]]
+    low, high = field_range(game, fdef)
+    if (low is not None and value < low) or (high is not None and value > high) or (
+            fdef.type == "int" and not float(value).is_integer()):
+        label = fdef.name.replace("_", " ")
+        return None, (f"{who}.{fdef.name} would have to be {value} for the {label} to add up to {total}, "
+                      f"but it must be {describe_field(game, fdef)}")
+    out = [v if v is not None or act[i] else _placeholder(fdef) for i, v in enumerate(values)]
+    out[gaps[0]] = value
+    return out, None
+
+
+def check_field_names(game: Game, check: Check) -> set[str]:
+    """The typed fields a whole-hand check depends on, directly or through [let]/[player]/[side]
+    values: the fields to ask again when the check fails."""
+    rs = game.ruleset
+    lets = {let.name: let.formula for let in (*rs.hand_lets, *rs.player_lets, *rs.side_lets)}
+    formulas: list[Formula] = [check.ok, *check.message_parts]
+    if check.when is not None:
+        formulas.append(check.when)
+    out: set[str] = set()
+    seen: set[str] = set()
+    while formulas:
+        formula = formulas.pop()
+        out |= field_refs(formula, rs.fields)
+        for name in formula.names:
+            base = name
+            for prefix in ("all_", "others_", "team_"):
+                base = base.removeprefix(prefix)
+            if base in lets and base not in seen:
+                seen.add(base)
+                formulas.append(lets[base])
+    if check.total_of is not None:
+        out.add(check.total_of)
+    return out
+
+
+def bid_checks(game: Game) -> list[Check]:
+    """The whole-hand checks that use only bidding fields (and no derived values): they run at bid time."""
+    rs = game.ruleset
+    bidding = {n for n, f in rs.fields.items() if f.bidding}
+    lets = {let.name for let in (*rs.hand_lets, *rs.player_lets, *rs.side_lets)}
+    out = []
+    for check in rs.checks:
+        names = set(check.ok.names) | (set(check.when.names) if check.when else set())
+        for part in check.message_parts:
+            names |= part.names
+        uses_lets = any(n.removeprefix("all_").removeprefix("others_").removeprefix("team_") in lets for n in names)
+        used = check_field_names(game, check)
+        if used and used <= bidding and not uses_lets:
+            out.append(check)
+    return out
+
+
+def check_bids(game: Game, state: State, hand: Hand) -> list[str]:
+    """The sentences of the bid-time checks that fail for the bids of `hand` (empty when the bids stand)."""
+    return run_checks_on(game, state, hand, bid_checks(game))
+
+
+def condition_words(source: str) -> str:
+    """A formula condition read aloud for a player: `out != none and not bridge` → `out is given and not bridge`."""
+    text = source.strip()
+    for pattern, words in ((r"\s*!=\s*none\b", " is given"), (r"\s*==\s*none\b", " is not given"),
+                           (r"\s*==\s*", " is "), (r"\s*!=\s*", " is not "), (r"\s*>=\s*", " is at least "),
+                           (r"\s*<=\s*", " is at most "), (r"\s*>\s*", " is more than "),
+                           (r"\s*<\s*", " is less than "), (r"\ball_(\w+)", r"everyone's \1"),
+                           (r"\btrue\b", "yes"), (r"\bfalse\b", "no")):
+        text = re.sub(pattern, words, text)
+    return text.replace("_", " ")
+
+
+COMBO_TOKEN = re.compile(r"^(?:(?P<pre>\d{1,2})\s*[x×*])?(?P<what>[^\s]+?)(?:[x×*](?P<post>\d{1,2}))?$", re.I)
+MAX_COMBOS = 60
+
+
+def parse_combos(game: Game, fdef: FieldDef, text: str, label: str) -> list[Any]:
+    """`4K 2x40 bezique` or `250 40 40 20`: the combinations (codes as declared), a number that is no
+    combination's points kept as a number (for the field's `rest`). A number stands for the first
+    combination in the ruleset worth that much."""
+    if text.strip().lower() in ("-", "none", "no", "0", ""):
+        return []
+    env = base_env(game)
+    by_points: dict[float, str] = {}
+    for code, combo in fdef.combos.items():
+        try:
+            value = combo.points(env)
+        except FormulaError:
+            continue
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            by_points.setdefault(float(value), code)
+    out: list[Any] = []
+    for token in text.replace(",", " ").split():
+        m = COMBO_TOKEN.match(token)
+        what = m.group("what") if m else token
+        times = int(m.group("pre") or m.group("post") or 1) if m else 1
+        code = what.upper()
+        if code not in fdef.combos:
+            number = _number_or_none(what)
+            if number is not None and float(number) in by_points:
+                code = by_points[float(number)]
+            elif number is not None and fdef.rest is not None:
+                out.extend([number] * times)
+                continue
+            else:
+                known = " ".join(c.code for c in fdef.combos.values())
+                raise UserError(f"{label}: {token!r} is not a combination (codes: {known}; or their points)")
+        out.extend([fdef.combos[code].code] * times)
+        if len(out) > MAX_COMBOS:
+            raise UserError(f"{label}: more than {MAX_COMBOS} combinations")
+    return out
+
+
+def _number_or_none(text: str) -> int | float | None:
+    try:
+        value = float(text)
+    except ValueError:
+        return None
+    return int(value) if value.is_integer() else value
+
+
+def _expand_combos(game: Game, hand: Hand, typed: dict[str, list[bool]], problems: list[str]) -> None:
+    """A typed combination list sets the per-combination fields of that player (or side): the count of
+    each code, or its points; a per-combination value typed as well must agree."""
+    env = base_env(game)
+    for fname, fdef in game.ruleset.fields.items():
+        if fdef.type != "combos":
+            continue
+        names = _who_names(game, fdef.scope) if fdef.scope != "hand" else [""]
+        targets = sorted({c.field for c in fdef.combos.values()} | ({fdef.rest} if fdef.rest else set()),
+                         key=list(game.ruleset.fields).index)
+        lists = [hand[fname]] if fdef.scope == "hand" else hand[fname]
+        for i, items in enumerate(lists):
+            if not typed[fname][i]:
+                continue
+            sums: dict[str, Any] = {t: 0 for t in targets}
+            for item in items or []:
+                if isinstance(item, str):
+                    combo = fdef.combos[item.upper()]
+                    try:
+                        pts = combo.points(env)
+                    except FormulaError as exc:
+                        problems.append(f"this hand cannot be scored: {exc.message}")
+                        continue
+                    sums[combo.field] += 1 if combo.adds == "count" else pts
+                elif fdef.rest is not None:
+                    sums[fdef.rest] += item
+            for target, value in sums.items():
+                tdef = game.ruleset.fields[target]
+                label = f"{names[i]}.{target}" if names[i] else target
+                if typed[target][i]:
+                    given = hand[target] if tdef.scope == "hand" else hand[target][i]
+                    if not _same(given, value):
+                        problems.append(f"{label} is typed as {_show(given)}, but {names[i] + '.' if names[i] else ''}"
+                                        f"{fname} gives {_show(value)}; type one of them, or make them agree")
+                    continue
+                low, high = field_range(game, tdef)
+                if (low is not None and value < low) or (high is not None and value > high):
+                    problems.append(f"{label} would be {_show(value)} from {fname}, but it must be "
+                                    f"{describe_field(game, tdef)}")
+                if tdef.scope == "hand":
+                    hand[target] = value
+                else:
+                    hand[target][i] = value
+                typed[target][i] = True
+
+
+def type_hand(game: Game, raw: RawHand, active: Sequence[bool], state: State | None = None,
+              only: Collection[str] | None = None) -> tuple[Hand, list[Missing]]:
+    """Convert every typed value; work out what follows (applies_if, default_from, total); fill defaults;
+    list what is still missing (only among `only` when given: the bidding fields at bid time).
+    Raises HandError with every problem."""
     rs = game.ruleset
     hand: Hand = {}
     problems: list[str] = []
-    missing: list[Missing] = []
+    typed: dict[str, list[bool]] = {}
     for fname, fdef in rs.fields.items():
         given = raw.values.get(fname)
         if fdef.scope == "hand":
-            if given is None:
-                hand[fname] = fdef.default
-            else:
+            typed[fname] = [given is not None]
+            hand[fname] = None
+            if given is not None:
                 try:
                     value, parts = convert(game, fdef, given)
                     hand[fname] = value
@@ -284,55 +591,219 @@ def type_hand(game: Game, raw: RawHand, active: Sequence[bool]) -> tuple[Hand, l
                     problems.append(exc.message)
         else:
             names = _who_names(game, fdef.scope)
-            count = len(names)
             out: list[Any] = []
-            for i in range(count):
+            for i in range(len(names)):
                 text = given[i] if given is not None else None
+                if text is not None and text.strip() == "" and fdef.type != "cards":
+                    text = None                 # `tricks=5,,3,3`: an empty place is left out
                 if text is None:
-                    out.append(fdef.default if fdef.default is not None else _empty(fdef))
+                    out.append(None)
                     continue
                 try:
                     out.append(convert(game, fdef, text, names[i])[0])
                 except UserError as exc:
                     problems.append(exc.message)
                     out.append(None)
+            typed[fname] = [given is not None and given[i] is not None
+                            and (given[i].strip() != "" or fdef.type == "cards") for i in range(len(names))]
             hand[fname] = out
     if problems:
         raise HandError(problems[0], problems)
-    env = base_env(game)
-    env.update({k: v for k, v in hand.items() if not k.startswith("_")})
+    _expand_combos(game, hand, typed, problems)
+    if problems:
+        raise HandError(problems[0], problems)
+    env = _typed_env(game, hand, hand_context(game, state, active))
+    known = {name: list(mask) for name, mask in typed.items()}
+    worked_out: list[str] = []
+    skipped: set[str] = set()
+    disagreements: set[frozenset[str]] = set()
+    for fname in rs.field_order or tuple(rs.fields):
+        fdef = rs.fields[fname]
+        names = _who_names(game, fdef.scope) if fdef.scope != "hand" else [""]
+        if fdef.applies_if is not None and not _holds(fdef.applies_if, env):
+            skipped.add(fname)
+            for i, was_typed in enumerate(typed[fname]):
+                if was_typed:
+                    label = f"{names[i]}.{fname}" if names[i] else fname
+                    problems.append(f"{label} does not apply to this hand: it is typed only when "
+                                    f"{condition_words(fdef.applies_if.source)}")
+            known[fname] = [False] * len(names)
+            hand[fname] = _placeholder(fdef) if fdef.scope == "hand" else [_placeholder(fdef)] * len(names)
+            hand.pop(f"_{fname}_parts", None)
+            _set_env(game, env, fdef, hand)
+            continue
+        values = [hand[fname]] if fdef.scope == "hand" else list(hand[fname])
+        if fdef.default_from is not None:
+            for i in range(len(values)):
+                if not _inputs_known(game, fdef, i, known):
+                    continue
+                try:
+                    computed = fdef.default_from(_slot_env(game, env, fdef, i))
+                except FormulaError:
+                    continue
+                if computed is None:        # none: nothing follows for this value
+                    continue
+                label = f"{names[i]}.{fname}" if names[i] else fname
+                if typed[fname][i]:
+                    if not _same(values[i], computed):
+                        sources = [n for n in rs.fields if n in field_refs(fdef.default_from, rs.fields)
+                                   and any(known[n])]
+                        pair = frozenset([fname, *sources, str(i)])
+                        if pair in disagreements:      # the same two values, seen from the other side
+                            continue
+                        disagreements.add(pair)
+                        what = " and ".join(sources) or "the other values"
+                        problems.append(f"{label} is typed as {_show(values[i])}, but {what} "
+                                        f"give{'s' if len(sources) == 1 else ''} {_show(computed)}; "
+                                        f"type one of them, or make them agree")
+                else:
+                    values[i] = computed
+                    known[fname][i] = True
+                    worked_out.append(f"{label}={_show(computed)}")
+        if fdef.total is not None:
+            act = _slot_active(game, fdef, active)
+            filled, why = _fill_total(game, fdef, values, act, env)
+            if why:
+                problems.append(why)
+            if filled is not None:
+                gap = next(i for i, v in enumerate(values) if v is None and act[i])
+                values = filled
+                known[fname][gap] = True
+                worked_out.append(f"{names[gap]}.{fname}={_show(values[gap])}")
+        if fdef.scope == "hand":
+            hand[fname] = values[0] if known[fname][0] else fdef.default
+        else:
+            hand[fname] = [v if known[fname][i] else _placeholder(fdef) for i, v in enumerate(values)]
+        _set_env(game, env, fdef, hand)
+    if problems:
+        raise HandError(problems[0], problems)
+    raw.worked_out = worked_out
+    missing: list[Missing] = []
     for fname, fdef in rs.fields.items():
-        if fdef.scope != "hand":
-            env["all_" + fname] = hand[fname]
-        if fdef.type == "pattern":
-            parts = hand.get(f"_{fname}_parts") or {}
-            env.update({f"{fname}_{p}": parts.get(p) for p in fdef.parts})
-    env.update(hand_no=0, hands=0, dealer=0, active=list(active), n_active=sum(active))
-    for fname, fdef in rs.fields.items():
+        if fname in skipped or (only is not None and fname not in only):
+            continue
         if fdef.default is not None or (fdef.optional and fdef.required_if is None):
             continue
-        if fdef.required_if is not None:
-            try:
-                needed = bool(fdef.required_if(env))
-            except FormulaError:
-                needed = True
-            if not needed:
-                continue
-        given = raw.values.get(fname)
+        if fdef.required_if is not None and not _holds(fdef.required_if, env):
+            continue
         if fdef.scope == "hand":
-            if given is None:
+            if not known[fname][0]:
                 missing.append(Missing(fname, None))
         else:
-            for i in range(len(_who_names(game, fdef.scope))):
-                is_active = active[i] if fdef.scope == "player" else any(
-                    active[j] for j in game.sides[i].members)
-                if (given is None or given[i] is None) and is_active:
+            for i, is_active in enumerate(_slot_active(game, fdef, active)):
+                if not known[fname][i] and is_active:
                     missing.append(Missing(fname, i))
     return hand, missing
 
 
+def type_bids(game: Game, raw: RawHand, active: Sequence[bool],
+              state: State | None = None) -> tuple[Hand, list[Missing]]:
+    """The bidding fields of a hand typed before the play; a field typed after the play is refused."""
+    bidding = [n for n, f in game.ruleset.fields.items() if f.bidding]
+    if not bidding:
+        raise HandError(f"{game.ruleset.name} has no bids written down before the play")
+    late = [n for n in raw.values if n not in bidding]
+    if late:
+        problems = [f"{n} is typed after the play, not with the bids (bids: {', '.join(bidding)})" for n in late]
+        raise HandError(problems[0], problems)
+    return type_hand(game, raw, active, state, only=bidding)
+
+
+def _set_env(game: Game, env: dict[str, Any], fdef: FieldDef, hand: Hand) -> None:
+    value = hand[fdef.name]
+    if fdef.scope == "hand":
+        env[fdef.name] = value
+        if fdef.type == "pattern":
+            env.update(pattern_parts(fdef.name, fdef.parts, value, hand.get(f"_{fdef.name}_parts")))
+    else:
+        env["all_" + fdef.name] = list(value)
+
+
+def _slot_env(game: Game, env: Mapping[str, Any], fdef: FieldDef, k: int) -> dict[str, Any]:
+    """The names a per-player (or per-side) default_from sees for player (side) k: its own values as X,
+    the others' as others_X, the team's as team_X, besides everything of the hand."""
+    out = dict(env)
+    if fdef.scope == "hand":
+        return out
+    rs = game.ruleset
+    side_of = game.side_of
+    if fdef.scope == "player":
+        side_k = side_of[k]
+        mates = game.sides[side_k].members
+        out.update(me=game.players[k], seat=k, side=game.sides[side_k].name, side_no=side_k)
+    else:
+        side_k = k
+        mates = game.sides[k].members
+        out.update(me=game.sides[k].name, side_no=k, members=[game.players[i] for i in mates])
+    for name, f in rs.fields.items():
+        if f.scope == "hand":
+            continue
+        values = list(env["all_" + name])
+        if f.scope == "player":
+            team = [values[j] for j in mates]
+            out["team_" + name] = team
+            if fdef.scope == "player":
+                out[name] = values[k]
+                out["others_" + name] = values[:k] + values[k + 1:]
+            else:
+                out[name] = team
+        else:
+            out[name] = values[side_k]
+            out["others_" + name] = values[:side_k] + values[side_k + 1:]
+    return out
+
+
+def _inputs_known(game: Game, fdef: FieldDef, k: int, known: Mapping[str, list[bool]]) -> bool:
+    """Was anything typed (or worked out) that the default_from of value k uses? Its own player's or
+    side's values for a plain name, anyone's for `all_X` and `others_X`; a formula of no field always is."""
+    assert fdef.default_from is not None
+    rs = game.ruleset
+    refs = field_refs(fdef.default_from, rs.fields)
+    if not refs:
+        return True
+    for name in fdef.default_from.names:
+        base = name
+        for prefix in ("all_", "others_", "team_"):
+            base = base.removeprefix(prefix)
+        found = rs.fields.get(base) or next(
+            (f for f in rs.fields.values() if f.type == "pattern" and name.startswith(f.name + "_")), None)
+        if found is None:
+            continue
+        src = found
+        mask = known[src.name]
+        own = name == base or name.startswith("team_")
+        if src.scope == "hand" or not own or fdef.scope == "hand":
+            if any(mask):
+                return True
+        elif src.scope == fdef.scope == "player" and not name.startswith("team_"):
+            if mask[k]:
+                return True
+        elif src.scope == "player":   # a side's players, or a player's team
+            members = game.sides[k if fdef.scope == "side" else game.side_of[k]].members
+            if any(mask[j] for j in members):
+                return True
+        else:                          # a side field seen by a player or a side
+            if mask[k if fdef.scope == "side" else game.side_of[k]]:
+                return True
+    return False
+
+
+def _same(a: Any, b: Any) -> bool:
+    if isinstance(a, (int, float)) and isinstance(b, (int, float)) and not isinstance(a, bool):
+        return abs(a - b) < 1e-9
+    if isinstance(a, str) and isinstance(b, str):
+        return a.lower() == b.lower()
+    return bool(a == b)
+
+
+def _show(value: Any) -> str:
+    from scorepad.engine import format_value
+
+    return format_value(value)
+
+
 def _empty(fdef: FieldDef) -> Any:
-    if fdef.type == "cards":
+    if fdef.type in ("cards", "combos"):
         return []
     if fdef.type == "bool":
         return False

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from scorepad.assign import describe_field
+from scorepad.assign import condition_words, describe_field
 from scorepad.engine import Game, base_env, make_game
 from scorepad.errors import FormulaError
-from scorepad.ruleset import Ruleset
+from scorepad.expr import Formula
+from scorepad.ruleset import FieldDef, Ruleset, field_refs
 
 
 def sample_game(rs: Ruleset) -> Game:
@@ -39,7 +40,14 @@ def details(rs: Ruleset, language: str | None = None) -> dict[str, Any]:
             legal = "; ".join([kind, *([", ".join(f.words)] if f.words else [])])
         fields.append({"name": f.name, "scope": f.scope, "type": f.type, "legal": legal,
                        "default": f.default, "optional": f.optional or f.required_if is not None,
-                       "required_if": f.required_if.source if f.required_if else None, "help": f.help})
+                       "required_if": f.required_if.source if f.required_if else None, "help": f.help,
+                       "applies_if": f.applies_if.source if f.applies_if else None,
+                       "applies_when": condition_words(f.applies_if.source) if f.applies_if else None,
+                       "total": _total_words(game, f.total) if f.total else None,
+                       "bidding": f.bidding,
+                       "default_from": f.default_from.source if f.default_from else None,
+                       "default_from_fields": [n for n in rs.fields if n in field_refs(f.default_from, rs.fields)],
+                       "combos": _combos(game, f)})
     return {
         **summary(rs, language),
         "variant": rs.variant,
@@ -55,7 +63,7 @@ def details(rs: Ruleset, language: str | None = None) -> dict[str, Any]:
                     for scope, lets in (("hand", rs.hand_lets), ("player", rs.player_lets), ("side", rs.side_lets))
                     for let in lets],
         "checks": [{"per": c.per, "ok": c.ok.source, "when": c.when.source if c.when else None,
-                    "message": c.message} for c in rs.checks],
+                    "message": c.message} for c in rs.checks if c.total_of is None],
         "scoring": [{"label": s.label, "per": s.per, "points": s.points.source,
                      "when": s.when.source if s.when else None, "to": list(s.to)} for s in rs.scores],
         "state": {"side": {k: f.source for k, f in rs.side_state.items()},
@@ -85,6 +93,56 @@ def _first_to(rs: Ruleset, game: Game) -> str | None:
     return source if str(value) == source else f"{source} ({value})"
 
 
+def _combos(game: Game, f: FieldDef) -> list[dict[str, Any]]:
+    """A combination field's codes, with what each adds to which field (points from the options and tables)."""
+    out = []
+    env = base_env(game)
+    for combo in f.combos.values():
+        try:
+            points = combo.points(env)
+        except FormulaError:
+            points = combo.points.source
+        out.append({"code": combo.code, "field": combo.field, "points": points, "adds": combo.adds})
+    return out
+
+
+def _field_notes(f: dict[str, Any]) -> list[str]:
+    """What applies_if, total, bidding and default_from mean for this field, in words."""
+    notes = []
+    if f.get("bidding"):
+        notes.append("written down with the bids, before the play (scorepad bid)")
+    if f.get("applies_when"):
+        notes.append(f"only when {f['applies_when']}; otherwise it is not typed")
+    if f.get("total"):
+        notes.append(f"the values of the players still playing add up to {f['total']}; "
+                     "leave one out and scorepad works it out")
+    if f.get("combos"):
+        codes = ", ".join(f"{c['code']} {c['points']}" for c in f["combos"])
+        notes.append(f"combinations ({codes}), several separated by spaces, 2x40 for two; a number stands "
+                     f"for the first combination worth that much; each one counts in its own field "
+                     f"({', '.join(dict.fromkeys(c['field'] for c in f['combos']))})")
+    if f.get("default_from"):
+        sources = f.get("default_from_fields") or []
+        given = f"when {' or '.join(sources)} {'is' if len(sources) == 1 else 'are'} typed" if sources else ""
+        notes.append(f"may be left out {given}: scorepad works it out; typed as well, the two must agree"
+                     .replace("out :", "out:"))
+    return notes
+
+
+def _total_words(game: Game, total: Formula) -> str:
+    """A field's total as a player reads it: the number when options and tables fix it, else the formula."""
+    env = base_env(game)
+    if not set(total.names) <= set(env):      # it changes from hand to hand (hand_no, fields): say how
+        return condition_words(total.source)
+    try:
+        value = total(env)
+    except FormulaError:
+        return condition_words(total.source)
+    if value is None:
+        return condition_words(total.source)
+    return str(value) if str(value) == total.source.strip() else f"{value} ({condition_words(total.source)})"
+
+
 def details_text(d: dict[str, Any]) -> str:
     out = [(f"{d['name']} ({d['id']}{':' + d['variant'] if d['variant'] else ''}) — {d['players']} players, "
            f"{'partnerships' if d['sides'] == 'partnership' else 'each for himself'}; {d['deck']}")]
@@ -101,6 +159,7 @@ def details_text(d: dict[str, Any]) -> str:
         extra += f" [default {f['default']}]" if f["default"] is not None else ""
         helptext = f" — {f['help']}" if f["help"] and f["help"] not in f["legal"] else ""
         out.append(f"  {f['name']}{scope}: {f['legal']}{extra}{helptext}")
+        out.extend(f"      {line}" for line in _field_notes(f))
     if d["options"]:
         out += ["", "Options (--opt NAME=VALUE):"]
         for o in d["options"]:

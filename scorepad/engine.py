@@ -354,6 +354,11 @@ def run_checks(game: Game, scope: _Scope, state: State, checks: Sequence[Check])
     return problems
 
 
+def run_checks_on(game: Game, state: State, hand: Hand, checks: Sequence[Check]) -> list[str]:
+    """Some whole-hand checks on a hand typed only in part (the bids before the play): their sentences."""
+    return run_checks(game, _Scope(game, state, hand), state, checks)
+
+
 def _hand_formula_problem(exc: FormulaError) -> str:
     return f"this hand cannot be scored: {exc.message}"
 

@@ -134,6 +134,7 @@ class Recorded:
     n: int
     result: HandResult
     cards_read: list[dict[str, Any]] = field(default_factory=list)
+    worked_out: list[str] = field(default_factory=list)   # values filled in from totals and default_from
 
 
 def type_and_score(game: Game, state: State, args: Sequence[str],
@@ -145,10 +146,10 @@ def type_and_score(game: Game, state: State, args: Sequence[str],
     if state["finished"]:
         raise UserError("this game has ended and takes no more hands (undo or edit still work)")
     raw = split_assignments(game, args, strict)
-    hand, missing = type_hand(game, raw, active_players(game, state))
+    hand, missing = type_hand(game, raw, active_players(game, state), state)
     if missing and prompt is not None:
         raw = ask_missing(game, raw, missing, prompt)
-        hand, missing = type_hand(game, raw, active_players(game, state))
+        hand, missing = type_hand(game, raw, active_players(game, state), state)
     if missing:
         sentences = missing_sentence(game, missing)
         raise HandError(sentences[0] if len(sentences) == 1 else f"{len(sentences)} values are missing", sentences)
@@ -206,7 +207,8 @@ def record_hand(store: Store, game_id: int | str | None, args: Sequence[str],
     raw, hand, result = type_and_score(game, state, args, prompt, strict=True)
     n = row.hands + 1
     store.add_hand(row.id, row.version, hand_row(n, raw.typed, hand, result))
-    return Recorded(store.game(row.id), game, n, result, cards_read(game, raw.typed, hand))
+    return Recorded(store.game(row.id), game, n, result, cards_read(game, raw.typed, hand),
+                    list(raw.worked_out))
 
 
 def cards_read(game: Game, typed: Sequence[str], hand: Mapping[str, Any]) -> list[dict[str, Any]]:
@@ -352,6 +354,7 @@ def hand_json(rec: Recorded) -> dict[str, Any]:
                   for k, s in enumerate(game.sides)],
         "events": rec.result.events,
         "cards_read": [c["text"] for c in rec.cards_read],
+        "worked_out": rec.worked_out,
         "standings": standings(rec.row, game),
     }
 

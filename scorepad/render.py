@@ -83,6 +83,8 @@ def num(value: Any) -> str:
 def hand_text(data: dict[str, Any]) -> str:
     lines = [f"Hand {data['hand']}"]
     lines += [f"  {text}" for text in data.get("cards_read", [])]
+    if data.get("worked_out"):
+        lines.append("  worked out: " + ", ".join(data["worked_out"]))
     for side in data["sides"]:
         why = ", ".join(f"{b['label']} {num(b['points'])}" for b in side["breakdown"]) or "nothing"
         lines.append(f"  {side['name']}: {num(side['points'])}  ({why})")

@@ -14,6 +14,7 @@ import re
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -27,7 +28,7 @@ MAX_TABLE_ITEMS = 2000
 MAX_NESTING = 8
 MAX_TEXT = 10000
 NAME_RE = re.compile(r"^[a-z_][a-z0-9_]{0,40}$")
-FIELD_TYPES = ("int", "number", "bool", "word", "player", "side", "cards", "pattern")
+FIELD_TYPES = ("int", "number", "bool", "word", "player", "side", "cards", "pattern", "combos")
 SCOPES = ("hand", "player", "side")
 MARKS = ("won", "lost", "out", "playing")
 WINNER_MODES = ("highest", "lowest", "marked", "last_standing")
@@ -45,7 +46,10 @@ PLAYERS_KEYS = {"min", "max", "sides", "seats", "side_names", "partnerships", "n
 CARDS_KEYS = {"deck", "ranks", "copies", "jokers", "values"}
 OPTION_KEYS = {"default", "values", "min", "max", "help"}
 FIELD_KEYS = {"scope", "type", "min", "max", "words", "values", "synonyms", "default", "optional",
-              "required_if", "help", "pattern", "parts", "maps", "resolve", "prompt"}
+              "required_if", "help", "pattern", "parts", "maps", "resolve", "prompt", "applies_if", "total",
+              "bidding", "default_from", "combos", "rest"}
+COMBO_KEYS = {"field", "points", "adds"}
+COMBO_CODE_RE = re.compile(r"^[^\s,=]{1,20}$")
 CHECK_KEYS = {"id", "per", "ok", "message", "when"}
 SCORE_KEYS = {"id", "per", "label", "points", "when", "to"}
 RULE_KEYS = {"id", "per", "on", "when", "set", "add", "set_all", "mark", "end", "label",
@@ -66,6 +70,16 @@ class Option:
 
 
 @dataclass(frozen=True)
+class Combo:
+    """One combination of a `combos` field: typing its code (or its points) adds to a count field."""
+
+    code: str
+    field: str          # the per-combination field it adds to
+    points: Formula     # what the combination is worth, so a typed number finds it
+    adds: str           # "count": 1 per combination; "points": its points
+
+
+@dataclass(frozen=True)
 class FieldDef:
     name: str
     scope: str
@@ -83,6 +97,12 @@ class FieldDef:
     parts: tuple[str, ...]
     maps: dict[str, dict[str, Any]]
     resolve: dict[str, str] = field(default_factory=dict)
+    applies_if: Formula | None = None      # when false the field is not part of this hand
+    total: Formula | None = None           # the values over the playing players/sides add up to this
+    bidding: bool = False                  # written down at bid time, before the play
+    default_from: Formula | None = None    # the value worked out from other typed fields
+    combos: dict[str, Combo] = field(default_factory=dict)   # type combos: upper-case code -> combination
+    rest: str | None = None                # type combos: the field a number that is no combination adds to
 
 
 @dataclass(frozen=True)
@@ -99,6 +119,7 @@ class Check:
     when: Formula | None
     message: str
     message_parts: tuple[Formula, ...]
+    total_of: str | None = None   # the field whose `total` this check is (made by the loader)
 
 
 @dataclass(frozen=True)
@@ -182,6 +203,11 @@ class Ruleset:
     text: str
     source: str
     data: dict[str, Any] = field(repr=False, default_factory=dict)
+
+    @cached_property
+    def field_order(self) -> tuple[str, ...]:
+        """The fields in the order their values are worked out (see assign.py); checked when loading."""
+        return _field_order(self.fields, _Problems(self.source))
 
     @property
     def hash(self) -> str:
@@ -316,6 +342,11 @@ def apply_variant(data: dict[str, Any], variant: str | None, source: str) -> dic
     for ident in removed if isinstance(removed, list) else []:
         for section in LIST_SECTIONS:
             merged[section] = [e for e in merged.get(section, []) if e.get("id") != ident]
+        # `remove = ["tricks_total"]` also drops the check a field's `total` makes
+        spec = merged.get("fields", {}).get(str(ident).removesuffix("_total")) if isinstance(
+            merged.get("fields"), dict) and str(ident).endswith("_total") else None
+        if isinstance(spec, dict):
+            spec.pop("total", None)
     return merged
 
 
@@ -529,6 +560,12 @@ def build(data: dict[str, Any], base: dict[str, Any], text: str, source: str,
                       | {f"team_{n}" for n in player_level} | {"me", "side_no", "members"})
     # what a field's required_if sees: the typed values only (no derived values yet)
     typed_names = hand_base | hand_fields | pattern_parts | all_of(player_fields) | all_of(side_fields)
+    # what a per-player or per-side default_from sees besides: the own, others' and team's typed values
+    player_typed = (typed_names | player_fields | {f"others_{n}" for n in player_fields}
+                    | {f"team_{n}" for n in player_fields} | side_fields | {f"others_{n}" for n in side_fields}
+                    | {"me", "seat", "side", "side_no"})
+    side_typed = (typed_names | side_fields | {f"others_{n}" for n in side_fields} | player_fields
+                  | {f"team_{n}" for n in player_fields} | {"me", "side_no", "members"})
     funcs = card_functions(card_values)
 
     def comp(src: Any, key: str, names: set[str]) -> Formula | None:
@@ -582,9 +619,35 @@ def build(data: dict[str, Any], base: dict[str, Any], text: str, source: str,
         fmin = comp(spec["min"], key + ".min", bound_names) if "min" in spec else None
         fmax = comp(spec["max"], key + ".max", bound_names) if "max" in spec else None
         req_if = comp(spec["required_if"], key + ".required_if", typed_names) if "required_if" in spec else None
+        applies_if = comp(spec["applies_if"], key + ".applies_if", typed_names) if "applies_if" in spec else None
+        total = None
+        if "total" in spec:
+            if scope not in ("player", "side") or ftype not in ("int", "number"):
+                p.add(key + ".total", "only a number field of each player or side can add up to a total")
+            else:
+                total = comp(spec["total"], key + ".total", typed_names)
+        bidding = spec.get("bidding", False)
+        if not isinstance(bidding, bool):
+            p.add(key + ".bidding", "must be true or false")
+            bidding = False
+        default_from = None
+        if "default_from" in spec:
+            if "default" in spec:
+                p.add(key + ".default_from", "a field has a default or a default_from, not both")
+            default_from = comp(spec["default_from"], key + ".default_from",
+                                {"hand": typed_names, "player": player_typed, "side": side_typed}.get(scope, typed_names))
+        combos: dict[str, Combo] = {}
+        rest = None
+        if ftype == "combos":
+            combos, rest = _read_combos(spec, key, scope, fields_raw, comp, setup_names, p)
+        elif "combos" in spec or "rest" in spec:
+            p.add(key + ".combos", "combos and rest belong to a field of type combos")
         fields[fname] = FieldDef(fname, scope, ftype, fmin, fmax, words, values, synonyms,
-                                 spec.get("default"), bool(spec.get("optional", False)), req_if,
-                                 str(spec.get("help", "")), pattern, parts, maps, resolve)
+                                 spec.get("default"), bool(spec.get("optional", ftype == "combos")), req_if,
+                                 str(spec.get("help", "")), pattern, parts, maps, resolve,
+                                 applies_if, total, bidding, default_from, combos, rest)
+    _field_order(fields, p)   # refuses applies_if and total that depend on each other
+    total_checks = [_total_check(f, comp, hand_ctx(), p) for f in fields.values() if f.total is not None]
 
     hand_lets = []
     known_now = typed_names | all_of(side_counters)
@@ -613,7 +676,7 @@ def build(data: dict[str, Any], base: dict[str, Any], text: str, source: str,
             side_lets.append(Let(lname, f))
         side_known = side_known | {lname, f"all_{lname}", f"others_{lname}"}
 
-    checks = []
+    checks = [c for c in total_checks if c is not None]
     for i, spec in enumerate(_list(data, "check", p)):
         key = f"check[{i}]"
         _unknown(spec, CHECK_KEYS, key, p)
@@ -766,6 +829,136 @@ def build(data: dict[str, Any], base: dict[str, Any], text: str, source: str,
         checks=tuple(checks), scores=tuple(scores), side_state=side_state, game_state=game_state,
         rules=tuple(rules), end=end, display_side=display_side, display_next=display_next,
         display_info=info, sheet_below=sheet_below, next_dealer=next_dealer, text=text, source=source, data=data)
+
+
+def _read_combos(spec: Mapping[str, Any], key: str, scope: str, fields_raw: Mapping[str, Any], comp: Any,
+                 names: set[str], p: _Problems) -> tuple[dict[str, Combo], str | None]:
+    """`[fields.X.combos]`: code = { field = "four_kings", points = 80, adds = "count" }."""
+    raw = spec.get("combos")
+    if not isinstance(raw, dict) or not raw:
+        p.add(key + ".combos", "a combos field needs a table of combinations: code = { field = ..., points = ... }")
+        return {}, None
+
+    def target_ok(target: Any, where: str) -> bool:
+        tspec = fields_raw.get(target) if isinstance(target, str) else None
+        if not isinstance(tspec, dict):
+            p.add(where, f"{target!r} is not a field of this ruleset")
+            return False
+        if tspec.get("scope", "hand") != scope or tspec.get("type", "int") not in ("int", "number"):
+            p.add(where, f"{target} must be a number field of the same scope ({scope})")
+            return False
+        return True
+
+    combos: dict[str, Combo] = {}
+    for code, entry in raw.items():
+        where = f"{key}.combos.{code}"
+        if not COMBO_CODE_RE.match(str(code)) or str(code).replace(".", "").isdigit():
+            p.add(where, "a code is up to 20 characters without spaces, commas or =, and not a number "
+                         "(numbers stand for a combination's points)")
+            continue
+        if not isinstance(entry, dict):
+            p.add(where, "must be a table like { field = \"four_kings\", points = 80 }")
+            continue
+        _unknown(entry, COMBO_KEYS, where, p)
+        adds = entry.get("adds", "count")
+        if adds not in ("count", "points"):
+            p.add(where + ".adds", "must be count (1 per combination) or points (its points)")
+            continue
+        if "points" not in entry:
+            p.add(where + ".points", "every combination has points (a number or a formula of options and tables)")
+            continue
+        if not target_ok(entry.get("field"), where + ".field"):
+            continue
+        points = comp(entry["points"], where + ".points", names)
+        if points is not None:
+            if str(code).upper() in combos:
+                p.add(where, "the same code twice (codes are read without regard to case)")
+            combos[str(code).upper()] = Combo(str(code), str(entry["field"]), points, adds)
+    rest = spec.get("rest")
+    if rest is not None and not target_ok(rest, key + ".rest"):
+        rest = None
+    return combos, rest
+
+
+def field_refs(formula: Formula | None, fields: Mapping[str, FieldDef]) -> set[str]:
+    """The typed fields a formula uses: `all_tricks`, `others_tricks`, `contract_level` all use their field."""
+    if formula is None:
+        return set()
+    out: set[str] = set()
+    for name in formula.names:
+        base = name
+        for prefix in ("all_", "others_", "team_"):
+            base = base.removeprefix(prefix)
+        if base in fields:
+            out.add(base)
+            continue
+        for fname, fdef in fields.items():
+            if fdef.type == "pattern" and name.startswith(fname + "_") and name[len(fname) + 1:] in fdef.parts:
+                out.add(fname)
+    return out
+
+
+def _field_order(fields: Mapping[str, FieldDef], p: _Problems) -> tuple[str, ...]:
+    """Fields in file order, except that a field comes after the fields its applies_if, total or
+    default_from use (so each is worked out from values already known). applies_if and total must not
+    depend on each other in a circle; default_from may (each is then worked out from the other when
+    only that one was typed: the soloist's points from the pair's, or the pair's from the soloist's)."""
+    strict = {name: (field_refs(f.applies_if, fields) | field_refs(f.total, fields)) - {name}
+              for name, f in fields.items()}
+    soft = {name: field_refs(f.default_from, fields) - {name} - strict[name] for name, f in fields.items()}
+    for name, f in fields.items():
+        for key, formula in (("applies_if", f.applies_if), ("default_from", f.default_from), ("total", f.total)):
+            if name in field_refs(formula, fields) and key != "default_from":
+                p.add(f"fields.{name}.{key}", f"uses the field {name} itself")
+            elif name in field_refs(formula, fields):
+                p.add(f"fields.{name}.{key}", f"works {name} out from {name} itself")
+        if f.bidding:
+            for key, formula in (("applies_if", f.applies_if), ("required_if", f.required_if),
+                                 ("default_from", f.default_from), ("total", f.total)):
+                late = sorted(n for n in field_refs(formula, fields) if not fields[n].bidding)
+                if late:
+                    p.add(f"fields.{name}.{key}", f"a bidding field cannot depend on {', '.join(late)}, "
+                                                  "which is typed after the play (mark it bidding = true too)")
+    order: list[str] = []
+    placed: set[str] = set()
+    visiting: list[str] = []
+    file_order = list(fields)
+
+    def place(name: str, via_default_from: bool) -> None:
+        if name in placed:
+            return
+        if name in visiting:
+            if not via_default_from:
+                cycle = visiting[visiting.index(name):]
+                p.add(f"fields.{name}", f"the applies_if or total of the fields {' and '.join(cycle)} "
+                                        "depend on each other")
+            return
+        visiting.append(name)
+        for dep in sorted(strict[name], key=file_order.index):
+            place(dep, False)
+        for dep in sorted(soft[name], key=file_order.index):
+            place(dep, True)
+        visiting.pop()
+        placed.add(name)
+        order.append(name)
+
+    for name in fields:
+        place(name, False)
+    return tuple(order)
+
+
+def _total_check(f: FieldDef, comp: Any, names: set[str], p: _Problems) -> Check | None:
+    """The automatic check of a field's `total`: "the tricks must add up to 13, they add up to 12"."""
+    assert f.total is not None
+    key = f"fields.{f.name}.total"
+    total_src = f.total.source
+    ok = comp(f"({total_src}) == none or sum(all_{f.name}) == ({total_src})", key, names)
+    label = f.name.replace("_", " ")
+    message = f"the {label} must add up to {{{total_src}}}, they add up to {{sum(all_{f.name})}}"
+    text, parts = _template(message, key, names, comp, p)
+    if ok is None:
+        return None
+    return Check(f"{f.name}_total", "hand", ok, f.applies_if, text, parts, f.name)
 
 
 TEMPLATE_RE = re.compile(r"\{([^{}]+)\}")

@@ -31,6 +31,50 @@ def test_docs_example_ruleset_plays(cli: Callable[..., Run], tmp_path: Path) -> 
     assert [s["score"] for s in data["sides"]] == [18, 30, 29, 27]
 
 
+def test_docs_example_of_related_fields_plays(cli: Callable[..., Run], tmp_path: Path) -> None:
+    text = DOCS.read_text(encoding="utf-8")
+    example = text[text.index("## A complete example of fields that relate"):]
+    toml = re.search(r"```toml\n(.*?)```", example, re.S)
+    assert toml is not None
+    path = tmp_path / "little-oh-hell.toml"
+    path.write_text(toml.group(1), encoding="utf-8")
+    assert cli("rules", "check", str(path)).code == 0
+    assert cli("new", str(path), "ann", "bob", "cat").code == 0
+    refused = cli("hand", "bid=1,0,0", "tricks=1,0")
+    assert refused.code == 2 and "ann deals and may not bid 1" in refused.err
+    done = cli("hand", "bid=0,0,0", "tricks=1,0")
+    assert done.code == 0 and "worked out: cat.tricks=0" in done.out
+    data = json.loads(cli("standings", "--json").out)
+    assert [s["score"] for s in data["sides"]] == [0, 10, 10]
+    refused = cli("hand", "void=yes", "tricks=1,1,0")
+    assert refused.code == 2 and "tricks does not apply to this hand" in refused.err
+    assert cli("hand", "void=yes").code == 0
+    data = json.loads(cli("standings", "--json").out)
+    assert [s["score"] for s in data["sides"]] == [0, 10, 10]
+
+
+def test_docs_example_of_values_that_follow_plays(cli: Callable[..., Run], tmp_path: Path) -> None:
+    text = DOCS.read_text(encoding="utf-8")
+    example = text[text.index("## A complete example of values that follow"):]
+    toml = re.search(r"```toml\n(.*?)```", example, re.S)
+    assert toml is not None
+    path = tmp_path / "little-meld.toml"
+    path.write_text(toml.group(1), encoding="utf-8")
+    assert cli("rules", "check", str(path)).code == 0
+    assert cli("new", str(path), "ann", "bob").code == 0
+    done = cli("hand", "ann.melds=tm 4A", "bob.melds=20", "ann.won=A A A 10 10 K")
+    assert done.code == 0, done.err
+    assert "worked out: ann.card_points=57, bob.card_points=63" in done.out
+    data = json.loads(cli("standings", "--json").out)
+    assert [s["score"] for s in data["sides"]] == [197, 83]
+    refused = cli("hand", "ann.melds=4A", "ann.four_aces=0", "card_points=60,60")
+    assert refused.code == 2 and "ann.four_aces is typed as 0, but ann.melds gives 1" in refused.err
+    refused = cli("hand", "ann.won=A A", "card_points=30,90")
+    assert refused.code == 2 and "ann.card_points is typed as 30, but won gives 22" in refused.err
+    data = json.loads(cli("standings", "--json").out)
+    assert [s["score"] for s in data["sides"]] == [197, 83]
+
+
 def test_every_bundled_ruleset_loads_and_has_scenarios() -> None:
     from scorepad.registry import bundled_dir, load
 
