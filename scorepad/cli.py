@@ -481,12 +481,14 @@ def verify() -> None:
 def backup(target: Path = typer.Argument(..., help="file to write")) -> None:
     """A consistent copy of the database (SQLite online backup)."""
     from scorepad.errors import UserError
+    from scorepad.output import check_not_database, check_output_path
 
-    if target.exists():
+    store = _store()
+    check_output_path(target)
+    check_not_database(target, store.path)
+    if target.exists() or target.is_symlink():
         raise UserError(f"{target} exists; choose a new file name")
-    if not target.parent.is_dir():
-        raise UserError(f"there is no directory {target.parent} for {target}; create it first")
-    _store().backup(target)
+    store.backup(target)
     typer.echo(f"Backed up to {target}.")
 
 
@@ -509,6 +511,9 @@ def season(name: str | None = typer.Argument(None, help="season name (default: t
     if name == "use":
         if not value:
             raise UserError("say which season: `scorepad season use 2027`")
+        from scorepad.names import check_name
+
+        value = check_name(value, "a season name")
         store.set_meta("current_season", value)
         typer.echo(f"New games now go into season {value}.")
         return
@@ -523,9 +528,10 @@ def season(name: str | None = typer.Argument(None, help="season name (default: t
     if output is None:
         typer.echo(text, nl=False)
     else:
-        from scorepad.transfer import write_atomic
+        from scorepad.output import check_not_database, write_output
 
-        write_atomic(output, text)
+        check_not_database(output, store.path)
+        write_output(output, text)
         typer.echo(f"Wrote {output}.")
 
 
@@ -585,7 +591,9 @@ def export(output: Path = typer.Option(..., "--output", help="file to write"),
     else:
         raise UserError(f"unknown export format {fmt!r} (json or toml)")
     from scorepad.house import write_new
+    from scorepad.output import check_not_database
 
+    check_not_database(output, store.path)
     write_new(output, text, force)
     typer.echo(f"Wrote {output}.")
 
@@ -660,7 +668,17 @@ def _click_errors() -> tuple[tuple[type[BaseException], ...], tuple[type[Excepti
 
 
 def main() -> None:
-    """Entry point: run the app, turning known errors into a sentence and an exit status."""
+    """Entry point: run the app, turning known errors into a sentence and an exit status.
+
+    Everything printed goes through the terminal-safe streams of scorepad.output: text from the
+    database or from a ruleset never reaches the terminal with its control characters."""
+    from scorepad.output import terminal_safe_output
+
+    with terminal_safe_output():
+        _run()
+
+
+def _run() -> None:
     try:
         app(standalone_mode=False)
     except ScorepadError as exc:

@@ -72,7 +72,7 @@ def validate(data: dict[str, Any], source: str) -> list[str]:
 def save_config(data: dict[str, Any], path: Path | None = None) -> Path:
     import tomli_w
 
-    from scorepad.transfer import write_atomic
+    from scorepad.output import write_atomic
 
     path = path or config_path()
     path.parent.mkdir(parents=True, exist_ok=True)

@@ -15,6 +15,7 @@ from typing import Any, NamedTuple
 
 from scorepad.errors import FormulaError, HandError, UserError
 from scorepad.expr import Formula
+from scorepad.names import check_name
 from scorepad.ruleset import Check, Rule, Ruleset
 
 State = dict[str, Any]
@@ -75,8 +76,11 @@ def make_game(ruleset: Ruleset, players: Sequence[str], teams: Mapping[str, Sequ
     if not rs.min_players <= len(names) <= rs.max_players:
         want = str(rs.min_players) if rs.min_players == rs.max_players else f"{rs.min_players}-{rs.max_players}"
         problems.append(f"{rs.name} is played by {want} players, not {len(names)}")
-    if any(not n for n in names):
-        problems.append("a player name is empty")
+    for n in names:
+        try:
+            check_name(n)
+        except UserError as exc:
+            problems.append(exc.message)
     lowered = [n.lower() for n in names]
     if len(set(lowered)) != len(lowered):
         problems.append("two players have the same name; give each player a different name")
@@ -90,6 +94,7 @@ def make_game(ruleset: Ruleset, players: Sequence[str], teams: Mapping[str, Sequ
                 raise UserError(f"{rs.name} has {len(rs.partnerships)} sides; --team named {len(teams)}")
             seen: list[int] = []
             for tname, members in teams.items():
+                tname = check_name(tname, "a team name")
                 idx = [_find_player(names, m) for m in members]
                 seen.extend(idx)
                 sides.append(Side(tname, tuple(idx)))

@@ -20,13 +20,10 @@ ID_RE = re.compile(r"^[a-z0-9][a-z0-9-]{0,40}$")
 
 
 def write_new(path: Path, text: str, force: bool) -> None:
-    """Write a file atomically; an existing file is replaced only with `force`."""
-    from scorepad.transfer import write_atomic
+    """Write a file atomically; an existing file is replaced only with `force` (see scorepad.output)."""
+    from scorepad.output import write_output
 
-    if path.exists() and not force:
-        raise UserError(f"{path} exists; use --force to replace it")
-    path.parent.mkdir(parents=True, exist_ok=True)
-    write_atomic(path, text)
+    write_output(path, text, force=force)
 
 
 def _check_id(new_id: str, example: str) -> None:
@@ -62,6 +59,7 @@ def derive(base: str, new_id: str, options: Mapping[str, str], name: str | None,
         probe.write_text(text, encoding="utf-8")
         merged, _ = resolved_text(probe, rules_dirs)
     load_text(merged, str(path))
+    target_dir.mkdir(parents=True, exist_ok=True)
     write_new(path, text, force)
     return path
 
@@ -78,6 +76,7 @@ def write_starter(new_id: str, name: str | None, target_dir: Path, force: bool) 
             raise UserError(f"{target} exists; use --force to replace it")
     text = STARTER.format(id=new_id, name=name or new_id.replace("-", " ").title())
     load_text(text, str(path))
+    target_dir.mkdir(parents=True, exist_ok=True)
     write_new(path, text, force)
     write_new(scenario, SCENARIO.format(path=path.name), force)
     return path, scenario

@@ -39,6 +39,7 @@ from scorepad.engine import (
     side_display,
 )
 from scorepad.errors import HandError, ScorepadError, UserError
+from scorepad.names import MAX_GAME_NAME, check_name
 from scorepad.registry import load
 from scorepad.ruleset import Ruleset, load_text
 from scorepad.store import GameRow, HandRow, Store, now
@@ -103,6 +104,8 @@ def new_game(store: Store, spec: str, players: Sequence[str], teams: Sequence[st
              rules_dirs: Sequence[str] = (), config: Mapping[str, Any] | None = None) -> GameRow:
     """Start a game; the user's config supplies default options per game and player aliases."""
     config = config or {}
+    name = check_name(name, "a game name", MAX_GAME_NAME) if name is not None else None
+    season = check_name(season, "a season name") if season is not None else None
     options = parse_opts(opts)
     variant = options.pop("variant", None)
     rs = load(spec, rules_dirs, variant)

@@ -310,6 +310,8 @@ class Store:
             gid = int(game_id)
         except (TypeError, ValueError):
             gid = None
+        if gid is not None and not 0 < gid < 2**63:   # SQLite's integers end there: no game has such an id
+            gid = None
         row = self.db.execute(self._GAME_SQL + " WHERE g.id = ?", (gid,)).fetchone() if gid is not None else None
         if row is None:
             row = self.db.execute(self._GAME_SQL + " WHERE g.id = ?", (self._game_by_name(str(game_id)),)).fetchone()

@@ -15,9 +15,7 @@ one transaction; a refusal stores nothing.
 from __future__ import annotations
 
 import json
-import os
 import re
-import tempfile
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
@@ -127,21 +125,6 @@ def export_data(store: Store) -> dict[str, Any]:
         })
     meta = {k: v for k, v in db.execute("SELECT key, value FROM meta WHERE key = 'current_season'")}
     return {"format": FORMAT, "version": VERSION, "meta": meta, "rulesets": rulesets, "games": games}
-
-
-def write_atomic(path: Path, text: str) -> None:
-    """Write a file so that a reader never sees half of it (temp file + rename)."""
-    path = Path(path)
-    directory = path.parent if str(path.parent) else Path(".")
-    fd, tmp = tempfile.mkstemp(prefix=".scorepad-", dir=directory)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as f:
-            f.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
 
 
 def export_text(store: Store) -> str:
