@@ -456,13 +456,9 @@ def season_report(store: Store, name: str | None, fmt: str = "text", *, ruleset:
     `ruleset` and `player` are found as `new` finds them (ids, aliases, native names; the config's
     player aliases); a name that means nothing is refused with the nearest ones, never an empty table.
     """
-    import csv
-    import io
     import json
 
-    from tabulate import tabulate, tabulate_formats
-
-    from scorepad.season import COLUMNS, compute, season_table, selected
+    from scorepad.season import compute, report_columns, season_table, selected, table_text
 
     season = season_name(store, name)
     games = store.games(season)
@@ -475,44 +471,29 @@ def season_report(store: Store, name: str | None, fmt: str = "text", *, ruleset:
     lines = compute(games, ruleset=ruleset, since=since, until=until, include_unfinished=include_unfinished)
     rows = season_table(lines, player)
     chosen = selected(games, ruleset, since, until)
-    # For one ruleset, its side counters summed over the season (Asshole's titles, placement games' wins
-    # and losses, Spades' bags ...) become extra columns; across rulesets they would not mean anything.
-    extra = sorted({k for r in rows for k in r["counters"]}) if ruleset else []
-    columns = [*COLUMNS, *(f"total {k}" for k in extra)]
-    for r in rows:
-        r.update({f"total {k}": r["counters"].get(k, 0) for k in extra})
+    columns = report_columns(rows, [g.ruleset_id for g in chosen])
     if fmt == "json":
         return json.dumps({"season": season, "filters": {"ruleset": ruleset, "since": since, "until": until,
                                                          "player": player, "include_unfinished": include_unfinished},
                            "games": len(chosen), "players": rows},
                           ensure_ascii=False, indent=2, allow_nan=False) + "\n"
-    if fmt == "csv":
-        buf = io.StringIO()
-        writer = csv.DictWriter(buf, fieldnames=columns, extrasaction="ignore", lineterminator="\r\n")
-        writer.writeheader()
-        for r in rows:
-            writer.writerow({k: ("" if r.get(k) is None else r.get(k)) for k in columns})
-        return buf.getvalue()
     if fmt == "html":
         from scorepad.report import MAX_GAME_CHARTS, season_html
 
         if player:
             lines = {k: v for k, v in lines.items() if k.lower() == player.lower()}
-        drawn = [{"id": g.id, "ruleset": g.ruleset_id, "date": g.created[:10],
+        drawn = [{"id": g.id, "ruleset": g.ruleset_id, "date": g.created[:10], "name": g.name,
                   "sides": [s["name"] for s in g.sides],
+                  "finished": bool(g.state.get("finished")), "draw": bool(g.state.get("draw")),
+                  "winners": list(g.state.get("winners") or []),
+                  "final": [s["score"] for s in g.state["sides"]],
                   "totals": [[s["score"] for s in h.state["sides"]] for h in store.hands(g.id)]}
                  for g in chosen[-MAX_GAME_CHARTS:]]
-        return season_html(f"Season {season}", rows, lines, drawn, len(chosen))
-    table_fmt = {"text": "simple", "markdown": "github"}.get(fmt, fmt)
-    if table_fmt not in tabulate_formats:
-        raise UserError(f"unknown format {fmt!r} (text, markdown, csv, json, html, or a tabulate format: "
-                        f"{', '.join(sorted(tabulate_formats))})")
-    body: str = tabulate([[r.get(c) if r.get(c) is not None else "-" for c in columns] for r in rows],
-                         headers=columns, tablefmt=table_fmt)
+        return season_html(f"Season {season}", rows, columns, lines, drawn, len(chosen), [g.id for g in chosen])
+    body = table_text(fmt, rows, columns)
     if fmt == "text":
-        return f"Season {season}: {len(chosen)} games\n{body}\n"
-    return body + "\n"
-
+        return f"Season {season}: {len(chosen)} games\n{body}"
+    return body
 
 
 def season_player(store: Store, text: str, chosen: Sequence[GameRow], season: str,

@@ -1,29 +1,46 @@
-"""The season as one self-contained HTML page: a sortable table and inline SVG charts (no network)."""
+"""The season as one self-contained HTML page: a sortable table and inline SVG charts (no network).
+
+The page is meant to be shared and read on a phone: nothing is wider than the screen (the table
+scrolls inside its own box, legends wrap), every line in a chart has a colour of its own and a
+marker at each point (so a player with one rated game still shows), lines that coincide are drawn
+once with all their names, and each game card says who won and the final score.
+"""
 
 from __future__ import annotations
 
+import colorsys
 import html
 import json
 from collections.abc import Sequence
 from typing import Any
 
-from scorepad.season import COLUMNS, PlayerLine
+from scorepad.season import PlayerLine
 
-PALETTE = ["#1b6ca8", "#d1495b", "#2a9d8f", "#e9c46a", "#6a4c93", "#f4a261", "#264653", "#8ab17d"]
+# Well-separated colours (Tableau 10 and two more); beyond them, hues spread evenly around the wheel.
+PALETTE = ["#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#17becf",
+           "#7f7f7f", "#bcbd22", "#393b79", "#637939"]
 MAX_GAME_CHARTS = 40
 
 STYLE = """
+*{box-sizing:border-box}
 body{font-family:system-ui,sans-serif;margin:1rem;color:#222;max-width:60rem}
 h1{font-size:1.4rem}h2{font-size:1.1rem;margin-top:1.5rem}
-.scroll{overflow-x:auto}
+.scroll{overflow-x:auto;max-width:100%}
 table{border-collapse:collapse;font-size:.9rem}
 th,td{padding:.3rem .5rem;border-bottom:1px solid #ddd;text-align:right;white-space:nowrap}
 th{cursor:pointer;background:#f3f3f3;position:sticky;top:0}
-td:first-child,th:first-child{text-align:left}
+td:first-child,th:first-child{text-align:left;position:sticky;left:0;background:#fff;z-index:1}
+th:first-child{background:#f3f3f3}
 th.sorted-asc::after{content:" \\25B2"}th.sorted-desc::after{content:" \\25BC"}
-svg{max-width:100%;height:auto;background:#fafafa;border:1px solid #eee}
-.games{display:grid;grid-template-columns:repeat(auto-fill,minmax(16rem,1fr));gap:.8rem}
-.legend span{margin-right:.8rem;white-space:nowrap}
+svg{display:block;width:100%;max-width:100%;height:auto;background:#fafafa;border:1px solid #eee}
+.games{display:grid;grid-template-columns:repeat(auto-fill,minmax(min(16rem,100%),1fr));gap:.8rem}
+figure{margin:0;min-width:0;border:1px solid #eee;padding:.4rem}
+figcaption{font-size:.9rem;margin-bottom:.3rem;overflow-wrap:anywhere}
+.result{font-size:.85rem;margin:.3rem 0 0}
+.legend{display:flex;flex-wrap:wrap;gap:.2rem .8rem;margin:.3rem 0;font-size:.85rem}
+.legend span{overflow-wrap:anywhere;min-width:0}
+.legend i{display:inline-block;width:.8em;height:.8em;margin-right:.3em;vertical-align:-.05em}
+.legend .won{font-weight:bold}
 """
 
 SCRIPT = """
@@ -50,73 +67,150 @@ def _esc(value: Any) -> str:
     return html.escape("" if value is None else str(value))
 
 
-def line_chart(series: Sequence[tuple[str, Sequence[float]]], width: int = 600, height: int = 240,
-               title: str = "") -> str:
-    """An inline SVG line chart: one polyline per named series, with a legend."""
-    points = [v for _, values in series for v in values]
+def _num(value: Any) -> str:
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    return str(value)
+
+
+def colours(n: int) -> list[str]:
+    """n colours, no two alike: the palette first, then evenly spread hues in two lightnesses."""
+    if n <= len(PALETTE):
+        return PALETTE[:n]
+    out = []
+    for k in range(n):
+        r, g, b = colorsys.hls_to_rgb(k / n, 0.38 if k % 2 else 0.5, 0.75)
+        out.append(f"#{round(r * 255):02x}{round(g * 255):02x}{round(b * 255):02x}")
+    return out
+
+
+def embedded_json(data: Any) -> str:
+    """JSON to put inside <script>: < > & written as \\u escapes, so no text in it can end the element
+    or open a comment (a player called `<!--<script>` stays a name)."""
+    text = json.dumps(data, ensure_ascii=False, allow_nan=False)
+    return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+
+
+def line_chart(series: Sequence[tuple[str, Sequence[tuple[float, float]]]], width: int = 600, height: int = 240,
+               title: str = "", labels: Sequence[str] | None = None) -> str:
+    """An inline SVG line chart with a legend: one line and markers per named series of (x, y) points.
+
+    Series with the same points are one line, with all their names in its legend entry. `labels`
+    (HTML) replaces the legend text of each series, in the order given.
+    """
+    points = [p for _, values in series for p in values]
     if not points:
         return ""
-    lo, hi = min(points), max(points)
+    xs = [x for x, _ in points]
+    ys = [y for _, y in points]
+    lo, hi = min(ys), max(ys)
     if lo == hi:
         lo, hi = lo - 1, hi + 1
-    longest = max(len(values) for _, values in series)
+    x0, x1 = min(xs), max(xs)
     pad = 28
-    def xy(i: int, v: float) -> str:
-        x = pad + (width - 2 * pad) * (i / max(longest - 1, 1))
-        y = height - pad - (height - 2 * pad) * ((v - lo) / (hi - lo))
-        return f"{x:.1f},{y:.1f}"
+
+    def at(x: float, y: float) -> tuple[float, float]:
+        px = pad + (width - 2 * pad) * ((x - x0) / (x1 - x0) if x1 > x0 else 0.5)
+        py = height - pad - (height - 2 * pad) * ((y - lo) / (hi - lo))
+        return px, py
+
+    groups: dict[tuple[tuple[float, float], ...], list[int]] = {}
+    for k, (_, values) in enumerate(series):
+        groups.setdefault(tuple(values), []).append(k)
+    palette = colours(len(groups))
     parts = [f'<svg viewBox="0 0 {width} {height}" role="img" aria-label="{_esc(title)}">']
     if lo < 0 < hi:
-        y0 = height - pad - (height - 2 * pad) * ((0 - lo) / (hi - lo))
+        _, y0 = at(x0, 0)
         parts.append(f'<line x1="{pad}" x2="{width - pad}" y1="{y0:.1f}" y2="{y0:.1f}" stroke="#bbb" stroke-dasharray="4"/>')
     parts.append(f'<text x="2" y="{pad - 8}" font-size="11">{_esc(round(hi, 1))}</text>')
     parts.append(f'<text x="2" y="{height - 6}" font-size="11">{_esc(round(lo, 1))}</text>')
     legend = []
-    for k, (name, values) in enumerate(series):
-        color = PALETTE[k % len(PALETTE)]
-        pts = " ".join(xy(i, v) for i, v in enumerate(values))
-        parts.append(f'<polyline fill="none" stroke="{color}" stroke-width="2" points="{pts}">'
-                     f"<title>{_esc(name)}</title></polyline>")
-        legend.append(f'<span style="color:{color}">&#9632; {_esc(name)}</span>')
+    radius = 3 if width >= 400 else 2.5
+    for colour, (values, members) in zip(palette, groups.items(), strict=True):
+        names = ", ".join(series[k][0] for k in members)
+        xy = [at(x, y) for x, y in values]
+        parts.append(f'<g class="series" data-names="{_esc(names)}"><title>{_esc(names)}</title>')
+        if len(xy) > 1:
+            pts = " ".join(f"{px:.1f},{py:.1f}" for px, py in xy)
+            parts.append(f'<polyline fill="none" stroke="{colour}" stroke-width="2" points="{pts}"/>')
+        parts.extend(f'<circle cx="{px:.1f}" cy="{py:.1f}" r="{radius}" fill="{colour}"/>' for px, py in xy)
+        parts.append("</g>")
+        text = " = ".join(labels[k] for k in members) if labels else _esc(names)
+        legend.append(f'<span style="color:{colour}"><i style="background:{colour}"></i>{text}</span>')
     parts.append("</svg>")
     return "".join(parts) + f'<div class="legend">{"".join(legend)}</div>'
 
 
-def season_html(title: str, rows: Sequence[dict[str, Any]], lines: dict[str, PlayerLine],
-                games: Sequence[dict[str, Any]], total_games: int) -> str:
-    """The page: the table (sortable by a click on a column), ratings over time, game progressions."""
-    head = "".join(f"<th>{_esc(c.replace('_', ' '))}</th>" for c in COLUMNS)
+def game_card(g: dict[str, Any]) -> str:
+    """One game: its progression, each side's final score, and who won."""
+    series = [(side, [(0.0, 0.0), *((float(i + 1), float(t[k])) for i, t in enumerate(g["totals"]))])
+              for k, side in enumerate(g["sides"])]
+    winners = set(g.get("winners") or [])
+    labels = []
+    for side, final in zip(g["sides"], g["final"], strict=False):
+        won = g.get("finished") and side in winners
+        text = f"{_esc(side)} {_esc(_num(final))}"
+        labels.append(f'<b class="won">{text} ✓</b>' if won else text)
+    if not g.get("finished"):
+        result = "Not finished"
+    elif g.get("draw"):
+        result = "Draw: " + " and ".join(_esc(w) for w in g["sides"] if w in winners)
+    elif winners:
+        result = "Won by " + ", ".join(_esc(w) for w in g["sides"] if w in winners)
+    else:
+        result = "Finished"
+    final = ", ".join(f"{_esc(s)} {_esc(_num(v))}" for s, v in zip(g["sides"], g["final"], strict=False))
+    caption = f"Game {_esc(g['id'])}: {_esc(g['ruleset'])}, {_esc(g['date'])}"
+    if g.get("name"):
+        caption += f" — {_esc(g['name'])}"
+    chart = line_chart(series, 320, 160, f"game {g['id']}", labels) if g["totals"] else ""
+    scores = "" if chart else f" · {final}"   # with a chart, its legend gives each side's final score
+    return (f'<figure class="game" data-game="{_esc(g["id"])}"><figcaption>{caption}</figcaption>'
+            f'<p class="result"><strong>{result}</strong>{scores}</p>{chart}</figure>')
+
+
+def season_html(title: str, rows: Sequence[dict[str, Any]], columns: Sequence[str], lines: dict[str, PlayerLine],
+                games: Sequence[dict[str, Any]], total_games: int, order: Sequence[int] = ()) -> str:
+    """The page: the table (sortable by a click on a column), ratings over time, game progressions.
+
+    `order` lists the season's game ids in the order they were played: the rating chart's x axis,
+    so each player's points sit above the games he played.
+    """
+    head = "".join(f"<th>{_esc(c.replace('_', ' '))}</th>" for c in columns)
     body = []
     for r in rows:
         cells = []
-        for c in COLUMNS:
+        for c in columns:
             v = r.get(c)
             sort_value = "" if v is None else v
             cells.append(f'<td data-v="{_esc(sort_value)}">{_esc("-" if v is None else v)}</td>')
         body.append(f"<tr>{''.join(cells)}</tr>")
-    rating_series = [(name, [v for _, v in line.history]) for name, line in lines.items() if line.history]
-    charts = []
-    for g in games:
-        series = [(side, [0, *[t[k] for t in g["totals"]]]) for k, side in enumerate(g["sides"])]
-        chart = line_chart(series, 320, 160, f"game {g['id']}")
-        charts.append(f"<figure><figcaption>Game {_esc(g['id'])}: {_esc(g['ruleset'])}, {_esc(g['date'])}"
-                      f"</figcaption>{chart}</figure>")
+    position = {gid: k + 1 for k, gid in enumerate(order)}
+    rating_series = [(name, [(float(position.get(gid, k + 1)), v) for k, (gid, v) in enumerate(line.history)])
+                     for name, line in lines.items() if line.history]
+    charts = [game_card(g) for g in games]
     more = ""
     if total_games > len(games):
         more = f"<p>The last {len(games)} of {total_games} games are drawn.</p>"
-    data = json.dumps(rows, ensure_ascii=False, allow_nan=False).replace("</", "<\\/")
+    note = ""
+    if "points" not in columns:
+        note = " Points are shown per ruleset: points of different games do not add up."
+    ratings = line_chart(rating_series, title="ratings")
+    if ratings:
+        ratings = ("<p>Each point is a finished game, in the order of the season; lines that coincide are drawn "
+                   f"once, with all their names.</p>{ratings}")
     return f"""<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>{_esc(title)}</title><style>{STYLE}</style></head>
 <body><h1>{_esc(title)}</h1>
 <p>{len(rows)} players, {total_games} games. Click a column to sort. Rating: openskill mu (uncertainty sigma);
-average place 0 = always first, 1 = always last.</p>
+average place 0 = always first, 1 = always last.{note}</p>
 <div class="scroll"><table class="sortable" id="season"><thead><tr>{head}</tr></thead>
 <tbody>{''.join(body)}</tbody></table></div>
-<h2>Rating over time (mu - 3 sigma)</h2>{line_chart(rating_series, title="ratings") or '<p>No finished games yet.</p>'}
+<h2>Rating over time (mu - 3 sigma)</h2>{ratings or '<p>No finished games yet.</p>'}
 <h2>Games</h2>{more}<div class="games">{''.join(charts)}</div>
-<script type="application/json" id="season-data">{data}</script>
+<script type="application/json" id="season-data">{embedded_json(rows)}</script>
 <script>{SCRIPT}</script>
 </body></html>
 """

@@ -46,6 +46,7 @@ class PlayerLine:
     mu: float = 25.0
     sigma: float = 25.0 / 3
     history: list[tuple[int, float]] = field(default_factory=list)
+    by_ruleset: dict[str, list[float]] = field(default_factory=dict)   # ruleset -> [points, games]
 
     def row(self) -> dict[str, Any]:
         decided = self.wins + self.draws + self.losses
@@ -57,6 +58,8 @@ class PlayerLine:
             "rating": round(self.mu, 2), "uncertainty": round(self.sigma, 2),
             "ordinal": round(self.mu - 3 * self.sigma, 2), "last5": "".join(self.recent[-5:]),
             "counters": {k: _clean(v) for k, v in sorted(self.counters.items())},
+            "points_by_ruleset": {rs: {"games": int(n), "points": _clean(p), "avg_points": round(p / n, 1)}
+                                  for rs, (p, n) in sorted(self.by_ruleset.items())},
         }
 
 
@@ -114,11 +117,11 @@ def results_of(row: GameRow, include_unfinished: bool) -> list[Result]:
 
 
 def season_table(lines: dict[str, PlayerLine], player: str | None = None) -> list[dict[str, Any]]:
-    """The season's rows from `compute`, best first (by rating ordinal, then wins, then points)."""
+    """The season's rows from `compute`, best first (by rating ordinal, then wins, then average place)."""
     rows = [line.row() for line in lines.values()]
     if player:
         rows = [r for r in rows if r["player"].lower() == player.lower()]
-    rows.sort(key=lambda r: (-r["ordinal"], -r["wins"], -r["points"], r["player"]))
+    rows.sort(key=lambda r: (-r["ordinal"], -r["wins"], 1 if r["avg_place"] is None else r["avg_place"], r["player"]))
     return rows
 
 
@@ -155,7 +158,11 @@ def compute(games: Sequence[GameRow], *, ruleset: str | None = None, since: str 
             for p in res.players:
                 line = lines.setdefault(p, PlayerLine(p))
                 line.games += 1
-                line.points += res.score if isinstance(res.score, (int, float)) else 0
+                score = res.score if isinstance(res.score, (int, float)) else 0
+                line.points += score
+                kind = line.by_ruleset.setdefault(res.ruleset, [0, 0])
+                kind[0] += score
+                kind[1] += 1
                 for key, value in res.counters.items():
                     line.counters[key] = line.counters.get(key, 0) + value
                 if res.outcome:
@@ -193,3 +200,67 @@ def player_history(games: Sequence[GameRow], name: str) -> list[dict[str, Any]]:
 
 COLUMNS = ["player", "games", "wins", "draws", "losses", "win_rate", "avg_place", "points", "avg_points",
            "rating", "uncertainty", "last5"]
+
+
+def report_columns(rows: list[dict[str, Any]], rulesets: Sequence[str]) -> list[str]:
+    """The columns of the season table, filling `rows` in for the extra ones.
+
+    Points of different games do not add up to anything (100 in Spades is a game, in Canasta a
+    meld), so a season of several rulesets shows each ruleset's points in a column of its own;
+    a season of one ruleset shows points and average points, and that ruleset's side counters
+    summed (Asshole's titles, Spades' bags ...).
+    """
+    kinds = sorted(set(rulesets))
+    if len(kinds) > 1:
+        columns = [c for c in COLUMNS if c not in ("points", "avg_points")] + [f"{k} points" for k in kinds]
+        for r in rows:
+            r.pop("points", None)
+            r.pop("avg_points", None)
+            for k in kinds:
+                played = r["points_by_ruleset"].get(k)
+                r[f"{k} points"] = played["points"] if played else None
+        return columns
+    extra = sorted({k for r in rows for k in r["counters"]}) if kinds else []
+    for r in rows:
+        r.update({f"total {k}": r["counters"].get(k, 0) for k in extra})
+    return [*COLUMNS, *(f"total {k}" for k in extra)]
+
+
+# tabulate formats that copy a cell's text into markup unescaped: a name could add HTML or LaTeX of its own
+RAW_MARKUP_FORMATS = {"unsafehtml", "latex_raw"}
+
+
+def table_formats() -> list[str]:
+    """The tabulate formats `season --format` offers (html is scorepad's own page)."""
+    from tabulate import tabulate_formats
+
+    return sorted(f for f in tabulate_formats if f not in RAW_MARKUP_FORMATS and f != "html")
+
+
+def table_text(fmt: str, rows: Sequence[dict[str, Any]], columns: Sequence[str]) -> str:
+    """The table as csv, markdown or a tabulate format; cells are made safe for where each format goes."""
+    from scorepad.errors import UserError
+    from scorepad.output import markdown_cell, spreadsheet_safe
+
+    if fmt == "csv":
+        import csv
+        import io
+
+        buf = io.StringIO()
+        writer = csv.writer(buf, lineterminator="\r\n")
+        writer.writerow([spreadsheet_safe(c) for c in columns])
+        for r in rows:
+            writer.writerow([spreadsheet_safe("" if r.get(c) is None else r.get(c)) for c in columns])
+        return buf.getvalue()
+    table_fmt = {"text": "simple", "markdown": "github"}.get(fmt, fmt)
+    if table_fmt not in table_formats():
+        raise UserError(f"unknown format {fmt!r} (text, markdown, csv, json, html, or a tabulate format: "
+                        f"{', '.join(table_formats())})")
+    cells = [[r.get(c) for c in columns] for r in rows]
+    headers = list(columns)
+    if table_fmt in ("github", "pipe"):
+        cells = [[markdown_cell(v) for v in row] for row in cells]
+        headers = [markdown_cell(h) for h in headers]
+    from tabulate import tabulate
+
+    return str(tabulate(cells, headers=headers, tablefmt=table_fmt, missingval="-")) + "\n"

@@ -64,10 +64,11 @@ def expected_table(games: list[dict[str, object]]) -> dict[str, dict[str, float]
         for side in sides:  # type: ignore[union-attr]
             place = 1 + sum(1 for other in sides if better(other, side, winners, lowest))  # type: ignore[union-attr]
             for player in side["players"]:
-                row = table.setdefault(player, {"games": 0, "wins": 0, "draws": 0, "losses": 0, "points": 0,
+                row = table.setdefault(player, {"games": 0, "wins": 0, "draws": 0, "losses": 0, "points": {},
                                                 "place_sum": 0.0, "decided": 0})
                 row["games"] += 1
-                row["points"] += side["score"]
+                by = row["points"]
+                by[g["ruleset"]] = by.get(g["ruleset"], 0) + side["score"]  # type: ignore[index,operator,union-attr]
                 if g["finished"]:
                     row["decided"] += 1
                     row["place_sum"] += (place - 1) / (len(sides) - 1)  # type: ignore[arg-type]
@@ -103,7 +104,9 @@ def test_season_table_numbers(cli: Callable[..., Run], season: tuple[list, dict]
     for name, w in want.items():
         r = rows[name]
         assert (r["games"], r["wins"], r["draws"], r["losses"]) == (w["games"], w["wins"], w["draws"], w["losses"]), name
-        assert r["points"] == w["points"], name
+        # points of different games do not add up: each ruleset's points are kept apart
+        assert "points" not in r and "avg_points" not in r, name
+        assert {k: v["points"] for k, v in r["points_by_ruleset"].items()} == w["points"], name
         assert r["avg_place"] == pytest.approx(round(w["place_sum"] / w["decided"], 3)), name
         assert r["win_rate"] == pytest.approx(round(w["wins"] / w["decided"], 3)), name
         assert isinstance(r["rating"], float) and r["uncertainty"] > 0
@@ -114,11 +117,16 @@ def test_season_csv_markdown_and_filters(cli: Callable[..., Run], season: tuple[
     _games, want = season
     rows = list(csv.DictReader(io.StringIO(cli("season", "--format", "csv").out)))
     assert {r["player"]: int(r["wins"]) for r in rows} == {k: v["wins"] for k, v in want.items()}
-    assert {r["player"]: float(r["points"]) for r in rows} == {k: v["points"] for k, v in want.items()}
+    assert "points" not in rows[0]
+    for kind in ("spades", "hearts", "marjas", "skid"):
+        assert {r["player"]: float(r[f"{kind} points"]) for r in rows if r[f"{kind} points"]} == \
+            {k: v["points"][kind] for k, v in want.items() if kind in v["points"]}
     md = cli("season", "--format", "markdown").out
     assert md.splitlines()[0].startswith("| player") and "|---" in md.splitlines()[1].replace(":", "-")
     spades = json.loads(cli("season", "--format", "json", "--ruleset", "spades").out)
     assert spades["games"] == 8
+    assert {r["player"]: r["points"] for r in spades["players"]} == \
+        {k: v["points"]["spades"] for k, v in want.items() if "spades" in v["points"]}
     one = json.loads(cli("season", "--format", "json", "--player", "ann").out)
     assert [r["player"] for r in one["players"]] == ["ann"]
     all_in = json.loads(cli("season", "--format", "json", "--include-unfinished").out)
