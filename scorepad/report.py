@@ -23,7 +23,7 @@ MAX_GAME_CHARTS = 40
 
 STYLE = """
 *{box-sizing:border-box}
-body{font-family:system-ui,sans-serif;margin:1rem;color:#222;max-width:60rem}
+body{font-family:system-ui,sans-serif;margin:1rem;color:#222;max-width:80rem}
 h1{font-size:1.4rem}h2{font-size:1.1rem;margin-top:1.5rem}
 .scroll{overflow-x:auto;max-width:100%}
 table{border-collapse:collapse;font-size:.9rem}

@@ -1,0 +1,138 @@
+"""The HTML season report as people look at it: a real Chromium at a desktop's and a phone's width.
+
+Eleven players with long names (one of them called `<!--<script>`, which must stay a name),
+three rulesets, one player with a single rated game. Screenshots of both widths are saved under
+/tmp/ (and test-artifacts/) for a person to look at.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import stat
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import Run
+from tests.test_season import browser
+
+PEOPLE = ["Annabella-Maria", "Bartholomew", "Catherine", "Dmitri", "Evelyn", "Fjodor", "Gertrud",
+          "Heinrich", "Ingeborg", "Jaroslava", "<!--<script>"]
+ONCE = "Kristjan-Konstantin"   # plays one game only: his rating line is a single point
+
+
+def play(cli: Callable[..., Run]) -> list[dict[str, object]]:
+    """22 games of Spades, Hearts and Skid among the eleven, and one more with the twelfth player."""
+    out = []
+    n = len(PEOPLE)
+    for i in range(22):
+        a, b, c, d = (PEOPLE[(i + k) % n] for k in (0, 3, 5, 8))
+        kind = i % 3
+        if kind == 0:
+            assert cli("new", "spades", a, b, c, d, "--opt", "target=100").code == 0
+            assert cli("hand", "bid=6,3,6,3", "tricks=7,0,6,0").code == 0
+        elif kind == 1:
+            assert cli("new", "hearts", a, b, c, d).code == 0
+            for _ in range(4):
+                assert cli("hand", "hearts=13,0,0,0", f"queen={a}").code == 0
+        else:
+            assert cli("new", "skid", a, b).code == 0
+            assert cli("hand", f"out={a}", f"{b}.cards=QS JH JD JC JS").code == 0
+        out.append(json.loads(cli("standings", "--json").out))
+    assert cli("new", "skid", ONCE, PEOPLE[0]).code == 0
+    assert cli("hand", f"out={ONCE}", f"{PEOPLE[0]}.cards=QS JH JD JC JS").code == 0
+    out.append(json.loads(cli("standings", "--json").out))
+    return out
+
+
+@pytest.fixture
+def chromium() -> str:
+    exe = browser()
+    try:
+        import playwright.sync_api  # noqa: F401
+    except ImportError:
+        exe = None
+    if exe is None:
+        if os.environ.get("SCOREPAD_REQUIRE_BROWSER") == "1":
+            pytest.fail("the browser test needs chromium and playwright (the CI installs both)")
+        pytest.skip("chromium or playwright is not installed")
+    return exe
+
+
+def test_report_on_a_phone_and_a_desktop(cli: Callable[..., Run], tmp_path: Path, chromium: str) -> None:
+    from playwright.sync_api import sync_playwright
+
+    games = play(cli)
+    page_path = tmp_path / "season.html"
+    old = os.umask(0o022)
+    try:
+        assert cli("season", "--format", "html", "--output", str(page_path)).code == 0
+    finally:
+        os.umask(old)
+    # a report is meant to be shared: the user's umask decides, as for any file he creates
+    assert stat.S_IMODE(page_path.stat().st_mode) == 0o644
+    artifacts = Path(os.environ.get("SCOREPAD_ARTIFACTS", Path(__file__).parent.parent / "test-artifacts"))
+    artifacts.mkdir(parents=True, exist_ok=True)
+    everyone = [*PEOPLE, ONCE]
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=chromium, args=[
+            "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
+            "--disable-component-update", "--disable-sync"])
+        try:
+            for width in (1280, 390):
+                page = b.new_page(viewport={"width": width, "height": 844})
+                page.goto(page_path.as_uri())
+                # nothing makes the page scroll sideways (the table scrolls inside its own box)
+                assert page.evaluate("document.documentElement.scrollWidth") <= width
+                # the rating legend: every player, each name whole and inside the screen, no colour twice
+                legend = page.locator("h2:has-text('Rating') ~ .legend").first
+                items = legend.locator("span")
+                texts = items.all_inner_texts()
+                # lines that coincide (partners with the same results) are one entry naming them all
+                assert sorted(n for t in texts for n in t.strip().split(", ")) == sorted(everyone)
+                for k in range(items.count()):
+                    box = items.nth(k).bounding_box()
+                    assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= width, texts[k]
+                    assert items.nth(k).evaluate("e => e.scrollWidth <= e.clientWidth + 1"), texts[k]
+                colours = legend.locator("i").evaluate_all("els => els.map(e => getComputedStyle(e).backgroundColor)")
+                assert len(set(colours)) == len(colours) == len(texts)
+                # every player has a visible mark in the chart, also the one with a single rated game
+                groups = page.locator("svg[aria-label=ratings] g.series")
+                drawn = []
+                for k in range(groups.count()):
+                    group = groups.nth(k)
+                    names = (group.get_attribute("data-names") or "").split(", ")
+                    drawn += names
+                    assert group.locator("circle").count() >= 1 and group.locator("circle").first.is_visible(), names
+                    assert group.locator("polyline").count() == (0 if names == [ONCE] else 1), names
+                assert sorted(drawn) == sorted(everyone)
+                # each game card says who won and the final scores
+                cards = page.locator("figure.game")
+                assert cards.count() == len(games)
+                for k, g in enumerate(games):
+                    card = cards.nth(k)
+                    text = card.inner_text()
+                    winners = g["winner"] or []
+                    assert f"Won by {', '.join(winners)}" in text, text  # type: ignore[arg-type]
+                    for side in g["sides"]:  # type: ignore[union-attr]
+                        assert re.search(rf"{re.escape(side['name'])} {side['score']}\b", text), (side, text)
+                    box = card.bounding_box()
+                    assert box is not None and box["x"] + box["width"] <= width
+                # the embedded data is intact (the player `<!--<script>` did not end the script) and sorting works
+                data = page.evaluate("JSON.parse(document.getElementById('season-data').textContent)")
+                assert "<!--<script>" in {r["player"] for r in data}
+                header = page.locator("#season thead th", has_text="wins").first
+                header.click()
+                header.click()
+                col = page.locator("#season thead th").all_inner_texts().index("wins")
+                first = page.locator("#season tbody tr").first.locator("td").all_inner_texts()
+                assert int(first[col]) == max(r["wins"] for r in data)
+                shot = f"season-report-{width}.png"
+                page.screenshot(path=str(artifacts / shot), full_page=True)
+                page.screenshot(path=f"/tmp/scorepad-{shot}", full_page=width > 400)
+                page.close()
+        finally:
+            b.close()
