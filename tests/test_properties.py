@@ -247,7 +247,9 @@ def test_cli_random_commands(cli: Callable[..., Run], db: Path) -> None:
 # --------------------------------------------------------------------------- names
 
 NASTY_NAMES = ["O'Brien", 'say "hi"', "a;DROP TABLE games;--", "Robert'); DROP TABLE hands;--", "😀🃏",
-               "אבי", "محمد", "\u202eevil\u202c", "Zoë", "Юлия", "x%sy{0}", "back\\slash", "tab\tname"]
+               "אבי", "محمد", "Zoë", "Юлия", "x%sy{0}", "back\\slash"]
+# control characters and bidi overrides change what a terminal shows: refused (scorepad.names)
+REFUSED_NAMES = ["\u202eevil\u202c", "tab\tname"]
 
 
 def test_nasty_player_and_game_names_are_stored_and_shown_intact(cli: Callable[..., Run], db: Path) -> None:
@@ -281,10 +283,13 @@ def test_nasty_player_and_game_names_are_stored_and_shown_intact(cli: Callable[.
         assert r.code == 0, (name, r.err)
         assert json.loads(r.out)["sides"][0]["players"] == [name.strip()]
         assert json.loads(r.out)["name"] == name
+    for name in REFUSED_NAMES:
+        r = cli("new", "hearts", name, "b", "c", "d")
+        assert r.code == 2 and "control character" in r.err, (name, r.err)
     assert cli("verify").code == 0
 
 
-NAME_TEXT = st.text(st.characters(blacklist_categories=("Cs", "Cc")), min_size=1, max_size=20).filter(
+NAME_TEXT = st.text(st.characters(blacklist_categories=("Cs", "Cc", "Cf", "Zl", "Zp")), min_size=1, max_size=20).filter(
     lambda s: s.strip() == s and s.strip() and not s.startswith("-") and "," not in s and "=" not in s)
 
 
