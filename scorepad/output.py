@@ -125,6 +125,8 @@ def check_output_path(path: Path | str) -> Path:
     if text.endswith(("/", os.sep)) or target.is_dir():
         raise UserError(f"{text} is a directory; name a file inside it")
     parent = target.parent
+    if parent.exists() and not parent.is_dir():
+        raise UserError(f"{text}: {parent} is a file, not a folder; choose another place")
     if not parent.is_dir():
         raise UserError(f"{text}: the folder {parent} does not exist; create it first or choose another place")
     return target

@@ -465,9 +465,12 @@ class Store:
 
     def backup(self, target: Path) -> None:
         """A consistent copy with SQLite's online backup API, while other commands may run."""
-        dest = sqlite3.connect(target)
         try:
-            with dest:
-                self.db.backup(dest)
-        finally:
-            dest.close()
+            dest = sqlite3.connect(target)
+            try:
+                with dest:
+                    self.db.backup(dest)
+            finally:
+                dest.close()
+        except sqlite3.Error as exc:
+            raise UserError(f"cannot write the backup {target}: {exc}") from None
