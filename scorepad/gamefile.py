@@ -13,11 +13,13 @@ from pathlib import Path
 from typing import Any
 
 from scorepad.errors import ScorepadError, UserError
+from scorepad.names import MAX_GAME_NAME
 from scorepad.shape import MAX_NAME, Bool, Int, ListOf, Record, Text, Time, name_problem, problems
 from scorepad.store import Store, now
 from scorepad.transfer import (
     NAME,
     RULESET_ID,
+    SIDE_NAME,
     TABLE,
     TYPED,
     UID,
@@ -34,9 +36,9 @@ FORMAT = "scorepad-game"
 VERSION = 1
 GAME_FILE = Record({
     "format": Text(choices=[FORMAT]), "version": Int(), "uid": UID, "ruleset": RULESET_ID,
-    "variant": Text(max_len=100), "name": Text(max_len=MAX_NAME), "season": Text(max_len=MAX_NAME),
+    "variant": Text(max_len=100), "name": Text(max_len=MAX_GAME_NAME), "season": Text(max_len=MAX_NAME),
     "created": Time(), "players": ListOf(NAME, 1, 64),
-    "sides": ListOf(Record({"name": NAME, "members": ListOf(NAME, 1, 64)}), 1, 64), "options": TABLE,
+    "sides": ListOf(Record({"name": SIDE_NAME, "members": ListOf(NAME, 1, 64)}), 1, 64), "options": TABLE,
     "finished_by_command": Bool(), "abandoned": Bool(), "hand": ListOf(Record({"n": Int(1, 10**9), "typed": TYPED})),
     "ruleset_text": Text()},
     frozenset({"ruleset", "variant", "name", "season", "created", "finished_by_command", "abandoned", "hand"}))
@@ -77,7 +79,7 @@ def import_game_toml(store: Store, path: Path) -> tuple[int, int]:
     found = problems(data, GAME_FILE)
     for key in ("name", "season"):
         value = data.get(key)
-        if not found and value and (why := name_problem(value)) is not None:
+        if not found and value and (why := name_problem(value, MAX_GAME_NAME if key == "name" else MAX_NAME)) is not None:
             found.append(f"{key}: the name {why}")
     if found:
         raise refuse(path, found)

@@ -11,20 +11,19 @@ from __future__ import annotations
 import json
 import math
 import re
-import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from scorepad.names import MAX_NAME as MAX_NAME  # the limits and the one check of names: scorepad.names
+from scorepad.names import name_problem as name_problem
+
 MAX_NUMBER = 2**53  # every number a game holds is far below; past it floats lose whole numbers
 MAX_DIGITS = 20  # longer integers are refused before Python converts them
 MAX_DEPTH = 32  # the export nests 8 levels deep; a ruleset text is a string, not nesting
 MAX_TEXT = 1 << 20  # one string (a ruleset text is at most 256 KiB)
-MAX_NAME = 100  # player, side, game and season names
 MAX_PROBLEMS = 20
-# Characters that move the cursor, clear the screen, retitle the window or reorder text on a terminal.
-_BIDI = set("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u2028\u2029")
 
 
 class BigNumber:
@@ -75,18 +74,6 @@ def kind(value: Any) -> str:
     if isinstance(value, dict):
         return "a table"
     return "a " + type(value).__name__
-
-
-def name_problem(text: str) -> str | None:
-    """Why a name (player, side, game, season) cannot be stored, or None."""
-    if not text.strip():
-        return "is empty"
-    if len(text) > MAX_NAME:
-        return f"is longer than {MAX_NAME} characters"
-    for ch in text:
-        if unicodedata.category(ch) == "Cc" or ch in _BIDI:
-            return f"contains the control character U+{ord(ch):04X}"
-    return None
 
 
 def scan(value: Any, path: str = "", out: list[str] | None = None, depth: int = 0) -> list[str]:
@@ -163,7 +150,7 @@ class Text(Shape):
             out.append(f"{path}: longer than {self.max_len} characters")
         elif self.pattern is not None and re.fullmatch(self.pattern, value) is None:
             out.append(f"{path}: must be {self.hint or 'text of the form ' + self.pattern}, not {_short(value)}")
-        elif self.name and (why := name_problem(value)) is not None:
+        elif self.name and (why := name_problem(value, self.max_len)) is not None:
             out.append(f"{path}: the name {why}")
 
 

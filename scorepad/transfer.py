@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from scorepad.errors import ScorepadError, StoreError, UserError
+from scorepad.names import MAX_GAME_NAME, MAX_SIDE_NAME
 from scorepad.shape import (
     MAX_NAME,
     MAX_PROBLEMS,
@@ -47,6 +48,7 @@ MAX_FILE_BYTES = 1 << 30
 STATUSES = ("active", "undone", "replaced")
 
 NAME = Text(max_len=MAX_NAME, name=True)
+SIDE_NAME = Text(max_len=MAX_SIDE_NAME, name=True)
 HASH = Text(pattern=r"[0-9a-f]{16}", hint="16 hexadecimal digits")
 UID = Text(pattern=r"[0-9A-Za-z][0-9A-Za-z_-]{0,63}", hint="up to 64 letters, digits, - and _")
 RULESET_ID = Text(max_len=100)
@@ -62,9 +64,9 @@ AUDIT = Record({"at": Time(), "action": Text(pattern=r"[a-z][a-z_-]{0,31}", hint
                 "hand": Int(0, 10**9, nullable=True), "detail": TABLE})
 GAME = Record({
     "uid": UID, "ruleset_id": RULESET_ID, "ruleset_hash": HASH, "variant": Text(max_len=100, nullable=True),
-    "name": Text(max_len=MAX_NAME, name=True, nullable=True),
+    "name": Text(max_len=MAX_GAME_NAME, name=True, nullable=True),
     "season": Text(max_len=MAX_NAME, name=True, nullable=True), "created": Time(),
-    "players": ListOf(NAME, 1, 64), "sides": ListOf(Record({"name": NAME, "members": ListOf(Int(0, 63), 1, 64)}), 1, 64),
+    "players": ListOf(NAME, 1, 64), "sides": ListOf(Record({"name": SIDE_NAME, "members": ListOf(Int(0, 63), 1, 64)}), 1, 64),
     "options": TABLE, "finished": Bool(), "hands": Int(0, 10**9), "state": TABLE,
     "hand_rows": ListOf(HAND_ROW), "audit": ListOf(AUDIT)})
 EXPORT = Record({"format": Text(choices=[FORMAT]), "version": Int(), "meta": Record({"current_season": NAME},
