@@ -14,11 +14,11 @@ reaches one of these readers it is made harmless here, in one place per reader:
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
 import re
 import stat
 import sys
-import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, TextIO
@@ -29,11 +29,17 @@ from scorepad.names import unsafe_char
 # ------------------------------------------------------------------ terminals
 
 # Every character `unsafe_char` refuses, as ranges a regex finds fast (a test checks the list covers all
-# of Unicode); a match that is in fact safe (the joiners U+200C/D) is left as it is.
-_CANDIDATES = re.compile(
+# of Unicode); a match that is in fact safe (the joiners U+200C/D) is left as it is. Compiled when
+# first needed: most commands print only text that has none of them.
+_CANDIDATE_RANGES = (
     "[\x00-\x08\x0b-\x1f\x7f-\x9f\u00ad\u0600-\u0605\u061c\u06dd\u070f\u0890\u0891\u08e2\u180e"
     "\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff\ufff9-\ufffb\ud800-\udfff\U000110bd\U000110cd"
     "\U00013430-\U0001343f\U0001bca0-\U0001bca3\U0001d173-\U0001d17a\U000e0001-\U000e007f]")
+
+
+@functools.cache
+def candidates() -> re.Pattern[str]:
+    return re.compile(_CANDIDATE_RANGES)
 
 
 def _escape(match: re.Match[str]) -> str:
@@ -49,9 +55,12 @@ def _escape(match: re.Match[str]) -> str:
 
 def terminal_safe(text: str) -> str:
     """Text with every control character and bidi override shown as \\uXXXX; newlines, tabs and CR LF stay."""
+    if text.isascii() and text.isprintable():
+        return text
+    pattern = candidates()
     if "\r" not in text:
-        return _CANDIDATES.sub(_escape, text)
-    return "\r\n".join(_CANDIDATES.sub(_escape, part) for part in text.split("\r\n"))
+        return pattern.sub(_escape, text)
+    return "\r\n".join(pattern.sub(_escape, part) for part in text.split("\r\n"))
 
 
 class TerminalSafe:
@@ -185,6 +194,8 @@ def write_atomic(path: Path, text: str, existing: os.stat_result | None = None) 
     The new file gets the old one's permissions (and owner, where allowed), or for a new file
     the permissions the user's umask gives (0644 under the usual umask 022).
     """
+    import tempfile
+
     path = Path(path)
     if existing is None:
         with contextlib.suppress(FileNotFoundError):
