@@ -132,7 +132,9 @@ def test_report_on_a_phone_and_a_desktop(cli: Callable[..., Run], tmp_path: Path
                 assert int(first[col]) == max(r["wins"] for r in data)
                 shot = f"season-report-{width}.png"
                 page.screenshot(path=str(artifacts / shot), full_page=True)
-                page.screenshot(path=f"/tmp/scorepad-{shot}", full_page=width > 400)
+                page.screenshot(path=f"/tmp/scorepad-{shot}", full_page=True)
+                page.evaluate("window.scrollTo(0, 0)")
+                page.screenshot(path=f"/tmp/scorepad-top-{shot}")
                 page.close()
         finally:
             b.close()
