@@ -606,7 +606,7 @@ def game_log(store: Store, game_id: int | str | None) -> tuple[int, list[dict[st
         row = store.game(game_id)
     except UserError:
         number = str(game_id).strip() if game_id is not None else ""
-        entries = store.deleted_audit(int(number)) if number.isdigit() else []
+        entries = store.deleted_audit(int(number)) if number.isdigit() and int(number) < 2**63 else []
         if not entries:
             raise
         return int(number), entries, True

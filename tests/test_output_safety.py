@@ -317,10 +317,22 @@ BIG = "99999999999999999999"
                                   ["hand", "hearts=13,0,0,0", "queen=ann", "--game", BIG], ["undo", "--game", BIG],
                                   ["log", "--game", BIG], ["finish", "--game", BIG], ["edit", BIG, "queen=bob"],
                                   ["export", "--format", "toml", "--game", BIG, "--output", "x.toml"],
-                                  ["standings", "--game", "-" + BIG], ["standings", "--game", "0"]])
+                                  ["standings", "--game", "-" + BIG], ["standings", "--game", "0"],
+                                  ["delete", BIG, "--yes"], ["abandon", "--game", BIG], ["rematch", "--game", BIG],
+                                  ["rename", "ann", "anna", "--game", BIG], ["log", "--game", "-" + BIG]])
 def test_huge_ids_are_a_sentence(cli: Callable[..., Run], a_game: None, args: list[str], tmp_path: Path,
                                  monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)
     run = cli(*args)
     assert run.code == 2, run
     assert "internal error" not in run.err and run.err.startswith("error: "), run.err
+
+
+@pytest.mark.parametrize("bad", ["\x1b[2Jx", "\u202eanna", "a" * 41])
+def test_rename_checks_the_new_name_as_new_does(cli: Callable[..., Run], db: Path, a_game: None, bad: str) -> None:
+    before = dump(db)
+    for args in (["rename", "ann", bad], ["rename", "ann", bad, "--all"]):
+        run = cli(*args)
+        assert run.code == 2 and ("control character" in run.err or "longer than 40" in run.err), run
+        assert unsafe_in(run.err) == []
+    assert dump(db) == before
