@@ -336,8 +336,10 @@ def pattern_parts(name: str, parts: Sequence[str], value: Any, stored: Any) -> d
 
 # ------------------------------------------------------------------ applying a hand
 
-def run_checks(game: Game, scope: _Scope, state: State, checks: Sequence[Check]) -> list[str]:
-    """The sentences of every check that fails; empty when the hand is legal."""
+def run_checks(game: Game, scope: _Scope, state: State, checks: Sequence[Check],
+               failed: list[str] | None = None) -> list[str]:
+    """The sentences of every check that fails; empty when the hand is legal. The ids of the
+    failing checks are appended to `failed` when it is given."""
     problems: list[str] = []
     for check in checks:
         if check.per == "hand":
@@ -353,10 +355,20 @@ def run_checks(game: Game, scope: _Scope, state: State, checks: Sequence[Check])
                 ok = check.ok(env)
             except FormulaError as exc:
                 problems.append(_hand_formula_problem(exc))
+                if failed is not None:
+                    failed.append(check.id)
                 continue
             if not ok:
                 problems.append(render_message(check.message, check.message_parts, env))
+                if failed is not None:
+                    failed.append(check.id)
     return problems
+
+
+def _refuse(problems: list[str], failed: list[str]) -> HandError:
+    err = HandError(problems[0], problems)
+    err.checks = tuple(dict.fromkeys(failed))
+    return err
 
 
 def run_checks_on(game: Game, state: State, hand: Hand, checks: Sequence[Check]) -> list[str]:
@@ -405,9 +417,10 @@ def apply_hand(game: Game, state: State, hand: Hand) -> HandResult:
     let_names = {let.name for let in (*rs.hand_lets, *rs.player_lets, *rs.side_lets)}
     early = [c for c in rs.checks if not _uses_lets(c, let_names)]
     late = [c for c in rs.checks if _uses_lets(c, let_names)]
-    problems = run_checks(game, scope, state, early)
+    failed: list[str] = []
+    problems = run_checks(game, scope, state, early, failed)
     if problems:
-        raise HandError(problems[0], problems)
+        raise _refuse(problems, failed)
     try:
         for let in rs.hand_lets:
             scope.set_hand(let.name, let.formula(scope.hand_env))
@@ -417,9 +430,9 @@ def apply_hand(game: Game, state: State, hand: Hand) -> HandResult:
             scope.set_sides(let.name, [let.formula(env) for env in scope.side_envs])
     except FormulaError as exc:
         raise HandError(_hand_formula_problem(exc)) from None
-    problems = run_checks(game, scope, state, late)
+    problems = run_checks(game, scope, state, late, failed)
     if problems:
-        raise HandError(problems[0], problems)
+        raise _refuse(problems, failed)
 
     new = copy.deepcopy(state)
     new["hands"] = state["hands"] + 1

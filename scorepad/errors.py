@@ -27,7 +27,12 @@ class FormulaError(RulesetError):
 
 
 class HandError(UserError):
-    """A hand that breaks a rule; `problems` holds one sentence per broken rule."""
+    """A hand that breaks a rule; `problems` holds one sentence per broken rule.
+
+    `checks` names the ruleset checks that failed, so the prompt can ask again only their fields.
+    """
+
+    checks: tuple[str, ...] = ()
 
 
 class StoreError(ScorepadError):

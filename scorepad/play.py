@@ -207,6 +207,7 @@ def record_hand(store: Store, game_id: int | str | None, args: Sequence[str],
     row = open_game(store.game(game_id))
     game = game_of(row)
     state = row.state
+    args = [*(store.pending_bid(row.id) or []), *args]  # a bid written down before completes this hand
     raw, hand, result = type_and_score(game, state, args, prompt, strict=True)
     n = row.hands + 1
     store.add_hand(row.id, row.version, hand_row(n, raw.typed, hand, result))

@@ -23,7 +23,7 @@ from typing import Any
 
 from scorepad.errors import StoreError, UserError
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 
 
 def _v1(db: sqlite3.Connection) -> None:
@@ -86,7 +86,13 @@ def _v3(db: sqlite3.Connection) -> None:
     db.execute("ALTER TABLE games ADD COLUMN version INTEGER NOT NULL DEFAULT 0")
 
 
-MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [_v1, _v2, _v3]
+def _v4(db: sqlite3.Connection) -> None:
+    """The bids of the coming hand, written down before it is played (`scorepad bid`)."""
+    db.execute("CREATE TABLE IF NOT EXISTS pending_bids (game_id INTEGER PRIMARY KEY REFERENCES games(id),"
+               " typed TEXT NOT NULL, created TEXT NOT NULL)")
+
+
+MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [_v1, _v2, _v3, _v4]
 
 
 def now() -> str:
@@ -378,6 +384,7 @@ class Store:
             self._insert_hand(db, game_id, row)
             db.execute("UPDATE games SET hands = ?, state = ?, finished = ? WHERE id = ?",
                        (row.n, dumps(row.state), int(row.state.get("finished", False)), game_id))
+            db.execute("DELETE FROM pending_bids WHERE game_id = ?", (game_id,))  # the hand completes the bid
 
     def _insert_hand(self, db: sqlite3.Connection, game_id: int, row: HandRow) -> None:
         db.execute("INSERT INTO hands(game_id, n, status, typed, hand, points, breakdown, events, state, created)"
@@ -441,6 +448,7 @@ class Store:
                        (game_id, now(), dumps(detail)))
             db.execute("UPDATE audit SET game_id = ? WHERE game_id = ?", (-game_id, game_id))
             db.execute("DELETE FROM hands WHERE game_id = ?", (game_id,))
+            db.execute("DELETE FROM pending_bids WHERE game_id = ?", (game_id,))
             db.execute("DELETE FROM games WHERE id = ?", (game_id,))
             db.execute("DELETE FROM meta WHERE key = 'current_game' AND value = ?", (str(game_id),))
 
@@ -457,6 +465,35 @@ class Store:
                        (dumps(state), int(state.get("finished", False)), game_id))
             db.execute("INSERT INTO audit(game_id, at, action, hand_n, detail) VALUES(?, ?, ?, NULL, ?)",
                        (game_id, now(), action, dumps(detail)))
+
+    # ------------------------------------------------------------------ bids before the play
+    def pending_bid(self, game_id: int) -> list[str] | None:
+        """The assignments of the bid written down for the coming hand, if any."""
+        row = self.db.execute("SELECT typed FROM pending_bids WHERE game_id = ?", (game_id,)).fetchone()
+        return list(json.loads(row[0])) if row else None
+
+    def set_pending_bid(self, game_id: int, expected_version: int, typed: list[str] | None) -> None:
+        """Write down (or, with None, take back) the coming hand's bid; audited, one transaction."""
+        with self.write() as db:
+            self._claim(db, game_id, expected_version)
+            old = db.execute("SELECT typed FROM pending_bids WHERE game_id = ?", (game_id,)).fetchone()
+            db.execute("DELETE FROM pending_bids WHERE game_id = ?", (game_id,))
+            if typed is not None:
+                db.execute("INSERT INTO pending_bids(game_id, typed, created) VALUES(?, ?, ?)",
+                           (game_id, dumps(typed), now()))
+            detail = {"bid": typed} if typed is not None else {"removed_bid": json.loads(old[0]) if old else None}
+            db.execute("INSERT INTO audit(game_id, at, action, hand_n, detail) VALUES(?, ?, ?, NULL, ?)",
+                       (game_id, now(), "bid" if typed is not None else "undo bid", dumps(detail)))
+
+    def undone_hand(self, game_id: int, n: int) -> HandRow | None:
+        """The hand n most recently taken back by undo (what `redo` puts back)."""
+        row = self.db.execute(
+            "SELECT n, typed, hand, points, breakdown, events, state, created FROM hands"
+            " WHERE game_id = ? AND status = 'undone' AND n = ? ORDER BY id DESC LIMIT 1", (game_id, n)).fetchone()
+        if row is None:
+            return None
+        n, t, h, p, b, e, s, c = row
+        return HandRow(n, json.loads(t), json.loads(h), json.loads(p), json.loads(b), json.loads(e), json.loads(s), c)
 
     def audit(self, game_id: int) -> list[dict[str, Any]]:
         rows = self.db.execute("SELECT at, action, hand_n, detail FROM audit WHERE game_id = ? ORDER BY id",

@@ -1,0 +1,76 @@
+"""Bids before the play: the bidding fields of the coming hand, written down when they are made.
+
+In the bidding games the bids (or the contract) are noted before the cards are played and the
+result after. `record_bid` keeps the bidding fields of the next hand as a pending bid in the
+store (audited, one transaction), running at once the checks that need only the bids (Sitaratas'
+dealer may not make the bids add up to the tricks). `hand` then completes that hand; `undo`
+takes a pending bid back before it takes back a hand.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from scorepad.assign import RawHand, check_bids, missing_sentence, split_assignments, type_bids
+from scorepad.engine import Game, active_players
+from scorepad.errors import HandError, UserError
+from scorepad.play import game_of, open_game
+from scorepad.ruleset import Ruleset
+from scorepad.store import GameRow, Store
+from scorepad.table.console import Console
+
+
+@dataclass
+class Bid:
+    row: GameRow
+    n: int
+    typed: list[str]
+
+
+def bidding_fields(rs: Ruleset) -> list[str]:
+    return [name for name, fdef in rs.fields.items() if fdef.bidding]
+
+
+def record_bid(store: Store, game_id: int | str | None, args: Sequence[str], console: Console | None = None) -> Bid:
+    """Write down the bidding fields of the coming hand (added to a bid already written down)."""
+    row = open_game(store.game(game_id))
+    game = game_of(row)
+    rs = game.ruleset
+    if row.state["finished"]:
+        raise UserError("this game has ended and takes no more hands (undo or edit still work)")
+    bidding = bidding_fields(rs)
+    if not bidding:
+        raise UserError(f"{rs.name} has no fields written down at bid time; record the whole hand with `scorepad hand`")
+    before = store.pending_bid(row.id) or []
+    typed = [*before, *args]
+    if console is not None and not args:
+        from scorepad.table.prompt import HandPrompt
+
+        prompt = HandPrompt(game, row.state, console, split_assignments(game, typed), hand_no=row.hands + 1)
+        prompt.ask_fields(bidding)
+        typed = prompt.raw().typed
+    raw = split_assignments(game, typed)
+    problems = bid_problems(game, row.state, raw)
+    if problems:
+        raise HandError(problems[0], problems)
+    store.set_pending_bid(row.id, row.version, typed)
+    return Bid(store.game(row.id), row.hands + 1, typed)
+
+
+def bid_problems(game: Game, state: dict[str, object], raw: RawHand) -> list[str]:
+    """Bidding values that are missing or illegal, and the bid-time checks that fail."""
+    hand, missing = type_bids(game, raw, active_players(game, state), state)
+    if missing:
+        return missing_sentence(game, missing)
+    return check_bids(game, state, hand)
+
+
+def undo_bid(store: Store, game_id: int | str | None) -> tuple[GameRow, list[str]] | None:
+    """Take back the bid written down for the coming hand; None when there is none."""
+    row = store.game(game_id)
+    pending = store.pending_bid(row.id)
+    if pending is None:
+        return None
+    store.set_pending_bid(row.id, row.version, None)
+    return store.game(row.id), pending

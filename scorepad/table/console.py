@@ -1,0 +1,120 @@
+"""The terminal a person types into: questions with line editing, history and tab completion, and
+coloured output where the terminal wants it.
+
+Line editing comes from the standard library's `readline` (GNU readline or libedit, whichever
+Python was built with): it gives the arrow keys, history and tab completion that a table needs at
+no cost in dependencies or start-up time. prompt_toolkit would add drop-down menus and
+multi-line editing, which a prompt that asks one short value at a time does not use.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Protocol, TextIO
+
+
+class Console(Protocol):
+    """What the prompt and the session need from a terminal (tests pass a scripted one)."""
+
+    def ask(self, question: str, candidates: Sequence[str] = ()) -> str:
+        """One line from the person; raises EOFError (Ctrl-D) or KeyboardInterrupt (Ctrl-C)."""
+        ...
+
+    def say(self, text: str, style: str = "") -> None:
+        """A line of output; `style` is one of '', 'good', 'bad', 'event', 'dim'."""
+        ...
+
+
+COLOURS = {"good": "1;32", "bad": "1;31", "event": "33", "dim": "2", "bold": "1"}
+
+
+def colour_wanted(stream: TextIO) -> bool:
+    """Colour on a terminal, never when NO_COLOR is set (https://no-color.org) or TERM is dumb."""
+    if os.environ.get("NO_COLOR") is not None or os.environ.get("TERM") == "dumb":
+        return False
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
+def paint(text: str, style: str, on: bool) -> str:
+    code = COLOURS.get(style)
+    return f"\033[{code}m{text}\033[0m" if on and code and text else text
+
+
+def colour_lines(text: str, stream: TextIO) -> str:
+    """Colour a hand's output for a terminal: events, the winner; unchanged when colour is not wanted."""
+    if not colour_wanted(stream):
+        return text
+    out = []
+    for line in text.split("\n"):
+        if line.startswith("  * "):
+            line = paint(line, "event", True)
+        elif line.startswith("Finished:"):
+            line = paint(line, "good", True)
+        elif line.startswith("Hand "):
+            line = paint(line, "bold", True)
+        out.append(line)
+    return "\n".join(out)
+
+
+class TerminalConsole:
+    """input() with readline: history kept across questions (and in a file for `play`), Tab completes
+    the candidates of the current question."""
+
+    def __init__(self, history: Path | None = None) -> None:
+        self.colour = colour_wanted(sys.stdout)
+        self._candidates: list[str] = []
+        self._history = history
+        self._readline = self._setup()
+
+    def _setup(self) -> object | None:
+        try:
+            import readline
+        except ImportError:  # Windows without pyreadline: plain input() still works
+            return None
+        readline.set_completer(self._complete)
+        readline.set_completer_delims(" \t,=")
+        if "libedit" in (readline.__doc__ or ""):
+            readline.parse_and_bind("bind ^I rl_complete")
+        else:
+            readline.parse_and_bind("tab: complete")
+        if self._history is not None:
+            with contextlib.suppress(OSError):
+                readline.read_history_file(self._history)
+            readline.set_history_length(1000)
+        return readline
+
+    def _complete(self, text: str, state: int) -> str | None:
+        low = text.lower()
+        matches = [c for c in self._candidates if c.lower().startswith(low)]
+        return matches[state] if state < len(matches) else None
+
+    def ask(self, question: str, candidates: Sequence[str] = ()) -> str:
+        self._candidates = list(candidates)
+        return input(question)
+
+    def say(self, text: str, style: str = "") -> None:
+        print(paint(text, style, self.colour), flush=True)
+
+    def forget_last(self) -> None:
+        """Keep single answers (a bid, 'y') out of the history the up arrow walks through."""
+        rl = self._readline
+        if rl is None:
+            return
+        n = rl.get_current_history_length()  # type: ignore[attr-defined]
+        if n:
+            rl.remove_history_item(n - 1)  # type: ignore[attr-defined]
+
+    def save_history(self) -> None:
+        if self._readline is not None and self._history is not None:
+            try:
+                self._history.parent.mkdir(parents=True, exist_ok=True)
+                self._readline.write_history_file(self._history)  # type: ignore[attr-defined]
+            except OSError:
+                pass

@@ -1,0 +1,28 @@
+"""`edit N` on a terminal: hand N as it was typed, asked again with those values as defaults."""
+
+from __future__ import annotations
+
+from scorepad import play
+from scorepad.assign import split_assignments
+from scorepad.engine import initial_state
+from scorepad.errors import UserError
+from scorepad.store import GameRow, HandRow, Store
+from scorepad.table.console import Console
+from scorepad.table.prompt import HandPrompt
+
+
+def edit_interactively(store: Store, game_id: int | str | None, n: int,
+                       console: Console) -> tuple[GameRow, list[HandRow]]:
+    """Show how hand n was typed, ask every field with the old values in brackets, then store the
+    change like `edit N FIELD=V...` (later hands re-scored; refused whole if one no longer fits)."""
+    row = store.game(game_id)
+    game = play.game_of(row)
+    hands = store.hands(row.id)
+    if not 1 <= n <= len(hands):
+        raise UserError(f"there is no hand {n} in game {row.id} (it has {len(hands)} hands)")
+    old = hands[n - 1]
+    state = hands[n - 2].state if n > 1 else initial_state(game)
+    console.say(f"Hand {n} was typed: {' '.join(old.typed) or '(nothing: all defaults)'}")
+    prompt = HandPrompt(game, state, console, split_assignments(game, old.typed), hand_no=n)
+    outcome = prompt.run()
+    return play.edit(store, row.id, n, prompt.raw(full=True).typed or outcome.raw.typed)

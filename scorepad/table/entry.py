@@ -1,0 +1,91 @@
+"""Entering a hand on a terminal: the prompt, then the store, with the game as it stands then.
+
+The database is never held while the person types: the game is read, the prompt runs with no
+transaction open, and the hand is stored only if the game is still at the version it was read at.
+If another terminal recorded (or took back) a hand meanwhile, that is shown, and the prompt's hand
+is checked and summarised again against the game as it stands before it is stored.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from scorepad.assign import split_assignments, type_hand
+from scorepad.engine import active_players
+from scorepad.errors import HandError, StoreError, UserError
+from scorepad.play import Recorded, cards_read, game_of, hand_row, open_game
+from scorepad.render import num
+from scorepad.store import GameRow, Store
+from scorepad.table.console import Console
+from scorepad.table.prompt import HandPrompt, Outcome
+
+
+def enter_hand(store: Store, game_id: int | str | None, args: Sequence[str], console: Console) -> Recorded:
+    """Record the next hand: `args` (and a bid written down before) stand; every other field that
+    applies is asked. Complete, legal `args` are stored at once, without questions."""
+    row = open_game(store.game(game_id))
+    if row.state["finished"]:
+        raise UserError("this game has ended and takes no more hands (undo or edit still work)")
+    game = game_of(row)
+    pending = store.pending_bid(row.id) or []
+    given = split_assignments(game, [*pending, *args])
+    if args:
+        __hand, missing = type_hand(game, given, active_players(game, row.state), row.state)
+        if not missing:
+            prompt = HandPrompt(game, row.state, console, given, keep=set(game.ruleset.fields), hand_no=row.hands + 1)
+            prompt.asked = True
+            try:
+                outcome = prompt.score()
+            except HandError:
+                pass  # the prompt shows the problem and asks the fields again
+            else:
+                rec = _store(store, row, prompt, outcome, console)
+                if rec is not None:
+                    return rec
+                row = store.game(row.id)
+                prompt.state, prompt.hand_no = row.state, row.hands + 1
+            return _run(store, row, prompt, console)
+    prompt = HandPrompt(game, row.state, console, given, keep=set(given.values), hand_no=row.hands + 1)
+    return _run(store, row, prompt, console)
+
+
+def _run(store: Store, row: GameRow, prompt: HandPrompt, console: Console) -> Recorded:
+    while True:
+        outcome = prompt.run()
+        rec = _store(store, row, prompt, outcome, console)
+        if rec is not None:
+            return rec
+        row = store.game(row.id)
+        if row.state["finished"]:
+            raise UserError("the game ended meanwhile (a hand was recorded in another terminal); nothing was stored")
+        prompt.state = row.state
+        prompt.hand_no = row.hands + 1
+
+
+def _store(store: Store, row: GameRow, prompt: HandPrompt, outcome: Outcome, console: Console) -> Recorded | None:
+    """Store the hand if the game is still as it was read; else say what changed and return None."""
+    fresh = store.game(row.id)
+    if fresh.version == row.version:
+        n = row.hands + 1
+        try:
+            store.add_hand(row.id, row.version, hand_row(n, outcome.raw.typed, outcome.hand, outcome.result))
+        except StoreError:
+            fresh = store.game(row.id)
+        else:
+            return Recorded(store.game(row.id), prompt.game, n, outcome.result,
+                            cards_read(prompt.game, outcome.raw.typed, outcome.hand), list(outcome.raw.worked_out))
+    show_changes(store, row, fresh, console)
+    return None
+
+
+def show_changes(store: Store, before: GameRow, after: GameRow, console: Console) -> None:
+    """What another terminal did to the game since `before` was read."""
+    if after.hands > before.hands:
+        for h in store.hands(after.id)[before.hands:]:
+            sides = ", ".join(f"{s['name']} {num(p)}" for s, p in zip(after.sides, h.points, strict=False))
+            console.say(f"Meanwhile hand {h.n} was recorded elsewhere ({' '.join(h.typed)}): {sides}", "event")
+    elif after.hands < before.hands:
+        console.say(f"Meanwhile the game was taken back to {after.hands} hands elsewhere.", "event")
+    else:
+        console.say("Meanwhile the game was changed elsewhere.", "event")
+    console.say(f"Your hand is now hand {after.hands + 1}; it is checked against the game as it stands.", "event")

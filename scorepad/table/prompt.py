@@ -1,0 +1,469 @@
+"""Typing one hand at the table, the way `hledger add` takes a transaction.
+
+Every field that applies to this hand is asked in the ruleset's order, with its legal values in
+parentheses and its default in brackets (Enter keeps it); `<` steps back one question, `?` shows
+the field's help. A value is checked as it is typed and only that question is asked again. Per-player
+and per-side fields are asked player by player ("ann: bid (0-13):"), or take the whole row on the
+first question ("4,3,3,3"); where a ruleset declares a total, the last value is filled in and shown.
+After the last field the hand is scored; a check that fails shows its message and asks again only
+the fields it uses, with what was typed as defaults. Nothing is stored here: the caller stores the
+outcome after "Record? [Y/n/e]". Ctrl-C, Ctrl-D or "n" raise `Cancelled`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from scorepad.assign import (
+    RawHand,
+    check_field_names,
+    convert,
+    copies_problems,
+    describe_field,
+    field_applies,
+    fill_total,
+    missing_sentence,
+    type_hand,
+)
+from scorepad.engine import Game, Hand, HandResult, State, active_players, apply_hand, format_value
+from scorepad.errors import HandError, UserError
+from scorepad.ruleset import FieldDef
+from scorepad.table.console import Console
+
+BACK = "<"
+HELP = "?"
+SINGLE = object()  # an answer with commas that is one value, not a row of values
+
+
+class Cancelled(Exception):
+    """The person stopped typing the hand (Ctrl-C, Ctrl-D, or "n" at Record?): nothing is stored.
+    `interrupted` tells Ctrl-C/Ctrl-D (exit status 130) from a plain "n"."""
+
+    def __init__(self, interrupted: bool = True) -> None:
+        super().__init__("nothing was stored")
+        self.interrupted = interrupted
+
+
+@dataclass
+class Outcome:
+    """A hand as the prompt read it: the typed text, the typed values, and how it scores."""
+
+    raw: RawHand
+    hand: Hand
+    result: HandResult
+
+
+def value_text(value: Any) -> str:
+    """A typed value written back the way a person would type it (a default in brackets)."""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, (list, tuple)):
+        return " ".join(str(v) for v in value) or "-"
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return "" if value is None else str(value)
+
+
+def candidates(game: Game, fdef: FieldDef) -> list[str]:
+    """What Tab offers for a field: its words, player or side names, yes/no."""
+    out: list[str] = []
+    if fdef.type == "word":
+        out += list(fdef.values)
+    elif fdef.type == "bool":
+        out += ["yes", "no"]
+    elif fdef.type == "player":
+        out += list(game.players)
+    elif fdef.type == "side":
+        out += [s.name for s in game.sides]
+    out += [w for w in fdef.words if w not in out]
+    return out
+
+
+class HandPrompt:
+    """The questions for one hand. `given` holds values typed beforehand (on the command line, or
+    the bid written down before the play); the fields in `keep` are not asked in the first pass
+    (their values stand unless a check or the person sends the prompt back to them)."""
+
+    def __init__(self, game: Game, state: State, console: Console, given: RawHand | None = None,
+                 keep: Collection[str] = (), hand_no: int | None = None) -> None:
+        self.game = game
+        self.state = state
+        self.console = console
+        self.rs = game.ruleset
+        self.answers: dict[str, Any] = {k: (list(v) if isinstance(v, list) else v)
+                                        for k, v in (given.values if given else {}).items()}
+        self.keep = set(keep)
+        self.hand_no = hand_no
+        self.asked = False
+        self._refused: list[str] = []   # the fields to ask again when typing the hand failed
+
+    # ------------------------------------------------------------------ the whole hand
+    def run(self) -> Outcome:
+        """Ask, score, fix, summarise, confirm. Call again after `state` changed (a hand typed
+        elsewhere meanwhile): the answers stay and are checked against the new state."""
+        try:
+            if not self.asked:
+                self.ask_fields([f for f in self.rs.fields if f not in self.keep])
+                self.asked = True
+            while True:
+                outcome = self.settle()
+                self.show_summary(outcome)
+                answer = self._ask("Record? [Y/n/e] ", ["yes", "no", "edit"]).strip().lower()
+                if answer in ("", "y", "yes", "j", "jah", "д", "да", "т", "так"):
+                    return outcome
+                if answer in ("n", "no", "ei", "н", "нет", "ні"):
+                    raise Cancelled(interrupted=False)
+                if answer in ("e", "edit") or answer.startswith("e"):
+                    self.edit_one()
+                else:
+                    self.console.say("  y records the hand, n throws it away, e goes back to a field", "dim")
+        except (KeyboardInterrupt, EOFError):
+            raise Cancelled() from None
+
+    def _ask(self, question: str, cands: Sequence[str] = ()) -> str:
+        return self.console.ask(question, cands)
+
+    def edit_one(self) -> None:
+        names = [f for f in self.rs.fields if self.applies(self.rs.fields[f])]
+        while True:
+            text = self._ask(f"Which field? ({', '.join(names)}) ", names).strip().lower()
+            if not text:
+                return
+            hits = [n for n in names if n == text] or [n for n in names if n.startswith(text)]
+            if len(hits) == 1:
+                self.ask_fields([hits[0]])
+                return
+            self.console.say(f"  {text!r} is not one of {', '.join(names)}", "bad")
+
+    def settle(self) -> Outcome:
+        """Score the answers; while something is missing or a check fails, ask its fields again."""
+        while True:
+            try:
+                return self.score()
+            except HandError as exc:
+                for line in exc.problems or [exc.message]:
+                    self.console.say(f"  {line}", "bad")
+                fields = self.fields_to_fix(exc)
+                self.ask_fields(fields)
+
+    def score(self) -> Outcome:
+        """The answers typed and scored against the game's state; HandError says what to fix."""
+        if self.state["finished"]:
+            raise UserError("this game has ended and takes no more hands (undo or edit still work)")
+        raw = self.raw()
+        self._refused = []
+        hand, missing = type_hand(self.game, raw, active_players(self.game, self.state), self.state)
+        if missing:
+            sentences = missing_sentence(self.game, missing)
+            self._refused = list(dict.fromkeys(m.field for m in missing))
+            raise HandError(sentences[0], sentences)
+        problems = copies_problems(self.game, hand)
+        if problems:
+            self._refused = [f for f, d in self.rs.fields.items() if d.type == "cards"]
+            raise HandError(problems[0], problems)
+        return Outcome(raw, hand, apply_hand(self.game, self.state, hand))
+
+    def fields_to_fix(self, exc: HandError) -> list[str]:
+        """The fields a failed check uses (those the person can change), in the ruleset's order;
+        every field that applies when the problem names no check."""
+        if self._refused:
+            return list(self._refused)
+        checks = {c.id: c for c in self.rs.checks}
+        used: set[str] = set()
+        for cid in exc.checks:
+            if cid in checks:
+                used |= check_field_names(self.game, checks[cid])
+        if not exc.checks:  # a problem of typing (a total, a value that follows from others): its fields
+            text = " ".join(exc.problems or [exc.message])
+            used = {f for f in self.rs.fields if re.search(rf"\b{re.escape(f)}\b", text)}
+        fields = [f for f in self.rs.fields if f in used and self.applies(self.rs.fields[f])]
+        return fields or [f for f in self.rs.fields if self.applies(self.rs.fields[f])]
+
+    # ------------------------------------------------------------------ fields
+    def typed_values(self) -> dict[str, Any]:
+        """The values answered so far, converted (what `applies_if` and totals are evaluated on)."""
+        out: dict[str, Any] = {}
+        for name, text in self.answers.items():
+            fdef = self.rs.fields.get(name)
+            if fdef is None or text is None:
+                continue
+            try:
+                if fdef.scope == "hand":
+                    value, parts = convert(self.game, fdef, text)
+                    out[name] = value
+                    if parts is not None:
+                        out[f"_{name}_parts"] = parts
+                else:
+                    who = self.who_names(fdef)
+                    out[name] = [convert(self.game, fdef, t, who[i])[0] if t is not None else None
+                                 for i, t in enumerate(text)]
+            except UserError:
+                continue
+        return out
+
+    def applies(self, fdef: FieldDef) -> bool:
+        return field_applies(self.game, fdef, self.typed_values())
+
+    def who_names(self, fdef: FieldDef) -> list[str]:
+        return list(self.game.players) if fdef.scope == "player" else [s.name for s in self.game.sides]
+
+    def who_active(self, fdef: FieldDef) -> list[bool]:
+        active = active_players(self.game, self.state)
+        if fdef.scope == "player":
+            return active
+        return [any(active[j] for j in side.members) for side in self.game.sides]
+
+    def ask_fields(self, names: Sequence[str]) -> None:
+        """Ask these fields in order; `<` goes back to the one asked before."""
+        asked: list[int] = []
+        i = 0
+        while i < len(names):
+            fdef = self.rs.fields[names[i]]
+            if not self.applies(fdef):
+                self.answers.pop(fdef.name, None)
+                i += 1
+                continue
+            step = self.ask_field(fdef) if fdef.scope == "hand" else self.ask_row(fdef)
+            if step == BACK:
+                if asked:
+                    i = asked.pop()
+                else:
+                    self.console.say("  (this is the first question)", "dim")
+                continue
+            asked.append(i)
+            i += 1
+
+    def default_text(self, fdef: FieldDef, who: int | None) -> str | None:
+        answer = self.answers.get(fdef.name)
+        if who is not None and isinstance(answer, list):
+            answer = answer[who]
+        if answer is not None:
+            return str(answer)
+        if fdef.default_from is not None:
+            return self.worked_out(fdef, who)
+        if fdef.default is not None:
+            return value_text(fdef.default)
+        return None
+
+    def worked_out(self, fdef: FieldDef, who: int | None) -> str | None:
+        """The value a field's default_from gives from the answers so far (offered as the default)."""
+        raw = self.raw()
+        try:
+            hand, _ = type_hand(self.game, raw, active_players(self.game, self.state), self.state)
+        except UserError:
+            return None
+        prefix = f"{fdef.name}=" if who is None else f"{self.who_names(fdef)[who]}.{fdef.name}="
+        if not any(w.startswith(prefix) for w in raw.worked_out):
+            return None
+        value = hand.get(fdef.name) if who is None else hand.get(fdef.name, [None] * (who + 1))[who]
+        return value_text(value) if value is not None else None
+
+    def question(self, label: str, fdef: FieldDef, default: str | None, legal: bool = True) -> str:
+        """`label (legal values) [default]: ` — the legal values once per row of a per-player field."""
+        if default is None and fdef.optional:
+            default = "-"
+        shown = f" [{default}]" if default is not None else ""
+        return f"{label} ({describe_field(self.game, fdef)}){shown}: " if legal else f"{label}{shown}: "
+
+    def read(self, label: str, fdef: FieldDef, who: str | None, default: str | None,
+             row: Any = None, legal: bool = True) -> Any:
+        """One answer for one value, asked until it is legal: its text, BACK, or None for 'none'.
+        With `row` (a callable), an answer with commas is handed to it as a whole row of values."""
+        while True:
+            text = self._ask(self.question(label, fdef, default, legal), candidates(self.game, fdef)).strip()
+            if row is not None and "," in text:
+                whole = row(text)
+                if whole is SINGLE:  # a value with a comma in it (`C,S`), not a row
+                    pass
+                elif whole is not None:
+                    return whole
+                else:
+                    continue
+            if text == BACK:
+                return BACK
+            if text == HELP:
+                self.console.say(f"  {fdef.name}: {fdef.help or describe_field(self.game, fdef)}", "dim")
+                more = "; or all values at once: 4,3,3,3" if row is not None else ""
+                self.console.say(f"  Enter keeps the value in [brackets]; < goes back one question{more}", "dim")
+                continue
+            if text == "":
+                if default is not None and not (default == "-" and fdef.optional and "-" not in fdef.words):
+                    text = default
+                elif fdef.optional:
+                    return None
+                else:
+                    self.console.say(f"  {label} needs a value ({describe_field(self.game, fdef)})", "bad")
+                    continue
+            if text == "-" and fdef.optional and "-" not in fdef.words and fdef.type != "cards":
+                return None
+            try:
+                convert(self.game, fdef, text, who)
+            except UserError as exc:
+                self.console.say(f"  {exc.message}", "bad")
+                continue
+            return text
+
+    def ask_field(self, fdef: FieldDef) -> str | None:
+        text = self.read(fdef.name, fdef, None, self.default_text(fdef, None))
+        if text == BACK:
+            return BACK
+        if text is None:
+            self.answers.pop(fdef.name, None)
+        else:
+            self.answers[fdef.name] = text
+        return None
+
+    def ask_row(self, fdef: FieldDef) -> str | None:
+        """A per-player or per-side field: one question per player, or the whole row at once."""
+        names = self.who_names(fdef)
+        active = self.who_active(fdef)
+        seats = [i for i in range(len(names)) if active[i]]
+        row: list[str | None] = list(self.answers.get(fdef.name) or [None] * len(names))
+        j = 0
+        while j < len(seats):
+            i = seats[j]
+            if j == len(seats) - 1 and j > 0 and fdef.total is not None:
+                filled = self.fill(fdef, [None if k == i else v for k, v in enumerate(row)])
+                if filled is not None:
+                    row[i] = filled
+                    self.console.say(f"{names[i]}: {fdef.name} = {filled} (the rest of the total)", "dim")
+                    j += 1
+                    continue
+            default = row[i] if row[i] is not None else self.default_text(fdef, i)
+            whole = (lambda t: self.whole_row(fdef, names, seats, t)) if j == 0 and fdef.type not in ("cards", "combos") else None
+            text = self.read(f"{names[i]}: {fdef.name}", fdef, names[i], default, whole, legal=(j == 0))
+            if text == BACK:
+                if j == 0:
+                    return BACK
+                j -= 1
+                continue
+            if isinstance(text, list):  # the whole row on one line
+                row = text
+                break
+            row[i] = text
+            j += 1
+        self.answers[fdef.name] = row if any(v is not None for v in row) else None
+        if self.answers[fdef.name] is None:
+            self.answers.pop(fdef.name)
+        return None
+
+    def whole_row(self, fdef: FieldDef, names: list[str], seats: list[int], text: str) -> Any:
+        """'4,3,3,3': a value per playing seat (one fewer where the total fills the last)."""
+        items = [t.strip() for t in text.split(",")]
+        row: list[str | None] = [None] * len(names)
+        if len(items) == len(seats) - 1 and fdef.total is not None and len(seats) > 1:
+            for i, t in zip(seats, items, strict=False):
+                row[i] = t
+            if not self._convert_row(fdef, names, row):
+                return None
+            filled = self.fill(fdef, row)
+            if filled is None:
+                self.console.say(f"  the last value of {fdef.name} cannot be filled in from the total", "bad")
+                return None
+            row[seats[-1]] = filled
+            self.console.say(f"{names[seats[-1]]}: {fdef.name} = {filled} (the rest of the total)", "dim")
+            return row
+        if len(items) != len(seats):
+            try:
+                convert(self.game, fdef, text, names[seats[0]])
+                return SINGLE
+            except UserError:
+                pass
+            who = ", ".join(names[i] for i in seats)
+            self.console.say(f"  {fdef.name} needs {len(seats)} values, one each for {who}; got {len(items)}", "bad")
+            return None
+        for i, t in zip(seats, items, strict=False):
+            row[i] = t
+        return row if self._convert_row(fdef, names, row) else None
+
+    def _convert_row(self, fdef: FieldDef, names: list[str], row: list[str | None]) -> bool:
+        ok = True
+        for i, t in enumerate(row):
+            if t is None:
+                continue
+            try:
+                convert(self.game, fdef, t, names[i])
+            except UserError as exc:
+                self.console.say(f"  {exc.message}", "bad")
+                ok = False
+        return ok
+
+    def fill(self, fdef: FieldDef, row: list[str | None]) -> str | None:
+        """The last value of a row with a declared total, as text; None when it cannot be filled."""
+        names = self.who_names(fdef)
+        values: list[Any] = []
+        for i, t in enumerate(row):
+            try:
+                values.append(convert(self.game, fdef, t, names[i])[0] if t is not None else None)
+            except UserError:
+                return None
+        active = self.who_active(fdef)
+        out = fill_total(self.game, fdef, values, active, self.typed_values())
+        if out is None:
+            return None
+        missing = [i for i, t in enumerate(row) if t is None and active[i]]
+        if len(missing) != 1:
+            return None
+        return value_text(out[missing[0]])
+
+    # ------------------------------------------------------------------ the result
+    def raw(self, full: bool = False) -> RawHand:
+        """The answers as RawHand, with the assignments a person would have typed for them
+        (values equal to the field's default left out, unless `full`)."""
+        values: dict[str, Any] = {}
+        typed: list[str] = []
+        for name, fdef in self.rs.fields.items():
+            answer = self.answers.get(name)
+            if answer is None:
+                continue
+            values[name] = answer
+            default = value_text(fdef.default) if fdef.default is not None and not full else None
+            if fdef.scope == "hand":
+                if answer != default:
+                    typed.append(f"{name}={answer}")
+                continue
+            if all(a is None or a == default for a in answer):
+                continue
+            if fdef.type not in ("cards", "combos") and all(a is not None and "," not in a for a in answer):
+                typed.append(f"{name}={','.join(answer)}")
+            else:
+                who = self.who_names(fdef)
+                typed += [f"{who[i]}.{name}={a}" for i, a in enumerate(answer) if a is not None and a != default]
+        return RawHand(values, typed)
+
+    def show_summary(self, outcome: Outcome) -> None:
+        from scorepad.render import num
+
+        title = f"Hand {self.hand_no}" if self.hand_no else "The hand"
+        self.console.say(f"{title}, as read:", "bold")
+        shown = {name for name, fdef in self.rs.fields.items() if self.applies(fdef)}
+        for line in summary_lines(self.game, outcome.hand, shown):
+            self.console.say(f"  {line}")
+        for k, side in enumerate(self.game.sides):
+            why = ", ".join(f"{line.label} {num(line.points)}" for line in outcome.result.breakdown[k]) or "nothing"
+            self.console.say(f"  = {side.name}: {num(outcome.result.points[k])} ({why})")
+        for event in outcome.result.events:
+            self.console.say(f"  * {event}", "event")
+
+
+def summary_lines(game: Game, hand: Hand, shown: Collection[str] | None = None) -> list[str]:
+    """One line per field with a value (of those `shown`): `bid: ann 4, bob 3` or `contract: 4HX`."""
+    lines = []
+    for name, fdef in game.ruleset.fields.items():
+        if shown is not None and name not in shown:
+            continue
+        value = hand.get(name)
+        if fdef.scope == "hand":
+            if value is not None:
+                lines.append(f"{name}: {format_value(value) if not isinstance(value, list) else value_text(value)}")
+            continue
+        if value is None or all(v is None for v in value):
+            continue
+        who = list(game.players) if fdef.scope == "player" else [s.name for s in game.sides]
+        parts = [f"{who[i]} {value_text(v) if isinstance(v, list) else format_value(v)}"
+                 for i, v in enumerate(value) if v is not None]
+        lines.append(f"{name}: {', '.join(parts)}")
+    return lines

@@ -1,0 +1,27 @@
+"""Redo: put back the last hand that undo took back, scored against the game as it stands."""
+
+from __future__ import annotations
+
+from scorepad.engine import apply_hand
+from scorepad.errors import ScorepadError, UserError
+from scorepad.play import Recorded, game_of, hand_row
+from scorepad.store import Store
+
+
+def redo(store: Store, game_id: int | str | None) -> Recorded:
+    """The hand most recently undone at the next number comes back as it was typed; if the game
+    changed since so that it no longer fits, it is refused with the reason."""
+    row = store.game(game_id)
+    n = row.hands + 1
+    undone = store.undone_hand(row.id, n)
+    if undone is None:
+        raise UserError(f"there is no undone hand {n} to put back (redo follows an undo)")
+    if store.pending_bid(row.id) is not None:
+        raise UserError(f"a bid is written down for hand {n}; undo it before putting the old hand {n} back")
+    game = game_of(row)
+    try:
+        result = apply_hand(game, row.state, undone.hand)
+    except ScorepadError as exc:
+        raise UserError(f"hand {n} ({' '.join(undone.typed)}) no longer fits the game: {exc.message}") from None
+    store.add_hand(row.id, row.version, hand_row(n, undone.typed, undone.hand, result))
+    return Recorded(store.game(row.id), game, n, result)

@@ -1,0 +1,289 @@
+"""`scorepad play`: one session for the evening.
+
+It shows the standings and who deals, then waits at a prompt: Enter types the next hand field by
+field, a line of assignments (`bid=4,3,3,3 tricks=5,3,3,2`) records it at once, and the commands
+bid, undo, redo, edit N, sheet, standings, rules, finish, rematch, use GAME, new, help and quit
+do what their command-line namesakes do. After each hand: the breakdown and a compact standings.
+Every command reads the game afresh and writes in one short transaction, so nothing is held while
+the table talks; a hand typed in another terminal meanwhile is shown before the next prompt.
+"""
+
+from __future__ import annotations
+
+import shlex
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from scorepad import play
+from scorepad.errors import ScorepadError, UserError
+from scorepad.render import compact_standings, num, sheet_text, standings_text
+from scorepad.store import GameRow, Store
+from scorepad.table.console import Console
+from scorepad.table.entry import enter_hand, show_changes
+from scorepad.table.prompt import Cancelled
+
+COMMANDS = {
+    "bid": "bid FIELD=VALUE...   write down the bids of the next hand (bid alone asks them)",
+    "undo": "undo                 take back the bid written down, else the last hand",
+    "redo": "redo                 put back the hand undo took back",
+    "edit": "edit N [FIELD=V...]  correct hand N (without values: asks again, with the old ones as defaults)",
+    "sheet": "sheet                the score sheet, hand by hand",
+    "standings": "standings            totals, counters, who deals",
+    "rules": "rules                the game's rules: fields, options, scoring",
+    "finish": "finish               end the game now by the ruleset's rule",
+    "rematch": "rematch              a new game: same game, players and house rules",
+    "use": "use GAME             switch to another game (id or name)",
+    "new": "new GAME PLAYER...   start a new game",
+    "help": "help                 this list",
+    "quit": "quit                 leave (Ctrl-D too); everything is stored already",
+}
+
+
+class Session:
+    """The `play` loop. `console` is the terminal; `new_game` starts a game from `new ...` words."""
+
+    def __init__(self, store: Store, console: Console, game: str | None = None,
+                 new_game: Callable[[Sequence[str]], GameRow] | None = None) -> None:
+        self.store = store
+        self.console = console
+        self.new_game = new_game
+        self.row: GameRow | None = None
+        if game is not None:
+            self.row = store.game(store.set_current(game))
+        elif store.get_meta("current_game") is not None:
+            self.row = store.game(None)
+
+    # ------------------------------------------------------------------ the loop
+    def run(self) -> int:
+        say = self.console.say
+        if self.row is None:
+            say("No game yet. Start one: new GAME PLAYER...   (e.g. new spades ann bob cat dan)")
+        else:
+            self.show_standings()
+        while True:
+            self.catch_up()
+            try:
+                line = self.console.ask(self.prompt_text(), self.candidates())
+            except EOFError:
+                say("")
+                break
+            except KeyboardInterrupt:
+                say("")
+                continue
+            try:
+                if self.dispatch(line.strip()) == "quit":
+                    break
+            except Cancelled:
+                say("Not recorded; nothing was stored.", "bad")
+            except ScorepadError as exc:
+                say(exc.message, "bad")
+                for p in exc.problems:
+                    if p != exc.message:
+                        say(f"  - {p}", "bad")
+            except KeyboardInterrupt:
+                say("")
+                say("Interrupted; nothing was stored.", "bad")
+        say("Good night. Everything is stored.")
+        return 0
+
+    def prompt_text(self) -> str:
+        if self.row is None:
+            return "scorepad> "
+        if self.row.state["finished"]:
+            return f"game {self.row.id} (over)> "
+        return f"hand {self.row.hands + 1}> "
+
+    def candidates(self) -> list[str]:
+        out = list(COMMANDS)
+        if self.row is not None:
+            game = play.game_of(self.row)
+            out += [f"{name}=" for name in game.ruleset.fields]
+            out += list(game.players) + [s.name for s in game.sides]
+            for fdef in game.ruleset.fields.values():
+                out += [v for v in (*fdef.values, *fdef.words) if v not in out]
+        return out
+
+    def catch_up(self) -> None:
+        """Show what another terminal changed in this game since we last looked."""
+        if self.row is None:
+            return
+        fresh = self.store.game(self.row.id)
+        if fresh.version != self.row.version:
+            if fresh.hands != self.row.hands:
+                show_changes(self.store, self.row, fresh, self.console)
+            self.row = fresh
+
+    def need_game(self) -> GameRow:
+        if self.row is None:
+            raise UserError("no game yet: start one with new GAME PLAYER...")
+        self.row = self.store.game(self.row.id)
+        return self.row
+
+    # ------------------------------------------------------------------ commands
+    def dispatch(self, line: str) -> str | None:
+        try:
+            words = shlex.split(line)
+        except ValueError:
+            words = line.split()
+        if not words:
+            self.hand([])
+            return None
+        head = words[0].lower()
+        if "=" in head:
+            self.hand(words)
+            return None
+        rest = words[1:]
+        if head in ("quit", "exit", "q"):
+            return "quit"
+        if head in ("help", "?", "h"):
+            self.console.say("Enter: type the next hand field by field.  FIELD=VALUE ...: the whole hand on one line.")
+            for text in COMMANDS.values():
+                self.console.say(f"  {text}")
+            return None
+        handler = getattr(self, f"cmd_{head}", None)
+        if handler is None:
+            raise UserError(f"{words[0]!r} is neither a command nor FIELD=VALUE (help lists the commands)")
+        handler(rest)
+        return None
+
+    def hand(self, args: Sequence[str]) -> None:
+        row = self.need_game()
+        rec = enter_hand(self.store, row.id, args, self.console)
+        self.after_hand(rec)
+
+    def after_hand(self, rec: play.Recorded) -> None:
+        say = self.console.say
+        parts = []
+        for k, side in enumerate(rec.game.sides):
+            why = ", ".join(f"{line.label} {num(line.points)}" for line in rec.result.breakdown[k]) or "nothing"
+            parts.append(f"  {side.name}: {num(rec.result.points[k])} ({why})")
+        say(f"Hand {rec.n} recorded.", "good")
+        for p in parts:
+            say(p)
+        for event in rec.result.events:
+            say(f"  * {event}", "event")
+        self.row = rec.row
+        data = play.standings(rec.row, rec.game)
+        for line in compact_standings(data):
+            say(line)
+        if data["finished"]:
+            self.game_over(data)
+        elif data.get("next"):
+            say(f"Next: hand {data['next']['hand']}, {data['next']['dealer']} deals.", "dim")
+
+    def game_over(self, data: Mapping[str, Any]) -> None:
+        say = self.console.say
+        winners = data.get("winner") or []
+        if data.get("draw"):
+            say(f"The game is over: a draw between {' and '.join(winners)}.", "good")
+        elif winners:
+            say(f"The game is over: {' and '.join(winners)} won!", "good")
+        else:
+            say("The game is over.", "good")
+        say(standings_text(dict(data)))
+        try:
+            answer = self.console.ask("Rematch? [Y/n] ", ["yes", "no"]).strip().lower()
+        except (EOFError, KeyboardInterrupt):
+            say("")
+            answer = "n"
+        if answer in ("", "y", "yes", "j", "jah", "д", "да", "т", "так"):
+            self.cmd_rematch([])
+        else:
+            say("No rematch. undo takes back the last hand; new, use or quit.", "dim")
+
+    def show_standings(self) -> None:
+        row = self.need_game()
+        self.console.say(standings_text(play.standings(row)))
+        pending = self.store.pending_bid(row.id)
+        if pending:
+            self.console.say(f"Bid for hand {row.hands + 1}: {' '.join(pending)}", "event")
+
+    def cmd_standings(self, args: Sequence[str]) -> None:
+        self.show_standings()
+
+    def cmd_sheet(self, args: Sequence[str]) -> None:
+        row = self.need_game()
+        self.console.say(sheet_text(play.sheet(self.store, row)))
+
+    def cmd_rules(self, args: Sequence[str]) -> None:
+        from scorepad.describe import details, details_text
+
+        row = self.need_game()
+        self.console.say(details_text(details(play.game_of(row).ruleset)))
+
+    def cmd_bid(self, args: Sequence[str]) -> None:
+        from scorepad.table.bids import record_bid
+
+        row = self.need_game()
+        done = record_bid(self.store, row.id, args, self.console if not args else None)
+        self.row = done.row
+        self.console.say(f"Bid for hand {done.n} written down: {' '.join(done.typed)}", "good")
+
+    def cmd_undo(self, args: Sequence[str]) -> None:
+        from scorepad.table.bids import undo_bid
+
+        row = self.need_game()
+        taken = undo_bid(self.store, row.id)
+        if taken is not None:
+            self.row, typed = taken
+            self.console.say(f"The bid for hand {self.row.hands + 1} removed ({' '.join(typed)}).", "good")
+            return
+        before = self.store.hands(row.id)
+        self.row, n = play.undo(self.store, row.id)
+        was = " ".join(before[-1].typed) if before else ""
+        self.console.say(f"Hand {n} removed ({was}); redo puts it back.", "good")
+        for line in compact_standings(play.standings(self.row)):
+            self.console.say(line)
+
+    def cmd_redo(self, args: Sequence[str]) -> None:
+        from scorepad.table.redo import redo
+
+        row = self.need_game()
+        self.after_hand(redo(self.store, row.id))
+
+    def cmd_edit(self, args: Sequence[str]) -> None:
+        row = self.need_game()
+        if not args or not args[0].isdigit():
+            raise UserError("say which hand: edit N [FIELD=VALUE...]")
+        n = int(args[0])
+        if args[1:]:
+            self.row, rows = play.edit(self.store, row.id, n, list(args[1:]))
+        else:
+            from scorepad.table.edits import edit_interactively
+
+            self.row, rows = edit_interactively(self.store, row.id, n, self.console)
+        later = len(rows) - 1
+        self.console.say(f"Hand {n} changed; {later} later hand{'s' if later != 1 else ''} re-scored.", "good")
+        for line in compact_standings(play.standings(self.row)):
+            self.console.say(line)
+
+    def cmd_finish(self, args: Sequence[str]) -> None:
+        row = self.need_game()
+        self.row, result = play.finish(self.store, row.id)
+        for side, pts, items in zip(self.row.sides, result.points, result.breakdown, strict=False):
+            if items:
+                why = ", ".join(f"{line.label} {num(line.points)}" for line in items)
+                self.console.say(f"  {side['name']}: {num(pts)} ({why})")
+        for event in result.events:
+            self.console.say(f"  * {event}", "event")
+        self.game_over(play.standings(self.row))
+
+    def cmd_rematch(self, args: Sequence[str]) -> None:
+        row = self.need_game()
+        self.row = play.rematch(self.store, row.id)
+        self.console.say(f"Game {self.row.id}: a rematch of game {row.id}.", "good")
+        self.show_standings()
+
+    def cmd_use(self, args: Sequence[str]) -> None:
+        if len(args) != 1:
+            raise UserError("say which game: use GAME (an id or a name; `scorepad games` lists them)")
+        self.row = self.store.game(self.store.set_current(args[0]))
+        self.show_standings()
+
+    def cmd_new(self, args: Sequence[str]) -> None:
+        if self.new_game is None or len(args) < 2:
+            raise UserError("new GAME PLAYER..., e.g. new spades ann bob cat dan")
+        self.row = self.new_game(args)
+        self.console.say(f"Game {self.row.id} started.", "good")
+        self.show_standings()
+

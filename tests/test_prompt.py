@@ -1,0 +1,104 @@
+"""The hand prompt with a scripted console: fast checks of what it asks, in which order, and what it reads."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+import pytest
+
+from scorepad import play
+from scorepad.assign import split_assignments
+from scorepad.store import Store
+from scorepad.table.bids import record_bid
+from scorepad.table.entry import enter_hand
+from scorepad.table.prompt import Cancelled, HandPrompt
+from scorepad.table.session import Session
+
+
+class Script:
+    """A console that answers from a list and keeps the transcript."""
+
+    def __init__(self, answers: Sequence[str | type[BaseException]]) -> None:
+        self.answers = list(answers)
+        self.questions: list[str] = []
+        self.said: list[str] = []
+
+    def ask(self, question: str, candidates: Sequence[str] = ()) -> str:
+        self.questions.append(question)
+        if not self.answers:
+            raise AssertionError(f"no answer scripted for {question!r}; asked so far: {self.questions}")
+        answer = self.answers.pop(0)
+        if isinstance(answer, type):
+            raise answer()
+        return answer
+
+    def say(self, text: str, style: str = "") -> None:
+        self.said.append(text)
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> Store:
+    return Store(tmp_path / "p.db")
+
+
+def test_back_and_help_and_a_comma_inside_one_value(store: Store) -> None:
+    play.new_game(store, "1000", ["ann", "bob", "cat"])
+    console = Script(["ann", "<", "bob", "?", "120", "80,20", "C,S", "", "", "", "", "", "y"])
+    rec = enter_hand(store, None, [], console)
+    assert console.questions[:3] == ["bidder (a player: ann, bob, cat): ", "bid (100-400): ",
+                                     "bidder (a player: ann, bob, cat) [ann]: "]
+    assert any("Enter keeps the value in [brackets]" in line for line in console.said)
+    assert "bob: marriages [-]: " in console.questions       # C,S was ann's two marriages, not a row
+    assert rec.row.hands == 1
+    hand = store.hands(rec.row.id)[0]
+    assert "bidder=bob" in hand.typed and "ann.marriages=C,S" in hand.typed and "points=80,20,20" in hand.typed
+    # bob bid 120 with 20 card points: bid failed; ann 80 + clubs 100 + spades 80 (the source's values)
+    assert [s["score"] for s in rec.row.state["sides"]] == [260, -120, 20]
+
+
+def test_values_typed_on_the_command_line_are_not_asked_again(store: Store) -> None:
+    play.new_game(store, "spades", ["ann", "bob", "cat", "dan"])
+    console = Script(["5,3,3", "y"])
+    enter_hand(store, None, ["bid=4,3,3,3"], console)
+    assert console.questions[0].startswith("ann: tricks")
+    console = Script(["", "3", "3", "3", "y"])           # ann's 4 stands (Enter); the others' bids are asked
+    rec = enter_hand(store, None, ["ann.bid=4", "tricks=5,3,3,2"], console)
+    assert console.said[0] == "  missing bob.bid (0-13; nil, blind, bnil, blind-nil)"
+    assert console.questions[0] == "ann: bid (0-13; nil, blind, bnil, blind-nil) [4]: "
+    assert not any("tricks" in q for q in console.questions)
+    assert store.hands(rec.row.id)[-1].typed == ["bid=4,3,3,3", "tricks=5,3,3,2"]
+
+
+def test_ctrl_d_in_the_prompt_is_a_cancel(store: Store) -> None:
+    row = play.new_game(store, "spades", ["ann", "bob", "cat", "dan"])
+    game = play.game_of(row)
+    prompt = HandPrompt(game, row.state, Script(["4", EOFError]), split_assignments(game, []))
+    with pytest.raises(Cancelled):
+        prompt.run()
+    assert store.game(row.id).hands == 0
+
+
+def test_bid_asked_on_a_terminal_and_checked_at_bid_time(store: Store) -> None:
+    play.new_game(store, "sitaratas", ["ann", "bob", "cat", "dan"])
+    console = Script(["1,0,0,0"])
+    from scorepad.errors import HandError
+
+    with pytest.raises(HandError, match="the dealer \\(ann\\) bids last"):
+        record_bid(store, None, [], console)
+    assert console.questions[0].startswith("ann: bid")
+    done = record_bid(store, None, [], Script(["1,1,0,0"]))
+    assert done.typed == ["bid=1,1,0,0"] and store.pending_bid(done.row.id) == ["bid=1,1,0,0"]
+
+
+def test_session_commands_without_a_terminal(store: Store) -> None:
+    play.new_game(store, "spades", ["ann", "bob", "cat", "dan"], opts=["target=100"])
+    console = Script(["bid=4,3,3,3 tricks=5,3,3,2", "sheet", "standings", "rules", "edit 1 tricks=6,3,2,2",
+                      "nonsense", "use 99", "finish", "n", "quit"])
+    assert Session(store, console).run() == 0
+    said = "\n".join(console.said)
+    assert "Hand 1 recorded." in said and "Hand 1 changed; 0 later hands re-scored." in said
+    assert "'nonsense' is neither a command nor FIELD=VALUE" in said
+    assert "there is no game 99" in said.lower() or "no game" in said.lower()
+    assert "The game is over" in said and "Spades" in said
+    assert "Good night" in said
