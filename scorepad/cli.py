@@ -9,14 +9,19 @@ from __future__ import annotations
 import json
 import os
 import sys
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, NoReturn
 
 import typer
 
+from scorepad.clihelp import add_examples, words_not_types
 from scorepad.errors import ScorepadError
 
-app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
+words_not_types()  # help in words (GAME, PLAYER), not Python types
+app = typer.Typer(add_completion=True, no_args_is_help=True, pretty_exceptions_enable=False,
+                  context_settings={"help_option_names": ["-h", "--help"]},
                   help="Scorekeeper for card games played at a real table.")
 rules_app = typer.Typer(no_args_is_help=True, help="List, show and check rulesets.")
 app.add_typer(rules_app, name="rules")
@@ -34,9 +39,21 @@ class Context:
 CTX = Context()
 
 
+def _version(value: bool) -> None:
+    if value:
+        from scorepad import __version__
+
+        typer.echo(f"scorepad {__version__}")
+        raise typer.Exit()
+
+
 @app.callback()
-def _global(db: str | None = typer.Option(None, "--db", help="database file (default: SCOREPAD_DB or the user data directory)"),
-            rules_dir: list[str] = typer.Option([], "--rules-dir", help="extra directory of ruleset files (repeatable)")) -> None:
+def _global(db: str | None = typer.Option(None, "--db", metavar="FILE",
+                                          help="database file (default: SCOREPAD_DB or the user data directory)"),
+            rules_dir: list[str] = typer.Option([], "--rules-dir", metavar="DIR",
+                                                help="extra directory of ruleset files (repeatable)"),
+            version: bool = typer.Option(False, "--version", callback=_version, is_eager=True,
+                                         help="print the version and exit")) -> None:
     CTX.db = db
     CTX.rules_dirs = list(rules_dir)
     CTX.config = None
@@ -66,6 +83,23 @@ def _store() -> Any:
 
 def _print_json(data: Any) -> None:
     typer.echo(json.dumps(data, ensure_ascii=False, indent=2, allow_nan=False))
+
+
+def _on_terminal() -> bool:
+    return sys.stdin.isatty() and sys.stdout.isatty()
+
+
+@contextmanager
+def _table() -> Iterator[Any]:
+    """A terminal console for the prompt; a cancelled prompt says so and stores nothing."""
+    from scorepad.table.console import TerminalConsole
+    from scorepad.table.prompt import Cancelled
+
+    try:
+        yield TerminalConsole()
+    except Cancelled as exc:
+        typer.echo("\nNot recorded; nothing was stored.", err=True)
+        raise SystemExit(130 if exc.interrupted else 0) from None
 
 
 def _prompt() -> Any:
@@ -149,7 +183,8 @@ def _first_rules_dir() -> Path:
 @rules_app.command("derive")
 def rules_derive(base: str = typer.Argument(..., help="the ruleset to start from (id, alias or path)"),
                  new_id: str = typer.Argument(..., help="id of the new ruleset, e.g. skid-505"),
-                 opt: list[str] = typer.Option([], "--opt", help="KEY=VALUE: a new default for an option (repeatable)"),
+                 opt: list[str] = typer.Option([], "--opt", metavar="KEY=VALUE",
+                                            help="KEY=VALUE: a new default for an option (repeatable)"),
                  name: str | None = typer.Option(None, "--name", help="the new ruleset's name"),
                  alias: list[str] = typer.Option([], "--alias", help="another name to find it by (repeatable)"),
                  force: bool = typer.Option(False, "--force", help="replace an existing file")) -> None:
@@ -251,10 +286,11 @@ def config_set(key: str = typer.Argument(..., help="db, rules_dirs, language, al
 # ------------------------------------------------------------------ games
 
 @app.command("new")
-def new(ruleset: str = typer.Argument(..., help="game: id, alias, native name or path; GAME:VARIANT picks a variant"),
-        players: list[str] = typer.Argument(..., help="players in seating order (the first deals first)"),
-        team: list[str] = typer.Option([], "--team", help="NAME=P1,P2 names a partnership (repeatable)"),
-        opt: list[str] = typer.Option([], "--opt", help="KEY=VALUE house rule (repeatable); variant=NAME"),
+def new(ruleset: str = typer.Argument(..., metavar="GAME",
+                                      help="game: id, alias, native name or path; GAME:VARIANT picks a variant"),
+        players: list[str] = typer.Argument(..., metavar="PLAYER...", help="players in seating order (the first deals first)"),
+        team: list[str] = typer.Option([], "--team", metavar="NAME=P1,P2", help="NAME=P1,P2 names a partnership (repeatable)"),
+        opt: list[str] = typer.Option([], "--opt", metavar="KEY=VALUE", help="KEY=VALUE house rule (repeatable); variant=NAME"),
         name: str | None = typer.Option(None, "--name", help="a name for this game"),
         season: str | None = typer.Option(None, "--season", help="season (default: the current one)"),
         as_json: bool = typer.Option(False, "--json", help="JSON output")) -> None:
@@ -272,46 +308,145 @@ def new(ruleset: str = typer.Argument(..., help="game: id, alias, native name or
 
 
 @app.command("hand")
-def hand(assignments: list[str] = typer.Argument(None, help="field=value, who.field=value, field=v1,v2,..."),
-         game: str | None = typer.Option(None, "--game", help="game id (default: the current game)"),
-         as_json: bool = typer.Option(False, "--json", help="JSON output")) -> None:
-    """Record one hand: prints each side's points with the why, events, and the new totals."""
-    from scorepad import play
-    from scorepad.render import hand_text
+def hand(assignments: list[str] = typer.Argument(None, metavar="FIELD=VALUE...",
+                                                help="field=value, who.field=value, field=v1,v2,..."),
+         game: str | None = typer.Option(None, "--game", metavar="GAME", help="game id (default: the current game)"),
+         as_json: bool = typer.Option(False, "--json", help="JSON output"),
+         quiet: bool = typer.Option(False, "--quiet", "-q", help="print nothing when the hand is recorded")) -> None:
+    """Record one hand: prints each side's points with the why, events, and one line per side.
 
-    rec = play.record_hand(_store(), game, assignments or [], _prompt())
+    On a terminal without FIELD=VALUE it asks every field of the hand, then "Record? [Y/n/e]".
+    """
+    from scorepad import play
+    from scorepad.render import hand_short_text
+
+    store = _store()
+    if _on_terminal() and not as_json:
+        from scorepad.table.entry import enter_hand
+
+        with _table() as console:
+            rec = enter_hand(store, game, assignments or [], console)
+    else:
+        rec = play.record_hand(store, game, assignments or [], None)
     data = play.hand_json(rec)
-    typer.echo(json.dumps(data, ensure_ascii=False, indent=2, allow_nan=False) if as_json else hand_text(data))
+    if as_json:
+        typer.echo(json.dumps(data, ensure_ascii=False, indent=2, allow_nan=False))
+    elif not quiet:
+        from scorepad.table.console import colour_lines
+
+        typer.echo(colour_lines(hand_short_text(data), sys.stdout))
 
 
 @app.command("undo")
-def undo(game: str | None = typer.Option(None, "--game", help="game id (default: the current game)")) -> None:
+def undo(game: str | None = typer.Option(None, "--game", metavar="GAME", help="game id (default: the current game)")) -> None:
     """Remove the last hand (it stays in the audit trail)."""
     from scorepad import play
     from scorepad.render import standings_text
+    from scorepad.table.bids import undo_bid
 
-    row, n = play.undo(_store(), game)
-    typer.echo(f"Hand {n} removed.")
+    store = _store()
+    taken = undo_bid(store, game)
+    if taken is not None:
+        row, typed = taken
+        typer.echo(f"The bid for hand {row.hands + 1} removed ({' '.join(typed)}).")
+        return
+    row, n = play.undo(store, game)
+    removed = store.undone_hand(row.id, n)
+    typer.echo(f"Hand {n} removed ({' '.join(removed.typed) if removed else ''}); `scorepad redo` puts it back.")
     typer.echo(standings_text(play.standings(row)))
+
+
+@app.command("redo")
+def redo(game: str | None = typer.Option(None, "--game", metavar="GAME", help="game id (default: the current game)")) -> None:
+    """Put back the last hand taken back by undo (scored against the game as it stands).
+
+    Example: scorepad undo; scorepad redo
+    """
+    from scorepad import play
+    from scorepad.render import hand_short_text
+    from scorepad.table.redo import redo as put_back
+
+    rec = put_back(_store(), game)
+    typer.echo(hand_short_text(play.hand_json(rec)))
+
+
+@app.command("bid")
+def bid(assignments: list[str] = typer.Argument(None, metavar="FIELD=VALUE...",
+                                                help="the bidding fields, e.g. bid=4,3,3,3 or contract=4HX by=S"),
+        game: str | None = typer.Option(None, "--game", metavar="GAME", help="game id (default: the current game)")) -> None:
+    """Write down the bids of the next hand before it is played; `hand` completes it.
+
+    Example: scorepad bid bid=4,3,3,3   then, after the play: scorepad hand tricks=5,3,3,2
+    """
+    from scorepad.table.bids import record_bid
+
+    store = _store()
+    if not assignments and _on_terminal():
+        with _table() as console:
+            done = record_bid(store, game, [], console)
+    else:
+        done = record_bid(store, game, assignments or [])
+    typer.echo(f"Bid for hand {done.n} written down: {' '.join(done.typed)}")
 
 
 @app.command("edit")
 def edit(n: int = typer.Argument(..., help="hand number"),
-         assignments: list[str] = typer.Argument(None, help="the values to change"),
-         game: str | None = typer.Option(None, "--game", help="game id (default: the current game)")) -> None:
+         assignments: list[str] = typer.Argument(None, metavar="FIELD=VALUE...", help="the values to change"),
+         game: str | None = typer.Option(None, "--game", metavar="GAME", help="game id (default: the current game)")) -> None:
     """Correct hand N; later hands are re-scored."""
     from scorepad import play
     from scorepad.render import standings_text
 
-    row, rows = play.edit(_store(), game, n, assignments or [])
+    store = _store()
+    if not assignments:
+        if _on_terminal():
+            from scorepad.table.edits import edit_interactively
+
+            with _table() as console:
+                row, rows = edit_interactively(store, game, n, console)
+        else:
+            hands = store.hands(store.game(game).id)
+            if 1 <= n <= len(hands):
+                typer.echo(f"Hand {n} was typed: {' '.join(hands[n - 1].typed)}")
+            row, rows = play.edit(store, game, n, [])
+    else:
+        row, rows = play.edit(store, game, n, assignments)
     typer.echo(f"Hand {n} changed; {len(rows) - 1} later hand{'s' if len(rows) != 2 else ''} re-scored.")
     for read in play.cards_read(play.game_of(row), rows[0].typed, rows[0].hand):
         typer.echo(f"  {read['text']}")
     typer.echo(standings_text(play.standings(row)))
 
 
+@app.command("play")
+def play_session(game: str | None = typer.Argument(None, metavar="[GAME]",
+                                                   help="the game to play: its id or name (default: the current game)")) -> None:
+    """The evening at the table: standings, then hand after hand, with undo, edit, bid, sheet, rematch.
+
+    At its prompt: Enter types the next hand field by field; a line like `bid=4,3,3,3 tricks=5,3,3,2`
+    records it at once; `help` lists the commands. Ctrl-D or quit leaves.
+
+    Example: scorepad play
+    """
+    from scorepad import play
+    from scorepad.table.console import TerminalConsole
+    from scorepad.table.session import Session
+
+    store = _store()
+
+    def start(words: Sequence[str]) -> Any:
+        return play.new_game(store, words[0], list(words[1:]), rules_dirs=_rules_dirs(), config=_config())
+
+    history = store.path.parent / (store.path.stem + ".history")  # beside the database it belongs to
+    console = TerminalConsole(history=history if _on_terminal() else None)
+    try:
+        code = Session(store, console, game, start).run()
+    finally:
+        console.save_history()
+    raise SystemExit(code)
+
+
 @app.command("sheet")
-def sheet(game: str | None = typer.Option(None, "--game", help="game id (default: the current game)"),
+def sheet(game: str | None = typer.Option(None, "--game", metavar="GAME", help="game id (default: the current game)"),
           as_json: bool = typer.Option(False, "--json", help="JSON output"),
           chart: bool = typer.Option(False, "--chart", help="draw the running totals as a chart")) -> None:
     """The score sheet: hand by hand, points and running totals (bridge: the WE/THEY pad)."""
@@ -327,14 +462,21 @@ def sheet(game: str | None = typer.Option(None, "--game", help="game id (default
 
 
 @app.command("standings")
-def standings(game: str | None = typer.Option(None, "--game", help="game id (default: the current game)"),
+def standings(game: str | None = typer.Option(None, "--game", metavar="GAME", help="game id (default: the current game)"),
               as_json: bool = typer.Option(False, "--json", help="JSON output")) -> None:
     """Current totals, each side's counters, who deals next, finished/winner."""
     from scorepad import play
     from scorepad.render import standings_text
 
-    data = play.standings(_store().game(game))
+    store = _store()
+    row = store.game(game)
+    data = play.standings(row)
+    pending = store.pending_bid(row.id)
+    if pending is not None:
+        data["bid"] = pending  # the bid written down for the coming hand
     typer.echo(json.dumps(data, ensure_ascii=False, indent=2, allow_nan=False) if as_json else standings_text(data))
+    if pending is not None and not as_json:
+        typer.echo(f"Bid for hand {row.hands + 1}: {' '.join(pending)}")
 
 
 @app.command("games")
@@ -429,7 +571,7 @@ def rematch(game: str | None = typer.Option(None, "--game", help="game id or nam
 
 
 @app.command("finish")
-def finish(game: str | None = typer.Option(None, "--game", help="game id (default: the current game)")) -> None:
+def finish(game: str | None = typer.Option(None, "--game", metavar="GAME", help="game id (default: the current game)")) -> None:
     """End a game now, applying the ruleset's rule for unfinished games."""
     from scorepad import play
     from scorepad.render import num, standings_text
@@ -445,7 +587,7 @@ def finish(game: str | None = typer.Option(None, "--game", help="game id (defaul
 
 
 @app.command("log")
-def log(game: str | None = typer.Option(None, "--game", help="game id (default: the current game)"),
+def log(game: str | None = typer.Option(None, "--game", metavar="GAME", help="game id (default: the current game)"),
         as_json: bool = typer.Option(False, "--json", help="JSON output")) -> None:
     """The audit trail of a game: when it started, every undo, edit, rescore and finish, with what changed."""
     from scorepad import play
@@ -572,7 +714,7 @@ def player(name: str = typer.Argument(..., help="player name"),
 
 @app.command("export")
 def export(output: Path = typer.Option(..., "--output", help="file to write"),
-           game: str | None = typer.Option(None, "--game", help="only this game (with --format toml)"),
+           game: str | None = typer.Option(None, "--game", metavar="GAME", help="only this game (with --format toml)"),
            fmt: str = typer.Option("json", "--format", help="json (the whole database) or toml (one game)"),
            force: bool = typer.Option(False, "--force", help="replace an existing file")) -> None:
     """The whole database as documented JSON, or one game as TOML (--game ID --format toml)."""
@@ -640,7 +782,9 @@ def rescore(game_id: str = typer.Argument(..., help="game id"),
 
 
 def _fail(exc: ScorepadError) -> NoReturn:
-    typer.echo(f"error: {exc.message}", err=True)
+    from scorepad.table.console import colour_wanted, paint
+
+    typer.echo(f"{paint('error:', 'bad', colour_wanted(sys.stderr))} {exc.message}", err=True)
     for line in exc.problems:
         if line != exc.message:
             typer.echo(f"  - {line}", err=True)
@@ -667,6 +811,26 @@ def _click_errors() -> tuple[tuple[type[BaseException], ...], tuple[type[Excepti
     return tuple(aborts), tuple(usage)
 
 
+add_examples(("", app), ("rules", rules_app), ("config", config_app))
+
+
+def _hand_help() -> None:
+    """`hand --help` ends with the fields of the current game, the way it would ask them."""
+    from scorepad.table.completion import current_fields
+
+    fields = current_fields()
+    for info in app.registered_commands:
+        if info.name == "hand" and fields and info.help:
+            text, example, rest = info.help.partition("\n\nExample:")
+            info.help = f"{text}\n\n{fields}{example}{rest}"
+
+
+def _completion() -> None:
+    from scorepad.table.completion import attach
+
+    attach(app, rules_app)
+
+
 def main() -> None:
     """Entry point: run the app, turning known errors into a sentence and an exit status.
 
@@ -679,6 +843,10 @@ def main() -> None:
 
 
 def _run() -> None:
+    if any(k.endswith("_COMPLETE") for k in os.environ):  # the shell asks for Tab candidates
+        _completion()
+    if "hand" in sys.argv[1:] and {"-h", "--help"} & set(sys.argv[1:]):
+        _hand_help()
     try:
         app(standalone_mode=False)
     except ScorepadError as exc:

@@ -95,6 +95,49 @@ def hand_text(data: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+def compact_standings(data: dict[str, Any]) -> list[str]:
+    """One line per side: name, total, the ruleset's counters, and the status when not playing."""
+    width = max((_width(s["name"]) for s in data["sides"]), default=0)
+    numbers = [format_value(s["score"]) for s in data["sides"]]
+    num_width = max((len(n) for n in numbers), default=0)
+    lines = []
+    for side, total in zip(data["sides"], numbers, strict=False):
+        extra = ", ".join(f"{k} {format_value(v)}" for k, v in side.get("shown", {}).items())
+        status = "" if side["status"] == "playing" else f"  {side['status']}"
+        name = side["name"] + " " * (width - _width(side["name"]))
+        lines.append(f"  {name}  {total:>{num_width}}{'  (' + extra + ')' if extra else ''}{status}".rstrip())
+    return lines
+
+
+def hand_short_text(data: dict[str, Any]) -> str:
+    """What `hand` prints at the table: each side's points with the why, the events, then one line
+    per side and who deals next. The ruleset's reminders come with the first hand only."""
+    lines = [f"Hand {data['hand']}"]
+    lines += [f"  {text}" for text in data.get("cards_read", [])]
+    if data.get("worked_out"):
+        lines.append("  worked out: " + ", ".join(data["worked_out"]))
+    for side in data["sides"]:
+        why = ", ".join(f"{b['label']} {num(b['points'])}" for b in side["breakdown"]) or "nothing"
+        lines.append(f"  {side['name']}: {num(side['points'])}  ({why})")
+    for event in data["events"]:
+        lines.append(f"  * {event}")
+    st = data["standings"]
+    lines.append("Totals:")
+    lines += compact_standings(st)
+    if st["finished"]:
+        winners = st.get("winner") or []
+        lines.append(f"Finished: a draw between {' and '.join(winners)}" if st.get("draw")
+                     else f"Finished: {', '.join(winners)} won")
+    elif st.get("next"):
+        nxt = st["next"]
+        parts = [f"hand {nxt['hand']}", f"{nxt['dealer']} deals"]
+        parts += [f"{k}: {format_value(v)}" for k, v in nxt.items() if k not in ("hand", "dealer")]
+        lines.append("Next: " + "; ".join(parts))
+    if data["hand"] == 1:
+        lines.extend(st.get("info", []))
+    return "\n".join(lines)
+
+
 def standings_text(data: dict[str, Any]) -> str:
     rows = []
     shown_labels: list[str] = []

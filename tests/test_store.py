@@ -3,11 +3,7 @@
 from __future__ import annotations
 
 import json
-import os
-import pty
 import sqlite3
-import subprocess
-import sys
 from collections.abc import Callable
 from pathlib import Path
 
@@ -72,36 +68,6 @@ def test_names_with_quotes_emoji_and_rtl_are_stored_intact(cli: Callable[..., Ru
     assert [s["name"] for s in data["sides"]] == names
     assert data["name"] == "Robert'); --"
     assert names[3] in cli("standings").out
-
-
-def test_prompts_for_missing_values_on_a_terminal(tmp_path: Path) -> None:
-    """On a terminal, `scorepad hand` asks for each missing value and repeats a question after a bad answer."""
-    env = dict(os.environ, SCOREPAD_DB=str(tmp_path / "t.db"))
-    subprocess.run([sys.executable, "-m", "scorepad", "new", "spades", "ann", "bob", "cat", "dan"],
-                   env=env, check=True, capture_output=True)
-    pid, fd = pty.fork()
-    if pid == 0:  # the child runs scorepad on the terminal
-        os.execve(sys.executable, [sys.executable, "-m", "scorepad", "hand", "bid=4,3,3,3"], env)
-    answers = iter(["5", "x", "3", "3", "2"])
-    seen = b""
-    while True:
-        try:
-            chunk = os.read(fd, 1024)
-        except OSError:
-            break
-        if not chunk:
-            break
-        seen += chunk
-        if seen.rstrip().endswith(b":"):
-            os.write(fd, (next(answers, "0") + "\n").encode())
-            seen += b"\n"
-    _, status = os.waitpid(pid, 0)
-    text = seen.decode(errors="replace")
-    assert os.waitstatus_to_exitcode(status) == 0, text
-    assert "ann.tricks (0-13)" in text and "must be a whole number" in text
-    out = subprocess.run([sys.executable, "-m", "scorepad", "standings", "--json"], env=env, check=True,
-                         capture_output=True, text=True).stdout
-    assert [s["score"] for s in json.loads(out)["sides"]] == [71, -60]
 
 
 def test_a_change_made_meanwhile_is_never_overwritten(tmp_path: Path) -> None:

@@ -1,0 +1,365 @@
+"""At the table: the hand prompt, `play`, bids before the play, driven through a real pseudo-terminal
+(pexpect) the way a person types, and shell completion through its environment variables."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pexpect = pytest.importorskip("pexpect")
+
+TIMEOUT = int(os.environ.get("SCOREPAD_TEST_TIMEOUT", "60"))  # generous: the CI machine is slow
+
+
+@pytest.fixture
+def env(tmp_path: Path) -> dict[str, str]:
+    out = {k: v for k, v in os.environ.items() if not k.startswith(("SCOREPAD", "XDG_"))}
+    out.update(SCOREPAD_DB=str(tmp_path / "t.db"), HOME=str(tmp_path), XDG_CONFIG_HOME=str(tmp_path / "config"),
+               XDG_DATA_HOME=str(tmp_path / "data"), NO_COLOR="1", TERM="dumb", COLUMNS="200")
+    return out
+
+
+def run(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
+    """scorepad without a terminal (a script's view)."""
+    return subprocess.run([sys.executable, "-m", "scorepad", *args], env=env, capture_output=True, text=True,
+                          stdin=subprocess.DEVNULL, timeout=TIMEOUT)
+
+
+def spawn(env: dict[str, str], *args: str) -> Any:
+    """scorepad on a pseudo-terminal, as a person at the table runs it."""
+    child = pexpect.spawn(sys.executable, ["-m", "scorepad", *args], env=env, encoding="utf-8",
+                          timeout=TIMEOUT, dimensions=(50, 200))
+    return child
+
+
+def standings(env: dict[str, str]) -> dict[str, Any]:
+    out = run(env, "standings", "--json")
+    assert out.returncode == 0, out.stderr
+    return dict(json.loads(out.stdout))
+
+
+def scores(env: dict[str, str]) -> list[Any]:
+    return [s["score"] for s in standings(env)["sides"]]
+
+
+def finish(child: Any) -> int:
+    child.expect(pexpect.EOF)
+    child.close()
+    return int(child.exitstatus if child.exitstatus is not None else 128 + (child.signalstatus or 0))
+
+
+def test_a_short_spades_game_typed_in_play(env: dict[str, str]) -> None:
+    assert run(env, "new", "spades", "ann", "bob", "cat", "dan", "--opt", "target=100").returncode == 0
+    child = spawn(env, "play")
+    child.expect("ann deals")
+    child.expect_exact("hand 1> ")
+    child.sendline("bid=4,3,3,3 tricks=5,3,3,2")      # the whole hand on one line
+    child.expect("Hand 1 recorded")
+    child.expect(r"ann\+cat: \+71 \(contract \+70, bags \+1\)")
+    child.expect("Next: hand 2, bob deals")
+    child.expect_exact("hand 2> ")
+    child.sendline("")                                 # Enter: the hand field by field
+    for who, bid in (("ann", "4"), ("bob", "3"), ("cat", "3"), ("dan", "3")):
+        child.expect_exact(f"{who}: bid")
+        child.sendline(bid)
+    for who, tricks in (("ann", "5"), ("bob", "3"), ("cat", "3")):
+        child.expect_exact(f"{who}: tricks")
+        child.sendline(tricks)
+    child.expect(r"dan: tricks = 2 \(the rest of the total\)")   # 13 tricks: the last one is filled in
+    child.expect(r"= ann\+cat: \+71")
+    child.expect_exact("Record? [Y/n/e] ")
+    child.sendline("")
+    child.expect("Hand 2 recorded")
+    child.expect(r"The game is over: ann\+cat won")
+    child.expect_exact("Rematch? [Y/n] ")
+    child.sendline("n")
+    child.expect_exact("(over)> ")
+    child.sendline("undo")
+    child.expect(r"Hand 2 removed \(bid=4,3,3,3 tricks=5,3,3,2\); redo puts it back")
+    child.expect_exact("hand 2> ")
+    child.sendline("redo")
+    child.expect("Hand 2 recorded")
+    child.expect_exact("Rematch? [Y/n] ")
+    child.sendline("y")
+    child.expect(r"Game 2: a rematch of game 1")
+    child.expect_exact("hand 1> ")
+    child.sendline("help")
+    child.expect("edit N")
+    child.expect_exact("hand 1> ")
+    child.sendline("quit")
+    assert finish(child) == 0
+    games = json.loads(run(env, "games", "--json").stdout)
+    assert [(g["id"], g["hands"], g["finished"]) for g in games] == [(1, 2, True), (2, 0, False)]
+    assert games[0]["winner"] == ["ann+cat"]
+    assert [s["score"] for s in json.loads(run(env, "standings", "--json", "--game", "1").stdout)["sides"]] == [142, -120]
+
+
+def test_a_thousand_hand_asks_marriages_and_nines(env: dict[str, str]) -> None:
+    """Marriages and four nines have defaults: the prompt asks them anyway, and they score."""
+    assert run(env, "new", "1000", "ann", "bob", "cat").returncode == 0
+    child = spawn(env, "hand")
+    child.expect_exact("bidder (a player: ann, bob, cat): ")
+    child.sendline("ann")
+    child.expect_exact("bid (")
+    child.sendline("120")
+    child.expect_exact("ann: points (0-120): ")
+    child.sendline("70,30")                            # one line of values; cat's 20 follows from 120
+    child.expect(r"cat: points = 20")
+    child.expect_exact("ann: marriages (")
+    child.expect_exact("[-]: ")
+    child.sendline("h")                                # the hearts marriage: 100
+    child.expect_exact("bob: marriages [-]: ")
+    child.sendline("")
+    child.expect_exact("cat: marriages [-]: ")
+    child.sendline("")
+    child.expect_exact("ann: nines (yes/no) [no]: ")
+    child.sendline("")
+    child.expect_exact("bob: nines [no]: ")
+    child.sendline("maybe")                            # checked as typed, only this question again
+    child.expect("must be yes or no")
+    child.expect_exact("bob: nines [no]: ")
+    child.sendline("yes")
+    child.expect_exact("cat: nines [no]: ")
+    child.sendline("")
+    child.expect("marriages: ann H")
+    child.expect_exact("Record? [Y/n/e] ")
+    child.sendline("y")
+    assert finish(child) == 0
+    assert scores(env) == [120, 130, 20]   # ann 70 + hearts 60 >= 120: the bid made; bob 30 + four nines 100
+
+
+def test_a_failed_check_asks_again_only_its_fields(env: dict[str, str]) -> None:
+    assert run(env, "new", "spades", "ann", "bob", "cat", "dan").returncode == 0
+    child = spawn(env, "hand")
+    child.expect_exact("ann: bid (")
+    child.sendline("blind,3,3,3")                      # blind nil, though nobody is 200 behind
+    child.expect_exact("ann: tricks (0-13): ")
+    child.sendline("0,4,5")
+    child.expect("dan: tricks = 4")
+    child.expect("ann may bid blind nil only when the team is at least 200 behind")
+    child.expect_exact("ann: bid (0-13; nil, blind, bnil, blind-nil) [blind]: ")
+    child.sendline("nil")
+    child.expect_exact("bob: bid [3]: ")
+    child.sendline("")
+    child.expect_exact("cat: bid [3]: ")
+    child.sendline("")
+    child.expect_exact("dan: bid [3]: ")
+    child.sendline("")
+    index = child.expect_exact(["tricks (", "Record? [Y/n/e] "])
+    assert index == 1, "the tricks were asked again, though the failed check uses only the bids"
+    assert "tricks: ann 0, bob 4, cat 5, dan 4" in child.before
+    child.sendline("y")
+    assert finish(child) == 0
+    # ann+cat: nil made +100; cat bid 3 took 5: contract +30, 2 bags. bob+dan: bid 6, took 8: +60 +2 bags
+    assert scores(env) == [132, 62]
+
+
+def test_ctrl_c_and_ctrl_d_store_nothing(env: dict[str, str]) -> None:
+    assert run(env, "new", "spades", "ann", "bob", "cat", "dan").returncode == 0
+    child = spawn(env, "hand")
+    child.expect_exact("ann: bid (")
+    child.sendline("4")
+    child.expect_exact("bob: bid")
+    child.sendintr()
+    child.expect("nothing was stored")
+    assert finish(child) == 130
+    child = spawn(env, "hand")
+    child.expect_exact("ann: bid (")
+    child.sendline("4,3,3,3")
+    child.expect_exact("ann: tricks")
+    child.sendeof()
+    child.expect("nothing was stored")
+    assert finish(child) == 130
+    child = spawn(env, "hand")
+    child.expect_exact("ann: bid (")
+    child.sendline("4,3,3,3")
+    child.expect_exact("ann: tricks")
+    child.sendline("5,3,3")
+    child.expect_exact("Record? [Y/n/e] ")
+    child.sendline("n")
+    child.expect("nothing was stored")
+    assert finish(child) == 0
+    assert standings(env)["hands"] == 0
+
+
+def test_record_e_goes_back_to_a_field(env: dict[str, str]) -> None:
+    assert run(env, "new", "spades", "ann", "bob", "cat", "dan").returncode == 0
+    child = spawn(env, "hand")
+    child.expect_exact("ann: bid (")
+    child.sendline("4,3,3,3")
+    child.expect_exact("ann: tricks")
+    child.sendline("5,3,3")
+    child.expect_exact("Record? [Y/n/e] ")
+    child.sendline("e")
+    child.expect_exact("Which field? (bid, tricks) ")
+    child.sendline("b")
+    child.expect_exact("ann: bid (0-13; nil, blind, bnil, blind-nil) [4]: ")
+    child.sendline("6,3,3,3")
+    child.expect(r"= ann\+cat: -90")
+    child.expect_exact("Record? [Y/n/e] ")
+    child.sendline("y")
+    assert finish(child) == 0
+    assert scores(env) == [-90, -60]
+
+
+def test_bids_written_down_before_the_play_then_completed(env: dict[str, str]) -> None:
+    assert run(env, "new", "spades", "ann", "bob", "cat", "dan").returncode == 0
+    out = run(env, "bid", "bid=4,3,3,3")
+    assert out.returncode == 0 and "Bid for hand 1 written down: bid=4,3,3,3" in out.stdout
+    refused = run(env, "bid", "tricks=5,3,3,2")
+    assert refused.returncode == 2 and "tricks is typed after the play" in refused.stderr
+    shown = run(env, "standings")
+    assert "Bid for hand 1: bid=4,3,3,3" in shown.stdout
+    assert standings(env)["bid"] == ["bid=4,3,3,3"]
+    undone = run(env, "undo")
+    assert undone.returncode == 0 and "The bid for hand 1 removed (bid=4,3,3,3)" in undone.stdout
+    assert "bid" not in standings(env)
+    assert run(env, "bid", "bid=4,3,3,3").returncode == 0
+    done = run(env, "hand", "tricks=5,3,3,2")
+    assert done.returncode == 0, done.stderr
+    assert scores(env) == [71, -60]
+    assert run(env, "sheet", "--json").stdout.count("bid=4,3,3,3") == 1   # stored as typed, bid included
+    # in play: the bid first, then Enter asks only what is left (the tricks)
+    child = spawn(env, "play")
+    child.expect_exact("hand 2> ")
+    child.sendline("bid bid=3,3,3,3")
+    child.expect("Bid for hand 2 written down")
+    child.expect_exact("hand 2> ")
+    child.sendline("")
+    index = child.expect_exact(["bid (", "ann: tricks (0-13): "])
+    assert index == 1, "a bid written down is not asked again"
+    child.sendline("4,3,3")
+    child.expect_exact("Record? [Y/n/e] ")
+    child.sendline("y")
+    child.expect("Hand 2 recorded")
+    child.expect_exact("hand 3> ")
+    child.sendeof()
+    assert finish(child) == 0
+    assert scores(env) == [71 + 61, -60 + 60]
+
+
+def test_a_bid_time_check_runs_when_the_bids_are_written_down(env: dict[str, str]) -> None:
+    """Sitaratas: the dealer bids last and may not make the bids add up to the tricks of the deal."""
+    assert run(env, "new", "sitaratas", "ann", "bob", "cat", "dan").returncode == 0
+    refused = run(env, "bid", "bid=1,0,0,0")          # hand 1 deals one card each: bids adding to 1
+    assert refused.returncode == 2 and "the dealer (ann) bids last" in refused.stderr
+    assert "bid" not in standings(env)
+    assert run(env, "bid", "bid=1,1,0,0").returncode == 0
+
+
+def test_a_hand_typed_elsewhere_meanwhile_is_shown_and_checked(env: dict[str, str]) -> None:
+    assert run(env, "new", "spades", "ann", "bob", "cat", "dan").returncode == 0
+    child = spawn(env, "play")
+    child.expect_exact("hand 1> ")
+    child.sendline("")
+    child.expect_exact("ann: bid (")
+    child.sendline("4,3,3,3")
+    child.expect_exact("ann: tricks")
+    assert run(env, "hand", "bid=3,3,3,3", "tricks=4,3,3,3").returncode == 0   # the database is not locked
+    child.sendline("5,3,3")
+    child.expect_exact("Record? [Y/n/e] ")
+    child.sendline("y")
+    child.expect(r"Meanwhile hand 1 was recorded elsewhere \(bid=3,3,3,3 tricks=4,3,3,3\)")
+    child.expect("Your hand is now hand 2")
+    child.expect_exact("Record? [Y/n/e] ")
+    child.sendline("y")
+    child.expect("Hand 2 recorded")
+    child.expect_exact("hand 3> ")
+    child.sendline("quit")
+    assert finish(child) == 0
+    assert standings(env)["hands"] == 2
+
+
+def test_edit_without_values_asks_with_the_old_ones(env: dict[str, str]) -> None:
+    assert run(env, "new", "spades", "ann", "bob", "cat", "dan").returncode == 0
+    assert run(env, "hand", "bid=4,3,3,3", "tricks=5,3,3,2").returncode == 0
+    shown = run(env, "edit", "1")
+    assert shown.returncode == 2 and "Hand 1 was typed: bid=4,3,3,3 tricks=5,3,3,2" in shown.stdout
+    child = spawn(env, "edit", "1")
+    child.expect("Hand 1 was typed: bid=4,3,3,3 tricks=5,3,3,2")
+    child.expect_exact("ann: bid (0-13; nil, blind, bnil, blind-nil) [4]: ")
+    child.sendline("")
+    for who in ("bob", "cat", "dan"):
+        child.expect_exact(f"{who}: bid [3]: ")
+        child.sendline("")
+    child.expect_exact("ann: tricks (0-13) [5]: ")
+    child.sendline("4")
+    child.expect_exact("bob: tricks [3]: ")
+    child.sendline("4")
+    child.expect_exact("cat: tricks [3]: ")
+    child.sendline("")
+    child.expect("dan: tricks = 2")
+    child.expect_exact("Record? [Y/n/e] ")
+    child.sendline("y")
+    child.expect("Hand 1 changed")
+    assert finish(child) == 0
+    assert scores(env) == [70, 60]   # ann+cat bid 7 took 7; bob+dan bid 6 took 6
+
+
+def complete(env: dict[str, str], words: str) -> list[str]:
+    """What Tab offers in bash after `words` (the completion environment variables of the shell)."""
+    cword = len(words.split()) - (0 if words.endswith(" ") else 1)
+    script = Path(sys.executable).parent / "scorepad"    # the installed console script, as a shell runs it
+    if not script.exists():
+        pytest.skip("the scorepad console script is not installed")
+    out = subprocess.run([str(script)], capture_output=True, text=True, timeout=TIMEOUT,
+                         env=dict(env, _SCOREPAD_COMPLETE="complete_bash", COMP_WORDS=words, COMP_CWORD=str(cword)))
+    return out.stdout.split()
+
+
+def test_shell_completion_offers_games_rulesets_players_and_fields(env: dict[str, str]) -> None:
+    assert complete(env, "scorepad use ") == []            # no database yet: nothing, and none is created
+    assert not Path(env["SCOREPAD_DB"]).exists()
+    assert run(env, "new", "spades", "ann", "bob", "cat", "dan", "--name", "friday").returncode == 0
+    assert run(env, "new", "1000", "ann", "bob", "eve").returncode == 0
+    assert complete(env, "scorepad use ") == ["2", "1", "friday"]
+    assert complete(env, "scorepad play fr") == ["friday"]
+    assert "spades:short" in complete(env, "scorepad new spa")
+    assert "тысяча" in complete(env, "scorepad new т")
+    assert complete(env, "scorepad new 1000 e") == ["eve"]
+    assert complete(env, "scorepad hand b") == ["bidder=", "bid=", "bob.points=", "bob.marriages=", "bob.nines="]
+    assert complete(env, "scorepad hand bidder=e") == ["bidder=eve"]
+    assert complete(env, "scorepad bid ") == ["bidder=", "bid="]          # only the fields of the bidding
+    assert complete(env, "scorepad hand --game 1 t") == ["tricks="]
+
+
+def test_help_speaks_in_words_and_ends_with_an_example(env: dict[str, str]) -> None:
+    from scorepad.cli import app, config_app, rules_app
+
+    assert run(env, "--version").stdout.startswith("scorepad ")
+    for group, typer_app in (("", app), ("rules", rules_app), ("config", config_app)):
+        for info in typer_app.registered_commands:
+            name = info.name or (info.callback.__name__ if info.callback else "")
+            words = [w for w in (group, name) if w]
+            out = run(env, *words, "-h")
+            assert out.returncode == 0, (words, out.stderr)
+            text = " ".join(out.stdout.split())
+            assert "Example: scorepad" in text, words
+            for python in ("<str>", "<bool>", "<int>", "list[", "{"):
+                assert python not in text, (words, python)
+
+
+def test_hand_output_is_short_and_quiet_is_silent(env: dict[str, str]) -> None:
+    assert run(env, "new", "spades", "ann", "bob", "cat", "dan").returncode == 0
+    help_text = " ".join(run(env, "hand", "--help").stdout.split())
+    assert "Fields of game 1 (Spades): bid (each player: 0-13" in help_text
+    out = run(env, "hand", "bid=4,3,3,3", "tricks=5,3,3,2")
+    assert out.returncode == 0
+    assert out.stdout.splitlines()[:6] == ["Hand 1", "  ann+cat: +71  (contract +70, bags +1)",
+                                           "  bob+dan: -60  (contract -60)", "Totals:",
+                                           "  ann+cat   71  (bags 1)", "  bob+dan  -60  (bags 0)"]
+    assert "\033[" not in out.stdout                      # no colour when the output is not a terminal
+    quiet = run(env, "hand", "bid=3,3,3,3", "tricks=4,3,3,3", "--quiet")
+    assert quiet.returncode == 0 and quiet.stdout == ""
+    undone = run(env, "undo")
+    assert "Hand 2 removed (bid=3,3,3,3 tricks=4,3,3,3); `scorepad redo` puts it back." in undone.stdout
+    redone = run(env, "redo")
+    assert redone.returncode == 0 and "Hand 2" in redone.stdout
+    assert scores(env) == [71 + 61, -60 + 60]
+    assert run(env, "redo").returncode == 2                # nothing left to put back
