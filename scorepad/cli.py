@@ -132,10 +132,13 @@ def rules_list(as_json: bool = typer.Option(False, "--json", help="JSON output")
     if as_json:
         _print_json(items)
     else:
-        from tabulate import tabulate
+        import shutil
+
+        from scorepad.render import fit_table
 
         rows = [[d["id"], d["name"], d["players"], ", ".join(d["aliases"]), ", ".join(d["variants"])] for d in items]
-        typer.echo(tabulate(rows, headers=["id", "name", "players", "also called", "variants"], tablefmt="simple"))
+        width = shutil.get_terminal_size((100, 24)).columns  # the terminal's width, or COLUMNS
+        typer.echo(fit_table(rows, ["id", "name", "players", "also called", "variants"], width, (1, 3, 4)))
     for p in problems:
         typer.echo(f"warning: {p}", err=True)
 

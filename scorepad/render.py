@@ -95,6 +95,22 @@ def hand_text(data: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+def fit_table(rows: list[list[Any]], headers: list[str], width: int, flexible: tuple[int, ...] = ()) -> str:
+    """A simple table no wider than `width` where it can be: the `flexible` columns wrap their text,
+    the narrowest keeping its natural width and the room left shared out among the others."""
+    # tabulate's simple format keeps two spaces beside a header: a column is at least header + 2 wide
+    natural = [max([_width(str(h)) + 2, *(_width(str(r[i])) for r in rows)]) for i, h in enumerate(headers)]
+    room = width - sum(w for i, w in enumerate(natural) if i not in flexible) - 2 * (len(headers) - 1)
+    limits: list[int | None] = [None] * len(headers)
+    if room < sum(natural[i] for i in flexible):
+        order = sorted(flexible, key=lambda i: natural[i])
+        for k, i in enumerate(order):
+            share = max(8, room // (len(order) - k))
+            limits[i] = min(natural[i], share)
+            room -= limits[i] or 0
+    return tabulate(rows, headers=headers, tablefmt="simple", maxcolwidths=limits)
+
+
 def compact_standings(data: dict[str, Any]) -> list[str]:
     """One line per side: name, total, the ruleset's counters, and the status when not playing."""
     width = max((_width(s["name"]) for s in data["sides"]), default=0)

@@ -363,3 +363,10 @@ def test_hand_output_is_short_and_quiet_is_silent(env: dict[str, str]) -> None:
     assert redone.returncode == 0 and "Hand 2" in redone.stdout
     assert scores(env) == [71 + 61, -60 + 60]
     assert run(env, "redo").returncode == 2                # nothing left to put back
+
+
+def test_rules_list_fits_80_columns(env: dict[str, str]) -> None:
+    out = run(dict(env, COLUMNS="80"), "rules", "list")
+    assert out.returncode == 0
+    assert max(len(line) for line in out.stdout.splitlines()) <= 80
+    assert "spades" in out.stdout and "тысяча" in out.stdout     # nothing is cut off, only wrapped
