@@ -170,6 +170,9 @@ class Session:
             self.game_over(data)
         elif data.get("next"):
             say(f"Next: hand {data['next']['hand']}, {data['next']['dealer']} deals.", "dim")
+        if rec.n == 1:
+            for line in data.get("info", []):  # the ruleset's reminders, with the first hand only
+                say(line, "dim")
 
     def game_over(self, data: Mapping[str, Any]) -> None:
         say = self.console.say
