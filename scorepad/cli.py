@@ -102,16 +102,6 @@ def _table() -> Iterator[Any]:
         raise SystemExit(130 if exc.interrupted else 0) from None
 
 
-def _prompt() -> Any:
-    if not sys.stdin.isatty():
-        return None
-
-    def ask(label: str, legal: str) -> str:
-        return str(typer.prompt(f"{label} ({legal})"))
-
-    return ask
-
-
 # ------------------------------------------------------------------ rules
 
 @rules_app.command("list")

@@ -9,7 +9,7 @@ import pytest
 
 from scorepad import play
 from scorepad.assign import split_assignments
-from scorepad.store import Store
+from scorepad.store import GameRow, Store
 from scorepad.table.bids import record_bid
 from scorepad.table.entry import enter_hand
 from scorepad.table.prompt import Cancelled, HandPrompt
@@ -102,3 +102,19 @@ def test_session_commands_without_a_terminal(store: Store) -> None:
     assert "there is no game 99" in said.lower() or "no game" in said.lower()
     assert "The game is over" in said and "Spades" in said
     assert "Good night" in said
+
+
+def test_session_without_a_game_offers_new(store: Store) -> None:
+    def start(words: Sequence[str]) -> GameRow:
+        return play.new_game(store, words[0], list(words[1:]))
+
+    console = Script(["", "new hearts ann bob cat dan", "hearts=5,4,3,1 queen=ann", "undo", "redo", "rematch",
+                      KeyboardInterrupt, EOFError])
+    assert Session(store, console, None, start).run() == 0
+    said = "\n".join(console.said)
+    assert said.startswith("No game yet. Start one: new GAME PLAYER...")
+    assert "no game yet" in said                                  # Enter before there is a game
+    assert "Game 1 started." in said and "Hand 1 recorded." in said
+    assert "Hand 1 removed (hearts=5,4,3,1 queen=ann); redo puts it back." in said
+    assert "Game 2: a rematch of game 1." in said
+    assert [(g.id, g.hands) for g in store.games()] == [(1, 1), (2, 0)]
