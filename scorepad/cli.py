@@ -325,9 +325,9 @@ def hand(assignments: list[str] = typer.Argument(None, metavar="FIELD=VALUE...",
     if as_json:
         typer.echo(json.dumps(data, ensure_ascii=False, indent=2, allow_nan=False))
     elif not quiet:
-        from scorepad.table.console import colour_lines
+        from scorepad.table.console import colour_lines, emit
 
-        typer.echo(colour_lines(hand_short_text(data), sys.stdout))
+        emit(colour_lines(hand_short_text(data), sys.stdout))
 
 
 @app.command("undo")
@@ -775,9 +775,10 @@ def rescore(game_id: str = typer.Argument(..., help="game id"),
 
 
 def _fail(exc: ScorepadError) -> NoReturn:
-    from scorepad.table.console import colour_wanted, paint
+    from scorepad.output import terminal_safe
+    from scorepad.table.console import colour_wanted, emit, paint
 
-    typer.echo(f"{paint('error:', 'bad', colour_wanted(sys.stderr))} {exc.message}", err=True)
+    emit(f"{paint('error:', 'bad', colour_wanted(sys.stderr))} {terminal_safe(exc.message)}", err=True)
     for line in exc.problems:
         if line != exc.message:
             typer.echo(f"  - {line}", err=True)

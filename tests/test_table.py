@@ -370,3 +370,20 @@ def test_rules_list_fits_80_columns(env: dict[str, str]) -> None:
     assert out.returncode == 0
     assert max(len(line) for line in out.stdout.splitlines()) <= 80
     assert "spades" in out.stdout and "тысяча" in out.stdout     # nothing is cut off, only wrapped
+
+
+def test_colour_on_a_terminal_only_and_never_with_no_color(env: dict[str, str]) -> None:
+    assert run(env, "new", "spades", "ann", "bob", "cat", "dan", "--opt", "target=100").returncode == 0
+    coloured = {k: v for k, v in env.items() if k != "NO_COLOR"}
+    coloured["TERM"] = "xterm"
+    child = spawn(coloured, "hand", "bid=x")
+    child.expect(pexpect.EOF)
+    assert "\x1b[1;31merror:\x1b[0m bid needs 4 values" in child.before      # the refusal in red
+    child = spawn(coloured, "hand", "bid=6,3,6,3", "tricks=7,0,6,0")
+    child.expect(pexpect.EOF)
+    assert "\x1b[32m" in child.before or "\x1b[1;32m" in child.before        # the winner in green
+    assert "\\u001b" not in child.before                                        # codes, not escaped text
+    assert run(env, "undo").returncode == 0
+    child = spawn(env, "hand", "bid=6,3,6,3", "tricks=7,0,6,0")                # NO_COLOR=1
+    child.expect(pexpect.EOF)
+    assert "\x1b[" not in child.before and "Finished: ann+cat won" in child.before

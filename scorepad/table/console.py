@@ -47,12 +47,31 @@ def paint(text: str, style: str, on: bool) -> str:
     return f"\033[{code}m{text}\033[0m" if on and code and text else text
 
 
+def emit(text: str, err: bool = False) -> None:
+    """Print a line that may carry colour codes. Everything printed passes through scorepad.output's
+    terminal-safe streams, which would show the codes as text: so the text is made safe first and the
+    coloured line is written to the terminal itself (only ever when colour is wanted, on a terminal)."""
+    stream = sys.stderr if err else sys.stdout
+    if "\033[" not in text:
+        print(text, file=stream, flush=True)
+        return
+    real = sys.__stderr__ if err else sys.__stdout__
+    stream.flush()
+    if real is None:
+        return
+    real.write(text + "\n")
+    real.flush()
+
+
 def colour_lines(text: str, stream: TextIO) -> str:
-    """Colour a hand's output for a terminal: events, the winner; unchanged when colour is not wanted."""
+    """Colour a hand's output for a terminal: events, the winner; unchanged when colour is not wanted.
+    The text is made terminal-safe before the colour codes go in (see `emit`)."""
     if not colour_wanted(stream):
         return text
+    from scorepad.output import terminal_safe
+
     out = []
-    for line in text.split("\n"):
+    for line in terminal_safe(text).split("\n"):
         if line.startswith("  * "):
             line = paint(line, "event", True)
         elif line.startswith("Finished:"):
@@ -96,11 +115,18 @@ class TerminalConsole:
         return matches[state] if state < len(matches) else None
 
     def ask(self, question: str, candidates: Sequence[str] = ()) -> str:
+        from scorepad.output import terminal_safe
+
         self._candidates = list(candidates)
-        return input(question)
+        return input(terminal_safe(question))  # readline writes the question to the terminal itself
 
     def say(self, text: str, style: str = "") -> None:
-        print(paint(text, style, self.colour), flush=True)
+        if self.colour and style:
+            from scorepad.output import terminal_safe
+
+            emit(paint(terminal_safe(text), style, True))
+        else:
+            print(text, flush=True)
 
     def forget_last(self) -> None:
         """Keep single answers (a bid, 'y') out of the history the up arrow walks through."""
