@@ -329,17 +329,17 @@ def test_shell_completion_offers_games_rulesets_players_and_fields(env: dict[str
     assert complete(env, "scorepad hand --game 1 t") == ["tricks="]
 
 
-def test_help_speaks_in_words_and_ends_with_an_example(env: dict[str, str]) -> None:
+def test_help_speaks_in_words_and_ends_with_an_example(cli: Any) -> None:
     from scorepad.cli import app, config_app, rules_app
 
-    assert run(env, "--version").stdout.startswith("scorepad ")
+    assert cli("--version").out.startswith("scorepad ")
     for group, typer_app in (("", app), ("rules", rules_app), ("config", config_app)):
         for info in typer_app.registered_commands:
             name = info.name or (info.callback.__name__ if info.callback else "")
             words = [w for w in (group, name) if w]
-            out = run(env, *words, "-h")
-            assert out.returncode == 0, (words, out.stderr)
-            text = " ".join(out.stdout.split())
+            out = cli(*words, "-h")
+            assert out.code == 0, (words, out.err)
+            text = " ".join(out.out.split())
             assert "Example: scorepad" in text, words
             for python in ("<str>", "<bool>", "<int>", "list[", "{"):
                 assert python not in text, (words, python)
