@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import scorepad.cards as cardlib
+from scorepad.cost import cost_problems
 from scorepad.errors import FormulaError, RulesetError, UserError
 from scorepad.expr import MAX_NUMBER, Formula, compile_formula
 
@@ -820,7 +821,7 @@ def build(data: dict[str, Any], base: dict[str, Any], text: str, source: str,
 
     if p.items:
         raise RulesetError(p.items[0] if len(p.items) == 1 else f"{len(p.items)} problems in {source}", p.items)
-    return Ruleset(
+    ruleset = Ruleset(
         id=rid, name=name or rid, names=native_names, aliases=tuple(aliases), description=description or "",
         notes=tuple(notes), variant=variant, variants=variants, min_players=min_p, max_players=max_p,
         sides_kind=sides_kind, seats=seats, side_names=side_names, partnerships=partnerships,
@@ -829,6 +830,11 @@ def build(data: dict[str, Any], base: dict[str, Any], text: str, source: str,
         checks=tuple(checks), scores=tuple(scores), side_state=side_state, game_state=game_state,
         rules=tuple(rules), end=end, display_side=display_side, display_next=display_next,
         display_info=info, sheet_below=sheet_below, next_dealer=next_dealer, text=text, source=source, data=data)
+    for key, message in cost_problems(ruleset):  # formulas that could make a hand take too long
+        p.add(key, message)
+    if p.items:
+        raise RulesetError(p.items[0] if len(p.items) == 1 else f"{len(p.items)} problems in {source}", p.items)
+    return ruleset
 
 
 def _read_combos(spec: Mapping[str, Any], key: str, scope: str, fields_raw: Mapping[str, Any], comp: Any,
