@@ -14,23 +14,47 @@ import dataclasses
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
-from scorepad.expr import MAX_STEPS, SCALAR, Formula, Size, estimate, list_of, value_size
+from scorepad.expr import MAX_STEPS, SCALAR, Formula, Size, estimate, list_of, value_size, widest
 
 if TYPE_CHECKING:
     from scorepad.ruleset import Ruleset
 
 
-def cost_problems(rs: Ruleset) -> list[tuple[str, str]]:
-    """(TOML key, sentence) for each formula that makes a hand (or the standings) too costly."""
-    sizes = _Sizes(rs)
-    hand: list[tuple[Formula, int, int]] = []  # formula, its steps, how many times a hand runs it
-    n = rs.max_players
+Group = list[tuple[Formula, int, int]]  # formula, its steps, how many times it runs
 
-    def add(group: list[tuple[Formula, int, int]], formulas: Iterable[Formula | None], per: str) -> None:
+
+def cost_problems(rs: Ruleset) -> list[tuple[str, str]]:
+    """(TOML key, sentence) for each formula that makes a hand (or the standings) too costly,
+    and for each formula that could put a list into a counter."""
+    groups, counters = _estimates(rs)
+    problems = []
+    for what, group in groups.items():
+        problems += _too_costly(group, what)
+    for f, size in counters:
+        if size[2]:
+            problems.append((f.key, "this formula can give a list, but a counter holds a number or a word"))
+    return problems
+
+
+def hand_steps(rs: Ruleset) -> dict[str, int]:
+    """The estimated most steps of one hand, one showing of the standings and a game's start."""
+    groups, _ = _estimates(rs)
+    return {what: sum(steps * times for _, steps, times in group) for what, group in groups.items()}
+
+
+def _estimates(rs: Ruleset) -> tuple[dict[str, Group], list[tuple[Formula, Size]]]:
+    sizes = _Sizes(rs)
+    hand: Group = []
+    n = rs.max_players
+    counters: list[tuple[Formula, Size]] = []
+
+    def add(group: Group, formulas: Iterable[Formula | None], per: str, counter: bool = False) -> None:
         for f in formulas:
             if f is not None:
-                steps, _ = estimate(f, sizes.context(per), sizes.default)
+                steps, size = estimate(f, sizes.context(per), sizes.default)
                 group.append((f, steps, 1 if per in ("hand", "game") else n))
+                if counter:
+                    counters.append((f, size))
 
     for fdef in rs.fields.values():
         add(hand, _formulas_of(fdef), "hand")
@@ -48,24 +72,20 @@ def cost_problems(rs: Ruleset) -> list[tuple[str, str]]:
     for item in rs.scores:
         add(hand, [item.points, item.when], item.per)
     for rule in rs.rules:
-        actions = [f for _, f in (*rule.set, *rule.add, *rule.set_all)]
-        add(hand, [rule.when, *actions, *rule.message_parts], rule.per)
+        add(hand, [rule.when, *rule.message_parts], rule.per)
+        add(hand, [f for _, f in (*rule.set, *rule.add, *rule.set_all)], rule.per, counter=True)
     add(hand, [rs.end.when, rs.next_dealer], "game")
 
-    display: list[tuple[Formula, int, int]] = []
+    display: Group = []
     add(display, rs.display_side.values(), "side")
     add(display, rs.display_next.values(), "game")
-    start: list[tuple[Formula, int, int]] = []
-    add(start, rs.side_state.values(), "side")
-    add(start, rs.game_state.values(), "game")
-
-    problems = []
-    for group, what in ((hand, "one hand"), (display, "showing the standings"), (start, "starting a game")):
-        problems += _too_costly(group, what)
-    return problems
+    start: Group = []
+    add(start, rs.side_state.values(), "side", counter=True)
+    add(start, rs.game_state.values(), "game", counter=True)
+    return {"one hand": hand, "showing the standings": display, "starting a game": start}, counters
 
 
-def _too_costly(group: list[tuple[Formula, int, int]], what: str) -> list[tuple[str, str]]:
+def _too_costly(group: Group, what: str) -> list[tuple[str, str]]:
     total = sum(steps * times for _, steps, times in group)
     if total <= MAX_STEPS:
         return []
@@ -74,8 +94,8 @@ def _too_costly(group: list[tuple[Formula, int, int]], what: str) -> list[tuple[
         if steps * times > MAX_STEPS:
             runs = "" if times == 1 else f" (run up to {times} times)"
             out.append((f.key, (f"this formula can take up to {steps * times:,} steps{runs} in {what}, more than "
-                               f"the {MAX_STEPS:,} allowed: it goes through large lists inside a loop; "
-                               "use smaller tables or fewer nested loops")))
+                               f"the {MAX_STEPS:,} allowed (it goes through large lists many times); "
+                               "use smaller tables, or work out a list once in [let]")))
     if not out:
         f, steps, times = max(group, key=lambda g: g[1] * g[2])
         out.append((f.key, (f"the formulas of {what} can take up to {total:,} steps together, more than the "
@@ -105,12 +125,12 @@ class _Sizes:
         n = rs.max_players
         self.n = n
         self._merged: dict[str, dict[str, Size]] = {}
-        people = (n, n + 1)
+        people = (n, n + 1, 1)
         hand: dict[str, Size] = {}
         for name, table in rs.tables.items():
             hand[name] = value_size(table)
         for name, opt in rs.options.items():
-            hand[name] = _widest([value_size(opt.default), *(value_size(v) for v in opt.values or ())])
+            hand[name] = widest([value_size(opt.default), *(value_size(v) for v in opt.values or ())])
         for name in ("players", "sides", "active", "all_gained", "members"):
             hand[name] = people
         for name in ("none", "n_players", "n_sides", "hand_no", "hands", "dealer", "n_active", "gained",
@@ -120,12 +140,12 @@ class _Sizes:
         self.player: dict[str, Size] = {}
         self.side: dict[str, Size] = {}
         for fname, fdef in rs.fields.items():
-            value: Size = (deck, deck + 1) if fdef.type == "cards" else SCALAR
+            value: Size = (deck, deck + 1, 1) if fdef.type == "cards" else SCALAR
             if fdef.type in ("cards", "int", "number", "bool", "word", "player", "side", "pattern"):
                 for part in fdef.parts:
-                    hand[f"{fname}_{part}"] = _widest([value_size(fdef.maps.get(part, {})), SCALAR])
+                    hand[f"{fname}_{part}"] = widest([value_size(v) for v in fdef.maps.get(part, {}).values()])
             else:  # a kind of field this estimate does not know: anything
-                value = (-1, -1)
+                value = (-1, -1, -1)
             self._declare(hand, fname, value, fdef.scope)
         counters = set(rs.side_state) | {"score", "status"}
         for cname in counters:  # counters hold numbers or words (the engine refuses anything else)
@@ -134,7 +154,8 @@ class _Sizes:
             hand[cname] = SCALAR
         self.hand = hand
         known = [s for s in (*hand.values(), *self.player.values(), *self.side.values()) if s[0] >= 0]
-        self.default: Size = (max([people[0], *(s[0] for s in known)]), sum(s[1] for s in known) + 1)
+        self.default: Size = (max([people[0], *(s[0] for s in known)]), sum(s[1] for s in known) + 1,
+                               max(s[2] for s in known) + 1)
         for table in (self.hand, self.player, self.side):
             for name, size in table.items():
                 if size[0] < 0:
@@ -172,6 +193,3 @@ class _Sizes:
             self._merged[per] = {**self.hand, **(self.player if per == "player" else self.side)}
         return self._merged[per]
 
-
-def _widest(sizes: list[Size]) -> Size:
-    return max(s for s, _ in sizes), max(t for _, t in sizes)

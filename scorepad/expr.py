@@ -114,9 +114,10 @@ class Formula:
         if budget is None:  # evaluated on its own (a field's bounds, a test): a budget of its own
             with formula_budget():
                 return self(env)
-        budget.left -= self.weight
+        left = budget.left - self.weight
+        budget.left = left
         try:
-            if budget.left < 0:
+            if left < 0:
                 raise _Exhausted
             return self.run(env)
         except _Exhausted:
@@ -651,10 +652,11 @@ def compile_formula(source: Any, key: str, known: Collection[str],
 
 # --------------------------------------------------------------------------- the static cost estimate
 
-Size = tuple[int, int]
-"""What a value can hold at most: (the longest list or table in it, all the values in it counted)."""
+Size = tuple[int, int, int]
+"""What a value can hold at most: (the longest list or table in it, all the values in it counted,
+how deep lists nest in it). A number or a word is (0, 1, 0)."""
 
-SCALAR: Size = (0, 1)
+SCALAR: Size = (0, 1, 0)
 _CAP = 10**15
 
 
@@ -664,7 +666,7 @@ def _cap(n: int) -> int:
 
 def list_of(count: int, item: Size) -> Size:
     """The size of a list of `count` values each at most `item` (all_X of a per-player X)."""
-    return max(count, item[0]), _cap(1 + count * item[1])
+    return max(count, item[0], 1), _cap(1 + count * item[1]), item[2] + 1
 
 
 def value_size(value: Any) -> Size:
@@ -675,11 +677,25 @@ def value_size(value: Any) -> Size:
         items = list(value)
     else:
         return SCALAR
-    longest, total = len(items), 1
+    longest, total, depth = max(len(items), 1), 1, 0
     for item in items:
-        s, t = value_size(item)
-        longest, total = max(longest, s), _cap(total + t)
-    return longest, total
+        s, t, d = value_size(item)
+        longest, total, depth = max(longest, s), _cap(total + t), max(depth, d)
+    return longest, total, depth + 1
+
+
+def widest(sizes: Collection[Size]) -> Size:
+    """A size that bounds each of `sizes` (a value that may be any one of them)."""
+    if not sizes:
+        return SCALAR
+    return max(s[0] for s in sizes), max(s[1] for s in sizes), max(s[2] for s in sizes)
+
+
+def _item(container: Size) -> Size:
+    """The size of one entry of a list or table of size `container`."""
+    if container[2] <= 1:
+        return SCALAR
+    return container[0], max(container[1] - 1, 1), container[2] - 1
 
 
 def estimate(formula: Formula, sizes: Mapping[str, Size], default: Size) -> tuple[int, Size]:
@@ -717,19 +733,20 @@ class _Estimator:
             return self.walk(node.operand)[0], SCALAR
         if isinstance(node, ast.BoolOp):
             parts = [self.walk(v) for v in node.values]
-            return _cap(sum(c for c, _ in parts)), _widest([s for _, s in parts])
+            return _cap(sum(c for c, _ in parts)), widest([s for _, s in parts])
         if isinstance(node, ast.IfExp):
             parts = [self.walk(node.test), self.walk(node.body), self.walk(node.orelse)]
-            return _cap(sum(c for c, _ in parts)), _widest([parts[1][1], parts[2][1]])
+            return _cap(sum(c for c, _ in parts)), widest([parts[1][1], parts[2][1]])
         if isinstance(node, ast.Compare):
             return self.compare(node), SCALAR
         if isinstance(node, ast.Subscript):
             (c1, container), (c2, _) = self.walk(node.value), self.walk(node.slice)
-            return _cap(c1 + c2), container
+            return _cap(c1 + c2), _item(container)
         if isinstance(node, (ast.List, ast.Tuple)):
             parts = [self.walk(e) for e in node.elts]
-            longest = max([len(parts), *(s[0] for _, s in parts)])
-            return _cap(sum(c for c, _ in parts)), (longest, _cap(1 + sum(s[1] for _, s in parts)))
+            inner = widest([s for _, s in parts])
+            size = (max(len(parts), inner[0], 1), _cap(1 + sum(s[1] for _, s in parts)), inner[2] + 1)
+            return _cap(sum(c for c, _ in parts)), size
         if isinstance(node, (ast.ListComp, ast.GeneratorExp)):
             return self.comprehension(node)
         if isinstance(node, ast.Call):
@@ -741,11 +758,11 @@ class _Estimator:
         for op, comp in zip(node.ops, node.comparators, strict=False):
             c, right = self.walk(comp)
             cost += c
-            deep = 2 * min(left[1], right[1]) if left[0] and right[0] else 0
             if isinstance(op, (ast.In, ast.NotIn)):
-                cost += right[0] + right[0] * (2 * min(left[1], right[1]) if left[0] else 0)
-            elif isinstance(op, (ast.Eq, ast.NotEq)):
-                cost += deep
+                deep = 2 * min(left[1], right[1]) if left[2] else 0
+                cost += right[0] * (1 + deep)
+            elif isinstance(op, (ast.Eq, ast.NotEq)) and left[2] and right[2]:
+                cost += 2 * min(left[1], right[1])
             left = right
         return _cap(cost)
 
@@ -754,7 +771,7 @@ class _Estimator:
         c_iter, items = self.walk(gen.iter)
         var = gen.target.id if isinstance(gen.target, ast.Name) else ""
         saved = self.locals.get(var)
-        self.locals[var] = items
+        self.locals[var] = _item(items)
         try:
             c_elt, elt = self.walk(node.elt)
             c_ifs = sum(self.walk(c)[0] for c in gen.ifs)
@@ -764,7 +781,8 @@ class _Estimator:
             else:
                 self.locals[var] = saved
         per_item = 1 + _parts(node.elt) + sum(_parts(c) for c in gen.ifs) + c_elt + c_ifs
-        return _cap(c_iter + items[0] * per_item), (max(items[0], elt[0]), _cap(1 + items[0] * elt[1]))
+        size = (max(items[0], elt[0], 1), _cap(1 + items[0] * elt[1]), elt[2] + 1)
+        return _cap(c_iter + items[0] * per_item), size
 
     def call(self, node: ast.Call) -> tuple[int, Size]:
         name = node.func.id if isinstance(node.func, ast.Name) else ""
@@ -773,20 +791,14 @@ class _Estimator:
         sizes = [s for _, s in parts]
         first = sizes[0] if sizes else SCALAR
         if name == "if_":
-            return _cap(cost), _widest(sizes[1:])
+            return _cap(cost), widest(sizes[1:])
         if name in ITERATING or name not in BUILTINS:  # the ruleset's own (card) functions go through cards
             n = first[0]
             cost += n * max(1, n.bit_length()) if name == "sorted" else n
-            if name in ("count", "index") and len(sizes) > 1 and sizes[1][0]:
+            if name in ("count", "index") and len(sizes) > 1 and sizes[1][2]:
                 cost += n * 2 * min(first[1], sizes[1][1])
         if name == "sorted":
             return _cap(cost), first
         if name == "get":
-            return _cap(cost), _widest([first, *sizes[2:]])
+            return _cap(cost), widest([_item(first), *sizes[2:]])
         return _cap(cost), SCALAR
-
-
-def _widest(sizes: list[Size]) -> Size:
-    if not sizes:
-        return SCALAR
-    return max(s for s, _ in sizes), max(t for _, t in sizes)

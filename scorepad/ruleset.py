@@ -231,17 +231,24 @@ def card_functions(values: Mapping[str, Any]) -> dict[str, Any]:
         return total
 
     def has(cards: Any, card: Any) -> bool:
-        return cardlib.parse_card(str(card)) in (cards or ())
+        return cardlib.parse_card(_word(card)) in (cards or ())
 
     def nrank(cards: Any, rank: Any) -> int:
-        want = cardlib.parse_card(str(rank))
+        want = cardlib.parse_card(_word(rank))
         return sum(1 for c in cards or () if cardlib.split_card(c)[0] == want)
 
     def nsuit(cards: Any, suit: Any) -> int:
-        s = cardlib.SUIT_SYMBOLS.get(str(suit).upper())
+        s = cardlib.SUIT_SYMBOLS.get(_word(suit).upper())
         return sum(1 for c in cards or () if cardlib.split_card(c)[1] == s)
 
     return {"value": value, "has": has, "nrank": nrank, "nsuit": nsuit}
+
+
+def _word(value: Any) -> str:
+    """A card, rank or suit given to a card function as text; a list is refused, not printed."""
+    if isinstance(value, (list, tuple, dict)):
+        raise TypeError("a card, rank or suit is a word like 'QS', 'Q' or 'S', not a list")
+    return str(value)
 
 
 
