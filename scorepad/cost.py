@@ -11,7 +11,8 @@ by `rules check`, naming the costliest formula; the engine's budget enforces the
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable
+from collections import ChainMap
+from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING
 
 from scorepad.expr import MAX_STEPS, SCALAR, Formula, Size, estimate, list_of, value_size, widest
@@ -124,7 +125,6 @@ class _Sizes:
     def __init__(self, rs: Ruleset) -> None:
         n = rs.max_players
         self.n = n
-        self._merged: dict[str, dict[str, Size]] = {}
         people = (n, n + 1, 1)
         hand: dict[str, Size] = {}
         for name, table in rs.tables.items():
@@ -184,12 +184,11 @@ class _Sizes:
     def let(self, name: str, formula: Formula, scope: str) -> None:
         _, value = estimate(formula, self.context(scope), self.default)
         self._declare(self.hand, name, value, "hand" if scope == "hand" else scope)
-        self._merged.clear()
 
-    def context(self, per: str) -> dict[str, Size]:
-        if per not in ("player", "side"):
-            return self.hand
-        if per not in self._merged:
-            self._merged[per] = {**self.hand, **(self.player if per == "player" else self.side)}
-        return self._merged[per]
+    def context(self, per: str) -> Mapping[str, Size]:
+        if per == "player":
+            return ChainMap(self.player, self.hand)  # no copy: a ruleset may have thousands of lets
+        if per == "side":
+            return ChainMap(self.side, self.hand)
+        return self.hand
 

@@ -280,6 +280,7 @@ class _Scope:
             env["all_" + cname] = [s[cname] for s in state["sides"]]
             self.side_names.append(cname)
         self.hand_env = env
+        self.rule_envs: dict[int | None, _RuleEnv] = {}
         self.player_envs = [dict(env, me=game.players[i], seat=i, side=game.sides[self.side_of[i]].name,
                                  side_no=self.side_of[i]) for i in range(n)]
         self.side_envs = [dict(env, me=s.name, side_no=k, members=[game.players[i] for i in s.members])
@@ -570,15 +571,52 @@ def _uses_lets(check: Check, lets: set[str]) -> bool:
                for n in names)
 
 
+class _RuleEnv(dict[str, Any]):
+    """The names a rule sees: the hand's (or the side's) names with the counters as they stand now.
+
+    One per side and hand, reused by every rule: the hand's names are copied once, and a counter is
+    looked up in the state when a formula asks for it, so the cost of a rule does not grow with the
+    names a ruleset declares (a copy per rule made thousands of lets times thousands of rules slow).
+    """
+
+    __slots__ = ("base", "k", "state")
+    base: Mapping[str, Any]
+    k: int | None
+    state: State
+
+    def __missing__(self, name: str) -> Any:
+        state, k = self.state, self.k
+        sides = state["sides"]
+        counters = sides[0]
+        if k is not None and name in counters:
+            return sides[k][name]
+        if name.startswith("all_") and name[4:] in counters:
+            return [s[name[4:]] for s in sides]
+        if k is not None and name.startswith("others_") and name[7:] in counters:
+            values = [s[name[7:]] for s in sides]
+            return values[:k] + values[k + 1:]
+        if name in state["game"]:
+            return state["game"][name]
+        return self.base[name]
+
+
 def _rule_env(game: Game, scope: _Scope, state: State, k: int | None, points: list[int | float],
               finished_early: bool) -> dict[str, Any]:
     """The names a rule sees: the hand's values and the counters as they stand now."""
-    base = scope.side_envs[k] if k is not None else scope.hand_env
-    env = dict(base)
-    env.update(state["game"])
+    env = scope.rule_envs.get(k)
+    if env is None:
+        base = scope.side_envs[k] if k is not None else scope.hand_env
+        env = _RuleEnv(base)
+        for cname in state["sides"][0]:  # counters are read from the state when asked (__missing__)
+            for name in (cname, "all_" + cname, "others_" + cname):
+                env.pop(name, None)
+        for gname in state["game"]:
+            env.pop(gname, None)
+        env.base, env.k = base, k
+        scope.rule_envs[k] = env
+    env.state = state
     env["all_gained"] = list(points)
     env["finished_early"] = finished_early
-    _counter_names(env, state, k)
     if k is not None:
         env["gained"] = points[k]
     active = active_players(game, state)

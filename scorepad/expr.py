@@ -215,11 +215,22 @@ def _order(op: Callable[[Any, Any], bool]) -> Callable[[Any, Any], bool]:
 _CONTAINERS = (list, tuple, dict)
 
 
+_CONTAINER_TYPES = frozenset(_CONTAINERS)
+
+
 def _eq(a: Any, b: Any) -> bool:
     """`a == b`, charging the budget for every item compared when both are lists or tables."""
-    if isinstance(a, _CONTAINERS) and isinstance(b, _CONTAINERS):
+    if type(a) in _CONTAINER_TYPES and type(b) in _CONTAINER_TYPES:
         return _deep_eq(a, b)
     return bool(a == b)
+
+
+def _plain_eq(a: Any, b: Any) -> bool:
+    return bool(a == b)
+
+
+def _plain_ne(a: Any, b: Any) -> bool:
+    return bool(a != b)
 
 
 def _deep_eq(a: Any, b: Any) -> bool:
@@ -398,6 +409,7 @@ class _Compiler:
         self.locals: list[str] = []
         self.used: set[str] = set()
         self.in_comprehension = False
+        self.in_body = False  # compiling a comprehension's element or condition
         self.constants: dict[int, Evaluator] = {}  # keeps the closures alive so ids stay unique
 
     def fail(self, node: ast.AST | None, message: str) -> FormulaError:
@@ -446,6 +458,9 @@ class _Compiler:
             return lambda env: False
         if name in self.locals or name in self.known:
             self.used.add(name)
+            if self.in_body and name not in self.locals:
+                # in a comprehension's body env is its _Overlay: go straight to the formula's names
+                return lambda env: env.base[name]  # type: ignore[attr-defined]
             return lambda env: env[name]
         known = ", ".join(sorted(n for n in self.known if not n.startswith("_")))
         raise self.fail(node, f"unknown name {name!r} (known: {known})")
@@ -504,10 +519,13 @@ class _Compiler:
     def c_Compare(self, node: ast.Compare) -> Evaluator:
         first = self.compile(node.left)
         rest: list[tuple[Callable[[Any, Any], bool], Evaluator]] = []
-        for op, comp in zip(node.ops, node.comparators, strict=False):
+        scalar = [isinstance(n, ast.Constant) for n in (node.left, *node.comparators)]
+        for i, (op, comp) in enumerate(zip(node.ops, node.comparators, strict=False)):
             fn = CMPOPS.get(type(op))
             if fn is None:
                 raise self.fail(node, "'is' is not allowed; use == or !=")
+            if scalar[i] or scalar[i + 1]:  # a word or number on one side: == costs one step
+                fn = {ast.Eq: _plain_eq, ast.NotEq: _plain_ne}.get(type(op), fn)
             rest.append((fn, self.compile(comp)))
 
         def run(env: Env) -> bool:
@@ -545,6 +563,15 @@ class _Compiler:
         if name in ITERATING or name in self.functions:
             # a function that goes through its first argument pays one step per item
             log = name == "sorted"
+            if len(args) == 1 and not log:
+                (only,) = args
+
+                def run_one(env: Env) -> Any:
+                    value = only(env)
+                    if type(value) in _CONTAINER_TYPES:
+                        _charge(len(value))
+                    return fn(value)
+                return run_one
 
             def run_iterating(env: Env) -> Any:
                 values = [a(env) for a in args]
@@ -581,11 +608,13 @@ class _Compiler:
             iterable = self.compile(gen.iter)
             var = gen.target.id
             self.locals.append(var)
+            self.in_body = True
             try:
                 element = self.compile(node.elt)
                 conds = [self.compile(c) for c in gen.ifs]
             finally:
                 self.locals.pop()
+                self.in_body = False
         finally:
             self.in_comprehension = False
         per_item = 1 + _parts(node.elt) + sum(_parts(c) for c in gen.ifs)
@@ -593,7 +622,8 @@ class _Compiler:
         def run(env: Env) -> list[Any]:
             items = _seq(iterable(env))
             _charge(len(items) * per_item)
-            local = dict(env)
+            local = _Overlay()  # the loop variable over the formula's names, which are not copied
+            local.base = env
             out = []
             for item in items:
                 local[var] = item
@@ -603,6 +633,16 @@ class _Compiler:
         return run
 
     c_GeneratorExp = c_ListComp
+
+
+class _Overlay(dict[str, Any]):
+    """A comprehension's variable over the names of the formula (a ruleset may declare thousands)."""
+
+    __slots__ = ("base",)
+    base: Env
+
+    def __missing__(self, name: str) -> Any:
+        return self.base[name]
 
 
 def _describe(node: ast.AST) -> str:

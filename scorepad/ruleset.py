@@ -663,7 +663,7 @@ def build(data: dict[str, Any], base: dict[str, Any], text: str, source: str,
         f = comp(src, f"let.{lname}", known_now)
         if f:
             hand_lets.append(Let(lname, f))
-        known_now = known_now | {lname}
+        known_now.add(lname)  # in place: a copy per let made many lets quadratic
     player_known = (known_now | player_fields | {f"others_{n}" for n in player_fields}
                     | {f"team_{n}" for n in player_fields} | side_fields | side_counters
                     | {f"others_{n}" for n in side_fields | side_counters}
@@ -673,7 +673,7 @@ def build(data: dict[str, Any], base: dict[str, Any], text: str, source: str,
         f = comp(src, f"player.{lname}", player_known)
         if f:
             player_lets.append(Let(lname, f))
-        player_known = player_known | {lname, f"all_{lname}", f"others_{lname}", f"team_{lname}"}
+        player_known |= {lname, f"all_{lname}", f"others_{lname}", f"team_{lname}"}
     side_known = (known_now | all_of(player_level) | side_fields | side_counters
                   | {f"others_{n}" for n in side_fields | side_counters} | player_level
                   | {f"team_{n}" for n in player_level} | {"me", "side_no", "members"})
@@ -682,7 +682,7 @@ def build(data: dict[str, Any], base: dict[str, Any], text: str, source: str,
         f = comp(src, f"side.{lname}", side_known)
         if f:
             side_lets.append(Let(lname, f))
-        side_known = side_known | {lname, f"all_{lname}", f"others_{lname}"}
+        side_known |= {lname, f"all_{lname}", f"others_{lname}"}
 
     checks = [c for c in total_checks if c is not None]
     for i, spec in enumerate(_list(data, "check", p)):
