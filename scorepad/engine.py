@@ -413,7 +413,7 @@ def _format_one(value: Any) -> str:
     return str(value)
 
 
-def _format_into(value: Any, out: list[str], left: list[int]) -> None:
+def _format_into(value: Any, out: list[str], left: list[int], depth: int = 0) -> None:
     for i, item in enumerate(value):
         if left[0] <= 0:
             return
@@ -421,7 +421,10 @@ def _format_into(value: Any, out: list[str], left: list[int]) -> None:
         if isinstance(item, (list, tuple)):
             out.append(text)
             left[0] -= len(text) + 1
-            _format_into(item, out, left)
+            if depth >= 20:  # lists in lists 20 deep: no one reads further
+                out.append("...")
+                continue
+            _format_into(item, out, left, depth + 1)
             continue
         text += _format_one(item)
         if len(text) > left[0]:

@@ -9,6 +9,7 @@ estimate (so a ruleset that passes `rules check` is never stopped mid-game).
 
 from __future__ import annotations
 
+import contextlib
 import sqlite3
 import time
 from collections.abc import Callable
@@ -16,18 +17,22 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 import pytest
+from hypothesis import given, settings
 
 import scorepad.expr as expr
 import scorepad.ruleset as ruleset_module
 from scorepad.cost import hand_steps
 from scorepad.engine import apply_hand, format_value, initial_state, make_game
 from scorepad.errors import FormulaError, ScorepadError
-from scorepad.expr import BudgetError, compile_formula, formula_budget
+from scorepad.expr import SCALAR, BudgetError, compile_formula, estimate, formula_budget, value_size
 from scorepad.play import type_and_score
 from scorepad.registry import entries
 from scorepad.ruleset import load_text
 from scorepad.scenario import load_scenario
 from tests.conftest import Run, dump
+from tests.test_properties import ENV as PROPERTY_ENV
+from tests.test_properties import NAMES as PROPERTY_NAMES
+from tests.test_properties import expressions
 
 ROOT = Path(__file__).resolve().parent.parent
 HOSTILE = Path(__file__).resolve().parent / "hostile"
@@ -123,6 +128,11 @@ def test_a_huge_nested_value_is_shown_cut_short() -> None:
     text = format_value(cube)
     assert time.perf_counter() - start < 0.5
     assert len(text) <= 1100
+    deep: list[Any] = [1]
+    for _ in range(5000):
+        deep = [deep, 2]
+    text = format_value(deep)  # 5,000 lists deep: cut at 20, no RecursionError
+    assert text.startswith("...") and len(text) <= 1100
 
 
 def test_card_functions_refuse_a_list_instead_of_printing_it() -> None:
@@ -314,3 +324,17 @@ def test_many_names_and_many_rules_stay_quick(cli: Callable[..., Run], tmp_path:
     r = cli("hand", "pts=" + ",".join(["1"] * 12))
     assert r.code == 0, r.err
     assert time.perf_counter() - start < 8  # three loads and a hand; it took about 13 s before
+
+
+@given(expressions())
+@settings(max_examples=300, deadline=None)
+def test_steps_of_any_formula_never_exceed_its_estimate(source: str) -> None:
+    """The estimate is an upper bound of the budget's count, for any formula that compiles."""
+    try:
+        formula = compile_formula(source, "score[0].points", PROPERTY_NAMES)
+    except ScorepadError:
+        return
+    bound, _ = estimate(formula, {n: value_size(v) for n, v in PROPERTY_ENV.items()}, SCALAR)
+    with formula_budget(10**12) as budget, contextlib.suppress(ScorepadError):
+        formula(dict(PROPERTY_ENV))
+    assert 10**12 - budget.left <= bound, source
