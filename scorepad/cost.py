@@ -49,16 +49,17 @@ def _estimates(rs: Ruleset) -> tuple[dict[str, Group], list[tuple[Formula, Size]
     n = rs.max_players
     counters: list[tuple[Formula, Size]] = []
 
-    def add(group: Group, formulas: Iterable[Formula | None], per: str, counter: bool = False) -> None:
+    def add(group: Group, formulas: Iterable[Formula | None], per: str, counter: bool = False,
+            times: int | None = None) -> None:
         for f in formulas:
             if f is not None:
                 steps, size = estimate(f, sizes.context(per), sizes.default)
-                group.append((f, steps, 1 if per in ("hand", "game") else n))
+                group.append((f, steps, times or (1 if per in ("hand", "game") else n)))
                 if counter:
                     counters.append((f, size))
 
-    for fdef in rs.fields.values():
-        add(hand, _formulas_of(fdef), "hand")
+    for fdef in rs.fields.values():  # a per-player (per-side) field's formulas run for each of them
+        add(hand, _formulas_of(fdef), "hand", times=1 if fdef.scope == "hand" else n)
     for let in rs.hand_lets:
         sizes.let(let.name, let.formula, "hand")
         add(hand, [let.formula], "hand")
