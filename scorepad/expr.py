@@ -355,6 +355,8 @@ def _table_entry(container: dict[Any, Any], key: Any) -> Any:
 
 def _lookup(container: Any, key: Any) -> Any:
     if isinstance(container, dict):
+        if type(key) is str and key in container:  # the common case first: a word names the entry
+            return container[key]
         found = _table_entry(container, key)
         if found is not _MISSING:
             return found
@@ -569,7 +571,11 @@ class _Compiler:
                 def run_one(env: Env) -> Any:
                     value = only(env)
                     if type(value) in _CONTAINER_TYPES:
-                        _charge(len(value))
+                        budget = _ACTIVE.get()  # _charge(len(value)), without a call: sum(), max() are common
+                        if budget is not None:
+                            budget.left -= len(value)
+                            if budget.left < 0:
+                                raise _Exhausted
                     return fn(value)
                 return run_one
 
