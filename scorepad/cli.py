@@ -148,19 +148,35 @@ def rules_show(ruleset: str = typer.Argument(..., help="id, alias, native name o
 
 
 @rules_app.command("check")
-def rules_check(paths: list[Path] = typer.Argument(..., help="ruleset files")) -> None:
-    """Validate ruleset files: every problem with file, TOML key and a sentence."""
-    from scorepad.house import check_file
+def rules_check(paths: list[Path] = typer.Argument(..., help="ruleset files"),
+                fmt: str = typer.Option("text", "--format",
+                                        help="text (file:line:column: key: message) or json (for editors)")) -> None:
+    """Validate ruleset files: every problem as file:line:column: TOML key: a sentence."""
+    import json
 
+    from scorepad.errors import UserError
+    from scorepad.house import check_file, locate_problems
+
+    if fmt not in ("text", "json"):
+        raise UserError(f"unknown format {fmt!r} (text or json)")
     bad = 0
+    report = []
     for path in paths:
         result = check_file(path, _rules_dirs())
-        for line in [*result.warnings, *result.problems]:
+        located = locate_problems(result) if result.problems else []
+        bad += bool(result.problems)
+        if fmt == "json":
+            report.append({"file": str(path), "ok": not result.problems, "warnings": result.warnings,
+                           "problems": [p.as_dict() for p in located]})
+            continue
+        for line in result.warnings:
             typer.echo(line, err=True)
-        if result.problems:
-            bad += 1
-        else:
+        for p in located:
+            typer.echo(f"{path}:{p.line}:{p.column}: " + (f"{p.key}: " if p.key else "") + p.message, err=True)
+        if not result.problems:
             typer.echo(f"{path}: ok")
+    if fmt == "json":
+        typer.echo(json.dumps(report, ensure_ascii=False, indent=2))
     if bad:
         raise SystemExit(2)
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from scorepad.errors import FormulaError, HandError, UserError
-from scorepad.expr import Formula
+from scorepad.expr import BudgetError, Formula, budgeted, value_kind
 from scorepad.names import check_name
 from scorepad.ruleset import Check, Rule, Ruleset
 
@@ -177,6 +177,7 @@ def base_env(game: Game) -> dict[str, Any]:
     return env
 
 
+@budgeted
 def initial_state(game: Game) -> State:
     rs = game.ruleset
     env = base_env(game)
@@ -186,9 +187,9 @@ def initial_state(game: Game) -> State:
                     members=[game.players[i] for i in side.members])
         counters: dict[str, Any] = {"score": 0, "status": "playing"}
         for name, f in rs.side_state.items():
-            counters[name] = _eval(f, senv)
+            counters[name] = _counter(f.key, _eval(f, senv))
         sides.append(counters)
-    gstate = {name: _eval(f, env) for name, f in rs.game_state.items()}
+    gstate = {name: _counter(f.key, _eval(f, env)) for name, f in rs.game_state.items()}
     return {"hands": 0, "sides": sides, "game": gstate, "finished": False, "winners": None,
             "draw": False, "dealer": 0}
 
@@ -217,7 +218,7 @@ def _pass_deal(game: Game, state: State, scope: _Scope | None = None,
         if isinstance(chosen, int) and not isinstance(chosen, bool) and 0 <= chosen < n:
             state["dealer"] = chosen
             return
-        raise HandError(f"this hand cannot be scored: players.next_dealer gave {chosen!r}, not a player")
+        raise HandError(f"this hand cannot be scored: players.next_dealer gave {value_kind(chosen)}, not a player")
     for step in range(1, n + 1):
         candidate = (dealer + step) % n
         if state["sides"][side_of[candidate]]["status"] == "playing":
@@ -279,6 +280,7 @@ class _Scope:
             env["all_" + cname] = [s[cname] for s in state["sides"]]
             self.side_names.append(cname)
         self.hand_env = env
+        self.rule_envs: dict[int | None, _RuleEnv] = {}
         self.player_envs = [dict(env, me=game.players[i], seat=i, side=game.sides[self.side_of[i]].name,
                                  side_no=self.side_of[i]) for i in range(n)]
         self.side_envs = [dict(env, me=s.name, side_no=k, members=[game.players[i] for i in s.members])
@@ -353,6 +355,8 @@ def run_checks(game: Game, scope: _Scope, state: State, checks: Sequence[Check],
                 if check.when is not None and not check.when(env):
                     continue
                 ok = check.ok(env)
+            except BudgetError as exc:
+                raise HandError(_hand_formula_problem(exc)) from None
             except FormulaError as exc:
                 problems.append(_hand_formula_problem(exc))
                 if failed is not None:
@@ -390,24 +394,58 @@ def render_message(text: str, parts: Sequence[Formula], env: Mapping[str, Any]) 
     for f in parts:
         try:
             values.append(format_value(f(env)))
+        except BudgetError:
+            raise
         except FormulaError:
             values.append("?")
     it = iter(values)
     return TEMPLATE_RE.sub(lambda m: next(it, "?"), text)
 
 
+MAX_SHOWN = 1000  # characters of one value in a message or a table cell
+
+
 def format_value(value: Any) -> str:
+    """A value as a person reads it; a list is cut at MAX_SHOWN characters (a formula can make
+    a list of lists of lists whose full text would not fit in memory)."""
+    if isinstance(value, (list, tuple)):
+        out: list[str] = []
+        _format_into(value, out, [MAX_SHOWN])
+        return "".join(out)
+    return _format_one(value)
+
+
+def _format_one(value: Any) -> str:
     if isinstance(value, bool):
         return "yes" if value else "no"
     if isinstance(value, float) and value.is_integer():
         return str(int(value))
-    if isinstance(value, (list, tuple)):
-        return ", ".join(format_value(v) for v in value)
     if value is None:
         return "-"
     return str(value)
 
 
+def _format_into(value: Any, out: list[str], left: list[int], depth: int = 0) -> None:
+    for i, item in enumerate(value):
+        if left[0] <= 0:
+            return
+        text = ", " if i else ""
+        if isinstance(item, (list, tuple)):
+            out.append(text)
+            left[0] -= len(text) + 1
+            if depth >= 20:  # lists in lists 20 deep: no one reads further
+                out.append("...")
+                continue
+            _format_into(item, out, left, depth + 1)
+            continue
+        text += _format_one(item)
+        if len(text) > left[0]:
+            text = text[:max(left[0], 0)] + "..."
+        out.append(text)
+        left[0] -= len(text)
+
+
+@budgeted
 def apply_hand(game: Game, state: State, hand: Hand) -> HandResult:
     """Score one hand: checks, derived values, points, counters, thresholds, end of game."""
     rs = game.ruleset
@@ -455,7 +493,7 @@ def apply_hand(game: Game, state: State, hand: Hand) -> HandResult:
                     continue
                 pts = item.points(env)
                 if isinstance(pts, bool) or not isinstance(pts, (int, float)):
-                    raise FormulaError(f"{item.id}: points must be a number, got {pts!r}")
+                    raise FormulaError(f"{item.id}: points must be a number, got {value_kind(pts)}")
                 if pts == 0:
                     continue
                 label = item.label if who is None or len(game.sides[k].members) == 1 else f"{item.label} ({who})"
@@ -549,15 +587,52 @@ def _uses_lets(check: Check, lets: set[str]) -> bool:
                for n in names)
 
 
+class _RuleEnv(dict[str, Any]):
+    """The names a rule sees: the hand's (or the side's) names with the counters as they stand now.
+
+    One per side and hand, reused by every rule: the hand's names are copied once, and a counter is
+    looked up in the state when a formula asks for it, so the cost of a rule does not grow with the
+    names a ruleset declares (a copy per rule made thousands of lets times thousands of rules slow).
+    """
+
+    __slots__ = ("base", "k", "state")
+    base: Mapping[str, Any]
+    k: int | None
+    state: State
+
+    def __missing__(self, name: str) -> Any:
+        state, k = self.state, self.k
+        sides = state["sides"]
+        counters = sides[0]
+        if k is not None and name in counters:
+            return sides[k][name]
+        if name.startswith("all_") and name[4:] in counters:
+            return [s[name[4:]] for s in sides]
+        if k is not None and name.startswith("others_") and name[7:] in counters:
+            values = [s[name[7:]] for s in sides]
+            return values[:k] + values[k + 1:]
+        if name in state["game"]:
+            return state["game"][name]
+        return self.base[name]
+
+
 def _rule_env(game: Game, scope: _Scope, state: State, k: int | None, points: list[int | float],
               finished_early: bool) -> dict[str, Any]:
     """The names a rule sees: the hand's values and the counters as they stand now."""
-    base = scope.side_envs[k] if k is not None else scope.hand_env
-    env = dict(base)
-    env.update(state["game"])
+    env = scope.rule_envs.get(k)
+    if env is None:
+        base = scope.side_envs[k] if k is not None else scope.hand_env
+        env = _RuleEnv(base)
+        for cname in state["sides"][0]:  # counters are read from the state when asked (__missing__)
+            for name in (cname, "all_" + cname, "others_" + cname):
+                env.pop(name, None)
+        for gname in state["game"]:
+            env.pop(gname, None)
+        env.base, env.k = base, k
+        scope.rule_envs[k] = env
+    env.state = state
     env["all_gained"] = list(points)
     env["finished_early"] = finished_early
-    _counter_names(env, state, k)
     if k is not None:
         env["gained"] = points[k]
     active = active_players(game, state)
@@ -584,9 +659,9 @@ def _run_rules(game: Game, scope: _Scope, state: State, rules: Sequence[Rule],
                 if rule.when is not None and not rule.when(env):
                     continue
                 before = state["sides"][k]["score"] if k is not None else None
-                sets = [(c, f(env)) for c, f in rule.set]
-                adds = [(c, f(env)) for c, f in rule.add]
-                set_all = [(c, f(env)) for c, f in rule.set_all]
+                sets = [(c, _counter(f.key, f(env))) for c, f in rule.set]
+                adds = [(c, _counter(f.key, f(env))) for c, f in rule.add]
+                set_all = [(c, _counter(f.key, f(env))) for c, f in rule.set_all]
                 message = render_message(rule.message, rule.message_parts, env) if rule.message else ""
                 for counter, value in sets:
                     _store(state, k, counter, value)
@@ -613,6 +688,16 @@ def _run_rules(game: Game, scope: _Scope, state: State, rules: Sequence[Rule],
     except TypeError as exc:
         raise HandError(f"this hand cannot be scored: a rule mixes words and numbers ({exc})") from None
     return ended
+
+
+def _counter(key: str, value: Any) -> Any:
+    """A counter holds a number, a word, yes/no or nothing: a list would be stored with every hand
+    (and a rule could make it grow without end)."""
+    if value is None or isinstance(value, (bool, int, float)):
+        return value
+    if isinstance(value, str) and len(value) <= 200:
+        return value
+    raise FormulaError(f"{key}: a counter holds a number or a word, not {value_kind(value)}")
 
 
 def _store(state: State, k: int | None, counter: str, value: Any) -> None:
@@ -697,6 +782,7 @@ def _best(game: Game, state: State, candidates: Sequence[int]) -> list[int]:
     return [k for k in candidates if state["sides"][k]["score"] == target]
 
 
+@budgeted
 def finish_game(game: Game, state: State) -> HandResult:
     """End an unfinished game now, applying the ruleset's rules for unfinished games."""
     if state["finished"]:
@@ -713,6 +799,7 @@ def finish_game(game: Game, state: State) -> HandResult:
     return HandResult(new, points, breakdown, events)
 
 
+@budgeted
 def next_hand_info(game: Game, state: State) -> dict[str, Any]:
     """What the table needs before the next hand: who deals, and the ruleset's `display.next` items."""
     rs = game.ruleset
@@ -727,12 +814,15 @@ def next_hand_info(game: Game, state: State) -> dict[str, Any]:
     info: dict[str, Any] = {"hand": hand_no, "dealer": game.players[dealer]}
     for label, f in rs.display_next.items():
         try:
-            info[label] = f(env)
+            info[label] = _shown(f(env))
+        except BudgetError:
+            raise
         except FormulaError:
             info[label] = "?"
     return info
 
 
+@budgeted
 def side_display(game: Game, state: State) -> list[dict[str, Any]]:
     """Each side's counters as the ruleset's `display.side` asks them to be shown."""
     rs = game.ruleset
@@ -745,8 +835,19 @@ def side_display(game: Game, state: State) -> list[dict[str, Any]]:
         shown = {}
         for label, f in rs.display_side.items():
             try:
-                shown[label] = f(senv)
+                shown[label] = _shown(f(senv))
+            except BudgetError:
+                raise
             except FormulaError:
                 shown[label] = "?"
         out.append(shown)
     return out
+
+
+def _shown(value: Any) -> Any:
+    """A displayed value: a number or word as it is, a list of them as it is, anything deeper as text."""
+    if isinstance(value, (list, tuple)) and any(isinstance(v, (list, tuple, dict)) for v in value):
+        return format_value(value)
+    if isinstance(value, dict):
+        return format_value(list(value.values()))
+    return value

@@ -5,15 +5,25 @@ look values up in lists and tables, and call the functions listed here. There is
 access, no import, no assignment, no loop but one bounded comprehension, and every number is
 capped, so a formula can neither reach the interpreter nor run for long. Formulas are compiled
 once per ruleset; errors name the TOML key and point at the mistake.
+
+Work is bounded twice. `estimate()` gives each formula's worst case in steps from the sizes of the
+lists it can see (the ruleset refuses formulas that could exceed `MAX_STEPS` a hand), and every
+evaluation runs on a step budget (`formula_budget()`, one per hand): each formula call costs its
+number of parts, each comprehension its length times its body, each function over a list that
+list's length. A budget that runs out stops the formula with an error naming it; no clock is used,
+so the same hand always gives the same answer and nothing is left half done.
 """
 
 from __future__ import annotations
 
 import ast
+import functools
 import math
-from collections.abc import Callable, Collection, Mapping
-from dataclasses import dataclass
-from typing import Any
+from collections.abc import Callable, Collection, Iterator, Mapping
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass, field
+from typing import Any, ParamSpec, TypeVar
 
 from scorepad.errors import FormulaError
 
@@ -23,9 +33,69 @@ MAX_DEPTH = 40
 MAX_NUMBER = 10**15
 MAX_EXPONENT = 64
 MAX_STRING = 200
+# The step budget of one hand (all its formulas together) and the limit of the static estimate.
+# A step is about one part of a formula evaluated, or one item of a list a function goes through;
+# a million of them is roughly half a second. The bundled rulesets need at most a few thousand.
+MAX_STEPS = 1_000_000
 
+P = ParamSpec("P")
+R = TypeVar("R")
 Env = Mapping[str, Any]
 Evaluator = Callable[[Env], Any]
+
+
+class BudgetError(FormulaError):
+    """The formulas of one hand (or one display) took more steps than the budget allows."""
+
+
+class _Exhausted(Exception):
+    """Raised inside a formula when the budget runs out; Formula.__call__ turns it into BudgetError."""
+
+
+class Budget:
+    """The steps left for the formulas of one hand; the first formula that runs it out is named."""
+
+    __slots__ = ("left", "limit", "message")
+
+    def __init__(self, limit: int) -> None:
+        self.left = limit
+        self.limit = limit
+        self.message: str | None = None
+
+
+_ACTIVE: ContextVar[Budget | None] = ContextVar("scorepad_formula_budget", default=None)
+
+
+@contextmanager
+def formula_budget(limit: int = MAX_STEPS) -> Iterator[Budget]:
+    """Run the formulas evaluated inside on one budget of `limit` steps (the engine: one per hand)."""
+    budget = Budget(limit)
+    token = _ACTIVE.set(budget)
+    try:
+        yield budget
+    finally:
+        _ACTIVE.reset(token)
+
+
+def budgeted(fn: Callable[P, R]) -> Callable[P, R]:
+    """Run `fn` on a fresh budget of MAX_STEPS: the engine's entry points (one hand, one display)."""
+
+    @functools.wraps(fn)
+    def run(*args: P.args, **kwargs: P.kwargs) -> R:
+        token = _ACTIVE.set(Budget(MAX_STEPS))
+        try:
+            return fn(*args, **kwargs)
+        finally:
+            _ACTIVE.reset(token)
+    return run
+
+
+def _charge(steps: int) -> None:
+    budget = _ACTIVE.get()
+    if budget is not None:
+        budget.left -= steps
+        if budget.left < 0:
+            raise _Exhausted
 
 
 @dataclass(frozen=True)
@@ -36,10 +106,25 @@ class Formula:
     key: str
     names: frozenset[str]
     run: Evaluator
+    weight: int = 1  # parts of the formula: the steps one evaluation costs before its loops
+    tree: ast.expr | None = field(default=None, compare=False, repr=False)
 
     def __call__(self, env: Env) -> Any:
+        budget = _ACTIVE.get()
+        if budget is None:  # evaluated on its own (a field's bounds, a test): a budget of its own
+            with formula_budget():
+                return self(env)
+        left = budget.left - self.weight
+        budget.left = left
         try:
+            if left < 0:
+                raise _Exhausted
             return self.run(env)
+        except _Exhausted:
+            if budget.message is None:
+                budget.message = (f"{self.key}: {self.source!r} was stopped: the formulas of one hand may "
+                                  f"take at most {budget.limit:,} steps (it goes through large lists too often)")
+            raise BudgetError(budget.message) from None
         except FormulaError as exc:
             if exc.message.startswith(self.key + ":"):
                 raise
@@ -84,6 +169,9 @@ def _kind(value: Any) -> str:
     return type(value).__name__
 
 
+value_kind = _kind  # what a value is, in words, without printing it (it may be huge)
+
+
 def _pow(a: Any, b: Any) -> int | float:
     base, exp = _number(a), _number(b)
     if not isinstance(exp, int) or not 0 <= exp <= MAX_EXPONENT:
@@ -124,17 +212,55 @@ def _order(op: Callable[[Any, Any], bool]) -> Callable[[Any, Any], bool]:
     return run
 
 
+_CONTAINERS = (list, tuple, dict)
+
+
+_CONTAINER_TYPES = frozenset(_CONTAINERS)
+
+
+def _eq(a: Any, b: Any) -> bool:
+    """`a == b`, charging the budget for every item compared when both are lists or tables."""
+    if type(a) in _CONTAINER_TYPES and type(b) in _CONTAINER_TYPES:
+        return _deep_eq(a, b)
+    return bool(a == b)
+
+
+def _plain_eq(a: Any, b: Any) -> bool:
+    return bool(a == b)
+
+
+def _plain_ne(a: Any, b: Any) -> bool:
+    return bool(a != b)
+
+
+def _deep_eq(a: Any, b: Any) -> bool:
+    if a is b:
+        return True
+    if type(a) is not type(b):
+        return bool(a == b)  # a list and a table: unequal at once
+    _charge(1 + min(len(a), len(b)))
+    if len(a) != len(b):
+        return False
+    if isinstance(a, dict):
+        return a.keys() == b.keys() and all(_eq(v, b[k]) for k, v in a.items())
+    return all(_eq(x, y) for x, y in zip(a, b, strict=True))
+
+
 def _contains(a: Any, b: Any) -> bool:
     if not isinstance(b, (list, tuple, dict, str)):
         raise TypeError(f"'in' needs a list, table or word on the right, got {_kind(b)}")
     if isinstance(b, str) and not isinstance(a, str):
         raise TypeError("'in' a word needs a word on the left")
+    if isinstance(b, (list, tuple)):
+        _charge(len(b))
+        if isinstance(a, _CONTAINERS):
+            return any(_eq(a, x) for x in b)
     return a in b
 
 
 CMPOPS: dict[type, Callable[[Any, Any], bool]] = {
-    ast.Eq: lambda a, b: bool(a == b),
-    ast.NotEq: lambda a, b: bool(a != b),
+    ast.Eq: _eq,
+    ast.NotEq: lambda a, b: not _eq(a, b),
     ast.Lt: _order(lambda a, b: a < b),
     ast.LtE: _order(lambda a, b: a <= b),
     ast.Gt: _order(lambda a, b: a > b),
@@ -170,11 +296,15 @@ def _sum(values: Any) -> int | float:
 
 
 def _count(values: Any, item: Any = True) -> int:
+    if isinstance(item, _CONTAINERS):
+        return sum(1 for x in _seq(values) if _eq(x, item))
     return sum(1 for x in _seq(values) if x == item)
 
 
 def _index(values: Any, item: Any) -> int:
     items = _seq(values)
+    if isinstance(item, _CONTAINERS):
+        return next((i for i, x in enumerate(items) if _eq(x, item)), -1)
     return items.index(item) if item in items else -1
 
 
@@ -199,21 +329,39 @@ def _if(cond: Any, a: Any, b: Any) -> Any:
 def _get(table: Any, key: Any, default: Any = 0) -> Any:
     if not isinstance(table, (dict, list, tuple)):
         raise TypeError(f"get() needs a table or list, got {_kind(table)}")
+    if isinstance(table, dict):  # no error message is built for a missing key: get() is used in loops
+        found = _table_entry(table, key)
+        return default if found is _MISSING else found
     try:
         return _lookup(table, key)
     except (KeyError, IndexError):
         return default
 
 
+_MISSING = object()
+
+
+def _table_entry(container: dict[Any, Any], key: Any) -> Any:
+    if isinstance(key, _CONTAINERS):
+        raise TypeError(f"a table entry is named by a number or a word, not {_kind(key)}")
+    if key in container:
+        return container[key]
+    if isinstance(key, (int, float)) and not isinstance(key, bool) and str(key) in container:
+        return container[str(key)]
+    if isinstance(key, bool) and str(key).lower() in container:
+        return container[str(key).lower()]
+    return _MISSING
+
+
 def _lookup(container: Any, key: Any) -> Any:
     if isinstance(container, dict):
-        if key in container:
+        if type(key) is str and key in container:  # the common case first: a word names the entry
             return container[key]
-        if isinstance(key, (int, float)) and not isinstance(key, bool) and str(key) in container:
-            return container[str(key)]
-        if isinstance(key, bool) and str(key).lower() in container:
-            return container[str(key).lower()]
-        raise KeyError(f"no entry {key!r} in the table (entries: {', '.join(map(str, container))})")
+        found = _table_entry(container, key)
+        if found is not _MISSING:
+            return found
+        entries = ", ".join(map(str, list(container)[:20])) + (", ..." if len(container) > 20 else "")
+        raise KeyError(f"no entry {key!r} in the table (entries: {entries})")
     if isinstance(container, (list, tuple)):
         if isinstance(key, bool) or not isinstance(key, int):
             raise TypeError(f"a list position must be a whole number, got {_kind(key)}")
@@ -245,6 +393,14 @@ BUILTINS: dict[str, Callable[..., Any]] = {
     "get": _get,
     "if_": _if,
 }
+# the functions that go through the list they are given (one step per item); len() only counts
+ITERATING = frozenset({"min", "max", "sum", "len", "count", "any", "all", "sorted", "index"})
+
+
+def _parts(node: ast.AST) -> int:
+    return sum(1 for _ in ast.walk(node))
+
+
 class _Compiler:
     def __init__(self, source: str, key: str, known: Collection[str],
                  functions: Mapping[str, Callable[..., Any]]) -> None:
@@ -255,6 +411,7 @@ class _Compiler:
         self.locals: list[str] = []
         self.used: set[str] = set()
         self.in_comprehension = False
+        self.in_body = False  # compiling a comprehension's element or condition
         self.constants: dict[int, Evaluator] = {}  # keeps the closures alive so ids stay unique
 
     def fail(self, node: ast.AST | None, message: str) -> FormulaError:
@@ -303,6 +460,9 @@ class _Compiler:
             return lambda env: False
         if name in self.locals or name in self.known:
             self.used.add(name)
+            if self.in_body and name not in self.locals:
+                # in a comprehension's body env is its _Overlay: go straight to the formula's names
+                return lambda env: env.base[name]  # type: ignore[attr-defined]
             return lambda env: env[name]
         known = ", ".join(sorted(n for n in self.known if not n.startswith("_")))
         raise self.fail(node, f"unknown name {name!r} (known: {known})")
@@ -361,10 +521,13 @@ class _Compiler:
     def c_Compare(self, node: ast.Compare) -> Evaluator:
         first = self.compile(node.left)
         rest: list[tuple[Callable[[Any, Any], bool], Evaluator]] = []
-        for op, comp in zip(node.ops, node.comparators, strict=False):
+        scalar = [isinstance(n, ast.Constant) for n in (node.left, *node.comparators)]
+        for i, (op, comp) in enumerate(zip(node.ops, node.comparators, strict=False)):
             fn = CMPOPS.get(type(op))
             if fn is None:
                 raise self.fail(node, "'is' is not allowed; use == or !=")
+            if scalar[i] or scalar[i + 1]:  # a word or number on one side: == costs one step
+                fn = {ast.Eq: _plain_eq, ast.NotEq: _plain_ne}.get(type(op), fn)
             rest.append((fn, self.compile(comp)))
 
         def run(env: Env) -> bool:
@@ -399,6 +562,30 @@ class _Compiler:
                 raise self.fail(node, "if_ takes three arguments")
             c, a, b = args
             return lambda env: a(env) if c(env) else b(env)
+        if name in ITERATING or name in self.functions:
+            # a function that goes through its first argument pays one step per item
+            log = name == "sorted"
+            if len(args) == 1 and not log:
+                (only,) = args
+
+                def run_one(env: Env) -> Any:
+                    value = only(env)
+                    if type(value) in _CONTAINER_TYPES:
+                        budget = _ACTIVE.get()  # _charge(len(value)), without a call: sum(), max() are common
+                        if budget is not None:
+                            budget.left -= len(value)
+                            if budget.left < 0:
+                                raise _Exhausted
+                    return fn(value)
+                return run_one
+
+            def run_iterating(env: Env) -> Any:
+                values = [a(env) for a in args]
+                if values and isinstance(values[0], _CONTAINERS):
+                    n = len(values[0])
+                    _charge(n * max(1, n.bit_length()) if log else n)
+                return fn(*values)
+            return run_iterating
         return lambda env: fn(*[a(env) for a in args])
 
     def c_Subscript(self, node: ast.Subscript) -> Evaluator:
@@ -415,27 +602,36 @@ class _Compiler:
 
     def c_ListComp(self, node: ast.ListComp | ast.GeneratorExp) -> Evaluator:
         if self.in_comprehension:
-            raise self.fail(node, "a comprehension inside a comprehension is not allowed")
+            raise self.fail(node, "a comprehension inside a comprehension is not allowed "
+                                  "(compute the inner list in [let] first)")
         if len(node.generators) != 1:
             raise self.fail(node, "a comprehension may have one 'for'")
         gen = node.generators[0]
         if gen.is_async or not isinstance(gen.target, ast.Name):
             raise self.fail(node, "the comprehension variable must be a plain name")
-        iterable = self.compile(gen.iter)
-        var = gen.target.id
-        self.in_comprehension = True
-        self.locals.append(var)
+        self.in_comprehension = True  # also for the iterable: no comprehension anywhere inside one
         try:
-            element = self.compile(node.elt)
-            conds = [self.compile(c) for c in gen.ifs]
+            iterable = self.compile(gen.iter)
+            var = gen.target.id
+            self.locals.append(var)
+            self.in_body = True
+            try:
+                element = self.compile(node.elt)
+                conds = [self.compile(c) for c in gen.ifs]
+            finally:
+                self.locals.pop()
+                self.in_body = False
         finally:
-            self.locals.pop()
             self.in_comprehension = False
+        per_item = 1 + _parts(node.elt) + sum(_parts(c) for c in gen.ifs)
 
         def run(env: Env) -> list[Any]:
-            local = dict(env)
+            items = _seq(iterable(env))
+            _charge(len(items) * per_item)
+            local = _Overlay()  # the loop variable over the formula's names, which are not copied
+            local.base = env
             out = []
-            for item in _seq(iterable(env)):
+            for item in items:
                 local[var] = item
                 if all(c(local) for c in conds):
                     out.append(element(local))
@@ -443,6 +639,16 @@ class _Compiler:
         return run
 
     c_GeneratorExp = c_ListComp
+
+
+class _Overlay(dict[str, Any]):
+    """A comprehension's variable over the names of the formula (a ruleset may declare thousands)."""
+
+    __slots__ = ("base",)
+    base: Env
+
+    def __missing__(self, name: str) -> Any:
+        return self.base[name]
 
 
 def _describe(node: ast.AST) -> str:
@@ -460,7 +666,7 @@ def compile_formula(source: Any, key: str, known: Collection[str],
     """Compile `source` (text, or a plain number/bool from TOML) once; raises FormulaError naming `key`."""
     if isinstance(source, (bool, int, float)):
         const = source if isinstance(source, bool) else _number(source)
-        return Formula(str(source), key, frozenset(), lambda env: const)
+        return Formula(str(source), key, frozenset(), lambda env: const, 1, ast.Constant(const))
     if not isinstance(source, str):
         raise FormulaError(f"{key}: a formula must be text or a number")
     if len(source) > MAX_SOURCE:
@@ -474,7 +680,7 @@ def compile_formula(source: Any, key: str, known: Collection[str],
         raise FormulaError(f"{key}: not a valid formula ({exc.msg}): {text!r}") from None
     except (RecursionError, MemoryError, ValueError):
         raise FormulaError(f"{key}: the formula nests too deeply") from None
-    count = 0
+    count = 0  # also the formula's weight: the steps one evaluation costs before its loops
     stack: list[tuple[ast.AST, int]] = [(tree, 0)]
     while stack:
         node, depth = stack.pop()
@@ -487,4 +693,158 @@ def compile_formula(source: Any, key: str, known: Collection[str],
     compiler = _Compiler(text, key, known, functions or {})
     assert isinstance(tree, ast.Expression)
     run = compiler.compile(tree.body)
-    return Formula(text, key, frozenset(compiler.used), run)
+    return Formula(text, key, frozenset(compiler.used), run, count, tree.body)
+
+
+# --------------------------------------------------------------------------- the static cost estimate
+
+Size = tuple[int, int, int]
+"""What a value can hold at most: (the longest list or table in it, all the values in it counted,
+how deep lists nest in it). A number or a word is (0, 1, 0)."""
+
+SCALAR: Size = (0, 1, 0)
+_CAP = 10**15
+
+
+def _cap(n: int) -> int:
+    return min(n, _CAP)
+
+
+def list_of(count: int, item: Size) -> Size:
+    """The size of a list of `count` values each at most `item` (all_X of a per-player X)."""
+    return max(count, item[0], 1), _cap(1 + count * item[1]), item[2] + 1
+
+
+def value_size(value: Any) -> Size:
+    """The size of a plain value (a table of the ruleset, an option's default)."""
+    if isinstance(value, dict):
+        items = list(value.values())
+    elif isinstance(value, (list, tuple)):
+        items = list(value)
+    else:
+        return SCALAR
+    longest, total, depth = max(len(items), 1), 1, 0
+    for item in items:
+        s, t, d = value_size(item)
+        longest, total, depth = max(longest, s), _cap(total + t), max(depth, d)
+    return longest, total, depth + 1
+
+
+def widest(sizes: Collection[Size]) -> Size:
+    """A size that bounds each of `sizes` (a value that may be any one of them)."""
+    if not sizes:
+        return SCALAR
+    return max(s[0] for s in sizes), max(s[1] for s in sizes), max(s[2] for s in sizes)
+
+
+def _item(container: Size) -> Size:
+    """The size of one entry of a list or table of size `container`."""
+    if container[2] <= 1:
+        return SCALAR
+    return container[0], max(container[1] - 1, 1), container[2] - 1
+
+
+def estimate(formula: Formula, sizes: Mapping[str, Size], default: Size) -> tuple[int, Size]:
+    """The most steps one evaluation of `formula` can take, and the largest value it can give.
+
+    `sizes` bounds what each name can hold (names not in it may hold `default`). The bound follows
+    the budget's charges: the formula's parts once, a comprehension's body once per item of its
+    list, a function over a list once per item, `==` and `in` on lists once per item compared.
+    """
+    if formula.tree is None:
+        return formula.weight, default
+    extra, size = _Estimator(sizes, default).walk(formula.tree)
+    return _cap(formula.weight + extra), size
+
+
+class _Estimator:
+    def __init__(self, sizes: Mapping[str, Size], default: Size) -> None:
+        self.sizes = sizes
+        self.default = default
+        self.locals: dict[str, Size] = {}
+
+    def walk(self, node: ast.AST) -> tuple[int, Size]:
+        """(steps beyond one per part, size of the value) of `node`."""
+        if isinstance(node, ast.Constant):
+            return 0, SCALAR
+        if isinstance(node, ast.Name):
+            if node.id in self.locals:
+                return 0, self.locals[node.id]
+            if node.id in ("true", "True", "false", "False"):
+                return 0, SCALAR
+            return 0, self.sizes.get(node.id, self.default)
+        if isinstance(node, ast.BinOp):
+            return _cap(self.walk(node.left)[0] + self.walk(node.right)[0]), SCALAR
+        if isinstance(node, ast.UnaryOp):
+            return self.walk(node.operand)[0], SCALAR
+        if isinstance(node, ast.BoolOp):
+            parts = [self.walk(v) for v in node.values]
+            return _cap(sum(c for c, _ in parts)), widest([s for _, s in parts])
+        if isinstance(node, ast.IfExp):
+            parts = [self.walk(node.test), self.walk(node.body), self.walk(node.orelse)]
+            return _cap(sum(c for c, _ in parts)), widest([parts[1][1], parts[2][1]])
+        if isinstance(node, ast.Compare):
+            return self.compare(node), SCALAR
+        if isinstance(node, ast.Subscript):
+            (c1, container), (c2, _) = self.walk(node.value), self.walk(node.slice)
+            return _cap(c1 + c2), _item(container)
+        if isinstance(node, (ast.List, ast.Tuple)):
+            parts = [self.walk(e) for e in node.elts]
+            inner = widest([s for _, s in parts])
+            size = (max(len(parts), inner[0], 1), _cap(1 + sum(s[1] for _, s in parts)), inner[2] + 1)
+            return _cap(sum(c for c, _ in parts)), size
+        if isinstance(node, (ast.ListComp, ast.GeneratorExp)):
+            return self.comprehension(node)
+        if isinstance(node, ast.Call):
+            return self.call(node)
+        return _CAP, self.default  # nothing else compiles; never cheap if it did
+
+    def compare(self, node: ast.Compare) -> int:
+        cost, left = self.walk(node.left)
+        for op, comp in zip(node.ops, node.comparators, strict=False):
+            c, right = self.walk(comp)
+            cost += c
+            if isinstance(op, (ast.In, ast.NotIn)):
+                deep = 2 * min(left[1], right[1]) if left[2] else 0
+                cost += right[0] * (1 + deep)
+            elif isinstance(op, (ast.Eq, ast.NotEq)) and left[2] and right[2]:
+                cost += 2 * min(left[1], right[1])
+            left = right
+        return _cap(cost)
+
+    def comprehension(self, node: ast.ListComp | ast.GeneratorExp) -> tuple[int, Size]:
+        gen = node.generators[0]
+        c_iter, items = self.walk(gen.iter)
+        var = gen.target.id if isinstance(gen.target, ast.Name) else ""
+        saved = self.locals.get(var)
+        self.locals[var] = _item(items)
+        try:
+            c_elt, elt = self.walk(node.elt)
+            c_ifs = sum(self.walk(c)[0] for c in gen.ifs)
+        finally:
+            if saved is None:
+                self.locals.pop(var, None)
+            else:
+                self.locals[var] = saved
+        per_item = 1 + _parts(node.elt) + sum(_parts(c) for c in gen.ifs) + c_elt + c_ifs
+        size = (max(items[0], elt[0], 1), _cap(1 + items[0] * elt[1]), elt[2] + 1)
+        return _cap(c_iter + items[0] * per_item), size
+
+    def call(self, node: ast.Call) -> tuple[int, Size]:
+        name = node.func.id if isinstance(node.func, ast.Name) else ""
+        parts = [self.walk(a) for a in node.args]
+        cost = sum(c for c, _ in parts)
+        sizes = [s for _, s in parts]
+        first = sizes[0] if sizes else SCALAR
+        if name == "if_":
+            return _cap(cost), widest(sizes[1:])
+        if name in ITERATING or name not in BUILTINS:  # the ruleset's own (card) functions go through cards
+            n = first[0]
+            cost += n * max(1, n.bit_length()) if name == "sorted" else n
+            if name in ("count", "index") and len(sizes) > 1 and sizes[1][2]:
+                cost += n * 2 * min(first[1], sizes[1][1])
+        if name == "sorted":
+            return _cap(cost), first
+        if name == "get":
+            return _cap(cost), widest([_item(first), *sizes[2:]])
+        return _cap(cost), SCALAR

@@ -106,6 +106,18 @@ def check_file(path: Path, rules_dirs: Sequence[str]) -> FileCheck:
     return result
 
 
+def locate_problems(result: FileCheck) -> list[Any]:
+    """The problems of a checked file with line and column (`rules check`; imports tomlkit)."""
+    from scorepad.locate import locate
+    from scorepad.ruleset import MAX_FILE_BYTES
+
+    try:
+        raw = result.path.read_bytes() if result.path.stat().st_size <= MAX_FILE_BYTES else b""
+    except OSError:
+        raw = b""
+    return locate(str(result.path), raw.decode("utf-8", "replace"), result.problems)
+
+
 def scenario_files(spec: str, given: Sequence[Path], rules_dirs: Sequence[str]) -> tuple[Any, list[Path]]:
     """The ruleset to test and its scenario files: those named, else the ones found beside it."""
     path, variant = resolve(spec, rules_dirs)

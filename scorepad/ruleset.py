@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import scorepad.cards as cardlib
+from scorepad.cost import cost_problems
 from scorepad.errors import FormulaError, RulesetError, UserError
 from scorepad.expr import MAX_NUMBER, Formula, compile_formula
 
@@ -230,17 +231,24 @@ def card_functions(values: Mapping[str, Any]) -> dict[str, Any]:
         return total
 
     def has(cards: Any, card: Any) -> bool:
-        return cardlib.parse_card(str(card)) in (cards or ())
+        return cardlib.parse_card(_word(card)) in (cards or ())
 
     def nrank(cards: Any, rank: Any) -> int:
-        want = cardlib.parse_card(str(rank))
+        want = cardlib.parse_card(_word(rank))
         return sum(1 for c in cards or () if cardlib.split_card(c)[0] == want)
 
     def nsuit(cards: Any, suit: Any) -> int:
-        s = cardlib.SUIT_SYMBOLS.get(str(suit).upper())
+        s = cardlib.SUIT_SYMBOLS.get(_word(suit).upper())
         return sum(1 for c in cards or () if cardlib.split_card(c)[1] == s)
 
     return {"value": value, "has": has, "nrank": nrank, "nsuit": nsuit}
+
+
+def _word(value: Any) -> str:
+    """A card, rank or suit given to a card function as text; a list is refused, not printed."""
+    if isinstance(value, (list, tuple, dict)):
+        raise TypeError("a card, rank or suit is a word like 'QS', 'Q' or 'S', not a list")
+    return str(value)
 
 
 
@@ -655,7 +663,7 @@ def build(data: dict[str, Any], base: dict[str, Any], text: str, source: str,
         f = comp(src, f"let.{lname}", known_now)
         if f:
             hand_lets.append(Let(lname, f))
-        known_now = known_now | {lname}
+        known_now.add(lname)  # in place: a copy per let made many lets quadratic
     player_known = (known_now | player_fields | {f"others_{n}" for n in player_fields}
                     | {f"team_{n}" for n in player_fields} | side_fields | side_counters
                     | {f"others_{n}" for n in side_fields | side_counters}
@@ -665,7 +673,7 @@ def build(data: dict[str, Any], base: dict[str, Any], text: str, source: str,
         f = comp(src, f"player.{lname}", player_known)
         if f:
             player_lets.append(Let(lname, f))
-        player_known = player_known | {lname, f"all_{lname}", f"others_{lname}", f"team_{lname}"}
+        player_known |= {lname, f"all_{lname}", f"others_{lname}", f"team_{lname}"}
     side_known = (known_now | all_of(player_level) | side_fields | side_counters
                   | {f"others_{n}" for n in side_fields | side_counters} | player_level
                   | {f"team_{n}" for n in player_level} | {"me", "side_no", "members"})
@@ -674,7 +682,7 @@ def build(data: dict[str, Any], base: dict[str, Any], text: str, source: str,
         f = comp(src, f"side.{lname}", side_known)
         if f:
             side_lets.append(Let(lname, f))
-        side_known = side_known | {lname, f"all_{lname}", f"others_{lname}"}
+        side_known |= {lname, f"all_{lname}", f"others_{lname}"}
 
     checks = [c for c in total_checks if c is not None]
     for i, spec in enumerate(_list(data, "check", p)):
@@ -820,7 +828,7 @@ def build(data: dict[str, Any], base: dict[str, Any], text: str, source: str,
 
     if p.items:
         raise RulesetError(p.items[0] if len(p.items) == 1 else f"{len(p.items)} problems in {source}", p.items)
-    return Ruleset(
+    ruleset = Ruleset(
         id=rid, name=name or rid, names=native_names, aliases=tuple(aliases), description=description or "",
         notes=tuple(notes), variant=variant, variants=variants, min_players=min_p, max_players=max_p,
         sides_kind=sides_kind, seats=seats, side_names=side_names, partnerships=partnerships,
@@ -829,6 +837,11 @@ def build(data: dict[str, Any], base: dict[str, Any], text: str, source: str,
         checks=tuple(checks), scores=tuple(scores), side_state=side_state, game_state=game_state,
         rules=tuple(rules), end=end, display_side=display_side, display_next=display_next,
         display_info=info, sheet_below=sheet_below, next_dealer=next_dealer, text=text, source=source, data=data)
+    for key, message in cost_problems(ruleset):  # formulas that could make a hand take too long
+        p.add(key, message)
+    if p.items:
+        raise RulesetError(p.items[0] if len(p.items) == 1 else f"{len(p.items)} problems in {source}", p.items)
+    return ruleset
 
 
 def _read_combos(spec: Mapping[str, Any], key: str, scope: str, fields_raw: Mapping[str, Any], comp: Any,

@@ -8,6 +8,8 @@ import tomllib
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
+
 from tests.conftest import Run
 
 DOCS = Path(__file__).parent.parent / "docs" / "rulesets.md"
@@ -98,3 +100,26 @@ def test_every_formula_function_is_documented() -> None:
     section = text[text.index("## Formulas"):text.index("### Names a formula sees")]
     for name in [*BUILTINS, *card_functions({})]:
         assert re.search(rf"(?<![\w.]){re.escape(name)}(?!\w)", section), f"{name} is not in docs/rulesets.md"
+
+
+def test_formula_limits_in_the_docs_are_the_codes() -> None:
+    """The work limit, the cut of shown values, and the comprehension rule, as docs/rulesets.md states them."""
+    from scorepad.engine import MAX_SHOWN
+    from scorepad.errors import FormulaError, RulesetError
+    from scorepad.expr import MAX_STEPS, compile_formula
+    from scorepad.ruleset import load_text
+
+    text = DOCS.read_text()
+    assert f"**{MAX_STEPS:,} steps**" in text and f"budget of {MAX_STEPS:,} steps" in text
+    assert f"cut at {MAX_SHOWN} characters" in text
+    example = re.search(r"`([^`]+)` is refused", text)
+    assert example and example.group(1) == "[a for a in [b for b in xs]]"
+    with pytest.raises(FormulaError, match="inside a comprehension"):
+        compile_formula(example.group(1), "k", ["xs"])
+    hostile = Path(__file__).parent / "hostile" / "cost_count_in_loop.toml"
+    with pytest.raises(RulesetError) as caught:
+        load_text(hostile.read_text(), "x.toml")
+    quoted = re.search(r"`(score\[0\]\.points: this formula[^`]+)`", text)
+    assert quoted, "the docs quote the refusal"
+    shown = " ".join(quoted.group(1).split()).removesuffix(" ...")
+    assert shown in caught.value.problems[0]

@@ -79,3 +79,20 @@ def test_lists_passed_in_cannot_be_changed() -> None:
     xs = [3, 1, 2]
     assert run("sorted(xs)", xs=xs) == [1, 2, 3]
     assert xs == [3, 1, 2]
+
+
+@pytest.mark.parametrize("src", [
+    "sum([[a for a in xs] for b in xs][0])",       # in the element
+    "[a for a in xs if any(b > a for b in xs)]",   # in the condition
+    "[a for a in [b for b in xs]]",                # in the list it goes through
+    "sum(a for a in sorted([b * 2 for b in xs]))",  # in the list, inside a call
+])
+def test_no_comprehension_inside_a_comprehension(src: str) -> None:
+    """docs/rulesets.md: one comprehension, never one inside another (its element, condition or list)."""
+    with pytest.raises(FormulaError, match="inside a comprehension"):
+        compile_formula(src, "score.points", ["xs"])
+
+
+def test_comprehensions_side_by_side_are_allowed() -> None:
+    f = compile_formula("sum([a for a in xs]) + count([b > 1 for b in xs])", "k", ["xs"])
+    assert f({"xs": [1, 2, 3]}) == 8
