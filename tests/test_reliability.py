@@ -50,6 +50,22 @@ def start_worker(tmp: Path, name: str, db: Path, commands: list[list[str]], retr
                             text=True, env=clean_env(tmp), cwd=tmp)
 
 
+def first_line(proc: subprocess.Popen[str]) -> str:
+    """The worker's first line, read byte by byte from the pipe.
+
+    A buffered readline() may take later lines into its buffer, where communicate() (which reads the
+    descriptor itself) never sees them: acknowledged hands would then look unacknowledged.
+    """
+    assert proc.stdout is not None
+    data = b""
+    while not data.endswith(b"\n"):
+        byte = os.read(proc.stdout.fileno(), 1)
+        if not byte:
+            break
+        data += byte
+    return data.decode("utf-8")
+
+
 def results(stdout: str) -> list[dict[str, Any]]:
     """Complete result lines only (a killed worker may leave half a line)."""
     out = []
@@ -168,7 +184,7 @@ def test_sigkill_at_random_moments_loses_no_acknowledged_hand(cli: Callable[...,
     while next_tag <= 200:
         proc = start_worker(tmp_path, f"k{kills}", db, [hand_cmd(game, t) for t in range(next_tag, 201)])
         assert proc.stdout is not None
-        first = proc.stdout.readline()  # the worker is up and has recorded a hand: now kill it at random
+        first = first_line(proc)  # the worker is up and has recorded a hand: now kill it at random
         time.sleep(rng.uniform(0.0, 0.12))
         if proc.poll() is None:
             proc.send_signal(signal.SIGKILL)
