@@ -48,8 +48,9 @@ def _version(value: bool) -> None:
 
 
 @app.callback()
-def _global(db: str | None = typer.Option(None, "--db", metavar="FILE",
-                                          help="database file (default: SCOREPAD_DB or the user data directory)"),
+def _global(db: str | None = typer.Option(None, "--db", metavar="FILE|URL",
+                                          help="database file or postgresql:// URL "
+                                               "(default: SCOREPAD_DB, the config, the user data directory)"),
             rules_dir: list[str] = typer.Option([], "--rules-dir", metavar="DIR",
                                                 help="extra directory of ruleset files (repeatable)"),
             version: bool = typer.Option(False, "--version", callback=_version, is_eager=True,
@@ -74,11 +75,15 @@ def _rules_dirs() -> list[str]:
     return [*CTX.rules_dirs, *_config().get("rules_dirs", []), str(user_rules_dir())]
 
 
-def _store() -> Any:
-    from scorepad.store import Store
+def _db_spec() -> str | None:
+    """--db, else SCOREPAD_DB, else the config's db: a file path, or a PostgreSQL URL or connection string."""
+    return CTX.db or os.environ.get("SCOREPAD_DB") or _config().get("db")
 
-    db = CTX.db or os.environ.get("SCOREPAD_DB") or _config().get("db")
-    return Store(db)
+
+def _store() -> Any:
+    from scorepad.store_protocol import open_store
+
+    return open_store(_db_spec())
 
 
 def _print_json(data: Any) -> None:
@@ -263,11 +268,12 @@ app.add_typer(config_app, name="config")
 def config_list() -> None:
     """Every setting in your config file."""
     from scorepad.config import config_path, flat
+    from scorepad.store_protocol import mask
 
     values = flat(_config())
     typer.echo(f"# {config_path()}")
     for key, value in values.items():
-        typer.echo(f"{key} = {value}")
+        typer.echo(f"{key} = {mask(str(value)) if key == 'db' else value}")
 
 
 @config_app.command("get")
@@ -279,7 +285,9 @@ def config_get(key: str = typer.Argument(..., help="db, rules_dirs, language, al
     values = flat(_config())
     if key not in values:
         raise UserError(f"{key} is not set")
-    typer.echo(str(values[key]))
+    from scorepad.store_protocol import mask
+
+    typer.echo(mask(str(values[key])) if key == "db" else str(values[key]))
 
 
 @config_app.command("set")
@@ -287,9 +295,25 @@ def config_set(key: str = typer.Argument(..., help="db, rules_dirs, language, al
                value: str = typer.Argument(..., help="the value")) -> None:
     """Change a setting (written with tomli-w; unknown keys and illegal values are refused)."""
     from scorepad.config import save_config, set_value
+    from scorepad.store_protocol import mask
 
     path = save_config(set_value(_config(), key, value))
-    typer.echo(f"{key} = {value} (in {path})")
+    typer.echo(f"{key} = {mask(value) if key == 'db' else value} (in {path})")
+
+
+db_app = typer.Typer(no_args_is_help=True, help="The database itself: migrate the schema, copy between SQLite and PostgreSQL.")
+app.add_typer(db_app, name="db")
+
+
+@db_app.command("migrate")
+def db_migrate() -> None:
+    """Bring the database's schema up to this scorepad's version (commands also do it on first use)."""
+    from scorepad.store import SCHEMA_VERSION
+    from scorepad.store_protocol import mask
+
+    store = _store()
+    store.close()
+    typer.echo(f"{mask(str(_db_spec() or store.path))}: schema version {SCHEMA_VERSION}.")
 
 
 # ------------------------------------------------------------------ games

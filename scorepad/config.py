@@ -57,7 +57,7 @@ def validate(data: dict[str, Any], source: str) -> list[str]:
         if key not in TOP_KEYS:
             problems.append(f"{source}: unknown key {key!r} (known: {', '.join(sorted(TOP_KEYS))})")
         elif key == "db" and not isinstance(value, str):
-            problems.append(f"{source}: db must be a file path")
+            problems.append(f"{source}: db must be a file path or a postgresql:// URL")
         elif key == "rules_dirs" and (not isinstance(value, list) or not all(isinstance(v, str) for v in value)):
             problems.append(f"{source}: rules_dirs must be a list of directories")
         elif key == "language" and value not in LANGUAGES:

@@ -495,6 +495,9 @@ class Store:
         n, t, h, p, b, e, s, c = row
         return HandRow(n, json.loads(t), json.loads(h), json.loads(p), json.loads(b), json.loads(e), json.loads(s), c)
 
+    def lock_game(self, db: sqlite3.Connection, game_id: int) -> None:
+        """Inside a write: hold the game until the commit. BEGIN IMMEDIATE already holds the whole file."""
+
     def audit(self, game_id: int) -> list[dict[str, Any]]:
         rows = self.db.execute("SELECT at, action, hand_n, detail FROM audit WHERE game_id = ? ORDER BY id",
                                (game_id,)).fetchall()

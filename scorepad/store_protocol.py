@@ -1,0 +1,105 @@
+"""The store interface the commands use, and the choice of a store from `--db`, SCOREPAD_DB or the config.
+
+Two stores implement it: the SQLite file (scorepad.store, the embedded default) and a PostgreSQL
+server shared by a club (scorepad.pgstore, with the optional extra `scorepad[postgres]`). A file
+path selects SQLite; a `postgresql://` or `postgres://` URL, or a libpq connection string such as
+`service=club`, selects PostgreSQL. psycopg is imported only then, so the default costs nothing.
+Passwords in a URL or connection string are never shown: `mask` hides them in every message.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Sequence
+from contextlib import AbstractContextManager
+from typing import TYPE_CHECKING, Any, Protocol
+
+from scorepad.errors import UserError
+
+if TYPE_CHECKING:
+    from scorepad.store import GameRow, HandRow, Store
+
+# libpq connection-string keywords a `key=value` database spec may start with
+_CONNINFO_KEYS = ("service", "host", "hostaddr", "dbname", "user", "port", "passfile", "sslmode")
+_URL_PASSWORD = re.compile(r"(postgres(?:ql)?://[^:/@\s]*:)([^@\s]*)(@)", re.IGNORECASE)
+_KEY_PASSWORD = re.compile(r"(\bpassword\s*=\s*)('(?:[^'\\]|\\.)*'|[^\s&]+)", re.IGNORECASE)
+
+EXTRA_HINT = "pip install 'scorepad[postgres]'"
+
+
+class Cursor(Protocol):
+    """What a query answers: rows as tuples, and the id of an inserted row."""
+
+    lastrowid: int | None
+
+    def fetchone(self) -> Any: ...
+    def fetchall(self) -> list[Any]: ...
+    def __iter__(self) -> Iterator[Any]: ...
+
+
+class Connection(Protocol):
+    """The part of a DB-API connection the store's SQL uses (`?` placeholders, as sqlite3)."""
+
+    def execute(self, sql: str, params: Sequence[Any] = ...) -> Any: ...
+    def executemany(self, sql: str, params: Any) -> Any: ...
+
+
+class StoreProtocol(Protocol):
+    """Every method the library and the CLI call on a store; each write is one transaction."""
+
+    def close(self) -> None: ...
+    def write(self) -> AbstractContextManager[Any]: ...
+    def get_meta(self, key: str) -> str | None: ...
+    def set_meta(self, key: str, value: str) -> None: ...
+    def create_game(self, *, ruleset_id: str, ruleset_hash: str, ruleset_text: str, ruleset_source: str,
+                    variant: str | None, name: str | None, season: str | None, players: Sequence[str],
+                    sides: list[dict[str, Any]], options: dict[str, Any], state: dict[str, Any],
+                    uid: str | None = None, created: str | None = None, make_current: bool = True) -> int: ...
+    def pin_ruleset(self, db: Any, ruleset_id: str, text: str, source: str) -> str: ...
+    def misfiled_rulesets(self) -> list[tuple[str, str]]: ...
+    def game(self, game_id: int | str | None) -> GameRow: ...
+    def games(self, season: str | None = None) -> list[GameRow]: ...
+    def game_ids_by_uid(self) -> dict[str, int]: ...
+    def set_current(self, game_id: int) -> None: ...
+    def hands(self, game_id: int) -> list[HandRow]: ...
+    def lock_game(self, db: Any, game_id: int) -> None: ...
+    def replace_from(self, game_id: int, expected_version: int, first_n: int, rows: Sequence[HandRow],
+                     action: str, detail: dict[str, Any], final_state: dict[str, Any],
+                     repin: tuple[str, str, str, str] | None = None) -> None: ...
+    def set_state(self, game_id: int, state: dict[str, Any], action: str, detail: dict[str, Any],
+                  expected_version: int) -> None: ...
+    def audit(self, game_id: int) -> list[dict[str, Any]]: ...
+    def backup(self, target: Any) -> None: ...
+
+
+def is_server(spec: str | None) -> bool:
+    """True when `spec` names a PostgreSQL server (URL or libpq connection string), not a file."""
+    if not spec:
+        return False
+    text = spec.strip()
+    if re.match(r"postgres(ql)?://", text, re.IGNORECASE):
+        return True
+    return re.match(rf"({'|'.join(_CONNINFO_KEYS)})\s*=", text, re.IGNORECASE) is not None
+
+
+def mask(text: str) -> str:
+    """`text` with every password of a URL or connection string replaced by ***."""
+    text = _URL_PASSWORD.sub(r"\1***\3", text)
+    return _KEY_PASSWORD.sub(r"\1***", text)
+
+
+def open_store(spec: str | None) -> Store:
+    """The store `spec` names: a PostgreSQL server for a URL or connection string, else an SQLite file."""
+    if is_server(spec):
+        assert spec is not None
+        try:
+            import psycopg  # noqa: F401  (only to say what to install when it is missing)
+        except ImportError:
+            raise UserError(f"{mask(spec)} is a PostgreSQL database, and the PostgreSQL driver is not "
+                            f"installed: {EXTRA_HINT}") from None
+        from scorepad.pgstore import PgStore
+
+        return PgStore(spec)
+    from scorepad.store import Store
+
+    return Store(spec)
