@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+import contextlib
+import os
+import shutil
 import sqlite3
+import subprocess
 import sys
-from collections.abc import Callable
+import uuid
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -70,3 +75,131 @@ def cli(db: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.Monkey
         return Run(code, captured.out, captured.err)
 
     return run
+
+
+# ------------------------------------------------------------------ both stores
+
+STORE_KINDS = ["sqlite", "postgres"]
+
+
+def _pg_missing(reason: str) -> None:
+    """Skip, or fail where a server is required (SCOREPAD_REQUIRE_POSTGRES=1, as in CI)."""
+    if os.environ.get("SCOREPAD_REQUIRE_POSTGRES") == "1":
+        pytest.fail(f"PostgreSQL is required (SCOREPAD_REQUIRE_POSTGRES=1): {reason}")
+    pytest.skip(reason)
+
+
+@pytest.fixture(scope="session")
+def pg_admin() -> Iterator[str | None]:
+    """A superuser URL of a PostgreSQL server: SCOREPAD_TEST_PG_URL's, else one started for this run.
+
+    Yields None (with the reason kept in PG_REASON) when there is neither; the tests that need it
+    then skip, or fail with SCOREPAD_REQUIRE_POSTGRES=1.
+    """
+    try:
+        import psycopg  # noqa: F401
+    except ImportError:
+        PG_REASON[0] = "psycopg is not installed (pip install '.[test,postgres]')"
+        yield None
+        return
+    url = os.environ.get("SCOREPAD_TEST_PG_URL")
+    if url:
+        yield url
+        return
+    from tests import pgserver
+
+    if pgserver.bin_dir() is None:
+        PG_REASON[0] = "no PostgreSQL server binaries here (apt-get install postgresql) and no SCOREPAD_TEST_PG_URL"
+        yield None
+        return
+    directory = pgserver.new_directory()
+    try:
+        url = pgserver.start(directory)
+    except (OSError, subprocess.CalledProcessError) as exc:
+        PG_REASON[0] = f"could not start a PostgreSQL server: {exc}"
+        yield None
+        return
+    try:
+        yield url
+    finally:
+        pgserver.stop(directory)
+        shutil.rmtree(directory, ignore_errors=True)
+
+
+PG_REASON = ["no PostgreSQL server"]
+
+
+def with_search_path(url: str, schema: str) -> str:
+    """The URL connecting with `schema` first on the search path (each test gets its own schema)."""
+    sep = "&" if "?" in url else "?"
+    return f"{url}{sep}options=-csearch_path%3D{schema}"
+
+
+@contextlib.contextmanager
+def pg_schema(admin: str) -> Iterator[str]:
+    """A fresh schema on the server, dropped afterwards; yields the URL that uses it."""
+    import psycopg
+
+    name = f"t_{uuid.uuid4().hex[:12]}"
+    with psycopg.connect(admin, autocommit=True) as con:
+        con.execute(f"CREATE SCHEMA {name}")
+    try:
+        yield with_search_path(admin, name)
+    finally:
+        with psycopg.connect(admin, autocommit=True) as con:
+            con.execute(f"DROP SCHEMA {name} CASCADE")
+
+
+def store_spec(kind: str, tmp_path: Path, pg_admin: str | None, stack: contextlib.ExitStack) -> str:
+    """A new empty database of `kind`: an SQLite file path, or a PostgreSQL URL with its own schema."""
+    if kind == "sqlite":
+        return str(tmp_path / "test.db")
+    if pg_admin is None:
+        _pg_missing(PG_REASON[0])
+    assert pg_admin is not None
+    return stack.enter_context(pg_schema(pg_admin))
+
+
+@pytest.fixture(params=STORE_KINDS)
+def anydb(request: pytest.FixtureRequest, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+          pg_admin: str | None) -> Iterator[str]:
+    """SCOREPAD_DB set to a new database of each store in turn."""
+    with contextlib.ExitStack() as stack:
+        spec = store_spec(request.param, tmp_path, pg_admin, stack)
+        monkeypatch.setenv("SCOREPAD_DB", spec)
+        monkeypatch.delenv("SCOREPAD_RULES", raising=False)
+        monkeypatch.setenv("SCOREPAD_CONFIG", str(tmp_path / "config.toml"))
+        yield spec
+
+
+@pytest.fixture
+def acli(anydb: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> Callable[..., Run]:
+    """The CLI in-process against `anydb` (each store in turn)."""
+    def run(*args: str) -> Run:
+        monkeypatch.setattr(sys, "argv", ["scorepad", *args])
+        code = 0
+        try:
+            main()
+        except SystemExit as exc:
+            code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
+        captured = capsys.readouterr()
+        return Run(code, captured.out, captured.err)
+
+    return run
+
+
+def dump_any(spec: str) -> list[str]:
+    """Every row of every table of either store: equal before and after a refused command."""
+    from scorepad.store_protocol import is_server
+
+    if not is_server(spec):
+        return dump(Path(spec))
+    import psycopg
+
+    out = []
+    with psycopg.connect(spec, autocommit=True) as con:
+        tables = [t for (t,) in con.execute(
+            "SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema() ORDER BY 1")]
+        for table in tables:
+            out += [f"{table}: {row!r}" for row in con.execute(f"SELECT * FROM {table} ORDER BY 1")]
+    return out

@@ -1,0 +1,342 @@
+"""One suite, both stores: every test here runs against SQLite and against PostgreSQL.
+
+The PostgreSQL server is the one SCOREPAD_TEST_PG_URL names (.ci/run starts it), else one the tests
+start themselves; without either these tests skip, or fail with SCOREPAD_REQUIRE_POSTGRES=1.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import sys
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from scorepad import play
+from scorepad.errors import ScorepadError, StoreError, UserError
+from scorepad.store import SCHEMA_VERSION, Store, _v1
+from scorepad.store_protocol import is_server, mask, open_store
+from tests.conftest import STORE_KINDS, Run, dump_any, store_spec
+
+SCENARIOS = sorted((Path(__file__).parent / "scenarios").rglob("*.toml"))
+
+
+# ------------------------------------------------------------------ choosing a store, masking passwords
+
+@pytest.mark.parametrize("spec, server", [
+    ("postgresql://u:pw@db.example/club", True), ("postgres://db/club", True), ("service=club", True),
+    ("host=db dbname=club", True), ("club.db", False), ("/home/ann/scorepad.db", False), ("C:\\x\\a.db", False),
+    ("my=file.db", False),
+])
+def test_a_url_or_service_selects_postgresql(spec: str, server: bool) -> None:
+    assert is_server(spec) is server
+
+
+@pytest.mark.parametrize("text, shown", [
+    ("postgresql://ann:s3cr%40t@db.example:5433/club", "postgresql://ann:***@db.example:5433/club"),
+    ("postgres://ann@db/club", "postgres://ann@db/club"),
+    ("host=db password=s3cret dbname=club", "host=db password=*** dbname=club"),
+    ("host=db password='a b' dbname=club", "host=db password=*** dbname=club"),
+    ("postgresql://db/club?password=s3cret&sslmode=require", "postgresql://db/club?password=***&sslmode=require"),
+])
+def test_passwords_are_masked(text: str, shown: str) -> None:
+    assert mask(text) == shown
+
+
+def test_config_list_and_errors_never_show_the_password(cli: Callable[..., Run], tmp_path: Path,
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SCOREPAD_CONFIG", str(tmp_path / "config.toml"))
+    url = "postgresql://ann:hunter2@127.0.0.1:1/club?connect_timeout=2"
+    r = cli("config", "set", "db", url)
+    assert r.code == 0 and "hunter2" not in r.out + r.err
+    r = cli("config", "list")
+    assert r.code == 0 and "hunter2" not in r.out and "ann:***@127.0.0.1:1/club" in r.out
+    monkeypatch.delenv("SCOREPAD_DB")
+    pytest.importorskip("psycopg")
+    r = cli("standings")  # nothing listens on port 1
+    assert r.code == 1 and "cannot reach the club database 127.0.0.1:1/club" in r.err
+    assert "hunter2" not in r.out + r.err and "Traceback" not in r.err
+
+
+def test_a_url_without_the_driver_says_what_to_install(cli: Callable[..., Run],
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "psycopg", None)  # as if the extra were not installed
+    r = cli("--db", "postgresql://ann:hunter2@db.example/club", "standings")
+    assert r.code == 2
+    assert "pip install 'scorepad[postgres]'" in r.err and "hunter2" not in r.err
+
+
+# ------------------------------------------------------------------ CLI transcripts on both stores
+
+def scores(r: Run) -> list[Any]:
+    return [s["score"] for s in json.loads(r.out)["sides"]]
+
+
+def test_new_hand_undo_edit_finish_log(acli: Callable[..., Run]) -> None:
+    r = acli("new", "spades", "ann", "bob", "cat", "dan", "--name", "Friday")
+    assert r.code == 0, r.err
+    assert r.out.splitlines() == ["Game 1: spades — ann+cat; bob+dan", "1"]
+    r = acli("hand", "bid=4,3,3,3", "tricks=5,3,3,2")
+    assert r.code == 0, r.err
+    assert "ann+cat: +71  (contract +70, bags +1)" in r.out and "bob+dan: -60  (contract -60)" in r.out
+    assert acli("hand", "bid=3,3,3,3", "tricks=4,3,3,3").code == 0    # 61, 60: totals 132, 0
+    assert scores(acli("standings", "--json")) == [132, 0]
+    r = acli("undo")
+    assert r.code == 0 and r.out.startswith("Hand 2 removed.")
+    assert scores(acli("standings", "--json")) == [71, -60]
+    r = acli("edit", "1", "tricks=4,4,3,2")                              # 70, 60
+    assert r.code == 0 and r.out.startswith("Hand 1 changed; 0 later hands re-scored.")
+    assert scores(acli("standings", "--json")) == [70, 60]
+    r = acli("finish")
+    assert r.code == 0 and "game over: ann+cat wins" in r.out
+    data = json.loads(acli("standings", "--json").out)
+    assert data["finished"] and data["winner"] == ["ann+cat"] and data["name"] == "Friday"
+    assert acli("hand", "bid=3,3,3,3", "tricks=4,3,3,3").code == 2   # an ended game takes no more hands
+    log = json.loads(acli("log", "--json").out)
+    assert [e["action"] for e in log] == ["new", "undo", "edit", "finish"]
+    assert log[1]["detail"]["removed"]["typed"] == ["bid=3,3,3,3", "tricks=4,3,3,3"]
+    text = acli("log").out
+    assert "removed hand 2: bid=3,3,3,3 tricks=4,3,3,3" in text
+    r = acli("verify")
+    assert r.code == 0 and "All 1 games replay" in r.out
+
+
+def test_bad_hand_refused_and_nothing_stored(acli: Callable[..., Run], anydb: str) -> None:
+    acli("new", "spades", "ann", "bob", "cat", "dan")
+    acli("hand", "bid=4,3,3,3", "tricks=5,3,3,2")
+    before = dump_any(anydb)
+    for args in (["bid=4,3,3,3", "tricks=5,3,3,3"], ["bid=14,3,3,3", "tricks=5,3,3,2"], ["nonsense"]):
+        r = acli("hand", *args)
+        assert r.code == 2 and "Traceback" not in r.err
+    assert acli("edit", "7", "tricks=1").code == 2
+    assert acli("standings", "--game", "42").code == 2
+    assert dump_any(anydb) == before
+
+
+def test_games_use_and_season(acli: Callable[..., Run]) -> None:
+    acli("new", "hearts", "ann", "bob", "cat", "dan", "--season", "club 2027")
+    acli("hand", "hearts=5,4,3,1", "queen=ann")        # ann 18, bob 4, cat 3, dan 1
+    acli("new", "hearts", "ann", "bob", "cat", "eve", "--season", "club 2027")
+    acli("hand", "hearts=0,4,3,6", "queen=bob")        # ann 0, bob 17, cat 3, eve 6
+    games = json.loads(acli("games", "--json").out)
+    assert [g["id"] for g in games] == [1, 2] and "*2" in acli("games").out
+    assert acli("use", "1").code == 0 and "*1" in acli("games").out
+    r = acli("season", "club 2027", "--format", "json", "--include-unfinished")
+    assert r.code == 0, r.err
+    rows = {p["player"]: p for p in json.loads(r.out)["players"]}
+    assert rows["ann"]["games"] == 2 and rows["ann"]["points"] == 18 and rows["eve"]["points"] == 6
+    r = acli("season", "use", "club 2028")
+    assert r.code == 0
+    acli("new", "hearts", "a", "b", "c", "d")
+    assert json.loads(acli("standings", "--json").out)["season"] == "club 2028"
+
+
+def test_export_import_round_trip(acli: Callable[..., Run], anydb: str, tmp_path: Path) -> None:
+    acli("new", "spades", "ann", "bob", "cat", "dan")
+    acli("hand", "bid=4,3,3,3", "tricks=5,3,3,2")
+    acli("hand", "bid=3,3,3,3", "tricks=4,3,3,3")
+    acli("undo")
+    assert acli("new", "hearts", "ann", "bob", "cat", "eve").code == 0
+    first = tmp_path / "a.json"
+    assert acli("export", "--output", str(first)).code == 0
+    other = tmp_path / "other.db"
+    r = acli("--db", str(other), "import", str(first))
+    assert r.code == 0 and "Imported 2 games; 0 already present." in r.out
+    r = acli("import", str(first))  # into the database it came from: nothing is duplicated
+    assert r.code == 0 and "Imported 0 games; 2 already present." in r.out
+    second = tmp_path / "b.json"
+    assert acli("--db", str(other), "export", "--output", str(second)).code == 0
+    assert first.read_text(encoding="utf-8") == second.read_text(encoding="utf-8")
+
+
+def test_backup_reads_back(acli: Callable[..., Run], anydb: str, tmp_path: Path) -> None:
+    acli("new", "spades", "ann", "bob", "cat", "dan")
+    acli("hand", "bid=4,3,3,3", "tricks=5,3,3,2")
+    target = tmp_path / ("backup.json" if is_server(anydb) else "backup.db")
+    assert acli("backup", str(target)).code == 0
+    assert acli("backup", str(target)).code == 2
+    if is_server(anydb):
+        fresh = tmp_path / "fresh.db"
+        r = acli("--db", str(fresh), "import", str(target))
+        assert r.code == 0 and "Imported 1 game;" in r.out
+        assert scores(acli("--db", str(fresh), "standings", "--game", "1", "--json")) == [71, -60]
+    else:
+        assert scores(acli("--db", str(target), "standings", "--json")) == [71, -60]
+
+
+def test_db_migrate(acli: Callable[..., Run]) -> None:
+    r = acli("db", "migrate")
+    assert r.code == 0 and f"schema version {SCHEMA_VERSION}" in r.out
+
+
+# ------------------------------------------------------------------ store level, both stores
+
+@pytest.fixture(params=STORE_KINDS)
+def spec(request: pytest.FixtureRequest, tmp_path: Path, pg_admin: str | None) -> Iterator[str]:
+    with contextlib.ExitStack() as stack:
+        yield store_spec(request.param, tmp_path, pg_admin, stack)
+
+
+def old_database(spec: str) -> None:
+    """A database as the first version of scorepad left it (schema 1)."""
+    if is_server(spec):
+        import psycopg
+
+        from scorepad.pgstore import VERSION_TABLE, PgConnection
+
+        with psycopg.connect(spec, autocommit=True) as raw, raw.transaction():
+            con = PgConnection(raw, "test")
+            _v1(con)  # type: ignore[arg-type]
+            con.execute(f"CREATE TABLE {VERSION_TABLE} (version INTEGER NOT NULL)")
+            con.execute(f"INSERT INTO {VERSION_TABLE} VALUES(1)")
+    else:
+        import sqlite3
+
+        con3 = sqlite3.connect(spec, isolation_level=None)
+        con3.execute("BEGIN")
+        _v1(con3)
+        con3.execute("PRAGMA user_version = 1")
+        con3.execute("COMMIT")
+        con3.close()
+
+
+def test_migrates_a_version_1_database(spec: str) -> None:
+    old_database(spec)
+    store = open_store(spec)
+    row = play.new_game(store, "spades", ["a", "b", "c", "d"])
+    assert row.version == 0  # the column schema 3 added
+    play.record_hand(store, row.id, ["bid=4,3,3,3", "tricks=5,3,3,2"])
+    assert store.game(row.id).version == 1
+    if is_server(spec):
+        from scorepad.pgstore import PgStore
+
+        assert isinstance(store, PgStore) and store.schema_version() == SCHEMA_VERSION
+    else:
+        assert store.db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+    store.close()
+
+
+def test_refuses_a_newer_database(spec: str) -> None:
+    store = open_store(spec)
+    if is_server(spec):
+        store.db.execute("UPDATE scorepad_schema SET version = version + 1")
+    else:
+        store.db.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
+    store.close()
+    with pytest.raises(StoreError, match="newer scorepad"):
+        open_store(spec)
+
+
+def test_names_with_quotes_percent_and_question_marks_are_stored_intact(spec: str) -> None:
+    store = open_store(spec)
+    names = ["O'Brien; DROP TABLE games;--", "100% ?", "🂡 Joker", "שרה"]
+    row = play.new_game(store, "hearts", names, name="Robert'); -- %s ?")
+    play.record_hand(store, row.id, ["hearts=5,4,3,1", f"queen={names[2]}"])
+    again = open_store(spec).game(row.id)
+    assert again.players == names and again.name == "Robert'); -- %s ?"
+    assert [s["score"] for s in again.state["sides"]] == [5, 4, 16, 1]
+
+
+def test_a_change_made_meanwhile_is_never_overwritten(spec: str) -> None:
+    store = open_store(spec)
+    row = play.new_game(store, "spades", ["a", "b", "c", "d"])
+    play.record_hand(store, row.id, ["bid=4,3,3,3", "tricks=5,3,3,2"])
+    stale = store.game(row.id)
+    play.undo(store, row.id)
+    play.record_hand(store, row.id, ["bid=3,3,3,3", "tricks=4,3,3,3"])
+    with pytest.raises(StoreError, match="at the same moment"):
+        store.replace_from(stale.id, stale.version, 1, [], "undo", {}, stale.state)
+    assert [s["score"] for s in store.game(row.id).state["sides"]] == [61, 60]
+
+
+def test_the_current_game_and_unknown_games(spec: str) -> None:
+    store = open_store(spec)
+    with pytest.raises(UserError, match="no current game"):
+        store.game(None)
+    a = play.new_game(store, "spades", ["a", "b", "c", "d"])
+    b = play.new_game(store, "spades", ["e", "f", "g", "h"])
+    assert store.game(None).id == b.id
+    store.set_current(a.id)
+    assert open_store(spec).game(None).id == a.id
+    with pytest.raises(UserError, match="no game 99"):
+        store.game(99)
+    assert [g.id for g in store.games()] == [a.id, b.id]
+
+
+# ------------------------------------------------------------------ every scenario, through each store
+
+@pytest.fixture(scope="module", params=STORE_KINDS)
+def scenario_store(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory,
+                   pg_admin: str | None) -> Iterator[Store]:
+    """One database per store for all the scenarios (each scenario is a game of its own)."""
+    with contextlib.ExitStack() as stack:
+        if request.param == "postgres" and pg_admin is None:
+            yield None  # type: ignore[misc]  # the test skips (or fails) with the reason
+            return
+        spec = store_spec(request.param, tmp_path_factory.mktemp("scenarios"), pg_admin, stack)
+        store = open_store(spec)
+        yield store
+        store.close()
+
+
+def play_through_store(store: Store, path: Path) -> list[str]:
+    """Play a scenario with the commands' library calls into the store; every difference from it."""
+    from scorepad.engine import initial_state
+    from scorepad.scenario import load_scenario
+
+    data, game = load_scenario(path)
+    rs = game.ruleset
+    gid = store.create_game(ruleset_id=rs.id, ruleset_hash=rs.hash, ruleset_text=rs.text, ruleset_source=rs.source,
+                            variant=rs.variant, name=path.stem, season="scenarios", players=game.players,
+                            sides=[{"name": s.name, "members": list(s.members)} for s in game.sides],
+                            options=dict(game.options), state=initial_state(game))
+    out = []
+    for n, spec in enumerate(data.get("hand", []), start=1):
+        before = store.game(gid)
+        try:
+            if spec.get("finish"):
+                play.finish(store, gid)
+            else:
+                play.record_hand(store, gid, [str(a) for a in spec.get("input", [])])
+        except ScorepadError as exc:
+            if "error" not in spec:
+                return [*out, f"hand {n}: refused: {exc.message}"]
+            after = store.game(gid)
+            if (after.hands, after.state, after.version) != (before.hands, before.state, before.version):
+                out.append(f"hand {n}: refused, but the game changed")
+            continue
+        if "error" in spec:
+            out.append(f"hand {n}: accepted, but the scenario expects a refusal")
+            continue
+        totals = [s["score"] for s in store.game(gid).state["sides"]]
+        if "totals" in spec and totals != spec["totals"]:
+            out.append(f"hand {n}: stored totals {totals}, expected {spec['totals']}")
+    final = store.game(gid).state
+    expect = data.get("result", {})
+    for key, got in (("finished", final["finished"]), ("winner", final["winners"]),
+                     ("totals", [s["score"] for s in final["sides"]])):
+        if key in expect and expect[key] != got:
+            out.append(f"result {key}: stored {got}, expected {expect[key]}")
+    return out
+
+
+@pytest.mark.parametrize("path", SCENARIOS, ids=[f"{p.parent.name}/{p.stem}" for p in SCENARIOS])
+def test_scenario_through_the_store(scenario_store: Store | None, path: Path) -> None:
+    if scenario_store is None:
+        from tests.conftest import PG_REASON, _pg_missing
+
+        _pg_missing(PG_REASON[0])
+    assert scenario_store is not None
+    problems = play_through_store(scenario_store, path)
+    assert not problems, "\n".join(problems)
+
+
+def test_every_scenario_game_verifies(scenario_store: Store | None) -> None:
+    """Runs after the scenarios (same module, same store): every stored game replays to its totals."""
+    if scenario_store is None:
+        pytest.skip("no store")
+    assert scenario_store.games(), "the scenario games were not stored"
+    assert play.verify(scenario_store) == []
