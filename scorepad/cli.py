@@ -344,23 +344,41 @@ def new(ruleset: str = typer.Argument(..., metavar="GAME",
 def hand(assignments: list[str] = typer.Argument(None, metavar="FIELD=VALUE...",
                                                 help="field=value, who.field=value, field=v1,v2,..."),
          game: str | None = typer.Option(None, "--game", metavar="GAME", help="game id (default: the current game)"),
+         expect: int | None = typer.Option(None, "--expect", metavar="VERSION",
+                                           help="refuse unless the game is still at this version "
+                                                "(`standings --json` shows it)"),
+         key: str | None = typer.Option(None, "--key", metavar="KEY",
+                                        help="idempotency key: a repeat with the same key is answered with the "
+                                             "stored hand, never stored twice"),
          as_json: bool = typer.Option(False, "--json", help="JSON output"),
          quiet: bool = typer.Option(False, "--quiet", "-q", help="print nothing when the hand is recorded")) -> None:
     """Record one hand: prints each side's points with the why, events, and one line per side.
 
     On a terminal without FIELD=VALUE it asks every field of the hand, then "Record? [Y/n/e]".
     """
+    import uuid
+
     from scorepad import play
+    from scorepad.errors import StoreError, UserError
     from scorepad.render import hand_short_text
 
+    if key is not None and not 1 <= len(key) <= 200:
+        raise UserError("--key: write 1 to 200 characters, e.g. a UUID")
+    write_key = key or uuid.uuid4().hex
     store = _store()
-    if _on_terminal() and not as_json:
-        from scorepad.table.entry import enter_hand
+    try:
+        if _on_terminal() and not as_json and expect is None and key is None:
+            from scorepad.table.entry import enter_hand
 
-        with _table() as console:
-            rec = enter_hand(store, game, assignments or [], console)
-    else:
-        rec = play.record_hand(store, game, assignments or [], None)
+            with _table() as console:
+                rec = enter_hand(store, game, assignments or [], console)
+        else:
+            rec = play.record_hand(store, game, assignments or [], None, expect=expect, key=write_key)
+    except StoreError as exc:
+        if exc.message.startswith("cannot reach"):
+            raise StoreError(f"{exc.message}; to be sure this hand is stored once, repeat the command with "
+                             f"--key {write_key}") from None
+        raise
     data = play.hand_json(rec)
     if as_json:
         typer.echo(json.dumps(data, ensure_ascii=False, indent=2, allow_nan=False))

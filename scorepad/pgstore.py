@@ -115,8 +115,7 @@ def error(exc: psycopg.Error, where: str) -> StoreError:
     """A sentence for a server error: unreachable, refused by the database's rules, or another failure."""
     first = mask(str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__)
     if isinstance(exc, psycopg.OperationalError) and not isinstance(exc, psycopg.errors.QueryCanceled):
-        return StoreError(f"cannot reach the club database {where}: {first} (a command cut off like this "
-                          f"may or may not have been stored; `scorepad hand --key K` can be repeated safely)")
+        return StoreError(f"cannot reach the club database {where}: {first}")
     if isinstance(exc, psycopg.errors.InsufficientPrivilege):
         return StoreError(f"the club database {where} refused: {first} (your database role may not do this)")
     if isinstance(exc, psycopg.errors.RaiseException):

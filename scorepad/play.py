@@ -38,7 +38,7 @@ from scorepad.engine import (
     next_hand_info,
     side_display,
 )
-from scorepad.errors import HandError, ScorepadError, UserError
+from scorepad.errors import HandError, ScorepadError, StoreError, UserError
 from scorepad.names import MAX_GAME_NAME, check_name
 from scorepad.registry import load
 from scorepad.ruleset import Ruleset, load_text
@@ -203,16 +203,74 @@ def open_game(row: GameRow) -> GameRow:
 
 
 def record_hand(store: Store, game_id: int | str | None, args: Sequence[str],
-                prompt: Prompt | None = None) -> Recorded:
+                prompt: Prompt | None = None, *, expect: int | None = None, key: str | None = None) -> Recorded:
+    """Record a hand, applied to the game as it stands when the write gets its turn.
+
+    Several tables may append to one game at once: each hand is scored inside the write, which holds
+    the game, against the state the previous one left (the typed text is scored again if the game
+    moved since it was read), so a plain `hand` never has to be repeated. What was decided on a view
+    of the game (answers given at the prompt, or `expect`, the version a script was shown) is
+    refused instead if the game moved meanwhile. `key` makes the write idempotent: a repeat of a
+    write already stored is answered with the stored hand.
+    """
     row = open_game(store.game(game_id))
     game = game_of(row)
-    state = row.state
-    args = [*(store.pending_bid(row.id) or []), *args]  # a bid written down before completes this hand
-    raw, hand, result = type_and_score(game, state, args, prompt, strict=True)
-    n = row.hands + 1
-    store.add_hand(row.id, row.version, hand_row(n, raw.typed, hand, result))
+    bid = store.pending_bid(row.id)
+    args = [*(bid or []), *args]  # a bid written down before completes this hand
+    asked: list[str] = []
+
+    def noted(label: str, legal: str) -> str:
+        asked.append(label)
+        assert prompt is not None
+        return prompt(label, legal)
+
+    raw, hand, result = type_and_score(game, row.state, args, noted if prompt is not None else None, strict=True)
+    if (asked or bid) and expect is None:
+        expect = row.version  # decided on this view of the game (answers at the prompt, the bid written down)
+    with store.write() as db:
+        store.lock_game(db, row.id)
+        done = store.written(db, key) if key is not None else None
+        if done is None:
+            fresh = open_game(store.game(row.id))
+            if expect is not None and fresh.version != expect:
+                raise StoreError(moved(store, fresh, expect))
+            if fresh.version != row.version:
+                row, game = fresh, game_of(fresh)
+                raw, hand, result = type_and_score(game, fresh.state, raw.typed, None, strict=True)
+            n = fresh.hands + 1
+            store.append_hand(db, row.id, hand_row(n, raw.typed, hand, result), key)
+    if done is not None:
+        return repeated(store, row.id, done, key or "")
     return Recorded(store.game(row.id), game, n, result, cards_read(game, raw.typed, hand),
                     list(raw.worked_out))
+
+
+def moved(store: Store, row: GameRow, expect: int) -> str:
+    """What changed in a game since the version a command was decided on."""
+    hands = store.hands(row.id)
+    audit = store.audit(row.id)
+    last = [(h.created, f"hand {h.n} recorded ({' '.join(h.typed)})") for h in hands[-1:]]
+    last += [(a["at"], f"{a['action']}" + (f" of hand {a['hand']}" if a["hand"] else "")) for a in audit[-1:]
+             if a["action"] != "new"]
+    latest = max(last)[1] if last else "a change"
+    return (f"game {row.id} changed since version {expect}: it is at version {row.version} with {row.hands} "
+            f"hand{'s' if row.hands != 1 else ''} (latest: {latest}); nothing was stored, look again and repeat")
+
+
+def repeated(store: Store, game_id: int, done: tuple[int, int], key: str) -> Recorded:
+    """The answer to a write repeated with the key of one already stored: the stored hand, scored again."""
+    gid, n = done
+    if gid != game_id:
+        raise UserError(f"the key {key!r} was already used for hand {n} of game {gid}; use a new key")
+    row = store.game(gid)
+    game = game_of(row)
+    hands = store.hands(gid)
+    if n > len(hands) or hands[n - 1].n != n:
+        raise UserError(f"this hand (key {key!r}) was stored as hand {n} of game {gid} and has since been "
+                        f"undone or replaced; nothing was stored again")
+    before = hands[n - 2].state if n > 1 else initial_state(game)
+    result = apply_hand(game, before, hands[n - 1].hand)
+    return Recorded(row, game, n, result, cards_read(game, hands[n - 1].typed, hands[n - 1].hand))
 
 
 def cards_read(game: Game, typed: Sequence[str], hand: Mapping[str, Any]) -> list[dict[str, Any]]:
@@ -338,7 +396,7 @@ def standings(row: GameRow, game: Game | None = None) -> dict[str, Any]:
         })
     out: dict[str, Any] = {
         "game": str(row.id), "ruleset": row.ruleset_id, "variant": row.variant, "name": row.name,
-        "season": row.season, "hands": row.hands, "finished": bool(state["finished"]),
+        "season": row.season, "hands": row.hands, "version": row.version, "finished": bool(state["finished"]),
         "winner": state["winners"], "draw": bool(state.get("draw")), "abandoned": row.abandoned, "sides": sides,
         "game_state": state["game"], "options": row.options,
         "info": list(game.ruleset.display_info),

@@ -23,7 +23,7 @@ from typing import Any
 
 from scorepad.errors import StoreError, UserError
 
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 
 
 def _v1(db: sqlite3.Connection) -> None:
@@ -92,7 +92,13 @@ def _v4(db: sqlite3.Connection) -> None:
                " typed TEXT NOT NULL, created TEXT NOT NULL)")
 
 
-MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [_v1, _v2, _v3, _v4]
+def _v5(db: sqlite3.Connection) -> None:
+    """The idempotency key of every hand written, so a retried write is answered, not stored twice."""
+    db.execute("CREATE TABLE IF NOT EXISTS writes (key TEXT PRIMARY KEY, game_id INTEGER NOT NULL,"
+               " hand_n INTEGER NOT NULL, at TEXT NOT NULL)")
+
+
+MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [_v1, _v2, _v3, _v4, _v5]
 
 
 def now() -> str:
@@ -497,6 +503,20 @@ class Store:
 
     def lock_game(self, db: sqlite3.Connection, game_id: int) -> None:
         """Inside a write: hold the game until the commit. BEGIN IMMEDIATE already holds the whole file."""
+
+    def written(self, db: sqlite3.Connection, key: str) -> tuple[int, int] | None:
+        """Inside a write: (game id, hand number) of the hand written with this idempotency key, if any."""
+        row = db.execute("SELECT game_id, hand_n FROM writes WHERE key = ?", (key,)).fetchone()
+        return (int(row[0]), int(row[1])) if row else None
+
+    def append_hand(self, db: sqlite3.Connection, game_id: int, row: HandRow, key: str | None) -> None:
+        """Inside a write that holds the game (lock_game): append a hand, bump the version, keep the key."""
+        self._insert_hand(db, game_id, row)
+        db.execute("UPDATE games SET hands = ?, state = ?, finished = ?, version = version + 1 WHERE id = ?",
+                   (row.n, dumps(row.state), int(row.state.get("finished", False)), game_id))
+        db.execute("DELETE FROM pending_bids WHERE game_id = ?", (game_id,))  # the hand completes the bid
+        if key is not None:
+            db.execute("INSERT INTO writes(key, game_id, hand_n, at) VALUES(?, ?, ?, ?)", (key, game_id, row.n, now()))
 
     def audit(self, game_id: int) -> list[dict[str, Any]]:
         rows = self.db.execute("SELECT at, action, hand_n, detail FROM audit WHERE game_id = ? ORDER BY id",

@@ -340,3 +340,85 @@ def test_every_scenario_game_verifies(scenario_store: Store | None) -> None:
         pytest.skip("no store")
     assert scenario_store.games(), "the scenario games were not stored"
     assert play.verify(scenario_store) == []
+
+
+# ------------------------------------------------------------------ concurrency, both stores
+
+def tags_in(spec: str, game: int) -> list[int]:
+    from tests.test_reliability import tag_of
+
+    store = open_store(spec)
+    try:
+        hands = store.hands(game)
+        assert [h.n for h in hands] == list(range(1, len(hands) + 1))
+        row = store.game(game)
+        tags = [tag_of(h.typed) for h in hands]
+        assert row.hands == len(tags)
+        assert [s["score"] for s in row.state["sides"]] == [sum(t % 7 - 3 for t in tags), sum(t % 5 for t in tags)]
+        return tags
+    finally:
+        store.close()
+
+
+def test_four_processes_append_to_one_game_without_refusals(acli: Callable[..., Run], anydb: str,
+                                                            tmp_path: Path) -> None:
+    """4 processes x 25 hands into one shared game, no retries: every hand applied once, in each
+    process's order, each to the state the previous one left."""
+    from tests.test_reliability import TALLY, hand_cmd, results, start_worker, tag_of
+
+    r = acli("new", TALLY, "ann", "bob")
+    assert r.code == 0, r.err
+    game = int(r.out.split()[-1])
+    start = __import__("time").time() + 1.5
+    workers = [start_worker(tmp_path, f"s{w}", anydb,  # type: ignore[arg-type]
+                            [hand_cmd(game, 1000 * (w + 1) + k) for k in range(25)], start_at=start)
+               for w in range(4)]
+    lines: list[dict[str, Any]] = []
+    for proc in workers:
+        out, err = proc.communicate(timeout=300)
+        assert proc.returncode == 0, err
+        lines += results(out)
+    assert len(lines) == 100
+    refused = [line["err"] for line in lines if line["code"] != 0]
+    assert refused == []
+    assert all(line["tries"] == 1 for line in lines)
+    tags = tags_in(anydb, game)
+    assert sorted(tags) == sorted(tag_of(line["args"]) for line in lines)
+    for w in range(4):
+        mine = [t for t in tags if t // 1000 == w + 1]
+        assert mine == sorted(mine) and len(mine) == 25
+    assert acli("verify").code == 0
+
+
+def test_hand_expect_refuses_when_the_game_moved(acli: Callable[..., Run], anydb: str) -> None:
+    acli("new", "spades", "ann", "bob", "cat", "dan")
+    version = json.loads(acli("standings", "--json").out)["version"]
+    assert acli("hand", "bid=4,3,3,3", "tricks=5,3,3,2", "--expect", str(version)).code == 0
+    before = dump_any(anydb)
+    r = acli("hand", "bid=3,3,3,3", "tricks=4,3,3,3", "--expect", str(version))
+    assert r.code == 1
+    assert (f"game 1 changed since version {version}: it is at version {version + 1} with 1 hand "
+            "(latest: hand 1 recorded (bid=4,3,3,3 tricks=5,3,3,2)); nothing was stored") in r.err
+    assert dump_any(anydb) == before
+    acli("undo")
+    r = acli("hand", "bid=3,3,3,3", "tricks=4,3,3,3", "--expect", str(version + 1))
+    assert r.code == 1 and "(latest: undo of hand 1)" in r.err
+    assert acli("hand", "bid=3,3,3,3", "tricks=4,3,3,3", "--expect", str(version + 2)).code == 0
+
+
+def test_a_repeated_key_is_answered_not_stored_twice(acli: Callable[..., Run], anydb: str) -> None:
+    acli("new", "spades", "ann", "bob", "cat", "dan")
+    first = acli("hand", "bid=4,3,3,3", "tricks=5,3,3,2", "--key", "table7-0001", "--json")
+    assert first.code == 0
+    again = acli("hand", "bid=4,3,3,3", "tricks=5,3,3,2", "--key", "table7-0001", "--json")
+    assert again.code == 0 and json.loads(again.out)["hand"] == 1
+    assert json.loads(again.out)["sides"] == json.loads(first.out)["sides"]
+    standings = json.loads(acli("standings", "--json").out)
+    assert standings["hands"] == 1 and [s["score"] for s in standings["sides"]] == [71, -60]
+    acli("new", "spades", "e", "f", "g", "h")
+    r = acli("hand", "bid=4,3,3,3", "tricks=5,3,3,2", "--key", "table7-0001")
+    assert r.code == 2 and "already used for hand 1 of game 1" in r.err
+    acli("use", "1")
+    acli("undo")
+    r = acli("hand", "bid=4,3,3,3", "tricks=5,3,3,2", "--key", "table7-0001")
+    assert r.code == 2 and "has since been undone" in r.err
