@@ -316,6 +316,15 @@ def db_migrate() -> None:
     typer.echo(f"{mask(str(_db_spec() or store.path))}: schema version {SCHEMA_VERSION}.")
 
 
+@db_app.command("copy")
+def db_copy(source: str = typer.Argument(..., help="database file, postgresql:// URL, or an export/backup .json file"),
+            target: str = typer.Argument(..., help="an empty database: file or postgresql:// URL")) -> None:
+    """Copy a whole database between SQLite and PostgreSQL (either way), then verify both sides are equal."""
+    from scorepad.dbcopy import copy_database
+
+    typer.echo(copy_database(source, target).text)
+
+
 # ------------------------------------------------------------------ games
 
 @app.command("new")

@@ -422,3 +422,70 @@ def test_a_repeated_key_is_answered_not_stored_twice(acli: Callable[..., Run], a
     acli("undo")
     r = acli("hand", "bid=4,3,3,3", "tricks=5,3,3,2", "--key", "table7-0001")
     assert r.code == 2 and "has since been undone" in r.err
+
+
+# ------------------------------------------------------------------ db copy, backup read back
+
+def pg_spec(tmp_path: Path, pg_admin: str | None, stack: contextlib.ExitStack) -> str:
+    return store_spec("postgres", tmp_path, pg_admin, stack)
+
+
+def sample_games(run: Callable[..., Run], db: str) -> None:
+    assert run("--db", db, "new", "spades", "ann", "bob", "cat", "dan").code == 0
+    run("--db", db, "hand", "bid=4,3,3,3", "tricks=5,3,3,2")
+    run("--db", db, "hand", "bid=3,3,3,3", "tricks=4,3,3,3")
+    run("--db", db, "undo")
+    run("--db", db, "edit", "1", "tricks=4,4,3,2")
+    assert run("--db", db, "new", "hearts", "ann", "bob", "cat", "eve", "--season", "club").code == 0
+    run("--db", db, "hand", "hearts=5,4,3,1", "queen=ann")
+    run("--db", db, "finish")
+    run("--db", db, "use", "1")
+
+
+def test_db_copy_sqlite_to_postgres_and_back(cli: Callable[..., Run], tmp_path: Path, pg_admin: str | None) -> None:
+    with contextlib.ExitStack() as stack:
+        pg = pg_spec(tmp_path, pg_admin, stack)
+        first = str(tmp_path / "first.db")
+        sample_games(cli, first)
+        r = cli("db", "copy", first, pg)
+        assert r.code == 0, r.err
+        assert r.out.startswith("Copied 2 games, 4 hands, 5 audit entries, 2 pinned rulesets from ")
+        assert "both sides are equal" in r.out and "scorepad_admin:***@" in r.out
+        assert cli("--db", pg, "verify").code == 0
+        assert json.loads(cli("--db", pg, "standings", "--json").out)["game"] == "1"  # the current game came along
+        r = cli("db", "copy", first, pg)
+        assert r.code == 2 and "already holds 2 games" in r.err
+        back = str(tmp_path / "back.db")
+        assert cli("db", "copy", pg, back).code == 0
+        a, b = tmp_path / "a.json", tmp_path / "b.json"
+        cli("--db", first, "export", "--output", str(a))
+        cli("--db", back, "export", "--output", str(b))
+        assert a.read_text(encoding="utf-8") == b.read_text(encoding="utf-8")
+        assert cli("--db", pg, "new", "spades", "a", "b", "c", "d").out.split()[-1] == "3"  # ids go on after the copy
+
+
+def test_postgres_backup_is_read_back_by_db_copy(cli: Callable[..., Run], tmp_path: Path,
+                                                 pg_admin: str | None) -> None:
+    with contextlib.ExitStack() as stack:
+        pg = pg_spec(tmp_path, pg_admin, stack)
+        sample_games(cli, pg)
+        backup = tmp_path / "club.json"
+        assert cli("--db", pg, "backup", str(backup)).code == 0
+        restored = str(tmp_path / "restored.db")
+        r = cli("db", "copy", str(backup), restored)
+        assert r.code == 0 and "both sides are equal" in r.out, r.err
+        other = pg_spec(tmp_path, pg_admin, stack)
+        assert cli("db", "copy", str(backup), other).code == 0
+        outs = []
+        for db in (pg, restored, other):
+            target = tmp_path / f"e{len(outs)}.json"
+            cli("--db", db, "export", "--output", str(target))
+            outs.append(target.read_text(encoding="utf-8"))
+        assert outs[0] == outs[1] == outs[2]
+
+
+def test_db_copy_refuses_what_is_not_a_database(cli: Callable[..., Run], tmp_path: Path) -> None:
+    r = cli("db", "copy", str(tmp_path / "none.db"), str(tmp_path / "t.db"))
+    assert r.code == 2 and "no database" in r.err
+    r = cli("db", "copy", str(tmp_path / "t.db"), str(tmp_path / "t.db"))
+    assert r.code == 2 and "the same database" in r.err
