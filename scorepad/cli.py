@@ -325,6 +325,27 @@ def db_copy(source: str = typer.Argument(..., help="database file, postgresql://
     typer.echo(copy_database(source, target).text)
 
 
+club_app = typer.Typer(no_args_is_help=True,
+                       help="A club's shared PostgreSQL database: roles and the history nobody can rewrite.")
+app.add_typer(club_app, name="club")
+
+
+@club_app.command("init")
+def club_init(prefix: str = typer.Option("scorepad", "--prefix",
+                                         help="role names: PREFIX_reader, PREFIX_scorer, PREFIX_owner")) -> None:
+    """Create the schema, the roles PREFIX_reader/_scorer/_owner and their GRANTs, and the append-only triggers."""
+    from scorepad import club
+    from scorepad.store_protocol import mask
+
+    spec = _db_spec() or ""
+    done = club.init(spec, prefix)
+    for sql in done:
+        typer.echo(sql.rstrip() + ";")
+    reader, scorer, owner = club.roles(prefix)
+    typer.echo(f"-- {mask(spec)}: roles {reader}, {scorer}, {owner} are ready; give them to members with "
+               f"GRANT {scorer} TO alice;")
+
+
 # ------------------------------------------------------------------ games
 
 @app.command("new")
