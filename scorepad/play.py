@@ -7,7 +7,8 @@ started, never with whatever the ruleset file says today.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import date
 from functools import lru_cache
@@ -245,6 +246,18 @@ def record_hand(store: Store, game_id: int | str | None, args: Sequence[str],
                     list(raw.worked_out))
 
 
+@contextmanager
+def decided_on(store: Store, row: GameRow) -> Iterator[None]:
+    """A write decided on the game as `row` showed it: if the game moved meanwhile, say what changed."""
+    try:
+        yield
+    except StoreError as exc:
+        if "at the same moment" not in exc.message:
+            raise
+        raise StoreError("another scorepad command changed this game at the same moment: "
+                         + moved(store, store.game(row.id), row.version)) from None
+
+
 def moved(store: Store, row: GameRow, expect: int) -> str:
     """What changed in a game since the version a command was decided on."""
     hands = store.hands(row.id)
@@ -328,8 +341,9 @@ def undo(store: Store, game_id: int | str | None) -> tuple[GameRow, int]:
     hands = store.hands(row.id)
     last = hands[-1]
     before = hands[-2].state if len(hands) > 1 else initial_state(game_of(row))
-    store.replace_from(row.id, row.version, last.n, [], "undo",
-                       {"removed": {"n": last.n, "typed": last.typed, "hand": last.hand}}, before)
+    with decided_on(store, row):
+        store.replace_from(row.id, row.version, last.n, [], "undo",
+                           {"removed": {"n": last.n, "typed": last.typed, "hand": last.hand}}, before)
     return store.game(row.id), last.n
 
 
@@ -362,9 +376,10 @@ def edit(store: Store, game_id: int | str | None, n: int, args: Sequence[str]) -
                             exc.problems) from None
         new_rows.append(hand_row(later.n, later.typed, later.hand, res, later.created))
         state = res.state
-    store.replace_from(row.id, row.version, n, new_rows, "edit",
-                       {"hand": n, "old": {"typed": old.typed, "hand": old.hand},
-                        "new": {"typed": new_rows[0].typed, "hand": hand}}, state)
+    with decided_on(store, row):
+        store.replace_from(row.id, row.version, n, new_rows, "edit",
+                           {"hand": n, "old": {"typed": old.typed, "hand": old.hand},
+                            "new": {"typed": new_rows[0].typed, "hand": hand}}, state)
     return store.game(row.id), new_rows
 
 
@@ -372,9 +387,10 @@ def finish(store: Store, game_id: int | str | None) -> tuple[GameRow, HandResult
     row = open_game(store.game(game_id))
     game = game_of(row)
     result = finish_game(game, row.state)
-    store.set_state(row.id, result.state, "finish",
-                    {"points": result.points, "breakdown": _jsonable_breakdown(result), "events": result.events},
-                    expected_version=row.version)
+    with decided_on(store, row):
+        store.set_state(row.id, result.state, "finish",
+                        {"points": result.points, "breakdown": _jsonable_breakdown(result), "events": result.events},
+                        expected_version=row.version)
     return store.game(row.id), result
 
 
@@ -624,9 +640,10 @@ def rescore_preview(store: Store, game_id: int | str, path: Any, rules_dirs: Seq
 
 def rescore_apply(store: Store, plan: RescorePlan) -> GameRow:
     rs = plan.ruleset
-    store.replace_from(plan.row.id, plan.row.version, 1, plan.rows, "rescore",
-                       {"old_ruleset": plan.row.ruleset_hash, "new_ruleset": rs.hash}, plan.final,
-                       repin=(rs.id, rs.hash, rs.text, rs.source))
+    with decided_on(store, plan.row):
+        store.replace_from(plan.row.id, plan.row.version, 1, plan.rows, "rescore",
+                           {"old_ruleset": plan.row.ruleset_hash, "new_ruleset": rs.hash}, plan.final,
+                           repin=(rs.id, rs.hash, rs.text, rs.source))
     return store.game(plan.row.id)
 
 

@@ -489,3 +489,31 @@ def test_db_copy_refuses_what_is_not_a_database(cli: Callable[..., Run], tmp_pat
     assert r.code == 2 and "no database" in r.err
     r = cli("db", "copy", str(tmp_path / "t.db"), str(tmp_path / "t.db"))
     assert r.code == 2 and "the same database" in r.err
+
+
+def test_undo_decided_on_an_old_view_says_what_changed(spec: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`undo` read the game, then another table recorded a hand before the undo was written."""
+    store = open_store(spec)
+    row = play.new_game(store, "spades", ["a", "b", "c", "d"])
+    play.record_hand(store, row.id, ["bid=4,3,3,3", "tricks=5,3,3,2"])
+    real_hands = store.hands
+    interfered = []
+
+    def hands_then_another_table_writes(game_id: int) -> Any:
+        got = real_hands(game_id)
+        if not interfered:
+            interfered.append(1)
+            other = open_store(spec)
+            play.record_hand(other, row.id, ["bid=3,3,3,3", "tricks=4,3,3,3"])
+            other.close()
+        return got
+
+    monkeypatch.setattr(store, "hands", hands_then_another_table_writes)
+    with pytest.raises(StoreError) as caught:
+        play.undo(store, row.id)
+    assert caught.value.message == (
+        "another scorepad command changed this game at the same moment: game 1 changed since version 1: it is at "
+        "version 2 with 2 hands (latest: hand 2 recorded (bid=3,3,3,3 tricks=4,3,3,3)); nothing was stored, "
+        "look again and repeat")
+    monkeypatch.undo()
+    assert store.game(row.id).hands == 2
