@@ -42,9 +42,9 @@ def clean_env(tmp: Path) -> dict[str, str]:
 
 
 def start_worker(tmp: Path, name: str, db: Path, commands: list[list[str]], retry: bool = False,
-                 start_at: float = 0) -> subprocess.Popen[str]:
+                 start_at: float = 0, **extra: Any) -> subprocess.Popen[str]:
     plan = tmp / f"{name}.json"
-    plan.write_text(json.dumps({"db": str(db), "commands": commands, "retry": retry, "start_at": start_at}),
+    plan.write_text(json.dumps({"db": str(db), "commands": commands, "retry": retry, "start_at": start_at, **extra}),
                     encoding="utf-8")
     return subprocess.Popen([sys.executable, WORKER, str(plan)], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             text=True, env=clean_env(tmp), cwd=tmp)

@@ -8,7 +8,9 @@ command), and one JSON line per command is printed and flushed as soon as the co
 {"i": index, "args": [...], "code": exit status, "out": ..., "err": ..., "tries": n}. A line is
 printed only after the command finished, so a line with code 0 means the command had reported
 success (the crash test relies on that). With "retry", a command refused because another command
-changed the same game at the same moment is run again.
+changed the same game at the same moment is run again. With "keys", each hand carries the idempotency
+key KEY_PREFIX-i; with "retry_unreachable", a command cut off from the club database is repeated (same key)
+until it gets through. "ms" is each command's wall time, "cuts" how often it was cut off.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from scorepad.cli import main
 
 CONFLICT = "at the same moment"
+UNREACHABLE = "cannot reach the club database"
 
 
 def run(args: list[str]) -> tuple[int, str, str]:
@@ -45,16 +48,25 @@ def work(plan: dict) -> None:
         pass
     for i, command in enumerate(plan["commands"]):
         tries = 0
+        cut: list[str] = []
+        if plan.get("keys") and command[0] == "hand":
+            command = [*command, "--key", f"{plan.get('key_prefix', 'w')}-{i}"]
+        started = time.perf_counter()
         while True:
             tries += 1
             code, out, err = run(["--db", db, *command])
             if plan.get("retry") and code == 1 and CONFLICT in err and tries < 200:
                 continue
+            if plan.get("retry_unreachable") and code == 1 and UNREACHABLE in err and tries < 600:
+                cut.append(err[-300:])  # the server is down: the same command, with the same key, again
+                time.sleep(0.1)
+                continue
             break
+        ms = (time.perf_counter() - started) * 1000
         # short lines (well under PIPE_BUF, 4096 bytes) are written atomically, so a kill never leaves
         # half a line: every complete line is a command that had finished
         line = json.dumps({"i": i, "args": command, "code": code, "out": out[-600:], "err": err[-600:],
-                           "tries": tries})
+                           "tries": tries, "ms": round(ms, 2), "cut": cut[:2], "cuts": len(cut)})
         sys.stdout.write(line + "\n")
         sys.stdout.flush()
 
