@@ -28,7 +28,7 @@ from psycopg import conninfo as pg_conninfo
 
 from scorepad.errors import StoreError, UserError
 from scorepad.store import MIGRATIONS, SCHEMA_VERSION, Store
-from scorepad.store_protocol import mask
+from scorepad.store_protocol import StoreProtocol, mask
 
 # tables whose rows have an id the store reads back after an INSERT (sqlite3's lastrowid)
 _ID_TABLES = frozenset({"games", "hands", "audit"})
@@ -239,3 +239,8 @@ class PgStore(Store):
         except psycopg.Error as exc:
             raise error(exc, self.where) from None
         write_atomic(Path(target), text)
+
+
+def _both_stores_conform(sqlite_store: Store, server_store: PgStore) -> list[StoreProtocol]:
+    """Never called: mypy checks here that both stores implement the protocol the commands use."""
+    return [sqlite_store, server_store]
