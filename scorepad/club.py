@@ -7,8 +7,10 @@ Roles (group roles without login; the organiser grants them to the members' logi
 
 The database itself enforces it, not only the CLI: privileges per table and column, and triggers.
 A stored hand is never changed: the one update allowed is retiring it (status from 'active' to
-'undone' or 'replaced', what undo and edit do), and only the owner deletes one. The audit trail is
-append-only for every role: no update ever; only the owner may delete (with a whole game).
+'undone' or 'replaced', what undo and edit do), and only the owner deletes one (with its game). The
+audit trail is append-only for every role: never deleted, never changed, except that the owner's
+`delete` of a game files the game's trail away under the negated game id (the store's way of keeping
+a deleted game's history), which changes nothing else in it.
 Running `club init` again is harmless, and grants on tables a later migration added.
 """
 
@@ -64,7 +66,11 @@ BEGIN
 END $$""")
     out.append(f"""CREATE OR REPLACE FUNCTION {fn_audit}() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-  IF TG_OP = 'DELETE' AND pg_has_role(current_user, '{owner}', 'MEMBER') THEN RETURN OLD; END IF;
+  -- deleting a game files its trail away under the negated game id: the one change, the owner's
+  IF TG_OP = 'UPDATE' AND pg_has_role(current_user, '{owner}', 'MEMBER') AND OLD.game_id > 0
+     AND NEW.game_id = -OLD.game_id AND (to_jsonb(NEW) - 'game_id') = (to_jsonb(OLD) - 'game_id') THEN
+    RETURN NEW;
+  END IF;
   RAISE EXCEPTION 'the audit trail is append-only: % refused', TG_OP USING ERRCODE = 'insufficient_privilege';
 END $$""")
     out.append(f"ALTER FUNCTION {fn_hands}() OWNER TO {owner}")

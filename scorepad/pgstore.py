@@ -207,6 +207,12 @@ class PgStore(Store):
             self.set_meta("current_game", str(game_id))
         return game_id
 
+    def delete_game(self, game_id: int, expected_version: int, detail: dict[str, Any]) -> None:
+        """As the SQLite store; and no client's current game stays pointed at the deleted one."""
+        super().delete_game(game_id, expected_version, detail)
+        with self.write() as db:
+            db.execute("DELETE FROM meta WHERE key LIKE 'current_game@%' AND value = ?", (str(game_id),))
+
     # ------------------------------------------------------------------ locking
     def pin_ruleset(self, db: Any, ruleset_id: str, text: str, source: str) -> str:
         """As the SQLite store; two clients pinning the same new text at once both succeed."""

@@ -135,5 +135,11 @@ def test_owner_rescores_and_deletes_but_the_audit_still_only_grows(club: Club, c
     assert "append-only: UPDATE refused" in refused(owner, "UPDATE audit SET detail = '{}'")
     assert "append-only: TRUNCATE refused" in refused(owner, "TRUNCATE audit")
     assert "never changed" in refused(owner, "UPDATE hands SET typed = '[]'")
-    assert accepted(owner, "DELETE FROM hands WHERE game_id = 1") == 4
-    assert accepted(owner, "DELETE FROM audit WHERE game_id = 1") == 4
+    assert "append-only: DELETE refused" in refused(owner, "DELETE FROM audit")
+    assert "append-only: UPDATE refused" in refused(owner, "UPDATE audit SET game_id = 2 WHERE game_id = 1")
+    r = cli("--db", club.url["scorer"], "delete", "1", "--yes")
+    assert r.code == 1 and "refused" in r.err
+    r = cli("--db", owner, "delete", "1", "--yes")
+    assert r.code == 0, r.err
+    assert accepted(owner, "SELECT 1 FROM hands") == 0
+    assert accepted(owner, "SELECT 1 FROM audit WHERE game_id = -1") == 5  # new, undo, edit, rescore, delete
