@@ -517,3 +517,21 @@ def test_undo_decided_on_an_old_view_says_what_changed(spec: str, monkeypatch: p
         "look again and repeat")
     monkeypatch.undo()
     assert store.game(row.id).hands == 2
+
+
+def test_rename_abandon_rematch_delete(acli: Callable[..., Run]) -> None:
+    assert acli("new", "spades", "ann", "bob", "cat", "dan", "--name", "friday").code == 0
+    acli("hand", "bid=4,3,3,3", "tricks=5,3,3,2")
+    r = acli("rename", "ann", "anna")
+    assert r.code == 0 and "Renamed ann to anna in game 1." in r.out
+    assert acli("abandon").code == 0
+    assert acli("hand", "bid=4,3,3,3", "tricks=5,3,3,2").code == 2
+    assert acli("rematch").code == 0
+    assert acli("use", "friday").out.strip() == "Game 1 is now the current game."
+    r = acli("delete", "2", "--yes")
+    assert r.code == 0 and r.out.startswith("Deleted game 2")
+    log = acli("log", "--game", "2").out
+    assert "Game 2 was deleted" in log and "delete" in log
+    games = json.loads(acli("games", "--json").out)
+    assert [(g["id"], g["players"]) for g in games] == [(1, ["anna", "bob", "cat", "dan"])]
+    assert acli("verify").code == 0
