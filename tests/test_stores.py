@@ -554,3 +554,28 @@ def test_answers_given_at_the_prompt_are_refused_if_the_game_moved(spec: str) ->
     assert store.game(row.id).hands == 1
     rec = play.record_hand(store, row.id, ["bid=4,3,3,3", "tricks=5,3,3,2"])  # typed whole: applied after it
     assert rec.n == 2 and [s["score"] for s in rec.row.state["sides"]] == [132, 0]
+
+
+def test_a_libpq_service_and_password_file(cli: Callable[..., Run], tmp_path: Path, pg_admin: str | None,
+                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    """`service=club`: host, port and database from a service file, the password from a password file."""
+    with contextlib.ExitStack() as stack:
+        url = store_spec("postgres", tmp_path, pg_admin, stack)
+        from psycopg.conninfo import conninfo_to_dict
+
+        parts = conninfo_to_dict(url)
+        service = tmp_path / "pg_service.conf"
+        service.write_text(f"[club]\nhost={parts['host']}\nport={parts['port']}\ndbname={parts['dbname']}\n"
+                           f"user={parts['user']}\noptions={parts['options']}\n", encoding="utf-8")
+        passfile = tmp_path / "pgpass"
+        passfile.write_text(f"{parts['host']}:{parts['port']}:*:{parts['user']}:{parts['password']}\n", encoding="utf-8")
+        passfile.chmod(0o600)
+        monkeypatch.setenv("PGSERVICEFILE", str(service))
+        monkeypatch.setenv("PGPASSFILE", str(passfile))
+        r = cli("--db", "service=club", "new", "spades", "ann", "bob", "cat", "dan")
+        assert r.code == 0, r.err
+        assert json.loads(cli("--db", url, "standings", "--json").out)["ruleset"] == "spades"  # the same database
+        monkeypatch.setenv("PGPASSFILE", str(tmp_path / "none"))
+        r = cli("--db", "service=club", "standings")
+        assert r.code == 1 and r.err.startswith("error: cannot reach the club database service=club:")
+        assert str(parts["password"]) not in r.err
