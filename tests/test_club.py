@@ -143,3 +143,18 @@ def test_owner_rescores_and_deletes_but_the_audit_still_only_grows(club: Club, c
     assert r.code == 0, r.err
     assert accepted(owner, "SELECT 1 FROM hands") == 0
     assert accepted(owner, "SELECT 1 FROM audit WHERE game_id = -1") == 5  # new, undo, edit, rescore, delete
+
+
+def test_only_the_owner_migrates(club: Club, cli: Callable[..., Run]) -> None:
+    from scorepad.store import SCHEMA_VERSION
+
+    game_with_history(cli, club.url["scorer"])
+    accepted(club.admin, f"UPDATE scorepad_schema SET version = {SCHEMA_VERSION - 1}")  # as if scorepad was upgraded
+    for kind in ("reader", "scorer"):
+        r = cli("--db", club.url[kind], "standings", "--game", "1")
+        assert r.code == 1
+        assert f"needs schema {SCHEMA_VERSION} (it has {SCHEMA_VERSION - 1}); its owner runs `scorepad db migrate`" in r.err
+    r = cli("--db", club.url["owner"], "db", "migrate")
+    assert r.code == 0 and f"schema version {SCHEMA_VERSION}" in r.out, r.err
+    assert "pw-" not in r.out
+    assert cli("--db", club.url["reader"], "standings", "--game", "1").code == 0
