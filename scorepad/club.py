@@ -21,7 +21,7 @@ from typing import Any
 
 from scorepad.errors import UserError
 
-READ_TABLES = ("meta", "rulesets", "games", "hands", "audit", "writes", "scorepad_schema")
+READ_TABLES = ("meta", "rulesets", "games", "hands", "audit", "writes", "scorepad_schema")  # printed first, in this order
 
 
 def roles(prefix: str) -> tuple[str, str, str]:
@@ -45,6 +45,7 @@ def statements(prefix: str, schema: str, tables: list[str]) -> list[str]:
         "hands": "INSERT, UPDATE (status)",
         "audit": "INSERT",
         "writes": "INSERT",
+        "pending_bids": "INSERT, UPDATE, DELETE",  # the bids of the coming hand (`scorepad bid`)
     }
     for table, grant in scorer_grants.items():
         if table in tables:
@@ -111,8 +112,9 @@ def init(spec: str, prefix: str = "scorepad") -> list[str]:
                     done.append(_run(db, f"CREATE ROLE {role} NOLOGIN"))
             tables = [t for (t,) in db.execute(
                 "SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema()"
-                " AND table_type = 'BASE TABLE'") if t in READ_TABLES]
-            for sql in statements(prefix, schema, sorted(tables, key=READ_TABLES.index)):
+                " AND table_type = 'BASE TABLE'")]
+            order = {t: k for k, t in enumerate(READ_TABLES)}
+            for sql in statements(prefix, schema, sorted(tables, key=lambda t: (order.get(t, len(order)), t))):
                 done.append(_run(db, sql))
         return done
     finally:
