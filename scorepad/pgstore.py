@@ -21,14 +21,17 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 import psycopg
 from psycopg import conninfo as pg_conninfo
 
 from scorepad.errors import StoreError, UserError
 from scorepad.store import MIGRATIONS, SCHEMA_VERSION, Store
-from scorepad.store_protocol import StoreProtocol, mask
+from scorepad.store_protocol import mask
+
+if TYPE_CHECKING:
+    from scorepad.store_protocol import StoreProtocol
 
 # tables whose rows have an id the store reads back after an INSERT (sqlite3's lastrowid)
 _ID_TABLES = frozenset({"games", "hands", "audit"})
