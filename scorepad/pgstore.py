@@ -240,7 +240,8 @@ class PgStore(Store):
     # ------------------------------------------------------------------ backup
     def backup(self, target: Path) -> None:
         """An export file of the whole database (one consistent snapshot), read back by import and db copy."""
-        from scorepad.transfer import export_text, write_atomic
+        from scorepad.output import write_atomic
+        from scorepad.transfer import export_text
 
         try:
             with self.conn.raw.transaction():
