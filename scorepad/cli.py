@@ -702,7 +702,7 @@ def verify() -> None:
 
 @app.command("backup")
 def backup(target: Path = typer.Argument(..., help="file to write")) -> None:
-    """A consistent copy of the database (SQLite online backup)."""
+    """A consistent copy of the database (SQLite: online backup; PostgreSQL: an export file of one snapshot)."""
     from scorepad.errors import UserError
     from scorepad.output import check_not_database, check_output_path
 
