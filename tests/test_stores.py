@@ -597,3 +597,23 @@ def test_sqlite_sql_as_postgresql_reads_it() -> None:
         "INSERT INTO meta(key, value) VALUES('current_season', %s) ON CONFLICT DO NOTHING")
     assert translate("DELETE FROM meta WHERE key LIKE 'current_game@%' AND value = ?")[0] == (
         "DELETE FROM meta WHERE key LIKE 'current_game@%%' AND value = %s")
+
+
+def test_first_use_by_four_processes_at_once(anydb: str, tmp_path: Path) -> None:
+    """A new database is migrated once, and the same new ruleset pinned once, when four clients start together."""
+    from tests.test_reliability import TALLY, results, start_worker
+
+    start = __import__("time").time() + 1.5
+    workers = [start_worker(tmp_path, f"n{w}", anydb, [["new", TALLY, f"a{w}{k}", f"b{w}{k}"] for k in range(3)],  # type: ignore[arg-type]
+                            start_at=start) for w in range(4)]
+    lines: list[dict[str, Any]] = []
+    for proc in workers:
+        out, err = proc.communicate(timeout=120)
+        assert proc.returncode == 0, err
+        lines += results(out)
+    assert [line["err"] for line in lines if line["code"]] == []
+    store = open_store(anydb)
+    assert len(store.games()) == 12
+    assert len({g.ruleset_hash for g in store.games()}) == 1
+    assert store.db.execute("SELECT count(*) FROM audit WHERE action = 'new'").fetchone()[0] == 12
+    assert play.verify(store) == []
