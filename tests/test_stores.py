@@ -85,7 +85,7 @@ def test_new_hand_undo_edit_finish_log(acli: Callable[..., Run]) -> None:
     assert acli("hand", "bid=3,3,3,3", "tricks=4,3,3,3").code == 0    # 61, 60: totals 132, 0
     assert scores(acli("standings", "--json")) == [132, 0]
     r = acli("undo")
-    assert r.code == 0 and r.out.startswith("Hand 2 removed.")
+    assert r.code == 0 and r.out.startswith("Hand 2 removed (bid=3,3,3,3 tricks=4,3,3,3); `scorepad redo` puts it back.")
     assert scores(acli("standings", "--json")) == [71, -60]
     r = acli("edit", "1", "tricks=4,4,3,2")                              # 70, 60
     assert r.code == 0 and r.out.startswith("Hand 1 changed; 0 later hands re-scored.")
@@ -617,3 +617,15 @@ def test_first_use_by_four_processes_at_once(anydb: str, tmp_path: Path) -> None
     assert len({g.ruleset_hash for g in store.games()}) == 1
     assert store.db.execute("SELECT count(*) FROM audit WHERE action = 'new'").fetchone()[0] == 12
     assert play.verify(store) == []
+
+
+def test_a_bid_written_down_then_the_hand(acli: Callable[..., Run]) -> None:
+    acli("new", "spades", "ann", "bob", "cat", "dan")
+    r = acli("bid", "bid=4,3,3,3")
+    assert r.code == 0, r.err
+    r = acli("hand", "tricks=5,3,3,2", "--json")
+    assert r.code == 0, r.err
+    assert [s["score"] for s in json.loads(r.out)["standings"]["sides"]] == [71, -60]
+    r = acli("hand", "bid=3,3,3,3", "tricks=4,3,3,3", "--json")  # the bid was used up by hand 1
+    assert r.code == 0 and json.loads(r.out)["hand"] == 2
+    assert [e["action"] for e in json.loads(acli("log", "--json").out)] == ["new", "bid"]
