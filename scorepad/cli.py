@@ -395,8 +395,8 @@ def hand(assignments: list[str] = typer.Argument(None, metavar="FIELD=VALUE...",
     if key is not None and not 1 <= len(key) <= 200:
         raise UserError("--key: write 1 to 200 characters, e.g. a UUID")
     write_key = key or uuid.uuid4().hex
-    store = _store()
     try:
+        store = _store()
         if _on_terminal() and not as_json and expect is None and key is None:
             from scorepad.table.entry import enter_hand
 
