@@ -81,7 +81,7 @@ def _db_spec() -> str | None:
 
 
 def _store() -> Any:
-    from scorepad.store_protocol import open_store
+    from scorepad.store.protocol import open_store
 
     return open_store(_db_spec())
 
@@ -268,7 +268,7 @@ app.add_typer(config_app, name="config")
 def config_list() -> None:
     """Every setting in your config file."""
     from scorepad.config import config_path, flat
-    from scorepad.store_protocol import mask
+    from scorepad.store.protocol import mask
 
     values = flat(_config())
     typer.echo(f"# {config_path()}")
@@ -285,7 +285,7 @@ def config_get(key: str = typer.Argument(..., help="db, rules_dirs, language, al
     values = flat(_config())
     if key not in values:
         raise UserError(f"{key} is not set")
-    from scorepad.store_protocol import mask
+    from scorepad.store.protocol import mask
 
     typer.echo(mask(str(values[key])) if key == "db" else str(values[key]))
 
@@ -295,7 +295,7 @@ def config_set(key: str = typer.Argument(..., help="db, rules_dirs, language, al
                value: str = typer.Argument(..., help="the value")) -> None:
     """Change a setting (written with tomli-w; unknown keys and illegal values are refused)."""
     from scorepad.config import save_config, set_value
-    from scorepad.store_protocol import mask
+    from scorepad.store.protocol import mask
 
     path = save_config(set_value(_config(), key, value))
     typer.echo(f"{key} = {mask(value) if key == 'db' else value} (in {path})")
@@ -309,7 +309,7 @@ app.add_typer(db_app, name="db")
 def db_migrate() -> None:
     """Bring the database's schema up to this scorepad's version (commands also do it on first use)."""
     from scorepad.store import SCHEMA_VERSION
-    from scorepad.store_protocol import mask
+    from scorepad.store.protocol import mask
 
     store = _store()
     store.close()
@@ -335,7 +335,7 @@ def club_init(prefix: str = typer.Option("scorepad", "--prefix",
                                          help="role names: PREFIX_reader, PREFIX_scorer, PREFIX_owner")) -> None:
     """Create the schema, the roles PREFIX_reader/_scorer/_owner and their GRANTs, and the append-only triggers."""
     from scorepad import club
-    from scorepad.store_protocol import mask
+    from scorepad.store.protocol import mask
 
     spec = _db_spec() or ""
     done = club.init(spec, prefix)

@@ -16,7 +16,7 @@ from typing import Any
 
 from scorepad.errors import StoreError, UserError
 from scorepad.store import Store
-from scorepad.store_protocol import is_server, mask, open_store
+from scorepad.store.protocol import is_server, mask, open_store
 
 FIRST = ["meta", "rulesets", "games", "hands", "audit"]  # the order foreign keys need
 SKIP = {"scorepad_schema", "sqlite_sequence"}  # each store's own bookkeeping

@@ -190,7 +190,7 @@ def acli(anydb: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.Mon
 
 def dump_any(spec: str) -> list[str]:
     """Every row of every table of either store: equal before and after a refused command."""
-    from scorepad.store_protocol import is_server
+    from scorepad.store.protocol import is_server
 
     if not is_server(spec):
         return dump(Path(spec))

@@ -3,8 +3,8 @@
 Recording a hand is one transaction that appends the hand (with the state after it, so the next
 hand costs the same at hand 1000 as at hand 1) and updates the game's cached state. Undo and
 edit never delete: the old rows stay with status 'undone' or 'replaced', and the audit table says
-who changed what when. The schema is versioned and migrated in order from the first version.
-The class is the small interface a shared PostgreSQL store can implement later.
+who changed what when. The schema is versioned and migrated in order from the first version
+(scorepad.store.migrations, the steps the PostgreSQL store runs too).
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ import os
 import sqlite3
 import time
 import uuid
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -22,83 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from scorepad.errors import StoreError, UserError
-
-SCHEMA_VERSION = 5
-
-
-def _v1(db: sqlite3.Connection) -> None:
-    _script(db, """
-        CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-        CREATE TABLE IF NOT EXISTS rulesets (
-            hash TEXT PRIMARY KEY, ruleset_id TEXT NOT NULL, source TEXT NOT NULL, text TEXT NOT NULL);
-        CREATE TABLE IF NOT EXISTS games (
-            id INTEGER PRIMARY KEY,
-            uid TEXT NOT NULL UNIQUE,
-            ruleset_id TEXT NOT NULL,
-            ruleset_hash TEXT NOT NULL REFERENCES rulesets(hash),
-            variant TEXT,
-            name TEXT,
-            season TEXT,
-            players TEXT NOT NULL,
-            sides TEXT NOT NULL,
-            options TEXT NOT NULL,
-            created TEXT NOT NULL,
-            finished INTEGER NOT NULL DEFAULT 0,
-            hands INTEGER NOT NULL DEFAULT 0,
-            state TEXT NOT NULL);
-        CREATE TABLE IF NOT EXISTS hands (
-            id INTEGER PRIMARY KEY,
-            game_id INTEGER NOT NULL REFERENCES games(id),
-            n INTEGER NOT NULL,
-            status TEXT NOT NULL DEFAULT 'active',
-            typed TEXT NOT NULL,
-            hand TEXT NOT NULL,
-            points TEXT NOT NULL,
-            breakdown TEXT NOT NULL,
-            events TEXT NOT NULL,
-            state TEXT NOT NULL,
-            created TEXT NOT NULL);
-        CREATE INDEX IF NOT EXISTS hands_game ON hands(game_id, status, n);
-        CREATE TABLE IF NOT EXISTS audit (
-            id INTEGER PRIMARY KEY,
-            game_id INTEGER NOT NULL,
-            at TEXT NOT NULL,
-            action TEXT NOT NULL,
-            hand_n INTEGER,
-            detail TEXT NOT NULL);
-        """)
-
-
-def _script(db: sqlite3.Connection, sql: str) -> None:
-    """Run several statements inside the caller's transaction (executescript would commit it)."""
-    for statement in sql.split(";"):
-        if statement.strip():
-            db.execute(statement)
-
-
-def _v2(db: sqlite3.Connection) -> None:
-    db.execute("CREATE INDEX IF NOT EXISTS games_season ON games(season)")
-    db.execute("CREATE INDEX IF NOT EXISTS audit_game ON audit(game_id)")
-
-
-def _v3(db: sqlite3.Connection) -> None:
-    """A version per game, bumped by every write, so a command never overwrites a change it did not see."""
-    db.execute("ALTER TABLE games ADD COLUMN version INTEGER NOT NULL DEFAULT 0")
-
-
-def _v4(db: sqlite3.Connection) -> None:
-    """The bids of the coming hand, written down before it is played (`scorepad bid`)."""
-    db.execute("CREATE TABLE IF NOT EXISTS pending_bids (game_id INTEGER PRIMARY KEY REFERENCES games(id),"
-               " typed TEXT NOT NULL, created TEXT NOT NULL)")
-
-
-def _v5(db: sqlite3.Connection) -> None:
-    """The idempotency key of every hand written, so a retried write is answered, not stored twice."""
-    db.execute("CREATE TABLE IF NOT EXISTS writes (key TEXT PRIMARY KEY, game_id INTEGER NOT NULL,"
-               " hand_n INTEGER NOT NULL, at TEXT NOT NULL)")
-
-
-MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [_v1, _v2, _v3, _v4, _v5]
+from scorepad.store.migrations import MIGRATIONS, SCHEMA_VERSION
 
 
 def now() -> str:

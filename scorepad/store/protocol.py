@@ -1,7 +1,7 @@
 """The store interface the commands use, and the choice of a store from `--db`, SCOREPAD_DB or the config.
 
-Two stores implement it: the SQLite file (scorepad.store, the embedded default) and a PostgreSQL
-server shared by a club (scorepad.pgstore, with the optional extra `scorepad[postgres]`). A file
+Two stores implement it: the SQLite file (scorepad.store.sqlite, the embedded default) and a PostgreSQL
+server shared by a club (scorepad.store.postgres, with the optional extra `scorepad[postgres]`). A file
 path selects SQLite; a `postgresql://` or `postgres://` URL, or a libpq connection string such as
 `service=club`, selects PostgreSQL. psycopg is imported only then, so the default costs nothing.
 Passwords in a URL or connection string are never shown: `mask` hides them in every message.
@@ -104,9 +104,9 @@ def open_store(spec: str | None) -> Store:
         except ImportError:
             raise UserError(f"{mask(spec)} is a PostgreSQL database, and the PostgreSQL driver is not "
                             f"installed: {EXTRA_HINT}") from None
-        from scorepad.pgstore import PgStore
+        from scorepad.store.postgres import PgStore
 
         return PgStore(spec)
-    from scorepad.store import Store
+    from scorepad.store.sqlite import Store
 
     return Store(spec)

@@ -27,11 +27,12 @@ import psycopg
 from psycopg import conninfo as pg_conninfo
 
 from scorepad.errors import StoreError, UserError
-from scorepad.store import MIGRATIONS, SCHEMA_VERSION, Store
-from scorepad.store_protocol import mask
+from scorepad.store.migrations import MIGRATIONS, SCHEMA_VERSION
+from scorepad.store.protocol import mask
+from scorepad.store.sqlite import Store
 
 if TYPE_CHECKING:
-    from scorepad.store_protocol import StoreProtocol
+    from scorepad.store.protocol import StoreProtocol
 
 # tables whose rows have an id the store reads back after an INSERT (sqlite3's lastrowid)
 _ID_TABLES = frozenset({"games", "hands", "audit"})
@@ -220,7 +221,7 @@ class PgStore(Store):
     # ------------------------------------------------------------------ locking
     def pin_ruleset(self, db: Any, ruleset_id: str, text: str, source: str) -> str:
         """As the SQLite store; two clients pinning the same new text at once both succeed."""
-        from scorepad.store import text_hash
+        from scorepad.store.sqlite import text_hash
 
         db.execute("INSERT INTO rulesets(hash, ruleset_id, source, text) VALUES(?, ?, ?, ?) "
                    "ON CONFLICT (hash) DO NOTHING", (text_hash(text), ruleset_id, source, text))

@@ -1,0 +1,16 @@
+"""Where games, hands and their history are kept: one store interface, two stores.
+
+- `sqlite.py` — the embedded default, an SQLite file (`Store`, and the rows it returns);
+- `postgres.py` — a club's shared PostgreSQL server (`PgStore`; psycopg is imported only then);
+- `migrations.py` — the numbered schema steps both stores run;
+- `protocol.py` — the interface the commands use, the choice of store from `--db`, password masking.
+
+The names below are the SQLite store's, as the rest of scorepad imports them; importing this package
+never imports the PostgreSQL driver.
+"""
+
+from scorepad.store.migrations import MIGRATIONS, SCHEMA_VERSION, _v1
+from scorepad.store.sqlite import GameRow, HandRow, Rewrite, Store, default_path, dumps, now, text_hash
+
+__all__ = ["MIGRATIONS", "SCHEMA_VERSION", "GameRow", "HandRow", "Rewrite", "Store", "_v1", "default_path", "dumps",
+           "now", "text_hash"]

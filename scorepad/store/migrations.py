@@ -1,0 +1,89 @@
+"""The schema's numbered migrations: one list of small steps, run in order, each store in one transaction.
+
+Both stores run these same functions: SQLite on its connection, PostgreSQL through
+scorepad.store.postgres.PgConnection, which reads this SQL the way PostgreSQL needs it (`?`
+placeholders, `id INTEGER PRIMARY KEY` as an identity column). A new step is appended with the next
+number; a database made by an older scorepad is brought up to date step by step on first use.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable
+
+SCHEMA_VERSION = 5
+
+
+def _v1(db: sqlite3.Connection) -> None:
+    _script(db, """
+        CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+        CREATE TABLE IF NOT EXISTS rulesets (
+            hash TEXT PRIMARY KEY, ruleset_id TEXT NOT NULL, source TEXT NOT NULL, text TEXT NOT NULL);
+        CREATE TABLE IF NOT EXISTS games (
+            id INTEGER PRIMARY KEY,
+            uid TEXT NOT NULL UNIQUE,
+            ruleset_id TEXT NOT NULL,
+            ruleset_hash TEXT NOT NULL REFERENCES rulesets(hash),
+            variant TEXT,
+            name TEXT,
+            season TEXT,
+            players TEXT NOT NULL,
+            sides TEXT NOT NULL,
+            options TEXT NOT NULL,
+            created TEXT NOT NULL,
+            finished INTEGER NOT NULL DEFAULT 0,
+            hands INTEGER NOT NULL DEFAULT 0,
+            state TEXT NOT NULL);
+        CREATE TABLE IF NOT EXISTS hands (
+            id INTEGER PRIMARY KEY,
+            game_id INTEGER NOT NULL REFERENCES games(id),
+            n INTEGER NOT NULL,
+            status TEXT NOT NULL DEFAULT 'active',
+            typed TEXT NOT NULL,
+            hand TEXT NOT NULL,
+            points TEXT NOT NULL,
+            breakdown TEXT NOT NULL,
+            events TEXT NOT NULL,
+            state TEXT NOT NULL,
+            created TEXT NOT NULL);
+        CREATE INDEX IF NOT EXISTS hands_game ON hands(game_id, status, n);
+        CREATE TABLE IF NOT EXISTS audit (
+            id INTEGER PRIMARY KEY,
+            game_id INTEGER NOT NULL,
+            at TEXT NOT NULL,
+            action TEXT NOT NULL,
+            hand_n INTEGER,
+            detail TEXT NOT NULL);
+        """)
+
+
+def _script(db: sqlite3.Connection, sql: str) -> None:
+    """Run several statements inside the caller's transaction (executescript would commit it)."""
+    for statement in sql.split(";"):
+        if statement.strip():
+            db.execute(statement)
+
+
+def _v2(db: sqlite3.Connection) -> None:
+    db.execute("CREATE INDEX IF NOT EXISTS games_season ON games(season)")
+    db.execute("CREATE INDEX IF NOT EXISTS audit_game ON audit(game_id)")
+
+
+def _v3(db: sqlite3.Connection) -> None:
+    """A version per game, bumped by every write, so a command never overwrites a change it did not see."""
+    db.execute("ALTER TABLE games ADD COLUMN version INTEGER NOT NULL DEFAULT 0")
+
+
+def _v4(db: sqlite3.Connection) -> None:
+    """The bids of the coming hand, written down before it is played (`scorepad bid`)."""
+    db.execute("CREATE TABLE IF NOT EXISTS pending_bids (game_id INTEGER PRIMARY KEY REFERENCES games(id),"
+               " typed TEXT NOT NULL, created TEXT NOT NULL)")
+
+
+def _v5(db: sqlite3.Connection) -> None:
+    """The idempotency key of every hand written, so a retried write is answered, not stored twice."""
+    db.execute("CREATE TABLE IF NOT EXISTS writes (key TEXT PRIMARY KEY, game_id INTEGER NOT NULL,"
+               " hand_n INTEGER NOT NULL, at TEXT NOT NULL)")
+
+
+MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [_v1, _v2, _v3, _v4, _v5]
