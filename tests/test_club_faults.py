@@ -19,7 +19,7 @@ import pytest
 
 from tests import pgserver
 from tests.conftest import Run, _pg_missing
-from tests.test_reliability import TALLY, hand_cmd, results, start_worker, tag_of
+from tests.test_reliability import TALLY, first_line, hand_cmd, results, start_worker, tag_of
 from tests.test_stores import tags_in
 
 
@@ -54,7 +54,7 @@ def test_server_stopped_during_load_loses_and_duplicates_nothing(own_server: tup
         plan_extra: dict[str, Any] = {"keys": True, "retry_unreachable": True, "key_prefix": f"f{w}"}
         workers.append(start_worker(tmp_path, f"f{w}", url, commands, start_at=start,  # type: ignore[arg-type]
                                     **plan_extra))
-    first = workers[0].stdout.readline() if workers[0].stdout else ""  # the load is running
+    first = first_line(workers[0])  # the load is running (read from the pipe itself: see first_line)
     time.sleep(0.3)
     pgserver.stop(directory, "immediate")
     time.sleep(1.0)
