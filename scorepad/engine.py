@@ -11,6 +11,7 @@ from __future__ import annotations
 import copy
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any, NamedTuple
 
 from scorepad.errors import FormulaError, HandError, UserError
@@ -37,13 +38,19 @@ class Game:
     sides: tuple[Side, ...]
     options: Mapping[str, Any]
 
-    @property
+    @cached_property
     def side_of(self) -> list[int]:
+        """Each player's side (an index into `sides`); computed once per game, read-only."""
         out = [0] * len(self.players)
         for s, side in enumerate(self.sides):
             for i in side.members:
                 out[i] = s
         return out
+
+    @cached_property
+    def plan(self) -> _Plan:
+        """What every hand of this game needs that does not change from hand to hand."""
+        return _Plan(self)
 
 
 class Line(NamedTuple):
@@ -177,6 +184,47 @@ def base_env(game: Game) -> dict[str, Any]:
     return env
 
 
+class _Plan:
+    """A game's fixed name tables and the ruleset's checks and rules sorted once, not every hand."""
+
+    def __init__(self, game: Game) -> None:
+        rs = game.ruleset
+        self.base = base_env(game)
+        side_of = game.side_of
+        self.player_static = [{"me": game.players[i], "seat": i, "side": game.sides[side_of[i]].name,
+                               "side_no": side_of[i]} for i in range(len(game.players))]
+        self.side_static = [{"me": side.name, "side_no": k, "members": [game.players[i] for i in side.members]}
+                            for k, side in enumerate(game.sides)]
+        self.mates = [game.sides[side_of[i]].members for i in range(len(game.players))]
+        self.members = [side.members for side in game.sides]
+        let_names = {let.name for let in (*rs.hand_lets, *rs.player_lets, *rs.side_lets)}
+        self.early = [c for c in rs.checks if not _uses_lets(c, let_names)]
+        self.late = [c for c in rs.checks if _uses_lets(c, let_names)]
+        self.hand_rules = [r for r in rs.rules if r.on == "hand"]
+        self.end_rules = [r for r in rs.rules if r.on == "end"]
+        self.finish_rules = [r for r in rs.rules if r.on == "finish"]
+
+
+_SCALARS = frozenset({int, float, str, bool, type(None)})
+
+
+def copy_state(state: State) -> State:
+    """A copy of a state to change: its counters are numbers and words (see `_counter`), so each
+    side's table and the game's are copied one level deep; anything else falls back to deepcopy."""
+    new = dict(state)
+    for key, value in state.items():
+        if type(value) in _SCALARS:
+            continue
+        if key == "sides" and type(value) is list and all(
+                type(side) is dict and all(type(v) in _SCALARS for v in side.values()) for side in value):
+            new[key] = [dict(side) for side in value]
+        elif key == "game" and type(value) is dict and all(type(v) in _SCALARS for v in value.values()):
+            new[key] = dict(value)
+        else:
+            new[key] = copy.deepcopy(value)
+    return new
+
+
 @budgeted
 def initial_state(game: Game) -> State:
     rs = game.ruleset
@@ -248,22 +296,42 @@ def _eval(f: Formula, env: Mapping[str, Any]) -> Any:
 
 # ------------------------------------------------------------------ evaluation contexts
 
+class _Names(dict[str, Any]):
+    """The names one player's or one side's formulas see in a hand, filled in when first read.
+
+    A ruleset may declare many fields and counters and read few of them per player: each name is
+    worked out from the hand's tables the first time a formula asks for it and kept for the hand
+    (a value never changes within a hand; counters as they move are read by `_RuleEnv`)."""
+
+    __slots__ = ("index", "of_side", "scope")
+    scope: _Scope
+    index: int
+    of_side: bool
+
+    def __missing__(self, name: str) -> Any:
+        value = self.scope.lookup(self, name)
+        self[name] = value
+        return value
+
+
 class _Scope:
     """The names a hand's formulas see: the hand, each player, each side; kept in step as values appear."""
 
     def __init__(self, game: Game, state: State, hand: Hand) -> None:
         rs = game.ruleset
+        plan = game.plan
         self.game = game
+        self.plan = plan
         self.side_of = game.side_of
         n = len(game.players)
         hand_no = state["hands"] + 1
         active = active_players(game, state)
-        env = base_env(game)
+        env = dict(plan.base)
         env.update(state["game"])
         env.update(hand_no=hand_no, hands=state["hands"], dealer=current_dealer(state, n),
                    active=active, n_active=sum(active))
-        self.player_names: list[str] = []
-        self.side_names: list[str] = []
+        self.player_names: set[str] = set()
+        self.side_names: set[str] = set()
         for fname, fdef in rs.fields.items():
             value = hand.get(fname)
             if fdef.scope == "hand":
@@ -272,62 +340,57 @@ class _Scope:
                     env.update(pattern_parts(fdef.name, fdef.parts, value, hand.get(f"_{fname}_parts")))
             elif fdef.scope == "player":
                 env["all_" + fname] = list(value) if value is not None else [None] * n
-                self.player_names.append(fname)
+                self.player_names.add(fname)
             else:
                 env["all_" + fname] = list(value) if value is not None else [None] * len(game.sides)
-                self.side_names.append(fname)
+                self.side_names.add(fname)
         for cname in state["sides"][0]:
             env["all_" + cname] = [s[cname] for s in state["sides"]]
-            self.side_names.append(cname)
+            self.side_names.add(cname)
         self.hand_env = env
         self.rule_envs: dict[int | None, _RuleEnv] = {}
-        self.player_envs = [dict(env, me=game.players[i], seat=i, side=game.sides[self.side_of[i]].name,
-                                 side_no=self.side_of[i]) for i in range(n)]
-        self.side_envs = [dict(env, me=s.name, side_no=k, members=[game.players[i] for i in s.members])
-                          for k, s in enumerate(game.sides)]
-        for name in self.player_names:
-            self._spread_player(name)
-        for name in self.side_names:
-            self._spread_side(name)
+        self.player_envs = [self._names(plan.player_static[i], i, False) for i in range(n)]
+        self.side_envs = [self._names(plan.side_static[k], k, True) for k in range(len(game.sides))]
 
-    def _spread_player(self, name: str) -> None:
-        values = self.hand_env["all_" + name]
-        for i, penv in enumerate(self.player_envs):
-            penv["all_" + name] = values
-            penv[name] = values[i]
-            penv["others_" + name] = values[:i] + values[i + 1:]
-            mates = self.game.sides[self.side_of[i]].members
-            penv["team_" + name] = [values[j] for j in mates]
-        for k, senv in enumerate(self.side_envs):
-            team = [values[j] for j in self.game.sides[k].members]
-            senv["all_" + name] = values
-            senv[name] = team
-            senv["team_" + name] = team
+    def _names(self, static: dict[str, Any], index: int, of_side: bool) -> _Names:
+        names = _Names(static)
+        names.scope, names.index, names.of_side = self, index, of_side
+        return names
 
-    def _spread_side(self, name: str) -> None:
-        values = self.hand_env["all_" + name]
-        for k, senv in enumerate(self.side_envs):
-            senv["all_" + name] = values
-            senv[name] = values[k]
-            senv["others_" + name] = values[:k] + values[k + 1:]
-        for i, penv in enumerate(self.player_envs):
-            k = self.side_of[i]
-            penv["all_" + name] = values
-            penv[name] = values[k]
-            penv["others_" + name] = values[:k] + values[k + 1:]
+    def lookup(self, names: _Names, name: str) -> Any:
+        """The value of `name` for one player or side (see _Names): X, others_X, team_X of the
+        player and side values, and every other name from the hand's table."""
+        i = names.index
+        for base, prefix in ((name, ""), (name[7:], "others_"), (name[5:], "team_")):
+            if prefix and not name.startswith(prefix):
+                continue
+            if base in self.player_names:
+                values = self.hand_env["all_" + base]
+                if names.of_side:
+                    if prefix != "others_":
+                        return [values[j] for j in self.plan.members[i]]
+                elif prefix == "team_":
+                    return [values[j] for j in self.plan.mates[i]]
+                elif prefix == "others_":
+                    return values[:i] + values[i + 1:]
+                else:
+                    return values[i]
+            if base in self.side_names and prefix != "team_":
+                values = self.hand_env["all_" + base]
+                k = i if names.of_side else self.side_of[i]
+                return values[k] if not prefix else values[:k] + values[k + 1:]
+        return self.hand_env[name]
 
     def set_hand(self, name: str, value: Any) -> None:
         self.hand_env[name] = value
-        for env in (*self.player_envs, *self.side_envs):
-            env[name] = value
 
     def set_players(self, name: str, values: list[Any]) -> None:
         self.set_hand("all_" + name, values)
-        self._spread_player(name)
+        self.player_names.add(name)
 
     def set_sides(self, name: str, values: list[Any]) -> None:
         self.set_hand("all_" + name, values)
-        self._spread_side(name)
+        self.side_names.add(name)
 
 
 def pattern_parts(name: str, parts: Sequence[str], value: Any, stored: Any) -> dict[str, Any]:
@@ -452,11 +515,8 @@ def apply_hand(game: Game, state: State, hand: Hand) -> HandResult:
     if state["finished"]:
         raise UserError("this game has ended and takes no more hands (undo or edit still work)")
     scope = _Scope(game, state, hand)
-    let_names = {let.name for let in (*rs.hand_lets, *rs.player_lets, *rs.side_lets)}
-    early = [c for c in rs.checks if not _uses_lets(c, let_names)]
-    late = [c for c in rs.checks if _uses_lets(c, let_names)]
     failed: list[str] = []
-    problems = run_checks(game, scope, state, early, failed)
+    problems = run_checks(game, scope, state, scope.plan.early, failed)
     if problems:
         raise _refuse(problems, failed)
     try:
@@ -468,11 +528,11 @@ def apply_hand(game: Game, state: State, hand: Hand) -> HandResult:
             scope.set_sides(let.name, [let.formula(env) for env in scope.side_envs])
     except FormulaError as exc:
         raise HandError(_hand_formula_problem(exc)) from None
-    problems = run_checks(game, scope, state, late, failed)
+    problems = run_checks(game, scope, state, scope.plan.late, failed)
     if problems:
         raise _refuse(problems, failed)
 
-    new = copy.deepcopy(state)
+    new = copy_state(state)
     new["hands"] = state["hands"] + 1
     n_sides = len(game.sides)
     points: list[int | float] = [0] * n_sides
@@ -509,7 +569,7 @@ def apply_hand(game: Game, state: State, hand: Hand) -> HandResult:
         raise HandError(_hand_formula_problem(exc)) from None
 
     events: list[str] = []
-    ended = _run_rules(game, scope, new, [r for r in rs.rules if r.on == "hand"], points, breakdown,
+    ended = _run_rules(game, scope, new, scope.plan.hand_rules, points, breakdown,
                        events, finished_early=False)
     finish_if_over(game, new, scope, points, breakdown, events, forced_end=ended, race=race)
     _pass_deal(game, new, scope, points)
@@ -737,7 +797,7 @@ def finish_if_over(game: Game, state: State, scope: _Scope, points: list[int | f
                 events.append("tie at the top: play another hand")
     if not over:
         return
-    _run_rules(game, scope, state, [r for r in rs.rules if r.on == "end"], points, breakdown, events,
+    _run_rules(game, scope, state, game.plan.end_rules, points, breakdown, events,
                finished_early)
     statuses = [s["status"] for s in state["sides"]]
     marked = [k for k, st in enumerate(statuses) if st == "won"]
@@ -787,13 +847,13 @@ def finish_game(game: Game, state: State) -> HandResult:
     """End an unfinished game now, applying the ruleset's rules for unfinished games."""
     if state["finished"]:
         raise UserError("this game has already ended")
-    new = copy.deepcopy(state)
+    new = copy_state(state)
     scope = _Scope(game, state, {})
     n = len(game.sides)
     points: list[int | float] = [0] * n
     breakdown: Breakdown = [[] for _ in range(n)]
     events: list[str] = []
-    _run_rules(game, scope, new, [r for r in game.ruleset.rules if r.on == "finish"], points,
+    _run_rules(game, scope, new, game.plan.finish_rules, points,
                breakdown, events, finished_early=True)
     finish_if_over(game, new, scope, points, breakdown, events, forced_end=True, finished_early=True)
     return HandResult(new, points, breakdown, events)

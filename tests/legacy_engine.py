@@ -1,0 +1,849 @@
+"""The engine as it was before generated formula code, lazy name tables and the shaped state copy:
+the reference that tests/test_engine_equal.py replays every scenario against. Not used by scorepad."""
+
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, NamedTuple
+
+from scorepad.errors import FormulaError, HandError, UserError
+from scorepad.expr import BudgetError, Formula, budgeted, value_kind
+from scorepad.names import check_name
+from scorepad.ruleset import Check, Rule, Ruleset
+
+State = dict[str, Any]
+Hand = dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Side:
+    name: str
+    members: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class Game:
+    """A ruleset bound to the people at the table: players, sides, options."""
+
+    ruleset: Ruleset
+    players: tuple[str, ...]
+    sides: tuple[Side, ...]
+    options: Mapping[str, Any]
+
+    @property
+    def side_of(self) -> list[int]:
+        out = [0] * len(self.players)
+        for s, side in enumerate(self.sides):
+            for i in side.members:
+                out[i] = s
+        return out
+
+
+class Line(NamedTuple):
+    """One line of a side's breakdown: what it is for, the points, and the counters they went to."""
+
+    label: str
+    points: int | float
+    to: tuple[str, ...] = ("score",)
+
+
+Breakdown = list[list[Line]]
+
+
+@dataclass
+class HandResult:
+    state: State
+    points: list[int | float]
+    breakdown: Breakdown
+    events: list[str] = field(default_factory=list)
+
+
+# ------------------------------------------------------------------ setting up a game
+
+def make_game(ruleset: Ruleset, players: Sequence[str], teams: Mapping[str, Sequence[str]] | None = None,
+              options: Mapping[str, str] | None = None) -> Game:
+    """Bind players, sides and options to a ruleset; raises UserError on what does not fit."""
+    rs = ruleset
+    names = [p.strip() for p in players]
+    problems = []
+    if not rs.min_players <= len(names) <= rs.max_players:
+        want = str(rs.min_players) if rs.min_players == rs.max_players else f"{rs.min_players}-{rs.max_players}"
+        problems.append(f"{rs.name} is played by {want} players, not {len(names)}")
+    for n in names:
+        try:
+            check_name(n)
+        except UserError as exc:
+            problems.append(exc.message)
+    lowered = [n.lower() for n in names]
+    if len(set(lowered)) != len(lowered):
+        problems.append("two players have the same name; give each player a different name")
+    if problems:
+        raise UserError(problems[0], problems)
+
+    sides: list[Side] = []
+    if rs.sides_kind == "partnership":
+        if teams:
+            if len(teams) != len(rs.partnerships):
+                raise UserError(f"{rs.name} has {len(rs.partnerships)} sides; --team named {len(teams)}")
+            seen: list[int] = []
+            for tname, members in teams.items():
+                tname = check_name(tname, "a team name")
+                idx = [_find_player(names, m) for m in members]
+                seen.extend(idx)
+                sides.append(Side(tname, tuple(idx)))
+            if sorted(seen) != list(range(len(names))):
+                raise UserError("every player must be in exactly one --team")
+            sizes = sorted(len(t) for t in rs.partnerships)
+            if sorted(len(s.members) for s in sides) != sizes:
+                raise UserError(f"{rs.name} teams have {' and '.join(map(str, sizes))} players")
+        else:
+            for s, seats in enumerate(rs.partnerships):
+                tname = rs.side_names[s] if rs.side_names else "+".join(names[i] for i in seats)
+                sides.append(Side(tname, seats))
+    else:
+        if teams:
+            raise UserError(f"{rs.name} is played each for himself; --team does not apply")
+        sides = [Side(n, (i,)) for i, n in enumerate(names)]
+    opts = resolve_options(rs, options or {})
+    return Game(rs, tuple(names), tuple(sides), opts)
+
+
+def _find_player(names: Sequence[str], text: str) -> int:
+    low = text.strip().lower()
+    exact = [i for i, n in enumerate(names) if n.lower() == low]
+    if exact:
+        return exact[0]
+    pref = [i for i, n in enumerate(names) if n.lower().startswith(low)]
+    if len(pref) == 1:
+        return pref[0]
+    raise UserError(f"{text!r} is not one of the players ({', '.join(names)})")
+
+
+def resolve_options(rs: Ruleset, given: Mapping[str, Any]) -> dict[str, Any]:
+    """Option values: the ruleset's defaults overridden by typed --opt values, checked."""
+    opts = {name: o.default for name, o in rs.options.items()}
+    for key, raw in given.items():
+        if key == "variant":
+            continue
+        if key not in rs.options:
+            known = ", ".join(rs.options) or "none"
+            raise UserError(f"{rs.name} has no option {key!r} (options: {known})")
+        o = rs.options[key]
+        value = coerce_option(raw, o.default) if isinstance(raw, str) else raw
+        if o.values is not None and value not in o.values:
+            raise UserError(f"option {key} must be one of {', '.join(map(str, o.values))}, not {raw}")
+        is_number = isinstance(value, (int, float)) and not isinstance(value, bool)
+        if is_number and ((o.min is not None and value < o.min) or (o.max is not None and value > o.max)):
+            raise UserError(f"option {key} must be between {o.min} and {o.max}, not {raw}")
+        opts[key] = value
+    return opts
+
+
+def coerce_option(raw: str, default: Any) -> Any:
+    text = raw.strip()
+    if isinstance(default, bool):
+        low = text.lower()
+        if low in ("yes", "true", "on", "1", "y"):
+            return True
+        if low in ("no", "false", "off", "0", "n"):
+            return False
+        raise UserError(f"{raw!r} is not yes or no")
+    if isinstance(default, int):
+        try:
+            return int(text)
+        except ValueError:
+            raise UserError(f"{raw!r} is not a whole number") from None
+    if isinstance(default, float):
+        try:
+            return float(text)
+        except ValueError:
+            raise UserError(f"{raw!r} is not a number") from None
+    return text
+
+
+def base_env(game: Game) -> dict[str, Any]:
+    rs = game.ruleset
+    env: dict[str, Any] = {"none": None, "n_players": len(game.players), "n_sides": len(game.sides),
+                           "players": list(game.players), "sides": [s.name for s in game.sides]}
+    env.update(rs.tables)
+    env.update(game.options)
+    return env
+
+
+@budgeted
+def initial_state(game: Game) -> State:
+    rs = game.ruleset
+    env = base_env(game)
+    sides = []
+    for s, side in enumerate(game.sides):
+        senv = dict(env, seat=side.members[0], side_no=s, me=side.name,
+                    members=[game.players[i] for i in side.members])
+        counters: dict[str, Any] = {"score": 0, "status": "playing"}
+        for name, f in rs.side_state.items():
+            counters[name] = _counter(f.key, _eval(f, senv))
+        sides.append(counters)
+    gstate = {name: _counter(f.key, _eval(f, env)) for name, f in rs.game_state.items()}
+    return {"hands": 0, "sides": sides, "game": gstate, "finished": False, "winners": None,
+            "draw": False, "dealer": 0}
+
+
+def current_dealer(state: State, n_players: int) -> int:
+    """Who deals the coming hand (an index into the players)."""
+    return int(state.get("dealer", state["hands"] % n_players))
+
+
+def _pass_deal(game: Game, state: State, scope: _Scope | None = None,
+               points: list[int | float] | None = None) -> None:
+    """The deal passes to the next player in seating order who is still playing, unless the
+    ruleset's `players.next_dealer` formula names the next dealer (a seat index or a name)."""
+    n = len(game.players)
+    side_of = game.side_of
+    dealer = current_dealer(state, n)
+    rule = game.ruleset.next_dealer
+    if rule is not None and scope is not None:
+        try:
+            chosen = rule(_rule_env(game, scope, state, None, points or [], False))
+        except FormulaError as exc:
+            raise HandError(_hand_formula_problem(exc)) from None
+        if isinstance(chosen, str) and chosen in game.players:
+            state["dealer"] = game.players.index(chosen)
+            return
+        if isinstance(chosen, int) and not isinstance(chosen, bool) and 0 <= chosen < n:
+            state["dealer"] = chosen
+            return
+        raise HandError(f"this hand cannot be scored: players.next_dealer gave {value_kind(chosen)}, not a player")
+    for step in range(1, n + 1):
+        candidate = (dealer + step) % n
+        if state["sides"][side_of[candidate]]["status"] == "playing":
+            state["dealer"] = candidate
+            return
+    state["dealer"] = (dealer + 1) % n
+
+
+def active_players(game: Game, state: State) -> list[bool]:
+    """Per player in seating order: is the player's side still playing?"""
+    return [state["sides"][k]["status"] == "playing" for k in game.side_of]
+
+
+def _counter_names(env: dict[str, Any], state: State, k: int | None) -> None:
+    """Put the side counters into a formula's names: `all_X` always, `X` and `others_X` for side k."""
+    for cname in state["sides"][0]:
+        values = [s[cname] for s in state["sides"]]
+        env["all_" + cname] = values
+        if k is not None:
+            env[cname] = values[k]
+            env["others_" + cname] = values[:k] + values[k + 1:]
+
+
+def _eval(f: Formula, env: Mapping[str, Any]) -> Any:
+    return f(env)
+
+
+# ------------------------------------------------------------------ evaluation contexts
+
+class _Scope:
+    """The names a hand's formulas see: the hand, each player, each side; kept in step as values appear."""
+
+    def __init__(self, game: Game, state: State, hand: Hand) -> None:
+        rs = game.ruleset
+        self.game = game
+        self.side_of = game.side_of
+        n = len(game.players)
+        hand_no = state["hands"] + 1
+        active = active_players(game, state)
+        env = base_env(game)
+        env.update(state["game"])
+        env.update(hand_no=hand_no, hands=state["hands"], dealer=current_dealer(state, n),
+                   active=active, n_active=sum(active))
+        self.player_names: list[str] = []
+        self.side_names: list[str] = []
+        for fname, fdef in rs.fields.items():
+            value = hand.get(fname)
+            if fdef.scope == "hand":
+                env[fname] = value
+                if fdef.type == "pattern":
+                    env.update(pattern_parts(fdef.name, fdef.parts, value, hand.get(f"_{fname}_parts")))
+            elif fdef.scope == "player":
+                env["all_" + fname] = list(value) if value is not None else [None] * n
+                self.player_names.append(fname)
+            else:
+                env["all_" + fname] = list(value) if value is not None else [None] * len(game.sides)
+                self.side_names.append(fname)
+        for cname in state["sides"][0]:
+            env["all_" + cname] = [s[cname] for s in state["sides"]]
+            self.side_names.append(cname)
+        self.hand_env = env
+        self.rule_envs: dict[int | None, _RuleEnv] = {}
+        self.player_envs = [dict(env, me=game.players[i], seat=i, side=game.sides[self.side_of[i]].name,
+                                 side_no=self.side_of[i]) for i in range(n)]
+        self.side_envs = [dict(env, me=s.name, side_no=k, members=[game.players[i] for i in s.members])
+                          for k, s in enumerate(game.sides)]
+        for name in self.player_names:
+            self._spread_player(name)
+        for name in self.side_names:
+            self._spread_side(name)
+
+    def _spread_player(self, name: str) -> None:
+        values = self.hand_env["all_" + name]
+        for i, penv in enumerate(self.player_envs):
+            penv["all_" + name] = values
+            penv[name] = values[i]
+            penv["others_" + name] = values[:i] + values[i + 1:]
+            mates = self.game.sides[self.side_of[i]].members
+            penv["team_" + name] = [values[j] for j in mates]
+        for k, senv in enumerate(self.side_envs):
+            team = [values[j] for j in self.game.sides[k].members]
+            senv["all_" + name] = values
+            senv[name] = team
+            senv["team_" + name] = team
+
+    def _spread_side(self, name: str) -> None:
+        values = self.hand_env["all_" + name]
+        for k, senv in enumerate(self.side_envs):
+            senv["all_" + name] = values
+            senv[name] = values[k]
+            senv["others_" + name] = values[:k] + values[k + 1:]
+        for i, penv in enumerate(self.player_envs):
+            k = self.side_of[i]
+            penv["all_" + name] = values
+            penv[name] = values[k]
+            penv["others_" + name] = values[:k] + values[k + 1:]
+
+    def set_hand(self, name: str, value: Any) -> None:
+        self.hand_env[name] = value
+        for env in (*self.player_envs, *self.side_envs):
+            env[name] = value
+
+    def set_players(self, name: str, values: list[Any]) -> None:
+        self.set_hand("all_" + name, values)
+        self._spread_player(name)
+
+    def set_sides(self, name: str, values: list[Any]) -> None:
+        self.set_hand("all_" + name, values)
+        self._spread_side(name)
+
+
+def pattern_parts(name: str, parts: Sequence[str], value: Any, stored: Any) -> dict[str, Any]:
+    if isinstance(stored, dict):
+        return {f"{name}_{p}": stored.get(p) for p in parts}
+    return {f"{name}_{p}": None for p in parts}
+
+
+# ------------------------------------------------------------------ applying a hand
+
+def run_checks(game: Game, scope: _Scope, state: State, checks: Sequence[Check],
+               failed: list[str] | None = None) -> list[str]:
+    """The sentences of every check that fails; empty when the hand is legal. The ids of the
+    failing checks are appended to `failed` when it is given."""
+    problems: list[str] = []
+    for check in checks:
+        if check.per == "hand":
+            targets = [scope.hand_env]
+        elif check.per == "player":
+            targets = [e for i, e in enumerate(scope.player_envs) if scope.hand_env["active"][i]]
+        else:
+            targets = [e for k, e in enumerate(scope.side_envs) if state["sides"][k]["status"] == "playing"]
+        for env in targets:
+            try:
+                if check.when is not None and not check.when(env):
+                    continue
+                ok = check.ok(env)
+            except BudgetError as exc:
+                raise HandError(_hand_formula_problem(exc)) from None
+            except FormulaError as exc:
+                problems.append(_hand_formula_problem(exc))
+                if failed is not None:
+                    failed.append(check.id)
+                continue
+            if not ok:
+                problems.append(render_message(check.message, check.message_parts, env))
+                if failed is not None:
+                    failed.append(check.id)
+    return problems
+
+
+def _refuse(problems: list[str], failed: list[str]) -> HandError:
+    err = HandError(problems[0], problems)
+    err.checks = tuple(dict.fromkeys(failed))
+    return err
+
+
+def run_checks_on(game: Game, state: State, hand: Hand, checks: Sequence[Check]) -> list[str]:
+    """Some whole-hand checks on a hand typed only in part (the bids before the play): their sentences."""
+    return run_checks(game, _Scope(game, state, hand), state, checks)
+
+
+def _hand_formula_problem(exc: FormulaError) -> str:
+    return f"this hand cannot be scored: {exc.message}"
+
+
+def render_message(text: str, parts: Sequence[Formula], env: Mapping[str, Any]) -> str:
+    """Fill a message's `{formula}` parts; a part that cannot be evaluated shows as '?'."""
+    if not parts:
+        return text
+    from scorepad.ruleset import TEMPLATE_RE
+
+    values = []
+    for f in parts:
+        try:
+            values.append(format_value(f(env)))
+        except BudgetError:
+            raise
+        except FormulaError:
+            values.append("?")
+    it = iter(values)
+    return TEMPLATE_RE.sub(lambda m: next(it, "?"), text)
+
+
+MAX_SHOWN = 1000  # characters of one value in a message or a table cell
+
+
+def format_value(value: Any) -> str:
+    """A value as a person reads it; a list is cut at MAX_SHOWN characters (a formula can make
+    a list of lists of lists whose full text would not fit in memory)."""
+    if isinstance(value, (list, tuple)):
+        out: list[str] = []
+        _format_into(value, out, [MAX_SHOWN])
+        return "".join(out)
+    return _format_one(value)
+
+
+def _format_one(value: Any) -> str:
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    if value is None:
+        return "-"
+    return str(value)
+
+
+def _format_into(value: Any, out: list[str], left: list[int], depth: int = 0) -> None:
+    for i, item in enumerate(value):
+        if left[0] <= 0:
+            return
+        text = ", " if i else ""
+        if isinstance(item, (list, tuple)):
+            out.append(text)
+            left[0] -= len(text) + 1
+            if depth >= 20:  # lists in lists 20 deep: no one reads further
+                out.append("...")
+                continue
+            _format_into(item, out, left, depth + 1)
+            continue
+        text += _format_one(item)
+        if len(text) > left[0]:
+            text = text[:max(left[0], 0)] + "..."
+        out.append(text)
+        left[0] -= len(text)
+
+
+@budgeted
+def apply_hand(game: Game, state: State, hand: Hand) -> HandResult:
+    """Score one hand: checks, derived values, points, counters, thresholds, end of game."""
+    rs = game.ruleset
+    if state["finished"]:
+        raise UserError("this game has ended and takes no more hands (undo or edit still work)")
+    scope = _Scope(game, state, hand)
+    let_names = {let.name for let in (*rs.hand_lets, *rs.player_lets, *rs.side_lets)}
+    early = [c for c in rs.checks if not _uses_lets(c, let_names)]
+    late = [c for c in rs.checks if _uses_lets(c, let_names)]
+    failed: list[str] = []
+    problems = run_checks(game, scope, state, early, failed)
+    if problems:
+        raise _refuse(problems, failed)
+    try:
+        for let in rs.hand_lets:
+            scope.set_hand(let.name, let.formula(scope.hand_env))
+        for let in rs.player_lets:
+            scope.set_players(let.name, [let.formula(env) for env in scope.player_envs])
+        for let in rs.side_lets:
+            scope.set_sides(let.name, [let.formula(env) for env in scope.side_envs])
+    except FormulaError as exc:
+        raise HandError(_hand_formula_problem(exc)) from None
+    problems = run_checks(game, scope, state, late, failed)
+    if problems:
+        raise _refuse(problems, failed)
+
+    new = copy.deepcopy(state)
+    new["hands"] = state["hands"] + 1
+    n_sides = len(game.sides)
+    points: list[int | float] = [0] * n_sides
+    breakdown: Breakdown = [[] for _ in range(n_sides)]
+    try:
+        race = _Race.start(game, scope, state)
+        for item in rs.scores:
+            targets: list[tuple[int, dict[str, Any], str | None]]
+            if item.per == "player":
+                targets = [(scope.side_of[i], env, game.players[i]) for i, env in enumerate(scope.player_envs)]
+            else:
+                targets = [(k, env, None) for k, env in enumerate(scope.side_envs)]
+            stage: list[tuple[int, str, int | float]] = []
+            for k, env, who in targets:
+                if state["sides"][k]["status"] != "playing":
+                    continue
+                if item.when is not None and not item.when(env):
+                    continue
+                pts = item.points(env)
+                if isinstance(pts, bool) or not isinstance(pts, (int, float)):
+                    raise FormulaError(f"{item.id}: points must be a number, got {value_kind(pts)}")
+                if pts == 0:
+                    continue
+                label = item.label if who is None or len(game.sides[k].members) == 1 else f"{item.label} ({who})"
+                stage.append((k, label, pts))
+            if race is not None:
+                stage = race.count(stage, item.label, "score" in item.to, new)
+            for k, label, pts in stage:
+                points[k] += pts
+                breakdown[k].append(Line(label, pts, item.to))
+                for counter in item.to:
+                    new["sides"][k][counter] = new["sides"][k][counter] + pts
+    except FormulaError as exc:
+        raise HandError(_hand_formula_problem(exc)) from None
+
+    events: list[str] = []
+    ended = _run_rules(game, scope, new, [r for r in rs.rules if r.on == "hand"], points, breakdown,
+                       events, finished_early=False)
+    finish_if_over(game, new, scope, points, breakdown, events, forced_end=ended, race=race)
+    _pass_deal(game, new, scope, points)
+    return HandResult(new, points, breakdown, events)
+
+
+@dataclass
+class _Race:
+    """A "first to N, counted out in order" end (`[end] first_to`): the score lines of a deal are
+    counted one after another, and the first side whose total reaches the goal wins. A side's
+    points in the line that brings it there count only up to the goal; with `rest_of_deal = "void"`
+    the later lines of the deal are not scored. Two sides reaching it in the same line have both
+    stopped at the goal: equal totals, which the [end] tie rule settles."""
+
+    goal: int | float
+    void: bool
+    first: list[int] = field(default_factory=list)
+    label: str = ""
+    rest_skipped: bool = False
+
+    @classmethod
+    def start(cls, game: Game, scope: _Scope, state: State) -> _Race | None:
+        end = game.ruleset.end
+        if end.first_to is None:
+            return None
+        goal = end.first_to(scope.hand_env)
+        if isinstance(goal, bool) or not isinstance(goal, (int, float)):
+            raise FormulaError(f"end.first_to must be a number, got {goal!r}")
+        playing = [s for s in state["sides"] if s["status"] == "playing"]
+        if any(s["score"] >= goal for s in playing):
+            return None   # a deal after a tie at the goal is played in full; the higher total wins
+        return cls(goal, end.rest_of_deal == "void")
+
+    def count(self, stage: list[tuple[int, str, int | float]], label: str, to_score: bool,
+              new: State) -> list[tuple[int, str, int | float]]:
+        """This line's points per side, cut at the goal; records who reached it first."""
+        if self.first:
+            if self.void:
+                self.rest_skipped = self.rest_skipped or bool(stage)
+                return []
+            return stage
+        if not to_score:
+            return stage
+        out = list(stage)
+        for k in sorted({k for k, _, _ in stage}):
+            before = new["sides"][k]["score"]
+            gain = sum(p for kk, _, p in stage if kk == k)
+            if before < self.goal <= before + gain:
+                self.first.append(k)
+                excess = before + gain - self.goal
+                for i in range(len(out) - 1, -1, -1):
+                    kk, lab, p = out[i]
+                    if kk != k or excess <= 0 or p <= 0:
+                        continue
+                    cut = min(excess, p)
+                    out[i] = (kk, lab, p - cut)
+                    excess -= cut
+        if self.first:
+            self.label = label
+        return [line for line in out if line[2] != 0]
+
+    def event(self, game: Game) -> str:
+        who = game.sides[self.first[0]].name
+        text = f"{who} reaches {format_value(self.goal)} first ({self.label})"
+        return text + ("; the rest of the deal is not scored" if self.rest_skipped else "")
+
+
+def _uses_lets(check: Check, lets: set[str]) -> bool:
+    names: set[str] = set(check.ok.names)
+    if check.when is not None:
+        names |= check.when.names
+    for part in check.message_parts:
+        names |= part.names
+    return any(n in lets or n.removeprefix("all_").removeprefix("others_").removeprefix("team_") in lets
+               for n in names)
+
+
+class _RuleEnv(dict[str, Any]):
+    """The names a rule sees: the hand's (or the side's) names with the counters as they stand now.
+
+    One per side and hand, reused by every rule: the hand's names are copied once, and a counter is
+    looked up in the state when a formula asks for it, so the cost of a rule does not grow with the
+    names a ruleset declares (a copy per rule made thousands of lets times thousands of rules slow).
+    """
+
+    __slots__ = ("base", "k", "state")
+    base: Mapping[str, Any]
+    k: int | None
+    state: State
+
+    def __missing__(self, name: str) -> Any:
+        state, k = self.state, self.k
+        sides = state["sides"]
+        counters = sides[0]
+        if k is not None and name in counters:
+            return sides[k][name]
+        if name.startswith("all_") and name[4:] in counters:
+            return [s[name[4:]] for s in sides]
+        if k is not None and name.startswith("others_") and name[7:] in counters:
+            values = [s[name[7:]] for s in sides]
+            return values[:k] + values[k + 1:]
+        if name in state["game"]:
+            return state["game"][name]
+        return self.base[name]
+
+
+def _rule_env(game: Game, scope: _Scope, state: State, k: int | None, points: list[int | float],
+              finished_early: bool) -> dict[str, Any]:
+    """The names a rule sees: the hand's values and the counters as they stand now."""
+    env = scope.rule_envs.get(k)
+    if env is None:
+        base = scope.side_envs[k] if k is not None else scope.hand_env
+        env = _RuleEnv(base)
+        for cname in state["sides"][0]:  # counters are read from the state when asked (__missing__)
+            for name in (cname, "all_" + cname, "others_" + cname):
+                env.pop(name, None)
+        for gname in state["game"]:
+            env.pop(gname, None)
+        env.base, env.k = base, k
+        scope.rule_envs[k] = env
+    env.state = state
+    env["all_gained"] = list(points)
+    env["finished_early"] = finished_early
+    if k is not None:
+        env["gained"] = points[k]
+    active = active_players(game, state)
+    env["active"] = active
+    env["n_active"] = sum(active)
+    return env
+
+
+def _run_rules(game: Game, scope: _Scope, state: State, rules: Sequence[Rule],
+               points: list[int | float], breakdown: Breakdown,
+               events: list[str], finished_early: bool) -> bool:
+    """Apply threshold rules in order; returns True when a rule ended the game."""
+    ended = False
+    try:
+        for rule in rules:
+            targets: list[int | None]
+            if rule.per == "game":
+                targets = [None]
+            else:
+                targets = [k for k in range(len(game.sides))
+                           if rule.include_out or state["sides"][k]["status"] == "playing"]
+            for k in targets:
+                env = _rule_env(game, scope, state, k, points, finished_early)
+                if rule.when is not None and not rule.when(env):
+                    continue
+                before = state["sides"][k]["score"] if k is not None else None
+                sets = [(c, _counter(f.key, f(env))) for c, f in rule.set]
+                adds = [(c, _counter(f.key, f(env))) for c, f in rule.add]
+                set_all = [(c, _counter(f.key, f(env))) for c, f in rule.set_all]
+                message = render_message(rule.message, rule.message_parts, env) if rule.message else ""
+                for counter, value in sets:
+                    _store(state, k, counter, value)
+                for counter, value in adds:
+                    side = state["sides"][k] if k is not None else {}
+                    current = side[counter] if counter in side else state["game"][counter]
+                    _store(state, k, counter, current + value)
+                for counter, value in set_all:
+                    for side in state["sides"]:
+                        side[counter] = value
+                if rule.mark and k is not None:
+                    state["sides"][k]["status"] = rule.mark
+                if k is not None and before is not None and state["sides"][k]["score"] != before:
+                    delta = state["sides"][k]["score"] - before
+                    points[k] += delta
+                    also = tuple(c for c, v in adds if c != "score" and v == delta)
+                    breakdown[k].append(Line(rule.label, delta, ("score", *also)))
+                if message:
+                    events.append(message)
+                if rule.end:
+                    ended = True
+    except FormulaError as exc:
+        raise HandError(_hand_formula_problem(exc)) from None
+    except TypeError as exc:
+        raise HandError(f"this hand cannot be scored: a rule mixes words and numbers ({exc})") from None
+    return ended
+
+
+def _counter(key: str, value: Any) -> Any:
+    """A counter holds a number, a word, yes/no or nothing: a list would be stored with every hand
+    (and a rule could make it grow without end)."""
+    if value is None or isinstance(value, (bool, int, float)):
+        return value
+    if isinstance(value, str) and len(value) <= 200:
+        return value
+    raise FormulaError(f"{key}: a counter holds a number or a word, not {value_kind(value)}")
+
+
+def _store(state: State, k: int | None, counter: str, value: Any) -> None:
+    if k is not None and counter in state["sides"][k]:
+        state["sides"][k][counter] = value
+    else:
+        state["game"][counter] = value
+
+
+def finish_if_over(game: Game, state: State, scope: _Scope, points: list[int | float],
+                   breakdown: Breakdown, events: list[str],
+                   forced_end: bool, finished_early: bool = False, race: _Race | None = None) -> None:
+    """Decide whether the game is over after a hand (or on `finish`), and who won."""
+    rs = game.ruleset
+    end = rs.end
+    statuses = [s["status"] for s in state["sides"]]
+    playing = [k for k, st in enumerate(statuses) if st == "playing"]
+    over = forced_end or finished_early or any(st == "won" for st in statuses)
+    first = race.first if race is not None and len(race.first) == 1 else []
+    if not over and end.winner == "last_standing" and len(playing) <= 1:
+        over = True
+    if not over and (end.when is not None or end.first_to is not None):
+        env = _rule_env(game, scope, state, None, points, finished_early)
+        try:
+            if end.first_to is not None:
+                goal = end.first_to(env)
+                over = any(state["sides"][k]["score"] >= goal for k in playing)
+            elif end.when is not None:
+                over = bool(end.when(env))
+        except (FormulaError, TypeError) as exc:
+            problem = exc.message if isinstance(exc, FormulaError) else "end.first_to is not a number"
+            raise HandError(f"this hand cannot be scored: {problem}") from None
+        if over and end.tie == "continue" and not any(st == "won" for st in statuses) and not first:
+            winners = _best(game, state, playing or list(range(len(statuses))))
+            if len(winners) > 1:
+                over = False
+                events.append("tie at the top: play another hand")
+    if not over:
+        return
+    _run_rules(game, scope, state, [r for r in rs.rules if r.on == "end"], points, breakdown, events,
+               finished_early)
+    statuses = [s["status"] for s in state["sides"]]
+    marked = [k for k, st in enumerate(statuses) if st == "won"]
+    if marked:
+        winners = marked
+    elif race is not None and first and statuses[first[0]] == "playing":
+        winners = first
+        events.append(race.event(game))
+    else:
+        candidates = [k for k, st in enumerate(statuses) if st == "playing"]
+        if not candidates:
+            candidates = [k for k, st in enumerate(statuses) if st != "playing"
+                          and scope.hand_env["all_status"][k] == "playing"] or list(range(len(statuses)))
+            if len(candidates) > 1:   # say why a side that went out or lost can still win
+                best = "lowest" if rs.end.rank == "lowest" else "highest"
+                together = " and ".join(game.sides[k].name for k in candidates)
+                events.append(f"{together} stopped playing in the same hand: the {best} total among them decides")
+        winners = _best(game, state, candidates)
+    names = [game.sides[k].name for k in winners]
+    for k, side in enumerate(state["sides"]):
+        if k in winners:
+            side["status"] = "won"
+        elif side["status"] == "playing":
+            side["status"] = "lost"
+    state["finished"] = True
+    state["winners"] = names
+    # Sides a rule marked `won` are all winners (one loser, the others win); it is a draw only when
+    # every side won. Best totals that are equal are a draw between those sides.
+    draw = len(winners) > 1 and (not marked or len(winners) == len(state["sides"]))
+    state["draw"] = draw
+    if draw:
+        events.append(f"game over: a draw between {' and '.join(names)}")
+    elif len(names) > 1:
+        events.append(f"game over: {' and '.join(names)} win")
+    else:
+        events.append(f"game over: {names[0]} wins")
+
+
+def _best(game: Game, state: State, candidates: Sequence[int]) -> list[int]:
+    scores = [state["sides"][k]["score"] for k in candidates]
+    target = min(scores) if game.ruleset.end.rank == "lowest" else max(scores)
+    return [k for k in candidates if state["sides"][k]["score"] == target]
+
+
+@budgeted
+def finish_game(game: Game, state: State) -> HandResult:
+    """End an unfinished game now, applying the ruleset's rules for unfinished games."""
+    if state["finished"]:
+        raise UserError("this game has already ended")
+    new = copy.deepcopy(state)
+    scope = _Scope(game, state, {})
+    n = len(game.sides)
+    points: list[int | float] = [0] * n
+    breakdown: Breakdown = [[] for _ in range(n)]
+    events: list[str] = []
+    _run_rules(game, scope, new, [r for r in game.ruleset.rules if r.on == "finish"], points,
+               breakdown, events, finished_early=True)
+    finish_if_over(game, new, scope, points, breakdown, events, forced_end=True, finished_early=True)
+    return HandResult(new, points, breakdown, events)
+
+
+@budgeted
+def next_hand_info(game: Game, state: State) -> dict[str, Any]:
+    """What the table needs before the next hand: who deals, and the ruleset's `display.next` items."""
+    rs = game.ruleset
+    n = len(game.players)
+    hand_no = state["hands"] + 1
+    env = base_env(game)
+    env.update(state["game"])
+    active = active_players(game, state)
+    dealer = current_dealer(state, n)
+    env.update(hand_no=hand_no, hands=state["hands"], dealer=dealer, active=active, n_active=sum(active))
+    _counter_names(env, state, None)
+    info: dict[str, Any] = {"hand": hand_no, "dealer": game.players[dealer]}
+    for label, f in rs.display_next.items():
+        try:
+            info[label] = _shown(f(env))
+        except BudgetError:
+            raise
+        except FormulaError:
+            info[label] = "?"
+    return info
+
+
+@budgeted
+def side_display(game: Game, state: State) -> list[dict[str, Any]]:
+    """Each side's counters as the ruleset's `display.side` asks them to be shown."""
+    rs = game.ruleset
+    out = []
+    env = base_env(game)
+    env.update(state["game"])
+    for k, side in enumerate(game.sides):
+        senv = dict(env, me=side.name, side_no=k, members=[game.players[i] for i in side.members])
+        _counter_names(senv, state, k)
+        shown = {}
+        for label, f in rs.display_side.items():
+            try:
+                shown[label] = _shown(f(senv))
+            except BudgetError:
+                raise
+            except FormulaError:
+                shown[label] = "?"
+        out.append(shown)
+    return out
+
+
+def _shown(value: Any) -> Any:
+    """A displayed value: a number or word as it is, a list of them as it is, anything deeper as text."""
+    if isinstance(value, (list, tuple)) and any(isinstance(v, (list, tuple, dict)) for v in value):
+        return format_value(value)
+    if isinstance(value, dict):
+        return format_value(list(value.values()))
+    return value
