@@ -200,11 +200,54 @@ class _Plan:
         let_names = {let.name for let in (*rs.hand_lets, *rs.player_lets, *rs.side_lets)}
         self.early = [c for c in rs.checks if not _uses_lets(c, let_names)]
         self.late = [c for c in rs.checks if _uses_lets(c, let_names)]
+        self.resolvers: dict[tuple[str, ...], tuple[dict[str, tuple[str, int]], dict[str, tuple[str, int]]]] = {}
         self.hand_rules = [r for r in rs.rules if r.on == "hand"]
         self.end_rules = [r for r in rs.rules if r.on == "end"]
         self.finish_rules = [r for r in rs.rules if r.on == "finish"]
 
 
+    def resolver(self, game: Game, counters: tuple[str, ...]) -> tuple[dict[str, tuple[str, int]],
+                                                                       dict[str, tuple[str, int]]]:
+        """For a player's and for a side's names: which hand table (`all_X`) each X, others_X and
+        team_X is read from and how (_MINE, _NOT_MINE, ...); made once per set of counters."""
+        found = self.resolvers.get(counters)
+        if found is None:
+            rs = game.ruleset
+            player: dict[str, tuple[str, int]] = {}
+            side: dict[str, tuple[str, int]] = {}
+
+            def of_players(name: str) -> None:
+                key = "all_" + name
+                player.update({name: (key, _MINE), "others_" + name: (key, _NOT_MINE), "team_" + name: (key, _TEAM)})
+                side.update({name: (key, _TEAM), "team_" + name: (key, _TEAM)})
+
+            def of_sides(name: str) -> None:
+                key = "all_" + name
+                for table in (player, side):
+                    table.update({name: (key, _SIDES), "others_" + name: (key, _NOT_SIDES)})
+
+            for fname, fdef in rs.fields.items():
+                if fdef.scope == "player":
+                    of_players(fname)
+            for fname, fdef in rs.fields.items():
+                if fdef.scope == "side":
+                    of_sides(fname)
+            for cname in counters:
+                of_sides(cname)
+            for let in rs.hand_lets:
+                player.pop(let.name, None)
+                side.pop(let.name, None)
+            for let in rs.player_lets:
+                of_players(let.name)
+            for let in rs.side_lets:
+                of_sides(let.name)
+            found = self.resolvers[counters] = (player, side)
+        return found
+
+
+# how a player's or side's name is read from a hand table of values per player or per side:
+# the player's own, the other players', the side's own, the other sides', the side's players'
+_MINE, _NOT_MINE, _SIDES, _NOT_SIDES, _TEAM = range(5)
 _SCALARS = frozenset({int, float, str, bool, type(None)})
 
 
@@ -303,13 +346,31 @@ class _Names(dict[str, Any]):
     worked out from the hand's tables the first time a formula asks for it and kept for the hand
     (a value never changes within a hand; counters as they move are read by `_RuleEnv`)."""
 
-    __slots__ = ("index", "of_side", "scope")
-    scope: _Scope
-    index: int
-    of_side: bool
+    __slots__ = ("hand_env", "index", "mates", "resolve", "side_no")
+    hand_env: dict[str, Any]
+    resolve: dict[str, tuple[str, int]]
+    index: int  # the player's seat (a side's: its number)
+    side_no: int
+    mates: tuple[int, ...]  # the seats of the player's side (a side's: its players)
 
     def __missing__(self, name: str) -> Any:
-        value = self.scope.lookup(self, name)
+        how = self.resolve.get(name)
+        if how is None:
+            value = self.hand_env[name]
+        else:
+            key, mode = how
+            values = self.hand_env.get(key)
+            if values is None:  # a value of this hand not worked out yet
+                raise KeyError(name)
+            if mode == _MINE:
+                value = values[self.index]
+            elif mode == _SIDES:
+                value = values[self.side_no]
+            elif mode == _TEAM:
+                value = [values[j] for j in self.mates]
+            else:
+                k = self.index if mode == _NOT_MINE else self.side_no
+                value = values[:k] + values[k + 1:]
         self[name] = value
         return value
 
@@ -330,8 +391,6 @@ class _Scope:
         env.update(state["game"])
         env.update(hand_no=hand_no, hands=state["hands"], dealer=current_dealer(state, n),
                    active=active, n_active=sum(active))
-        self.player_names: set[str] = set()
-        self.side_names: set[str] = set()
         for fname, fdef in rs.fields.items():
             value = hand.get(fname)
             if fdef.scope == "hand":
@@ -340,57 +399,35 @@ class _Scope:
                     env.update(pattern_parts(fdef.name, fdef.parts, value, hand.get(f"_{fname}_parts")))
             elif fdef.scope == "player":
                 env["all_" + fname] = list(value) if value is not None else [None] * n
-                self.player_names.add(fname)
             else:
                 env["all_" + fname] = list(value) if value is not None else [None] * len(game.sides)
-                self.side_names.add(fname)
-        for cname in state["sides"][0]:
+        counters = tuple(state["sides"][0])
+        for cname in counters:
             env["all_" + cname] = [s[cname] for s in state["sides"]]
-            self.side_names.add(cname)
         self.hand_env = env
         self.rule_envs: dict[int | None, _RuleEnv] = {}
-        self.player_envs = [self._names(plan.player_static[i], i, False) for i in range(n)]
-        self.side_envs = [self._names(plan.side_static[k], k, True) for k in range(len(game.sides))]
+        for_player, for_side = plan.resolver(game, counters)
+        side_of = self.side_of
+        self.player_envs = [self._names(plan.player_static[i], for_player, i, side_of[i], plan.mates[i])
+                            for i in range(n)]
+        self.side_envs = [self._names(plan.side_static[k], for_side, k, k, plan.members[k])
+                          for k in range(len(game.sides))]
 
-    def _names(self, static: dict[str, Any], index: int, of_side: bool) -> _Names:
+    def _names(self, static: dict[str, Any], resolve: dict[str, tuple[str, int]], index: int, side_no: int,
+               mates: tuple[int, ...]) -> _Names:
         names = _Names(static)
-        names.scope, names.index, names.of_side = self, index, of_side
+        names.hand_env, names.resolve = self.hand_env, resolve
+        names.index, names.side_no, names.mates = index, side_no, mates
         return names
-
-    def lookup(self, names: _Names, name: str) -> Any:
-        """The value of `name` for one player or side (see _Names): X, others_X, team_X of the
-        player and side values, and every other name from the hand's table."""
-        i = names.index
-        for base, prefix in ((name, ""), (name[7:], "others_"), (name[5:], "team_")):
-            if prefix and not name.startswith(prefix):
-                continue
-            if base in self.player_names:
-                values = self.hand_env["all_" + base]
-                if names.of_side:
-                    if prefix != "others_":
-                        return [values[j] for j in self.plan.members[i]]
-                elif prefix == "team_":
-                    return [values[j] for j in self.plan.mates[i]]
-                elif prefix == "others_":
-                    return values[:i] + values[i + 1:]
-                else:
-                    return values[i]
-            if base in self.side_names and prefix != "team_":
-                values = self.hand_env["all_" + base]
-                k = i if names.of_side else self.side_of[i]
-                return values[k] if not prefix else values[:k] + values[k + 1:]
-        return self.hand_env[name]
 
     def set_hand(self, name: str, value: Any) -> None:
         self.hand_env[name] = value
 
     def set_players(self, name: str, values: list[Any]) -> None:
         self.set_hand("all_" + name, values)
-        self.player_names.add(name)
 
     def set_sides(self, name: str, values: list[Any]) -> None:
         self.set_hand("all_" + name, values)
-        self.side_names.add(name)
 
 
 def pattern_parts(name: str, parts: Sequence[str], value: Any, stored: Any) -> dict[str, Any]:
