@@ -452,9 +452,9 @@ def run_checks(game: Game, scope: _Scope, state: State, checks: Sequence[Check],
             targets = [e for k, e in enumerate(scope.side_envs) if state["sides"][k]["status"] == "playing"]
         for env in targets:
             try:
-                if check.when is not None and not check.when(env):
+                if check.when is not None and not check.when.fast(env):
                     continue
-                ok = check.ok(env)
+                ok = check.ok.fast(env)
             except BudgetError as exc:
                 raise HandError(_hand_formula_problem(exc)) from None
             except FormulaError as exc:
@@ -558,11 +558,11 @@ def apply_hand(game: Game, state: State, hand: Hand) -> HandResult:
         raise _refuse(problems, failed)
     try:
         for let in rs.hand_lets:
-            scope.set_hand(let.name, let.formula(scope.hand_env))
+            scope.set_hand(let.name, let.formula.fast(scope.hand_env))
         for let in rs.player_lets:
-            scope.set_players(let.name, [let.formula(env) for env in scope.player_envs])
+            scope.set_players(let.name, [let.formula.fast(env) for env in scope.player_envs])
         for let in rs.side_lets:
-            scope.set_sides(let.name, [let.formula(env) for env in scope.side_envs])
+            scope.set_sides(let.name, [let.formula.fast(env) for env in scope.side_envs])
     except FormulaError as exc:
         raise HandError(_hand_formula_problem(exc)) from None
     problems = run_checks(game, scope, state, scope.plan.late, failed)
@@ -586,9 +586,9 @@ def apply_hand(game: Game, state: State, hand: Hand) -> HandResult:
             for k, env, who in targets:
                 if state["sides"][k]["status"] != "playing":
                     continue
-                if item.when is not None and not item.when(env):
+                if item.when is not None and not item.when.fast(env):
                     continue
-                pts = item.points(env)
+                pts = item.points.fast(env)
                 if isinstance(pts, bool) or not isinstance(pts, (int, float)):
                     raise FormulaError(f"{item.id}: points must be a number, got {value_kind(pts)}")
                 if pts == 0:
@@ -692,13 +692,18 @@ class _RuleEnv(dict[str, Any]):
     names a ruleset declares (a copy per rule made thousands of lets times thousands of rules slow).
     """
 
-    __slots__ = ("base", "k", "state")
+    __slots__ = ("base", "game", "k", "state")
     base: Mapping[str, Any]
+    game: Game
     k: int | None
     state: State
 
     def __missing__(self, name: str) -> Any:
         state, k = self.state, self.k
+        if name == "active":
+            return active_players(self.game, state)
+        if name == "n_active":
+            return sum(active_players(self.game, state))
         sides = state["sides"]
         counters = sides[0]
         if k is not None and name in counters:
@@ -723,18 +728,15 @@ def _rule_env(game: Game, scope: _Scope, state: State, k: int | None, points: li
         for cname in state["sides"][0]:  # counters are read from the state when asked (__missing__)
             for name in (cname, "all_" + cname, "others_" + cname):
                 env.pop(name, None)
-        for gname in state["game"]:
+        for gname in (*state["game"], "active", "n_active"):  # read from the state when asked
             env.pop(gname, None)
-        env.base, env.k = base, k
+        env.base, env.k, env.game = base, k, game
         scope.rule_envs[k] = env
     env.state = state
     env["all_gained"] = list(points)
     env["finished_early"] = finished_early
     if k is not None:
         env["gained"] = points[k]
-    active = active_players(game, state)
-    env["active"] = active
-    env["n_active"] = sum(active)
     return env
 
 
@@ -753,12 +755,12 @@ def _run_rules(game: Game, scope: _Scope, state: State, rules: Sequence[Rule],
                            if rule.include_out or state["sides"][k]["status"] == "playing"]
             for k in targets:
                 env = _rule_env(game, scope, state, k, points, finished_early)
-                if rule.when is not None and not rule.when(env):
+                if rule.when is not None and not rule.when.fast(env):
                     continue
                 before = state["sides"][k]["score"] if k is not None else None
-                sets = [(c, _counter(f.key, f(env))) for c, f in rule.set]
-                adds = [(c, _counter(f.key, f(env))) for c, f in rule.add]
-                set_all = [(c, _counter(f.key, f(env))) for c, f in rule.set_all]
+                sets = [(c, _counter(f.key, f.fast(env))) for c, f in rule.set]
+                adds = [(c, _counter(f.key, f.fast(env))) for c, f in rule.add]
+                set_all = [(c, _counter(f.key, f.fast(env))) for c, f in rule.set_all]
                 message = render_message(rule.message, rule.message_parts, env) if rule.message else ""
                 for counter, value in sets:
                     _store(state, k, counter, value)
@@ -820,10 +822,10 @@ def finish_if_over(game: Game, state: State, scope: _Scope, points: list[int | f
         env = _rule_env(game, scope, state, None, points, finished_early)
         try:
             if end.first_to is not None:
-                goal = end.first_to(env)
+                goal = end.first_to.fast(env)
                 over = any(state["sides"][k]["score"] >= goal for k in playing)
             elif end.when is not None:
-                over = bool(end.when(env))
+                over = bool(end.when.fast(env))
         except (FormulaError, TypeError) as exc:
             problem = exc.message if isinstance(exc, FormulaError) else "end.first_to is not a number"
             raise HandError(f"this hand cannot be scored: {problem}") from None

@@ -125,20 +125,33 @@ class Formula:
     # the closure tree the formula was first compiled to: the reference `run` (generated code) must
     # agree with, in tests and through `reference_evaluation()`
     reference: Evaluator | None = field(default=None, compare=False, repr=False)
+    # the whole evaluation as one generated function: the budget charge, `run`'s expression and the
+    # errors as __call__ gives them (the engine calls it directly: one Python call per formula)
+    fast: Evaluator = field(default=lambda env: _not_compiled(), compare=False, repr=False)
 
     def __call__(self, env: Env) -> Any:
+        if not _REFERENCE:
+            return self.fast(env)
+        return self.evaluate(env, self.reference or self.run)
+
+    def compiled(self) -> Formula:
+        """This formula with its generated code made now (it is made by itself after WARM_UP calls)."""
+        if self.tree is not None and self.run is self.reference:
+            self.fast(None)  # type: ignore[arg-type]  # None: only compile
+        return self
+
+    def evaluate(self, env: Env, run: Evaluator) -> Any:
+        """Evaluate with `run` (the closure tree or the generated expression) on the active budget."""
         budget = _ACTIVE.get()
         if budget is None:  # evaluated on its own (a field's bounds, a test): a budget of its own
             with formula_budget():
-                return self(env)
+                return self.evaluate(env, run)
         left = budget.left - self.weight
         budget.left = left
         try:
             if left < 0:
                 raise _Exhausted
-            if _REFERENCE and self.reference is not None:
-                return self.reference(env)
-            return self.run(env)
+            return run(env)
         except _Exhausted:
             if budget.message is None:
                 budget.message = (f"{self.key}: {self.source!r} was stopped: the formulas of one hand may "
@@ -152,6 +165,35 @@ class Formula:
             raise FormulaError(f"{self.key}: the formula nests too deeply") from None
         except (ArithmeticError, TypeError, ValueError, KeyError, IndexError) as exc:
             raise FormulaError(f"{self.key}: {self.source!r} failed: {_plain(exc)}") from None
+
+
+def _not_compiled() -> Any:
+    raise FormulaError("the formula was not compiled")
+
+
+def _alone(fn: Evaluator, env: Env) -> Any:
+    """A formula evaluated on its own (a field's bounds, a test): a budget of its own."""
+    with formula_budget():
+        return fn(env)
+
+
+def _failed(exc: BaseException, budget: Budget, key: str, source: str) -> BaseException:
+    """The error a formula's failure is reported as (what Formula.__call__ gives)."""
+    if isinstance(exc, _Exhausted):
+        if budget.message is None:
+            budget.message = (f"{key}: {source!r} was stopped: the formulas of one hand may "
+                              f"take at most {budget.limit:,} steps (it goes through large lists too often)")
+        return BudgetError(budget.message)
+    if isinstance(exc, FormulaError):
+        if exc.message.startswith(key + ":"):
+            return exc
+        return FormulaError(f"{key}: {source!r} failed: {exc.message}")
+    if isinstance(exc, RecursionError):
+        return FormulaError(f"{key}: the formula nests too deeply")
+    return FormulaError(f"{key}: {source!r} failed: {_plain(exc)}")
+
+
+_CAUGHT = (_Exhausted, FormulaError, RecursionError, ArithmeticError, TypeError, ValueError, KeyError, IndexError)
 
 
 def _plain(exc: BaseException) -> str:
@@ -748,6 +790,35 @@ def _iterate(fn: Callable[..., Any], log: bool, *values: Any) -> Any:
     return fn(*values)
 
 
+_INT_ONLY = frozenset({int})
+
+
+def _small_ints(values: Any) -> bool:
+    """A list of whole numbers (not yes/no) whose sizes together stay within the cap: no sum or
+    partial sum of them can leave it, so they need no check one by one."""
+    return (type(values) is list and bool(values) and set(map(type, values)) <= _INT_ONLY
+            and sum(map(abs, values)) <= MAX_NUMBER)
+
+
+def _fast_sum(*args: Any) -> int | float:
+    if len(args) == 1 and _small_ints(args[0]):
+        return sum(args[0])  # type: ignore[no-any-return]
+    return _sum(*args)  # any other list, and the same error as sum() for the wrong number of values
+
+
+def _fast_minmax(pick: Callable[..., Any], slow: Callable[..., Any]) -> Callable[..., Any]:
+    def run(*args: Any) -> Any:
+        if len(args) == 1 and _small_ints(args[0]):
+            return pick(args[0])
+        return slow(*args)
+    return run
+
+
+_FAST_FUNCTIONS: dict[str, Callable[..., Any]] = {
+    "sum": _fast_sum, "max": _fast_minmax(max, BUILTINS["max"]), "min": _fast_minmax(min, BUILTINS["min"]),
+}
+
+
 def _items(value: Any, per_item: int) -> list[Any]:
     """A comprehension's list, its whole cost charged before the first item."""
     items = _seq(value)
@@ -801,13 +872,25 @@ class _CodeGen:
             self.ids[id(value)] = name
         return name
 
-    def function(self, node: ast.expr, key: str) -> Evaluator:
+    def function(self, node: ast.expr, key: str, source: str, weight: int) -> tuple[Evaluator, Evaluator]:
+        """The expression alone, and the whole evaluation (budget, errors) around it."""
         body = self.expr(node)
-        source = f"def _formula(env):\n    return {body}\n"
-        code = compile(source, f"<formula {key[:100]!r}>", "exec")
+        text = (f"def _expression(env):\n    return {body}\n"
+                f"def _formula(env):\n"
+                f"    budget = {self.bind(_ACTIVE.get)}()\n"
+                f"    if budget is None:\n"
+                f"        return {self.bind(_alone)}(_formula, env)\n"
+                f"    left = budget.left - {int(weight)}\n"
+                f"    budget.left = left\n"
+                f"    try:\n"
+                f"        if left < 0:\n"
+                f"            raise {self.bind(_Exhausted)}\n"
+                f"        return {body}\n"
+                f"    except {self.bind(_CAUGHT)} as exc:\n"
+                f"        raise {self.bind(_failed)}(exc, budget, {self.bind(key)}, {self.bind(source)}) from None\n")
+        code = compile(text, f"<formula {key[:100]!r}>", "exec")
         exec(code, self.glob)  # the text is built from the validated tree only; see the class docstring
-        fn: Evaluator = self.glob["_formula"]
-        return fn
+        return self.glob["_expression"], self.glob["_formula"]
 
     def expr(self, node: ast.AST) -> str:
         if isinstance(node, ast.Constant):
@@ -868,6 +951,8 @@ class _CodeGen:
         assert isinstance(node.func, ast.Name)
         name = node.func.id
         fn = self.functions.get(name) or BUILTINS[name]
+        if fn is BUILTINS.get(name):
+            fn = _FAST_FUNCTIONS.get(name, fn)
         args = [self.expr(a) for a in node.args]
         if name == "if_":
             c, a, b = args
@@ -900,7 +985,9 @@ def compile_formula(source: Any, key: str, known: Collection[str],
     if isinstance(source, (bool, int, float)):
         const = source if isinstance(source, bool) else _number(source)
         run: Evaluator = lambda env: const  # noqa: E731
-        return Formula(str(source), key, frozenset(), run, 1, ast.Constant(const), run)
+        formula = Formula(str(source), key, frozenset(), run, 1, ast.Constant(const), run)
+        object.__setattr__(formula, "fast", lambda env: formula.evaluate(env, run))
+        return formula
     if not isinstance(source, str):
         raise FormulaError(f"{key}: a formula must be text or a number")
     if len(source) > MAX_SOURCE:
@@ -927,8 +1014,31 @@ def compile_formula(source: Any, key: str, known: Collection[str],
     compiler = _Compiler(text, key, known, functions or {})
     assert isinstance(tree, ast.Expression)
     reference = compiler.compile(tree.body)
-    run = _CodeGen(compiler.functions).function(tree.body, key)
-    return Formula(text, key, frozenset(compiler.used), run, count, tree.body, reference)
+    formula = Formula(text, key, frozenset(compiler.used), reference, count, tree.body, reference)
+    object.__setattr__(formula, "fast", _warm_up(formula, compiler.functions))
+    return formula
+
+
+WARM_UP = 8  # calls of a formula through its closure tree before it is compiled to Python code
+
+
+def _warm_up(formula: Formula, functions: Mapping[str, Callable[..., Any]]) -> Evaluator:
+    """A formula's first evaluations go through its closure tree (cheap to make; a command that
+    scores one hand calls most formulas once or twice); then it is compiled once to generated code,
+    which replaces `run` and `fast` (a replay calls it thousands of times)."""
+    calls = 0
+
+    def warm(env: Env) -> Any:
+        nonlocal calls
+        calls += 1
+        if calls > WARM_UP or env is None:
+            assert formula.tree is not None
+            run, fast = _CodeGen(functions).function(formula.tree, formula.key, formula.source, formula.weight)
+            object.__setattr__(formula, "run", run)  # frozen for everything else: set once, here
+            object.__setattr__(formula, "fast", fast)
+            return None if env is None else fast(env)
+        return formula.evaluate(env, formula.run)
+    return warm
 
 
 # --------------------------------------------------------------------------- the static cost estimate

@@ -41,6 +41,7 @@ def test_generated_code_agrees_with_the_closures(source: str, limit: int) -> Non
         formula = compile_formula(source, "score[0].points", NAMES)
     except ScorepadError:
         return
+    formula.compiled()
     assert formula.reference is not None and formula.run is not formula.reference
     assert _run(formula, False, limit) == _run(formula, True, limit)
 
@@ -50,6 +51,6 @@ def test_generated_code_agrees_with_the_closures(source: str, limit: int) -> Non
                         "sum([value([c]) for c in cards])", "sorted([1, 3, 2])", "max(xs) - min(xs, 5)"]),
        st.lists(st.sampled_from(["AS", "10H", "KD", "2C"]), max_size=6))
 def test_card_functions_agree(source: str, cards: list[str]) -> None:
-    formula = compile_formula(source, "k", [*NAMES, "cards"], CARD_FUNCS)
+    formula = compile_formula(source, "k", [*NAMES, "cards"], CARD_FUNCS).compiled()
     env = dict(ENV, cards=cards)
     assert _run(formula, False, 10**6, env) == _run(formula, True, 10**6, env)
