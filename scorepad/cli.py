@@ -799,18 +799,20 @@ def export(output: Path = typer.Option(..., "--output", help="file to write"),
            fmt: str = typer.Option("json", "--format", help="json (the whole database) or toml (one game)"),
            force: bool = typer.Option(False, "--force", help="replace an existing file")) -> None:
     """The whole database as documented JSON, or one game as TOML (--game ID --format toml)."""
+    from collections.abc import Iterator
+
     from scorepad.errors import UserError
-    from scorepad.transfer import export_text
+    from scorepad.transfer import export_chunks
 
     store = _store()
     if fmt == "toml":
         from scorepad.gamefile import game_toml
 
-        text = game_toml(store, game)
+        text: str | Iterator[str] = game_toml(store, game)
     elif fmt == "json":
         if game is not None:
             raise UserError("--game exports one game as TOML: add --format toml")
-        text = export_text(store)
+        text = export_chunks(store)  # written game by game as it is read
     else:
         raise UserError(f"unknown export format {fmt!r} (json or toml)")
     from scorepad.house import write_new

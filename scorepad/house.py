@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 import tempfile
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -19,7 +19,7 @@ from scorepad.ruleset import load_text, parse_toml
 ID_RE = re.compile(r"^[a-z0-9][a-z0-9-]{0,40}$")
 
 
-def write_new(path: Path, text: str, force: bool) -> None:
+def write_new(path: Path, text: str | Iterable[str], force: bool) -> None:
     """Write a file atomically; an existing file is replaced only with `force` (see scorepad.output)."""
     from scorepad.output import write_output
 

@@ -19,7 +19,7 @@ import os
 import re
 import stat
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -154,7 +154,7 @@ def check_not_database(path: Path | str, database: Path | str) -> None:
             raise UserError(f"{path} is {what}; choose another file name")
 
 
-def write_output(path: Path | str, text: str, *, force: bool = True) -> Path:
+def write_output(path: Path | str, text: str | Iterable[str], *, force: bool = True) -> Path:
     """Write `text` to the file --output names; see the module docstring for what happens to what is there.
 
     `force=False` refuses to replace an existing regular file. Devices and FIFOs (/dev/null,
@@ -172,7 +172,7 @@ def write_output(path: Path | str, text: str, *, force: bool = True) -> Path:
         if stat.S_ISCHR(info.st_mode) or stat.S_ISFIFO(info.st_mode):
             try:
                 with open(real, "w", encoding="utf-8", newline="") as f:
-                    f.write(text)
+                    _write(f, text)
             except OSError as exc:
                 raise UserError(f"cannot write {target}: {exc.strerror}") from None
             return target
@@ -188,7 +188,16 @@ def write_output(path: Path | str, text: str, *, force: bool = True) -> Path:
     return target
 
 
-def write_atomic(path: Path, text: str, existing: os.stat_result | None = None) -> None:
+def _write(f: TextIO, text: str | Iterable[str]) -> None:
+    """Write text, or pieces of text as they come (a large export is never whole in memory)."""
+    if isinstance(text, str):
+        f.write(text)
+        return
+    for piece in text:
+        f.write(piece)
+
+
+def write_atomic(path: Path, text: str | Iterable[str], existing: os.stat_result | None = None) -> None:
     """Write a regular file so that a reader never sees half of it (temp file + rename).
 
     The new file gets the old one's permissions (and owner, where allowed), or for a new file
@@ -210,7 +219,7 @@ def write_atomic(path: Path, text: str, existing: os.stat_result | None = None) 
         else:
             os.chmod(fd, 0o666 & ~_umask())
         with os.fdopen(fd, "w", encoding="utf-8", newline="") as f:
-            f.write(text)
+            _write(f, text)
         os.replace(tmp, path)
     except BaseException:
         if os.path.exists(tmp):

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -101,40 +101,82 @@ def file_name(source: str) -> str:
     return re.split(r"[\\/]", source)[-1]
 
 
-def export_data(store: Store) -> dict[str, Any]:
+def _game_rows(store: Store) -> Iterator[tuple[Any, ...]]:
+    return iter(store.db.execute(
+        "SELECT id, uid, ruleset_id, ruleset_hash, variant, name, season, players, sides, options,"
+        " created, finished, hands, state FROM games ORDER BY created, id").fetchall())
+
+
+def _export_game(store: Store, row: tuple[Any, ...]) -> dict[str, Any]:
+    """One game of the export, with its hands and audit trail (read for this game only)."""
+    db = store.db
+    (gid, uid, rid, rhash, variant, name, season, players, sides, options, created, finished, hands, state) = row
+    hand_rows = db.execute("SELECT n, status, typed, hand, points, breakdown, events, state, created FROM hands"
+                           " WHERE game_id = ? ORDER BY id", (gid,)).fetchall()
+    audit = db.execute("SELECT at, action, hand_n, detail FROM audit WHERE game_id = ? ORDER BY id",
+                       (gid,)).fetchall()
+    return {
+        "uid": uid, "ruleset_id": rid, "ruleset_hash": rhash, "variant": variant, "name": name,
+        "season": season, "players": json.loads(players), "sides": json.loads(sides),
+        "options": json.loads(options), "created": created, "finished": bool(finished), "hands": hands,
+        "state": json.loads(state),
+        "hand_rows": [{"n": n, "status": st, "typed": json.loads(t), "hand": json.loads(h),
+                       "points": json.loads(p), "breakdown": json.loads(b), "events": json.loads(e),
+                       "state": json.loads(s), "created": c}
+                      for n, st, t, h, p, b, e, s, c in hand_rows],
+        "audit": [{"at": a, "action": act, "hand": hn, "detail": json.loads(d)} for a, act, hn, d in audit],
+    }
+
+
+def _export_head(store: Store) -> dict[str, Any]:
+    """Everything of the export but its games."""
     db = store.db
     rulesets = [{"hash": h, "ruleset_id": r, "source": file_name(s), "text": t}
                 for h, r, s, t in db.execute("SELECT hash, ruleset_id, source, text FROM rulesets ORDER BY hash")]
-    games = []
-    rows = db.execute("SELECT id, uid, ruleset_id, ruleset_hash, variant, name, season, players, sides, options,"
-                      " created, finished, hands, state FROM games ORDER BY created, id").fetchall()
-    for (gid, uid, rid, rhash, variant, name, season, players, sides, options, created, finished, hands,
-         state) in rows:
-        hand_rows = db.execute("SELECT n, status, typed, hand, points, breakdown, events, state, created FROM hands"
-                               " WHERE game_id = ? ORDER BY id", (gid,)).fetchall()
-        audit = db.execute("SELECT at, action, hand_n, detail FROM audit WHERE game_id = ? ORDER BY id",
-                           (gid,)).fetchall()
-        games.append({
-            "uid": uid, "ruleset_id": rid, "ruleset_hash": rhash, "variant": variant, "name": name,
-            "season": season, "players": json.loads(players), "sides": json.loads(sides),
-            "options": json.loads(options), "created": created, "finished": bool(finished), "hands": hands,
-            "state": json.loads(state),
-            "hand_rows": [{"n": n, "status": st, "typed": json.loads(t), "hand": json.loads(h),
-                           "points": json.loads(p), "breakdown": json.loads(b), "events": json.loads(e),
-                           "state": json.loads(s), "created": c}
-                          for n, st, t, h, p, b, e, s, c in hand_rows],
-            "audit": [{"at": a, "action": act, "hand": hn, "detail": json.loads(d)} for a, act, hn, d in audit],
-        })
     meta = {k: v for k, v in db.execute("SELECT key, value FROM meta WHERE key = 'current_season'")}
-    return {"format": FORMAT, "version": VERSION, "meta": meta, "rulesets": rulesets, "games": games}
+    return {"format": FORMAT, "version": VERSION, "meta": meta, "rulesets": rulesets}
 
 
-def export_text(store: Store) -> str:
+def export_data(store: Store) -> dict[str, Any]:
+    """The whole database as one value (the export's content; `export_chunks` writes it game by game)."""
+    return {**_export_head(store), "games": [_export_game(store, row) for row in _game_rows(store)]}
+
+
+def _dumps(value: Any, depth: int) -> str:
+    """`value` as it appears `depth` levels deep in the indented export (JSON text has no raw newline
+    inside a string, so indenting each line is indenting the value)."""
     try:
-        return json.dumps(export_data(store), ensure_ascii=False, indent=1, sort_keys=True, allow_nan=False) + "\n"
+        text = json.dumps(value, ensure_ascii=False, indent=1, sort_keys=True, allow_nan=False)
     except ValueError:
         raise StoreError("the database holds a value that is not a number (NaN or an infinity); "
                          "`scorepad verify` shows which game") from None
+    return text.replace("\n", "\n" + " " * depth)
+
+
+def export_chunks(store: Store) -> Iterator[str]:
+    """The export text piece by piece, one game at a time: the same text as `json.dumps` of
+    `export_data` (indent 1, sorted keys), without the whole database in memory at once."""
+    head = {**_export_head(store), "games": None}
+    yield "{"
+    for i, key in enumerate(sorted(head)):
+        yield ("," if i else "") + "\n " + json.dumps(key, ensure_ascii=False) + ": "
+        if key != "games":
+            yield _dumps(head[key], 1)
+            continue
+        rows = _game_rows(store)
+        first = next(rows, None)
+        if first is None:
+            yield "[]"
+            continue
+        yield "[\n  " + _dumps(_export_game(store, first), 2)
+        for row in rows:
+            yield ",\n  " + _dumps(_export_game(store, row), 2)
+        yield "\n ]"
+    yield "\n}\n"
+
+
+def export_text(store: Store) -> str:
+    return "".join(export_chunks(store))
 
 
 # ------------------------------------------------------------------ import

@@ -1,0 +1,33 @@
+"""The export written game by game is the same text as the whole database dumped at once."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from scorepad import play
+from scorepad.store import Store
+from scorepad.transfer import export_chunks, export_data
+
+
+def _reference(store: Store) -> str:
+    return json.dumps(export_data(store), ensure_ascii=False, indent=1, sort_keys=True, allow_nan=False) + "\n"
+
+
+def test_empty_database(tmp_path: Path) -> None:
+    store = Store(tmp_path / "db.sqlite")
+    assert "".join(export_chunks(store)) == _reference(store)
+    json.loads("".join(export_chunks(store)))
+
+
+def test_games_hands_audit_and_names(tmp_path: Path) -> None:
+    store = Store(tmp_path / "db.sqlite")
+    first = play.new_game(store, "spades", ["ann", "bö \"b\"", "cat", "dan"], season="winter")
+    for args in (["bid=3,3,3,3", "tricks=4,3,3,3"], ["bid=4,3,3,2", "tricks=4,3,3,3"]):
+        play.record_hand(store, first.id, args)
+    second = play.new_game(store, "hearts", ["ann", "bob", "cat", "dan"])
+    play.record_hand(store, second.id, ["hearts=5,4,3,1", "queen=bob"])
+    text = "".join(export_chunks(store))
+    assert text == _reference(store)
+    assert len(json.loads(text)["games"]) == 2
+    assert "\n   \"audit\"" in text  # a game's keys three levels in: indented as one dump indents them
