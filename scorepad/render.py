@@ -17,6 +17,8 @@ def tabulate(*args: Any, **kwargs: Any) -> str:
 
 def _width(text: str) -> int:
     """Display width in a terminal: wide (CJK, emoji) characters count 2, combining marks 0."""
+    if text.isascii():  # names are checked: no control characters, so one column each
+        return len(text)
     return sum(0 if unicodedata.combining(c) else 2 if unicodedata.east_asian_width(c) in "WF" else 1
                for c in text)
 
@@ -285,10 +287,11 @@ def games_text(rows: list[dict[str, Any]], current: str | None) -> str:
         mark = "*" if str(g["id"]) == current else ""
         state = "abandoned" if g.get("abandoned") else "finished" if g["finished"] else "playing"
         table.append([f"{mark}{g['id']}", g["ruleset"] + (f":{g['variant']}" if g["variant"] else ""),
-                      ", ".join(g["players"]), g["hands"], state, g.get("season") or "", g.get("name") or "",
+                      ", ".join(g["players"]), str(g["hands"]), state, g.get("season") or "", g.get("name") or "",
                       g["created"][:10]])
-    return str(tabulate(table, headers=["id", "game", "players", "hands", "state", "season", "name", "started"],
-                        tablefmt="simple"))
+    # the text tabulate's "simple" format gives, without its type guessing cell by cell (a club's
+    # thousands of games took a second)
+    return simple_table(table, ["id", "game", "players", "hands", "state", "season", "name", "started"])
 
 
 def audit_text(entries: list[dict[str, Any]]) -> str:
