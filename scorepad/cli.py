@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 import os
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, NoReturn
@@ -799,8 +799,6 @@ def export(output: Path = typer.Option(..., "--output", help="file to write"),
            fmt: str = typer.Option("json", "--format", help="json (the whole database) or toml (one game)"),
            force: bool = typer.Option(False, "--force", help="replace an existing file")) -> None:
     """The whole database as documented JSON, or one game as TOML (--game ID --format toml)."""
-    from collections.abc import Iterator
-
     from scorepad.errors import UserError
     from scorepad.transfer import export_chunks
 
@@ -808,7 +806,7 @@ def export(output: Path = typer.Option(..., "--output", help="file to write"),
     if fmt == "toml":
         from scorepad.gamefile import game_toml
 
-        text: str | Iterator[str] = game_toml(store, game)
+        text: Iterable[str] = [game_toml(store, game)]
     elif fmt == "json":
         if game is not None:
             raise UserError("--game exports one game as TOML: add --format toml")
