@@ -59,8 +59,12 @@ def scorepad_cmd() -> list[str]:
     return [exe] if exe else [sys.executable, "-m", "scorepad"]
 
 
+LAST_CPU = [0.0]  # user + system seconds of the last child run_timed waited for
+
+
 def run_timed(cmd: list[str], env: dict[str, str]) -> tuple[float, float, int]:
-    """Wall seconds, peak RSS in MB (of this child alone, from wait4), exit status."""
+    """Wall seconds, peak RSS in MB (of this child alone, from wait4), exit status; the child's
+    CPU seconds (user + system, less sensitive to a loaded machine than wall time) in LAST_CPU."""
     start = time.perf_counter()
     proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     _, status, usage = os.wait4(proc.pid, 0)
@@ -70,6 +74,7 @@ def run_timed(cmd: list[str], env: dict[str, str]) -> tuple[float, float, int]:
     if proc.returncode != 0:
         raise SystemExit(f"{' '.join(cmd)} failed ({proc.returncode}): {err}")
     peak_mb = usage.ru_maxrss / 1024 if sys.platform != "darwin" else usage.ru_maxrss / 2**20
+    LAST_CPU[0] = usage.ru_utime + usage.ru_stime
     return wall, peak_mb, proc.returncode
 
 
@@ -216,18 +221,29 @@ def bench_scale(tmp: Path, games: int, hands_per_game: int, runs: int) -> dict[s
     results: dict[str, Any] = {"games": games, "hands": games * hands_per_game, "build_s": round(built, 1),
                                "db_mb": round(size_mb, 1)}
     print(f"\n3. Scale: {games} games, {games * hands_per_game} hands (built in {built:.1f} s, {size_mb:.0f} MB)")
-    for label, extra in (("season", []), ("season --format json", ["--format", "json"]),
-                         ("season --format html", ["--format", "html", "--output", str(tmp / "s.html")])):
-        walls, peaks = [], []
-        run_timed([*sp, "season", "bench", *extra], env)
-        for _ in range(runs):
-            wall, peak, _ = run_timed([*sp, "season", "bench", *extra], env)
+    commands = {
+        "season": ["season", "bench"],
+        "season --format json": ["season", "bench", "--format", "json"],
+        "season --format html": ["season", "bench", "--format", "html", "--output", str(tmp / "s.html")],
+        "games": ["games"],
+        "export": ["export", "--output", str(tmp / "export.json"), "--force"],
+        "verify": ["verify"],
+    }
+    for label, args in commands.items():
+        walls, peaks, cpus = [], [], []
+        heavy = label in ("export", "verify")
+        run_timed([*sp, *args], env)
+        for _ in range(1 if heavy else runs):  # the heavy ones once: they take seconds each
+            wall, peak, _ = run_timed([*sp, *args], env)
             walls.append(wall)
             peaks.append(peak)
+            cpus.append(LAST_CPU[0])
         med = statistics.median(walls)
-        results[label] = {"median_s": round(med, 2), "min_s": round(min(walls), 2), "peak_mb": round(max(peaks), 1)}
-        print(f"   scorepad {label:24} median {med:5.2f} s  min {min(walls):5.2f} s  peak {max(peaks):6.1f} MB")
-    print("   target: scorepad season under 2 s and under 150 MB")
+        results[label] = {"median_s": round(med, 2), "min_s": round(min(walls), 2), "peak_mb": round(max(peaks), 1),
+                          "cpu_s": round(statistics.median(cpus), 2)}
+        print(f"   scorepad {label:24} median {med:5.2f} s  min {min(walls):5.2f} s  cpu {statistics.median(cpus):5.2f} s"
+              f"  peak {max(peaks):6.1f} MB")
+    print("   targets: season and games at most 0.5 s, verify at most 5 s, export at most 100 MB")
     return results
 
 
@@ -238,13 +254,17 @@ def bench_engine(min_seconds: float) -> dict[str, Any]:
 
     from scorepad.engine import apply_hand, initial_state
     from scorepad.errors import ScorepadError
+    from scorepad.expr import reference_evaluation
     from scorepad.play import type_and_score
     from scorepad.registry import entries
     from scorepad.scenario import load_scenario
+    from tests import legacy_engine
 
     out: dict[str, Any] = {}
     print("\n4. Engine replay throughput per bundled ruleset (hands from tests/scenarios/<id>/)")
-    print(f"   {'ruleset':20} {'hands':>6} {'hands/s':>10}")
+    print("   hands per CPU second (best of 3 interleaved runs); 'before': the engine with closure-tree formulas,")
+    print("   per-hand name tables and deepcopy (tests/legacy_engine.py), run in the same process")
+    print(f"   {'ruleset':20} {'hands':>6} {'hands/s':>10} {'before':>10} {'ratio':>7}")
     for rid in sorted(entries()):
         sequences = []
         for path in sorted((ROOT / "tests" / "scenarios" / rid).glob("*.toml")):
@@ -269,16 +289,26 @@ def bench_engine(min_seconds: float) -> dict[str, Any]:
         if not total:
             print(f"   {rid:20} {'-':>6} {'(no scenario hands)':>10}")
             continue
-        done, start = 0, time.perf_counter()
-        while time.perf_counter() - start < min_seconds:
-            for game, hands in sequences:
-                state = initial_state(game)
-                for hand in hands:
-                    state = apply_hand(game, state, hand).state
-                done += len(hands)
-        rate = done / (time.perf_counter() - start)
-        out[rid] = {"scenario_hands": total, "hands_per_s": round(rate)}
-        print(f"   {rid:20} {total:6d} {rate:10,.0f}")
+        def rate_of(apply: Any, begin: Any, seconds: float, sequences: list[Any] = sequences) -> float:
+            done, start = 0, time.process_time()
+            while time.process_time() - start < seconds:
+                for game, hands in sequences:
+                    state = begin(game)
+                    for hand in hands:
+                        state = apply(game, state, hand).state
+                    done += len(hands)
+            return done / (time.process_time() - start)
+
+        rates: list[float] = []
+        before: list[float] = []
+        for _ in range(3):  # interleaved: this engine, the one before, this engine, ...
+            rates.append(rate_of(apply_hand, initial_state, min_seconds / 3))
+            with reference_evaluation():
+                before.append(rate_of(legacy_engine.apply_hand, legacy_engine.initial_state, min_seconds / 3))
+        rate, old = max(rates), max(before)
+        out[rid] = {"scenario_hands": total, "hands_per_s": round(rate), "before_hands_per_s": round(old),
+                    "ratio": round(rate / old, 2)}
+        print(f"   {rid:20} {total:6d} {rate:10,.0f} {old:10,.0f} {rate / old:6.2f}x")
     return out
 
 

@@ -7,11 +7,13 @@ started, never with whatever the ruleset file says today.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import date
 from functools import lru_cache
+from pathlib import Path
 from typing import Any
 
 import scorepad.cards as cardlib
@@ -496,29 +498,75 @@ def rubber_pad(game: Game, hands: Sequence[HandRow], below: str, final: State) -
             "below_totals": [sum(e["points"] for g in games for e in g["below"][k]) for k in range(n)]}
 
 
-def verify(store: Store) -> list[str]:
-    """Replay every game from its stored hands and pinned ruleset; one line per difference."""
+PARALLEL_HANDS = 5000  # a database with more hands than this is verified by one process per core
+
+
+def verify(store: Store, workers: int | None = None) -> list[str]:
+    """Replay every game from its stored hands and pinned ruleset; one line per difference.
+
+    Games replay independently, so a large database is shared out among `workers` processes (one
+    per core by default, where processes can be forked); the lines come back in the order of the games."""
     problems = [f"ruleset {rid}: the text pinned as {rhash} is not the text with that hash (the database "
                 f"was altered; starting a new {rid} game pins the real text)"
                 for rhash, rid in store.misfiled_rulesets()]
-    for row in store.games():
-        try:
-            game = game_of(row)
-            state = initial_state(game)
-            for h in store.hands(row.id):
-                state = apply_hand(game, state, h.hand).state
-                if state != h.state:
-                    problems.append(f"game {row.id}: hand {h.n} replays to a different state")
-                    break
-            if row.state.get("finished") and not state["finished"]:
-                replayed_finish = finish_game(game, state).state
-                state = replayed_finish
-            if state != row.state:
-                problems.append(f"game {row.id}: the cached totals differ from a replay "
-                                f"({[s['score'] for s in row.state['sides']]} stored, "
-                                f"{[s['score'] for s in state['sides']]} replayed)")
-        except ScorepadError as exc:
-            problems.append(f"game {row.id}: cannot be replayed: {exc.message}")
+    rows = store.games()
+    if workers is None:
+        workers = (os.cpu_count() or 1) if sum(r.hands for r in rows) > PARALLEL_HANDS else 1
+    import multiprocessing
+
+    if (workers <= 1 or len(rows) < 2 or "fork" not in multiprocessing.get_all_start_methods()
+            or type(store) is not Store):  # a SQLite file each worker can open (a server store: one process)
+        return problems + _verify_rows(store, rows)
+    global _VERIFY_JOB
+    _VERIFY_JOB = (store.path, rows)
+    chunks = [list(range(i, len(rows), workers)) for i in range(workers)]  # games of all sizes to each
+    try:
+        with multiprocessing.get_context("fork").Pool(min(workers, len(rows))) as pool:
+            found = pool.map(_verify_chunk, chunks)
+    finally:
+        _VERIFY_JOB = None
+    by_game = {i: lines for chunk, per_game in zip(chunks, found, strict=True)
+               for i, lines in zip(chunk, per_game, strict=True)}
+    return problems + [line for i in range(len(rows)) for line in by_game[i]]
+
+
+_VERIFY_JOB: tuple[Path, list[GameRow]] | None = None  # what forked workers inherit
+
+
+def _verify_chunk(indexes: list[int]) -> list[list[str]]:
+    """In a worker: the problems of some games (by their index in the job), each game's as a list."""
+    assert _VERIFY_JOB is not None
+    path, rows = _VERIFY_JOB
+    store = Store(path)  # a connection of its own: the parent's is not shared across a fork
+    try:
+        return [_verify_game(store, rows[i]) for i in indexes]
+    finally:
+        store.close()
+
+
+def _verify_rows(store: Store, rows: Sequence[GameRow]) -> list[str]:
+    return [line for row in rows for line in _verify_game(store, row)]
+
+
+def _verify_game(store: Store, row: GameRow) -> list[str]:
+    problems = []
+    try:
+        game = game_of(row)
+        state = initial_state(game)
+        for h in store.hands(row.id):
+            state = apply_hand(game, state, h.hand).state
+            if state != h.state:
+                problems.append(f"game {row.id}: hand {h.n} replays to a different state")
+                break
+        if row.state.get("finished") and not state["finished"]:
+            replayed_finish = finish_game(game, state).state
+            state = replayed_finish
+        if state != row.state:
+            problems.append(f"game {row.id}: the cached totals differ from a replay "
+                            f"({[s['score'] for s in row.state['sides']]} stored, "
+                            f"{[s['score'] for s in state['sides']]} replayed)")
+    except ScorepadError as exc:
+        problems.append(f"game {row.id}: cannot be replayed: {exc.message}")
     return problems
 
 

@@ -31,3 +31,22 @@ def test_games_hands_audit_and_names(tmp_path: Path) -> None:
     assert text == _reference(store)
     assert len(json.loads(text)["games"]) == 2
     assert "\n   \"audit\"" in text  # a game's keys three levels in: indented as one dump indents them
+
+
+def test_verify_shared_among_processes_says_what_one_process_says(tmp_path: Path) -> None:
+    """A large database is verified by several processes: the same lines, in the order of the games."""
+    store = Store(tmp_path / "db.sqlite")
+    ids = []
+    for g in range(5):
+        row = play.new_game(store, "spades", ["ann", "bob", "cat", "dan"], opts=["target=1000000"])
+        for _ in range(g + 1):
+            play.record_hand(store, row.id, ["bid=3,3,3,3", "tricks=4,3,3,3"])
+        ids.append(row.id)
+    with store.write() as con:  # two games altered behind scorepad's back
+        con.execute("UPDATE hands SET state = replace(state, '\"score\":', '\"score\":1') WHERE game_id = ?",
+                    (ids[1],))
+        con.execute("UPDATE games SET state = replace(state, '\"bags\":', '\"bags\":9') WHERE id = ?", (ids[3],))
+    alone = play.verify(store, workers=1)
+    assert sorted({line.split(":")[0] for line in alone}) == [f"game {ids[1]}", f"game {ids[3]}"]
+    assert play.verify(store, workers=2) == alone
+    assert play.verify(store, workers=3) == alone
