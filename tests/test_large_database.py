@@ -1,4 +1,5 @@
-"""The export written game by game is the same text as the whole database dumped at once."""
+"""Paths for large databases: the export written game by game is the same text as one dump, and verify
+shared among processes says what one process says."""
 
 from __future__ import annotations
 
