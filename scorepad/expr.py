@@ -1019,7 +1019,8 @@ def compile_formula(source: Any, key: str, known: Collection[str],
     return formula
 
 
-WARM_UP = 8  # calls of a formula through its closure tree before it is compiled to Python code
+WARM_UP = 100  # calls of a formula through its closure tree before it is compiled to Python code (one
+# hand calls a formula once per player at most; a ruleset can hold thousands of formulas)
 
 
 def _warm_up(formula: Formula, functions: Mapping[str, Callable[..., Any]]) -> Evaluator:
