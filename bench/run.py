@@ -249,15 +249,41 @@ def bench_scale(tmp: Path, games: int, hands_per_game: int, runs: int) -> dict[s
 
 # --------------------------------------------------------------------------- 4. engine
 
-def bench_engine(min_seconds: float) -> dict[str, Any]:
+def scenario_sequences(rid: str) -> list[tuple[Any, list[dict[str, Any]]]]:
+    """A ruleset's scenario games as (game, typed hands), refused and `finish` hands left out."""
     import tomllib
 
-    from scorepad.engine import apply_hand, initial_state
+    from scorepad.engine import initial_state
     from scorepad.errors import ScorepadError
-    from scorepad.expr import reference_evaluation
     from scorepad.play import type_and_score
-    from scorepad.registry import entries
     from scorepad.scenario import load_scenario
+
+    sequences = []
+    for path in sorted((ROOT / "tests" / "scenarios" / rid).glob("*.toml")):
+        try:
+            data, game = load_scenario(path)
+        except (ScorepadError, KeyError, tomllib.TOMLDecodeError):
+            continue
+        state = initial_state(game)
+        hands = []
+        for h in data.get("hand", []):
+            if "error" in h or h.get("finish") or "input" not in h:
+                continue
+            try:
+                _, hand, res = type_and_score(game, state, h["input"], None)
+            except ScorepadError:
+                break
+            hands.append(hand)
+            state = res.state
+        if hands:
+            sequences.append((game, hands))
+    return sequences
+
+
+def bench_engine(min_seconds: float) -> dict[str, Any]:
+    from scorepad.engine import apply_hand, initial_state
+    from scorepad.expr import reference_evaluation
+    from scorepad.registry import entries
     from tests import legacy_engine
 
     out: dict[str, Any] = {}
@@ -266,25 +292,7 @@ def bench_engine(min_seconds: float) -> dict[str, Any]:
     print("   per-hand name tables and deepcopy (tests/legacy_engine.py), run in the same process")
     print(f"   {'ruleset':20} {'hands':>6} {'hands/s':>10} {'before':>10} {'ratio':>7}")
     for rid in sorted(entries()):
-        sequences = []
-        for path in sorted((ROOT / "tests" / "scenarios" / rid).glob("*.toml")):
-            try:
-                data, game = load_scenario(path)
-            except (ScorepadError, KeyError, tomllib.TOMLDecodeError):
-                continue
-            state = initial_state(game)
-            hands = []
-            for h in data.get("hand", []):
-                if "error" in h or h.get("finish") or "input" not in h:
-                    continue
-                try:
-                    _, hand, res = type_and_score(game, state, h["input"], None)
-                except ScorepadError:
-                    break
-                hands.append(hand)
-                state = res.state
-            if hands:
-                sequences.append((game, hands))
+        sequences = scenario_sequences(rid)
         total = sum(len(h) for _, h in sequences)
         if not total:
             print(f"   {rid:20} {'-':>6} {'(no scenario hands)':>10}")
