@@ -129,7 +129,7 @@ def bench_latency(tmp: Path, runs: int) -> dict[str, Any]:
         out["commands"][name] = {"min_ms": round(min(ts) * 1000, 1), "median_ms": round(med * 1000, 1),
                                  "vs_typer": round(med / base_t, 2), "vs_import_sqlite3": round(med / base_s, 2)}
         print(f"   {name:28} {fmt_ms(min(ts))} {fmt_ms(med)}   {med / base_t:6.2f}x {med / base_s:8.2f}x")
-    print("   target: scorepad hand and standings at most 1.25x the minimal Typer program")
+    print("   target: scorepad hand and standings at most 0.5x the minimal Typer program")
     return out
 
 
