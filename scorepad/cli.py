@@ -140,8 +140,9 @@ def rules_list(as_json: bool = typer.Option(False, "--json", help="JSON output")
 
 @rules_app.command("show")
 def rules_show(ruleset: str = typer.Argument(..., help="id, alias, native name or path, optionally :VARIANT"),
-               as_json: bool = typer.Option(False, "--json", help="JSON output")) -> None:
-    """Fields to type per hand, options, scoring tables, thresholds and the end rule."""
+               as_json: bool = typer.Option(False, "--json", help="JSON output"),
+               formulas: bool = typer.Option(False, "--formulas", help="also the formulas (for writing rulesets)")) -> None:
+    """Fields to type per hand, options, scoring, checks, thresholds and the end rule, in words."""
     from scorepad.describe import details, details_text
     from scorepad.registry import load
 
@@ -149,7 +150,7 @@ def rules_show(ruleset: str = typer.Argument(..., help="id, alias, native name o
     if as_json:
         _print_json(d)
     else:
-        typer.echo(details_text(d))
+        typer.echo(details_text(d, formulas))
 
 
 @rules_app.command("check")

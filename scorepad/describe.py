@@ -8,7 +8,8 @@ from scorepad.assign import condition_words, describe_field
 from scorepad.engine import Game, base_env, make_game
 from scorepad.errors import FormulaError
 from scorepad.expr import Formula
-from scorepad.ruleset import FieldDef, Ruleset, field_refs
+from scorepad.prose import formula_words, message_words
+from scorepad.ruleset import FieldDef, Rule, Ruleset, field_refs
 
 
 def sample_game(rs: Ruleset) -> Game:
@@ -30,7 +31,10 @@ def summary(rs: Ruleset, language: str | None = None) -> dict[str, Any]:
 
 
 def details(rs: Ruleset, language: str | None = None) -> dict[str, Any]:
+    """Everything `rules show` says: the formulas' sources, and beside them the same read as prose ("says")."""
     game = sample_game(rs)
+    env = base_env(game)
+    who = "a player" if rs.sides_kind == "individual" else "a side"
     fields = []
     for f in rs.fields.values():
         legal = describe_field(game, f)
@@ -63,22 +67,83 @@ def details(rs: Ruleset, language: str | None = None) -> dict[str, Any]:
                     for scope, lets in (("hand", rs.hand_lets), ("player", rs.player_lets), ("side", rs.side_lets))
                     for let in lets],
         "checks": [{"per": c.per, "ok": c.ok.source, "when": c.when.source if c.when else None,
-                    "message": c.message} for c in rs.checks if c.total_of is None],
+                    "message": c.message,
+                    "says": message_words(c.message, c.message_parts, env, "a player" if c.per == "player" else who)}
+                   for c in rs.checks if c.total_of is None],
         "scoring": [{"label": s.label, "per": s.per, "points": s.points.source,
-                     "when": s.when.source if s.when else None, "to": list(s.to)} for s in rs.scores],
+                     "when": s.when.source if s.when else None, "to": list(s.to),
+                     "says": _score_words(s.points, s.when, env, "a player" if s.per == "player" else who)}
+                    for s in rs.scores],
         "state": {"side": {k: f.source for k, f in rs.side_state.items()},
                   "game": {k: f.source for k, f in rs.game_state.items()}},
         "thresholds": [{"id": r.id, "per": r.per, "on": r.on, "when": r.when.source if r.when else None,
                         "set": {k: f.source for k, f in r.set}, "add": {k: f.source for k, f in r.add},
                         "set_all": {k: f.source for k, f in r.set_all}, "mark": r.mark, "end": r.end,
-                        "message": r.message} for r in rs.rules],
+                        "message": r.message, "says": _rule_words(r, env, who)} for r in rs.rules],
         "end": {"when": rs.end.when.source if rs.end.when else None, "winner": rs.end.winner,
+                "when_words": formula_words(rs.end.when.source) if rs.end.when else None,
                 "tie": rs.end.tie, "description": rs.end.description,
                 "first_to": _first_to(rs, game),
                 "rest_of_deal": rs.end.rest_of_deal if rs.end.first_to else None,
                 "counted_in_order": [s.label for s in rs.scores] if rs.end.first_to else None},
         "info": list(rs.display_info),
     }
+
+
+def _constant(f: Formula, env: dict[str, Any]) -> str | None:
+    """The value of a formula fixed by the options and tables, as shown to a player; None if it varies."""
+    from scorepad.engine import format_value
+
+    if not set(f.names) <= set(env):
+        return None
+    try:
+        return format_value(f(env))
+    except FormulaError:
+        return None
+
+
+def _score_words(points: Formula, when: Formula | None, env: dict[str, Any], who: str) -> str:
+    """A score line without its formula: its fixed value if it has one, and when it applies."""
+    value = _constant(points, env)
+    out = f"{value} points" if value is not None else ""
+    if when is not None:
+        out = f"{out} when {formula_words(when.source, who)}".strip()
+    return out
+
+
+def _rule_words(r: Rule, env: dict[str, Any], who: str) -> str:
+    """A threshold as a player reads it: its label or message, else what it does in words."""
+    side = who
+    label_given = r.label not in (r.message, r.id)
+    if label_given:
+        return r.label
+    if r.message:
+        return message_words(r.message, r.message_parts, env, side)
+    acts = [f"{formula_words(k)} becomes {_constant(f, env) or formula_words(f.source, side)}" for k, f in r.set]
+    acts += [f"add {_constant(f, env) or formula_words(f.source, side)} to {formula_words(k)}" for k, f in r.add]
+    acts += [f"every side's {formula_words(k)} becomes {_constant(f, env) or formula_words(f.source)}"
+             for k, f in r.set_all]
+    if r.mark:
+        acts.append({"won": f"{side} wins", "lost": f"{side} loses", "out": f"{side} is out",
+                     "playing": f"{side} plays on"}[r.mark])
+    if r.end:
+        acts.append("the game ends")
+    text = "; ".join(acts)
+    if r.when is not None:
+        text = f"when {formula_words(r.when.source, side)}: {text}"
+    return text
+
+
+def value_words(value: Any) -> str:
+    """A table's value without braces: `C 20, D 20`, nested tables in brackets, lists as 50/100/150."""
+    if isinstance(value, dict):
+        return ", ".join(f"{k} {f'({value_words(v)})' if isinstance(v, dict) else value_words(v)}"
+                         for k, v in value.items())
+    if isinstance(value, list):
+        return "/".join(value_words(v) for v in value)
+    from scorepad.engine import format_value
+
+    return format_value(value)
 
 
 def _first_to(rs: Ruleset, game: Game) -> str | None:
@@ -143,7 +208,8 @@ def _total_words(game: Game, total: Formula) -> str:
     return str(value) if str(value) == total.source.strip() else f"{value} ({condition_words(total.source)})"
 
 
-def details_text(d: dict[str, Any]) -> str:
+def details_text(d: dict[str, Any], formulas: bool = False) -> str:
+    """`rules show` as text: prose for a player; `formulas` adds the sources a ruleset writer wants."""
     out = [(f"{d['name']} ({d['id']}{':' + d['variant'] if d['variant'] else ''}) — {d['players']} players, "
            f"{'partnerships' if d['sides'] == 'partnership' else 'each for himself'}; {d['deck']}")]
     if d["aliases"]:
@@ -160,6 +226,8 @@ def details_text(d: dict[str, Any]) -> str:
         helptext = f" — {f['help']}" if f["help"] and f["help"] not in f["legal"] else ""
         out.append(f"  {f['name']}{scope}: {f['legal']}{extra}{helptext}")
         out.extend(f"      {line}" for line in _field_notes(f))
+        if formulas:
+            out.extend(f"      {key} = {f[key]}" for key in ("applies_if", "required_if", "default_from") if f[key])
     if d["options"]:
         out += ["", "Options (--opt NAME=VALUE):"]
         for o in d["options"]:
@@ -170,29 +238,41 @@ def details_text(d: dict[str, Any]) -> str:
     if d["card_values"]:
         out += ["", "Card values: " + ", ".join(f"{k} {v}" for k, v in d["card_values"].items())]
     if d["tables"]:
-        out += ["", "Tables:"] + [f"  {k} = {v}" for k, v in d["tables"].items()]
-    if d["derived"]:
+        out += ["", "Tables:"] + [f"  {k}: {value_words(v)}" for k, v in d["tables"].items()]
+    if d["derived"] and formulas:
         out += ["", "Derived values:"] + [f"  {x['name']} ({x['scope']}) = {x['formula']}" for x in d["derived"]]
     out += ["", "Scoring:"]
     for s in d["scoring"]:
-        cond = f" when {s['when']}" if s["when"] else ""
-        out.append(f"  {s['label']} (per {s['per']}): {s['points']}{cond}")
+        if formulas:
+            cond = f" when {s['when']}" if s["when"] else ""
+            out.append(f"  {s['label']} (per {s['per']}): {s['points']}{cond}")
+        else:
+            out.append(f"  {s['label']} (per {s['per']})" + (f": {s['says']}" if s["says"] else ""))
     if d["checks"]:
-        out += ["", "Checks (a hand that breaks one is refused):"] + [f"  {c['message']}" for c in d["checks"]]
+        out += ["", "Checks (a hand that breaks one is refused):"]
+        for c in d["checks"]:
+            out.append(f"  {c['says'][:1].upper()}{c['says'][1:]}")
+            if formulas:
+                out.append(f"      ok = {c['ok']}" + (f"; when = {c['when']}" if c["when"] else "")
+                           + f"; message = {c['message']}")
     if d["thresholds"]:
         out += ["", "Thresholds and state:"]
         for r in d["thresholds"]:
+            when = {"hand": "after each hand", "end": "when the game ends", "finish": "on `finish`"}[r["on"]]
+            if not formulas:
+                out.append(f"  {when}: {r['says']}")
+                continue
             acts = [f"set {k} = {v}" for k, v in r["set"].items()] + [f"add {v} to {k}" for k, v in r["add"].items()]
             acts += [f"set {k} = {v} for every side" for k, v in r["set_all"].items()]
             if r["mark"]:
                 acts.append(f"mark {r['mark']}")
             if r["end"]:
                 acts.append("end the game")
-            when = {"hand": "after each hand", "end": "when the game ends", "finish": "on `finish`"}[r["on"]]
             cond = f" if {r['when']}" if r["when"] else ""
             out.append(f"  {when}{cond}: {'; '.join(acts) or r['message']}")
     end = d["end"]
-    out += ["", "End: " + (end["description"] or (f"when {end['when']}" if end["when"] else "see thresholds"))
+    when_text = end["when"] if formulas else end["when_words"]
+    out += ["", "End: " + (end["description"] or (f"when {when_text}" if end["when"] else "see thresholds"))
             + f"; winner: {end['winner']}"]
     if end.get("first_to"):
         rest = "not scored" if end["rest_of_deal"] == "void" else "still scored"

@@ -1,0 +1,47 @@
+"""`rules show` reads as prose for a player; `--formulas` adds the sources for a ruleset writer."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from scorepad.prose import formula_words
+from tests.conftest import Run
+
+RULESETS = sorted(p.stem for p in (Path(__file__).parent.parent / "rulesets").glob("*.toml"))
+
+
+@pytest.mark.parametrize("rid", RULESETS)
+def test_rules_show_is_prose(cli: Callable[..., Run], rid: str) -> None:
+    r = cli("rules", "show", rid)
+    assert r.code == 0, r.err
+    assert "{" not in r.out and "}" not in r.out
+    assert not re.search(r"decision \d", r.out, re.IGNORECASE)
+    assert not re.search(r"\((S|A)\d+\)", r.out)            # the digests' numbered ambiguities
+    assert "Derived values:" not in r.out
+    formulas = cli("rules", "show", rid, "--formulas").out
+    assert "Derived values:" in formulas or "ok = " in formulas or " when " in formulas or "Scoring:" in formulas
+    scoring = formulas[formulas.index("Scoring:"):]
+    assert any(ch in scoring for ch in "=*+-<>(") , "the scoring formulas are shown with --formulas"
+
+
+def test_placeholders_are_explained(cli: Callable[..., Run]) -> None:
+    out = cli("rules", "show", "spades").out
+    assert "A player may bid blind nil only when the team is at least 200 behind" in out
+    assert "abs(" not in out and "10 * contract" not in out
+    out = cli("rules", "show", "canasta").out
+    assert "The red threes add up to [the total of everyone's red3], but the pack has 4" in out
+    assert "card points are multiples of 5\n" in out            # the aside "(melded 35, hand 5)" is left out
+    formulas = cli("rules", "show", "spades", "--formulas").out
+    assert "10 * contract if made else -10 * contract" in formulas
+    assert "message = {me} may bid blind nil" in formulas
+
+
+def test_formula_words() -> None:
+    assert formula_words("sum(all_tricks)") == "the total of everyone's tricks"
+    assert formula_words("max(others_score) - score") == "the highest of the others' score - score"
+    assert formula_words("a + 7 * (b + c)") == "a + (7 × (b + c))"
+    assert formula_words("out != none") == "out is given"
