@@ -1,0 +1,212 @@
+"""The ruleset format (version 1) declared as data: every section, its keys and their kinds.
+
+The loader's section readers validate against these maps, and `json_schema()` turns them into
+the JSON Schema shipped as scorepad/rules/ruleset.schema.json (`scorepad rules schema`).
+docs/rulesets.md explains each key for people.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from scorepad.cards import DECKS, RANK_ORDER
+from scorepad.rules.schema import (
+    FORMAT_VERSION,
+    FORMULA_JSON,
+    NAME_PATTERN,
+    NUMBER,
+    SCHEMA_ID,
+    Bool,
+    Choice,
+    Formula,
+    Int,
+    Kind,
+    Map,
+    Optional,
+    Required,
+    Section,
+    Table,
+    Text,
+    TextList,
+    TextMap,
+    Value,
+)
+
+FIELD_TYPES = ("int", "number", "bool", "word", "player", "side", "cards", "pattern", "combos")
+SCOPES = ("hand", "player", "side")
+MARKS = ("won", "lost", "out", "playing")
+WINNER_MODES = ("highest", "lowest", "marked", "last_standing")
+FORMULAS = Table("", FORMULA_JSON)
+
+GAME = Map("game", (
+    Required("id", Kind({"type": "string", "pattern": "^[a-z0-9][a-z0-9-]{0,40}$",
+                         "description": "lower-case letters, digits and -, like 'spades'"})),
+    Required("name", Text("the game's name")),
+    Optional("names", TextMap("the name in other languages: language = name")),
+    Optional("aliases", TextList("other names a player may type")),
+    Optional("description", Text("for players, shown by rules show")),
+    Optional("notes", TextList("how the ruleset reads the rules where they leave a choice")),
+    Optional("family", Text("the family of games (trick-taking, rummy, ...)")),
+), "what the game is called")
+
+PLAYERS = Map("players", (
+    Optional("min", Int({}, "must be a whole number 1..12", 1, 12)),
+    Optional("max", Int({}, "must be a whole number 1..12", 1, 12)),
+    Optional("sides", Choice({"description": "each for himself, or fixed partnerships"},
+                             "must be 'individual' or 'partnership'", ("individual", "partnership"))),
+    Optional("seats", TextList("names of the seats, like North, East, South, West")),
+    Optional("side_names", TextList("one name per partnership")),
+    Optional("partnerships", Kind({"type": "array", "items": {"type": "array", "items": {"type": "integer"}},
+                                   "description": "seat numbers of each partnership, like [[1, 3], [2, 4]]"})),
+    Optional("next_dealer", Formula("who deals next (default: the next seat)")),
+), "how many play, and in which sides")
+
+CARDS = Map("cards", (
+    Optional("deck", Choice({}, f"unknown deck (known: {', '.join(DECKS)})", tuple(DECKS))),
+    Optional("ranks", TextList("the ranks of the pack, like [\"7\", \"8\", \"9\", \"10\", \"J\", \"Q\", \"K\", \"A\"]",
+                               {"enum": list(RANK_ORDER)})),
+    Optional("copies", Int({}, "must be a whole number 1..8", 1, 8)),
+    Optional("jokers", Int({}, "must be a whole number 0..16", 0, 16)),
+    Optional("values", Table("card or rank = points, like { Q = 10, QS = 50 }", NUMBER,
+                             "must be a table like { Q = 10, QS = 50 }")),
+), "the pack")
+
+OPTION = Map("option", (
+    Required("default", Value("the value when the game does not set it")),
+    Optional("values", Kind({"type": "array", "description": "the legal values (the default among them)"})),
+    Optional("min", Kind(NUMBER)),
+    Optional("max", Kind(NUMBER)),
+    Optional("help", Text("what the option changes")),
+))
+OPTIONS = Map("options", entries=OPTION, entry_names=NAME_PATTERN,
+              description="house rules, set with --opt NAME=VALUE")
+
+COMBO = Map("combo", (
+    Optional("field", Text("the per-combination field it adds to")),
+    Required("points", Formula("what the combination is worth")),
+    Optional("adds", Choice({}, None, ("count", "points"))),
+))
+
+FIELD = Map("field", (
+    Optional("scope", Choice({}, f"must be one of {', '.join(SCOPES)}", SCOPES)),
+    Optional("type", Choice({}, f"must be one of {', '.join(FIELD_TYPES)}", FIELD_TYPES)),
+    Optional("min", Formula()),
+    Optional("max", Formula()),
+    Optional("words", Table("typed word = value, like { nil = 0 }", None,
+                            "must be a table like { nil = 0, blind = 'blind' }")),
+    Optional("values", Kind({"type": "array", "description": "the legal words of a word field"})),
+    Optional("synonyms", Kind({"type": "object", "additionalProperties": {"type": "string"}})),
+    Optional("default", Value("the value when the field is not typed")),
+    Optional("optional", Bool("may be left out")),
+    Optional("required_if", Formula("must be typed when this holds")),
+    Optional("help", Text("shown to players")),
+    Optional("pattern", Kind({"type": "string", "maxLength": 300, "description": "a regular expression"})),
+    Optional("parts", TextList("the named groups of the pattern")),
+    Optional("maps", Kind({"type": "object", "additionalProperties": {"type": "object"}})),
+    Optional("resolve", Kind({"type": "object", "additionalProperties": {"enum": ["player", "side"]}})),
+    Optional("prompt", Text("the question asked at the table")),
+    Optional("applies_if", Formula("the field is part of the hand only when this holds")),
+    Optional("total", Formula("the values of the playing players or sides add up to this")),
+    Optional("bidding", Bool("written down at bid time, before the play")),
+    Optional("default_from", Formula("worked out from other typed fields when left out")),
+    Optional("combos", Kind({"type": "object", "additionalProperties": COMBO.json_schema()})),
+    Optional("rest", Text("the field a number that is no combination adds to")),
+))
+FIELDS = Map("fields", entries=FIELD, entry_names=NAME_PATTERN, description="what is typed after each hand")
+
+CHECK = Map("check", (
+    Optional("id", Text("lets a variant replace or remove it")),
+    Optional("per", Kind({"enum": ["hand", "player", "side"]})),
+    Required("ok", Formula("must hold, or the hand is refused")),
+    Required("message", Text("shown when it does not hold; {formula} is filled in")),
+    Optional("when", Formula("only check when this holds")),
+), "what makes a hand impossible", array=True)
+
+SCORE = Map("score", (
+    Optional("id", Text()),
+    Optional("per", Kind({"enum": ["player", "side"]})),
+    Optional("label", Text("the line's name on the sheet")),
+    Required("points", Formula()),
+    Optional("when", Formula()),
+    Optional("to", Kind({"anyOf": [{"type": "string"}, {"type": "array", "items": {"type": "string"}}],
+                         "description": "the side counters the points go to (default score)"})),
+), "the points of a hand", array=True)
+
+RULE = Map("rule", (
+    Optional("id", Text()),
+    Optional("per", Kind({"enum": ["side", "game"]})),
+    Optional("on", Choice({}, "must be hand, end or finish", ("hand", "end", "finish"))),
+    Optional("when", Formula()),
+    Optional("set", Table("counter = formula", FORMULA_JSON, "must be a table like { counter = formula }")),
+    Optional("add", Table("counter = formula", FORMULA_JSON, "must be a table like { counter = formula }")),
+    Optional("set_all", Table("counter = formula", FORMULA_JSON, "must be a table like { counter = formula }")),
+    Optional("mark", Kind({"enum": list(MARKS)})),
+    Optional("end", Bool("ends the game")),
+    Optional("label", Text()),
+    Optional("message", Text("shown after the hand; {formula} is filled in")),
+    Optional("include_out", Bool("also for sides that are out")),
+), "thresholds: counters that change, sides marked, the game ended", array=True)
+
+STATE = Map("state", (
+    Optional("side", Table("counter = its starting value (a formula)", FORMULA_JSON,
+                           "must be a table of counter = formula")),
+    Optional("game", Table("counter = its starting value (a formula)", FORMULA_JSON,
+                           "must be a table of counter = formula")),
+), "counters kept from hand to hand")
+
+END = Map("end", (
+    Optional("when", Formula("the game ends after a hand when this holds")),
+    Optional("winner", Choice({}, f"must be one of {', '.join(WINNER_MODES)}", WINNER_MODES)),
+    Optional("tie", Choice({}, "must be draw or continue", ("draw", "continue"))),
+    Optional("rank", Choice({}, "must be highest or lowest (which total is better)", ("highest", "lowest"))),
+    Optional("description", Text()),
+    Optional("first_to", Formula("the first side whose total reaches this wins")),
+    Optional("rest_of_deal", Choice({}, "must be void (the points after the winning one are not scored) or scored",
+                                    ("void", "scored"))),
+), "when the game ends and who wins")
+
+DISPLAY = Map("display", (
+    Optional("side", Table("label = formula, shown per side", FORMULA_JSON, "must be a table of label = formula")),
+    Optional("next", Table("label = formula, shown for the next hand", FORMULA_JSON,
+                           "must be a table of label = formula")),
+    Optional("info", TextList("lines shown under the standings")),
+    Optional("sheet_below", Text("the side counter written below the line")),
+), "what the standings show")
+
+LETS = Table("name = formula", FORMULA_JSON)
+
+SECTIONS: tuple[tuple[str, Kind], ...] = (
+    ("game", Section(GAME)),
+    ("players", Section(PLAYERS)),
+    ("cards", Section(CARDS)),
+    ("options", Section(OPTIONS)),
+    ("fields", Section(FIELDS)),
+    ("tables", Table("name = value, for formulas to look up")),
+    ("let", Table("derived values of the hand: name = formula", FORMULA_JSON)),
+    ("player", Table("derived values of each player: name = formula", FORMULA_JSON)),
+    ("side", Table("derived values of each side: name = formula", FORMULA_JSON)),
+    ("check", Section(CHECK)),
+    ("score", Section(SCORE)),
+    ("state", Section(STATE)),
+    ("rule", Section(RULE)),
+    ("end", Section(END)),
+    ("display", Section(DISPLAY)),
+)
+VARIANT_EXTRA = (Optional("remove", TextList("ids of checks, score lines and rules to drop")),
+                 Optional("name", Text()), Optional("names", TextMap()), Optional("description", Text()))
+VARIANT = Map("variant", (*(Optional(n, k) for n, k in SECTIONS if n != "game"),
+                         Optional("game", Kind({"type": "object"})), *VARIANT_EXTRA), unknown="unknown key in a variant")
+VARIANTS = Map("variants", entries=VARIANT, entry_names=r"^[a-z0-9_][a-z0-9_-]{0,40}$",
+               description="overlays of the base ruleset, chosen as GAME:VARIANT")
+TOP = Map("ruleset", (
+    Optional("format", Kind({"const": FORMAT_VERSION, "description": "the format version"})),
+    *(Required(n, k) if n == "game" else Optional(n, k) for n, k in SECTIONS),
+    Optional("variants", Section(VARIANTS)),
+), "A scorepad ruleset: how a card game is scored.", unknown="unknown section")
+
+
+def json_schema() -> dict[str, Any]:
+    """The JSON Schema of a ruleset file (TOML read as JSON), made from the declaration above."""
+    schema = TOP.json_schema()
+    return {"$schema": "https://json-schema.org/draft/2020-12/schema", "$id": SCHEMA_ID,
+            "title": "scorepad ruleset (format 1)", **schema}

@@ -1,0 +1,120 @@
+"""Loading a ruleset: parse, overlay the variant, run each section's reader with one problems collector.
+
+A ruleset is untrusted data. Loading collects every problem (file, TOML key, plain sentence)
+before failing, refuses unknown keys, and compiles formulas once with the names visible in each
+context, so a misspelt name is reported at load time rather than in the middle of a game.
+The format is declared in format.py and documented for players in docs/rulesets.md.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from scorepad.cost import cost_problems
+from scorepad.rules.format import TOP
+from scorepad.rules.model import Ruleset, card_functions
+from scorepad.rules.names import Compiler, declare
+from scorepad.rules.problems import Problems
+from scorepad.rules.schema import FORMAT_VERSION
+from scorepad.rules.sections.cards import read_cards
+from scorepad.rules.sections.check import read_checks
+from scorepad.rules.sections.display import read_display
+from scorepad.rules.sections.end import read_end
+from scorepad.rules.sections.fields import compile_patterns, field_tables, read_fields, total_check
+from scorepad.rules.sections.game import read_game
+from scorepad.rules.sections.lets import let_tables, read_lets
+from scorepad.rules.sections.options import read_options
+from scorepad.rules.sections.players import read_players
+from scorepad.rules.sections.rule import read_rules, rule_contexts
+from scorepad.rules.sections.score import read_scores
+from scorepad.rules.sections.state import read_state, state_tables
+from scorepad.rules.sections.tables import read_tables
+from scorepad.rules.sections.variants import apply_variant, check_variants, variant_description, variant_names
+from scorepad.rules.source import MAX_NESTING, MAX_VALUES, depth_and_size, oversized, parse_toml
+
+
+def load_text(text: str, source: str, variant: str | None = None) -> Ruleset:
+    """Load a ruleset from TOML text; raises RulesetError listing every problem."""
+    data = parse_toml(text, source)
+    p = Problems(source)
+    check_variants(data, p)
+    p.fail_if_any()
+    merged = apply_variant(data, variant, source)
+    return build(merged, data, text, source, variant)
+
+
+def check_limits(data: dict[str, Any], p: Problems) -> None:
+    """Nesting, number of values, huge numbers and long texts: refused before anything else is read."""
+    depth, size = depth_and_size(data)
+    if depth > MAX_NESTING:
+        p.add("", f"the file nests tables deeper than {MAX_NESTING} levels")
+        p.fail_if_any()
+    if size > MAX_VALUES:
+        p.add("", f"the file has too many values (over {MAX_VALUES})")
+        p.fail_if_any()
+    for where, message in oversized(data, ""):
+        p.add(where, message)
+    p.fail_if_any()
+
+
+def check_top(data: dict[str, Any], p: Problems) -> None:
+    """Only known sections, and the format version this scorepad reads."""
+    for key in data:
+        if key not in TOP.allowed:
+            p.add(key, f"{TOP.unknown} (known: {', '.join(sorted(TOP.allowed))})")
+    fmt = data.get("format", FORMAT_VERSION)
+    if fmt != FORMAT_VERSION:
+        p.add("format", f"this scorepad reads ruleset format {FORMAT_VERSION}, not {fmt!r}")
+
+
+def build(data: dict[str, Any], base: dict[str, Any], text: str, source: str,
+          variant: str | None) -> Ruleset:
+    """The Ruleset of `data` (the base with the variant applied); `base` is the file as written."""
+    p = Problems(source)
+    check_limits(data, p)
+    check_top(data, p)
+    game = read_game(data, p)
+    description = game.description
+    extra = variant_description(base, variant)
+    if extra is not None:
+        description = f"{description}\n{extra}".strip()
+    players = read_players(data, p)
+    deck, card_values = read_cards(data, p)
+    options = read_options(data, p)
+    tables = read_tables(data, p)
+    side_state_raw, game_state_raw = state_tables(data, p)
+    fields_raw = field_tables(data, p)
+    hand_let_raw, player_let_raw, side_let_raw = let_tables(data, p)
+    patterns = compile_patterns(fields_raw, p)
+    parts = {f"{n}_{part}" for n, (_, names) in patterns.items() for part in names}
+    names = declare(options, tables, fields_raw, hand_let_raw, player_let_raw, side_let_raw,
+                    side_state_raw, game_state_raw, parts, p)
+    comp = Compiler(card_functions(card_values), p)
+
+    fields = read_fields(fields_raw, patterns, names, comp, p)
+    totals = [total_check(f, comp, names.hand()) for f in fields.values() if f.total is not None]
+    hand_lets, player_lets, side_lets = read_lets(hand_let_raw, player_let_raw, side_let_raw, names, comp)
+    checks = [c for c in totals if c is not None] + read_checks(data, names, comp, p)
+    scores = read_scores(data, set(side_state_raw), names, comp, p)
+    side_state, game_state = read_state(side_state_raw, game_state_raw, names, comp)
+    rules = read_rules(data, names, comp, p)
+    next_dealer = (comp(players.next_dealer, "players.next_dealer", rule_contexts(names)[1])
+                   if players.next_dealer is not None else None)
+    end = read_end(data, names, comp, p)
+    display = read_display(data, set(side_state_raw), names, comp, p)
+
+    p.fail_if_any()
+    ruleset = Ruleset(
+        id=game.id, name=game.name, names=game.names, aliases=game.aliases, description=description or "",
+        notes=game.notes, variant=variant, variants=variant_names(base), min_players=players.min,
+        max_players=players.max, sides_kind=players.sides, seats=players.seats, side_names=players.side_names,
+        partnerships=players.partnerships, deck=deck, card_values=card_values, options=options,
+        fields=fields, tables=tables, hand_lets=tuple(hand_lets), player_lets=tuple(player_lets),
+        side_lets=tuple(side_lets), checks=tuple(checks), scores=tuple(scores), side_state=side_state,
+        game_state=game_state, rules=tuple(rules), end=end, display_side=display.side,
+        display_next=display.next, display_info=display.info, sheet_below=display.sheet_below,
+        next_dealer=next_dealer, text=text, source=source, data=data)
+    for key, message in cost_problems(ruleset):  # formulas that could make a hand take too long
+        p.add(key, message)
+    p.fail_if_any()
+    return ruleset

@@ -1,0 +1,206 @@
+"""What a loaded ruleset is: frozen records of each section, and the Ruleset that holds them."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any
+
+import scorepad.cards as cardlib
+from scorepad.expr import Formula
+
+
+@dataclass(frozen=True)
+class Option:
+    name: str
+    default: Any
+    values: tuple[Any, ...] | None
+    min: int | float | None
+    max: int | float | None
+    help: str
+
+
+@dataclass(frozen=True)
+class Combo:
+    """One combination of a `combos` field: typing its code (or its points) adds to a count field."""
+
+    code: str
+    field: str          # the per-combination field it adds to
+    points: Formula     # what the combination is worth, so a typed number finds it
+    adds: str           # "count": 1 per combination; "points": its points
+
+
+@dataclass(frozen=True)
+class FieldDef:
+    name: str
+    scope: str
+    type: str
+    min: Formula | None
+    max: Formula | None
+    words: dict[str, Any]
+    values: tuple[str, ...]
+    synonyms: dict[str, str]
+    default: Any
+    optional: bool
+    required_if: Formula | None
+    help: str
+    pattern: re.Pattern[str] | None
+    parts: tuple[str, ...]
+    maps: dict[str, dict[str, Any]]
+    resolve: dict[str, str] = field(default_factory=dict)
+    applies_if: Formula | None = None      # when false the field is not part of this hand
+    total: Formula | None = None           # the values over the playing players/sides add up to this
+    bidding: bool = False                  # written down at bid time, before the play
+    default_from: Formula | None = None    # the value worked out from other typed fields
+    combos: dict[str, Combo] = field(default_factory=dict)   # type combos: upper-case code -> combination
+    rest: str | None = None                # type combos: the field a number that is no combination adds to
+
+
+@dataclass(frozen=True)
+class Let:
+    name: str
+    formula: Formula
+
+
+@dataclass(frozen=True)
+class Check:
+    id: str
+    per: str
+    ok: Formula
+    when: Formula | None
+    message: str
+    message_parts: tuple[Formula, ...]
+    total_of: str | None = None   # the field whose `total` this check is (made by the loader)
+
+
+@dataclass(frozen=True)
+class ScoreItem:
+    id: str
+    per: str
+    label: str
+    points: Formula
+    when: Formula | None
+    to: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Rule:
+    id: str
+    per: str
+    on: str
+    when: Formula | None
+    set: tuple[tuple[str, Formula], ...]
+    add: tuple[tuple[str, Formula], ...]
+    set_all: tuple[tuple[str, Formula], ...]
+    mark: str | None
+    end: bool
+    label: str
+    message: str
+    message_parts: tuple[Formula, ...]
+    include_out: bool
+
+
+@dataclass(frozen=True)
+class EndRule:
+    when: Formula | None
+    winner: str
+    tie: str
+    rank: str
+    description: str
+    # "First to N, counted out in order": the score lines are counted in file order and the first
+    # side whose total reaches `first_to` wins; `rest_of_deal` says whether the later points of
+    # that deal are scored ("scored") or not ("void").
+    first_to: Formula | None = None
+    rest_of_deal: str = "void"
+
+
+@dataclass
+class Ruleset:
+    """A loaded, checked ruleset with its formulas compiled; immutable after loading."""
+
+    id: str
+    name: str
+    names: dict[str, str]
+    aliases: tuple[str, ...]
+    description: str
+    notes: tuple[str, ...]
+    variant: str | None
+    variants: dict[str, str]
+    min_players: int
+    max_players: int
+    sides_kind: str
+    seats: tuple[str, ...]
+    side_names: tuple[str, ...]
+    partnerships: tuple[tuple[int, ...], ...]
+    deck: cardlib.Deck
+    card_values: dict[str, Any]
+    options: dict[str, Option]
+    fields: dict[str, FieldDef]
+    tables: dict[str, Any]
+    hand_lets: tuple[Let, ...]
+    player_lets: tuple[Let, ...]
+    side_lets: tuple[Let, ...]
+    checks: tuple[Check, ...]
+    scores: tuple[ScoreItem, ...]
+    side_state: dict[str, Formula]
+    game_state: dict[str, Formula]
+    rules: tuple[Rule, ...]
+    end: EndRule
+    display_side: dict[str, Formula]
+    display_next: dict[str, Formula]
+    display_info: tuple[str, ...]
+    sheet_below: str | None
+    next_dealer: Formula | None
+    text: str
+    source: str
+    data: dict[str, Any] = field(repr=False, default_factory=dict)
+
+    @cached_property
+    def field_order(self) -> tuple[str, ...]:
+        """The fields in the order their values are worked out (see assign.py); checked when loading."""
+        from scorepad.rules.problems import Problems
+        from scorepad.rules.sections.fields import field_order
+
+        return field_order(self.fields, Problems(self.source))
+
+    @property
+    def hash(self) -> str:
+        import hashlib  # only when a game starts: keeps it off every command's start-up
+
+        return hashlib.sha256(self.text.encode()).hexdigest()[:16]
+
+    def functions(self) -> dict[str, Any]:
+        return card_functions(self.card_values)
+
+
+def card_functions(values: Mapping[str, Any]) -> dict[str, Any]:
+    """Formula functions over card lists, bound to a ruleset's card values."""
+
+    def value(cards: Any) -> int | float:
+        total: int | float = 0
+        for card in cards or ():
+            v = cardlib.card_value(card, values)
+            total += v if isinstance(v, (int, float)) else 0
+        return total
+
+    def has(cards: Any, card: Any) -> bool:
+        return cardlib.parse_card(_word(card)) in (cards or ())
+
+    def nrank(cards: Any, rank: Any) -> int:
+        want = cardlib.parse_card(_word(rank))
+        return sum(1 for c in cards or () if cardlib.split_card(c)[0] == want)
+
+    def nsuit(cards: Any, suit: Any) -> int:
+        s = cardlib.SUIT_SYMBOLS.get(_word(suit).upper())
+        return sum(1 for c in cards or () if cardlib.split_card(c)[1] == s)
+
+    return {"value": value, "has": has, "nrank": nrank, "nsuit": nsuit}
+
+
+def _word(value: Any) -> str:
+    """A card, rank or suit given to a card function as text; a list is refused, not printed."""
+    if isinstance(value, (list, tuple, dict)):
+        raise TypeError("a card, rank or suit is a word like 'QS', 'Q' or 'S', not a list")
+    return str(value)

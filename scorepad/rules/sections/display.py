@@ -1,0 +1,41 @@
+"""`[display]`: what the standings show besides the totals."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from scorepad.expr import Formula
+from scorepad.rules.format import DISPLAY
+from scorepad.rules.names import Compiler, Names, all_of, others
+from scorepad.rules.problems import Problems
+from scorepad.rules.sections import section
+
+
+@dataclass(frozen=True)
+class Display:
+    side: dict[str, Formula]
+    next: dict[str, Formula]
+    info: tuple[str, ...]
+    sheet_below: str | None
+
+
+def read_display(data: dict[str, Any], state_side: set[str], names: Names, comp: Compiler, p: Problems) -> Display:
+    """`state_side`: the counters of [state.side], one of which `sheet_below` may name."""
+    display = section(data, "display", DISPLAY, p)
+    counters = names.side_counters
+    side = {}
+    for label, src in (display.get("side", {}) or {}).items():
+        f = comp(src, f"display.side.{label}", names.setup | names.game_counters | counters | all_of(counters)
+                 | others(counters) | {"me", "side_no", "members"})
+        if f:
+            side[label] = f
+    nxt = {}
+    for label, src in (display.get("next", {}) or {}).items():
+        f = comp(src, f"display.next.{label}", names.hand_base | all_of(counters))
+        if f:
+            nxt[label] = f
+    sheet_below = display.get("sheet_below")
+    if sheet_below is not None and sheet_below not in state_side:
+        p.add("display.sheet_below", "names the side counter whose points are written below the line")
+    return Display(side, nxt, tuple(display.get("info", [])), sheet_below)

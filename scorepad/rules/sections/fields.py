@@ -1,0 +1,297 @@
+"""`[fields.NAME]`: what is typed after each hand, its kind, range, default and when it applies.
+
+Also the pieces only fields have: patterns (checked so they cannot make scorepad hang),
+combinations (`combos`), the order fields are worked out in, and the check a field's `total` makes.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Any
+
+from scorepad.expr import Formula
+from scorepad.rules.format import COMBO, FIELD
+from scorepad.rules.model import Check, Combo, FieldDef
+from scorepad.rules.names import Compiler, Names
+from scorepad.rules.problems import Problems
+from scorepad.rules.schema import unknown_keys, validate
+from scorepad.rules.sections import section
+
+COMBO_CODE_RE = re.compile(r"^[^\s,=]{1,20}$")
+MAX_PATTERN_PATHS = 20000
+MAX_INPUT = 40  # typed pattern values are at most 40 characters (assign.py)
+
+
+def field_tables(data: dict[str, Any], p: Problems) -> dict[str, Any]:
+    """The fields' tables, each checked against its declaration (their names join the namespace first)."""
+    out: dict[str, Any] = {}
+    for fname, spec in section(data, "fields", None, p).items():
+        if not isinstance(spec, dict):
+            p.add(f"fields.{fname}", "must be a table with a type")
+            continue
+        out[fname] = validate(spec, FIELD, f"fields.{fname}", p)
+    return out
+
+
+def compile_patterns(fields_raw: Mapping[str, Any], p: Problems) -> dict[str, tuple[re.Pattern[str] | None, tuple[str, ...]]]:
+    """Each pattern field's pattern and parts (the parts are names formulas may use)."""
+    return {n: compile_pattern(f, f"fields.{n}", p) for n, f in fields_raw.items() if f.get("type") == "pattern"}
+
+
+def read_fields(fields_raw: Mapping[str, Any], patterns: Mapping[str, tuple[re.Pattern[str] | None, tuple[str, ...]]],
+                names: Names, comp: Compiler, p: Problems) -> dict[str, FieldDef]:
+    fields: dict[str, FieldDef] = {}
+    for fname, spec in fields_raw.items():
+        fields[fname] = read_field(fname, spec, fields_raw, patterns, names, comp, p)
+    field_order(fields, p)   # refuses applies_if and total that depend on each other
+    return fields
+
+
+def read_field(fname: str, spec: Mapping[str, Any], fields_raw: Mapping[str, Any],
+               patterns: Mapping[str, tuple[re.Pattern[str] | None, tuple[str, ...]]],
+               names: Names, comp: Compiler, p: Problems) -> FieldDef:
+    key = f"fields.{fname}"
+    scope = spec.get("scope", "hand")
+    ftype = spec.get("type", "int")
+    words = {str(k).lower(): v for k, v in spec.get("words", {}).items()}
+    values = tuple(str(v).lower() for v in spec.get("values", [])) if isinstance(spec.get("values", []), list) else ()
+    if ftype == "word" and not values:
+        p.add(key + ".values", "a word field lists its legal values")
+    synonyms_raw = spec.get("synonyms", {})
+    synonyms = {str(k).lower(): str(v).lower() for k, v in synonyms_raw.items()} if isinstance(synonyms_raw, dict) else {}
+    pattern = None
+    parts: tuple[str, ...] = ()
+    maps: dict[str, dict[str, Any]] = {}
+    resolve: dict[str, str] = {}
+    if ftype == "pattern":
+        pattern, parts = patterns[fname]
+        resolve_raw = spec.get("resolve", {})
+        if not isinstance(resolve_raw, dict) or any(v not in ("player", "side") or k not in parts
+                                                    for k, v in resolve_raw.items()):
+            p.add(key + ".resolve", "maps a group of the pattern to 'player' or 'side'")
+        else:
+            resolve = dict(resolve_raw)
+        maps_raw = spec.get("maps", {})
+        if isinstance(maps_raw, dict):
+            maps = {k: {str(a).upper(): b for a, b in v.items()} for k, v in maps_raw.items() if isinstance(v, dict)}
+    fmin = comp(spec["min"], key + ".min", names.setup) if "min" in spec else None
+    fmax = comp(spec["max"], key + ".max", names.setup) if "max" in spec else None
+    req_if = comp(spec["required_if"], key + ".required_if", names.typed) if "required_if" in spec else None
+    applies_if = comp(spec["applies_if"], key + ".applies_if", names.typed) if "applies_if" in spec else None
+    total = None
+    if "total" in spec:
+        if scope not in ("player", "side") or ftype not in ("int", "number"):
+            p.add(key + ".total", "only a number field of each player or side can add up to a total")
+        else:
+            total = comp(spec["total"], key + ".total", names.typed)
+    default_from = None
+    if "default_from" in spec:
+        if "default" in spec:
+            p.add(key + ".default_from", "a field has a default or a default_from, not both")
+        default_from = comp(spec["default_from"], key + ".default_from", names.typed_for(scope))
+    combos: dict[str, Combo] = {}
+    rest = None
+    if ftype == "combos":
+        combos, rest = read_combos(spec, key, scope, fields_raw, comp, names.setup, p)
+    elif "combos" in spec or "rest" in spec:
+        p.add(key + ".combos", "combos and rest belong to a field of type combos")
+    return FieldDef(fname, scope, ftype, fmin, fmax, words, values, synonyms,
+                    spec.get("default"), bool(spec.get("optional", ftype == "combos")), req_if,
+                    str(spec.get("help", "")), pattern, parts, maps, resolve,
+                    applies_if, total, spec.get("bidding", False), default_from, combos, rest)
+
+
+def read_combos(spec: Mapping[str, Any], key: str, scope: str, fields_raw: Mapping[str, Any], comp: Compiler,
+                names: set[str], p: Problems) -> tuple[dict[str, Combo], str | None]:
+    """`[fields.X.combos]`: code = { field = "four_kings", points = 80, adds = "count" }."""
+    raw = spec.get("combos")
+    if not isinstance(raw, dict) or not raw:
+        p.add(key + ".combos", "a combos field needs a table of combinations: code = { field = ..., points = ... }")
+        return {}, None
+
+    def target_ok(target: Any, where: str) -> bool:
+        tspec = fields_raw.get(target) if isinstance(target, str) else None
+        if not isinstance(tspec, dict):
+            p.add(where, f"{target!r} is not a field of this ruleset")
+            return False
+        if tspec.get("scope", "hand") != scope or tspec.get("type", "int") not in ("int", "number"):
+            p.add(where, f"{target} must be a number field of the same scope ({scope})")
+            return False
+        return True
+
+    combos: dict[str, Combo] = {}
+    for code, entry in raw.items():
+        where = f"{key}.combos.{code}"
+        if not COMBO_CODE_RE.match(str(code)) or str(code).replace(".", "").isdigit():
+            p.add(where, "a code is up to 20 characters without spaces, commas or =, and not a number "
+                         "(numbers stand for a combination's points)")
+            continue
+        if not isinstance(entry, dict):
+            p.add(where, "must be a table like { field = \"four_kings\", points = 80 }")
+            continue
+        unknown_keys(entry, COMBO, where, p)
+        adds = entry.get("adds", "count")
+        if adds not in ("count", "points"):
+            p.add(where + ".adds", "must be count (1 per combination) or points (its points)")
+            continue
+        if "points" not in entry:
+            p.add(where + ".points", "every combination has points (a number or a formula of options and tables)")
+            continue
+        if not target_ok(entry.get("field"), where + ".field"):
+            continue
+        points = comp(entry["points"], where + ".points", names)
+        if points is not None:
+            if str(code).upper() in combos:
+                p.add(where, "the same code twice (codes are read without regard to case)")
+            combos[str(code).upper()] = Combo(str(code), str(entry["field"]), points, adds)
+    rest = spec.get("rest")
+    if rest is not None and not target_ok(rest, key + ".rest"):
+        rest = None
+    return combos, rest
+
+
+def field_refs(formula: Formula | None, fields: Mapping[str, FieldDef]) -> set[str]:
+    """The typed fields a formula uses: `all_tricks`, `others_tricks`, `contract_level` all use their field."""
+    if formula is None:
+        return set()
+    out: set[str] = set()
+    for name in formula.names:
+        base = name
+        for prefix in ("all_", "others_", "team_"):
+            base = base.removeprefix(prefix)
+        if base in fields:
+            out.add(base)
+            continue
+        for fname, fdef in fields.items():
+            if fdef.type == "pattern" and name.startswith(fname + "_") and name[len(fname) + 1:] in fdef.parts:
+                out.add(fname)
+    return out
+
+
+def field_order(fields: Mapping[str, FieldDef], p: Problems) -> tuple[str, ...]:
+    """Fields in file order, except that a field comes after the fields its applies_if, total or
+    default_from use (so each is worked out from values already known). applies_if and total must not
+    depend on each other in a circle; default_from may (each is then worked out from the other when
+    only that one was typed: the soloist's points from the pair's, or the pair's from the soloist's)."""
+    strict = {name: (field_refs(f.applies_if, fields) | field_refs(f.total, fields)) - {name}
+              for name, f in fields.items()}
+    soft = {name: field_refs(f.default_from, fields) - {name} - strict[name] for name, f in fields.items()}
+    for name, f in fields.items():
+        for key, formula in (("applies_if", f.applies_if), ("default_from", f.default_from), ("total", f.total)):
+            if name in field_refs(formula, fields) and key != "default_from":
+                p.add(f"fields.{name}.{key}", f"uses the field {name} itself")
+            elif name in field_refs(formula, fields):
+                p.add(f"fields.{name}.{key}", f"works {name} out from {name} itself")
+        if f.bidding:
+            for key, formula in (("applies_if", f.applies_if), ("required_if", f.required_if),
+                                 ("default_from", f.default_from), ("total", f.total)):
+                late = sorted(n for n in field_refs(formula, fields) if not fields[n].bidding)
+                if late:
+                    p.add(f"fields.{name}.{key}", f"a bidding field cannot depend on {', '.join(late)}, "
+                                                  "which is typed after the play (mark it bidding = true too)")
+    order: list[str] = []
+    placed: set[str] = set()
+    visiting: list[str] = []
+    file_order = list(fields)
+
+    def place(name: str, via_default_from: bool) -> None:
+        if name in placed:
+            return
+        if name in visiting:
+            if not via_default_from:
+                cycle = visiting[visiting.index(name):]
+                p.add(f"fields.{name}", f"the applies_if or total of the fields {' and '.join(cycle)} "
+                                        "depend on each other")
+            return
+        visiting.append(name)
+        for dep in sorted(strict[name], key=file_order.index):
+            place(dep, False)
+        for dep in sorted(soft[name], key=file_order.index):
+            place(dep, True)
+        visiting.pop()
+        placed.add(name)
+        order.append(name)
+
+    for name in fields:
+        place(name, False)
+    return tuple(order)
+
+
+def total_check(f: FieldDef, comp: Compiler, names: set[str]) -> Check | None:
+    """The automatic check of a field's `total`: "the tricks must add up to 13, they add up to 12"."""
+    assert f.total is not None
+    key = f"fields.{f.name}.total"
+    total_src = f.total.source
+    ok = comp(f"({total_src}) == none or sum(all_{f.name}) == ({total_src})", key, names)
+    label = f.name.replace("_", " ")
+    message = f"the {label} must add up to {{{total_src}}}, they add up to {{sum(all_{f.name})}}"
+    text, parts = comp.template(message, key, names)
+    if ok is None:
+        return None
+    return Check(f"{f.name}_total", "hand", ok, f.applies_if, text, parts, f.name)
+
+
+def compile_pattern(spec: dict[str, Any], key: str, p: Problems) -> tuple[re.Pattern[str] | None, tuple[str, ...]]:
+    src = spec.get("pattern")
+    if not isinstance(src, str) or len(src) > 300:
+        p.add(key + ".pattern", "a pattern field needs a pattern (a regular expression up to 300 characters)")
+        return None, ()
+    # Refuse the shapes that make regular expressions slow: repeated groups, backreferences,
+    # and many unbounded repeats. Inputs are also capped at 40 characters.
+    if re.search(r"\)[*+{]", src) or re.search(r"\\[1-9]|\(\?P=", src) or len(re.findall(r"[*+]|\{\d*,\}", src)) > 3:
+        p.add(key + ".pattern", "the pattern may not repeat a group, refer back, or use more than 3 unbounded repeats")
+        return None, ()
+    try:
+        pattern = re.compile(src, re.IGNORECASE)
+    except re.error as exc:
+        p.add(key + ".pattern", f"not a valid pattern: {exc}")
+        return None, ()
+    if _pattern_paths(src) > MAX_PATTERN_PATHS:
+        p.add(key + ".pattern", "the pattern has too many ways to match (optional or repeated parts in a row); "
+                                "it could make scorepad hang on a typed value")
+        return None, ()
+    parts = tuple(spec.get("parts", list(pattern.groupindex)))
+    missing = [part for part in parts if part not in pattern.groupindex]
+    if missing:
+        p.add(key + ".parts", f"the pattern has no named group for {missing}")
+    return pattern, parts
+
+
+def _pattern_paths(src: str) -> float:
+    """An upper bound on the ways a backtracking matcher can try the pattern on a 40-character input.
+
+    Each repeat multiplies by the counts it can take (at most 41), each alternation adds its branches;
+    `a?` thirty times or `a{0,40}` eight times in a row is refused, the bridge contract pattern costs 39.
+    """
+    try:
+        import re._parser as sre_parse
+    except ImportError:  # pragma: no cover - before Python 3.11
+        import sre_parse
+
+    def seq(items: Any) -> float:
+        total = 1.0
+        for op, av in items:
+            name = str(op)
+            if name in ("MAX_REPEAT", "MIN_REPEAT", "POSSESSIVE_REPEAT"):
+                low, high, sub = av
+                high = min(high, MAX_INPUT)
+                total *= max(high - low + 1, 1) * seq(sub)
+            elif name == "BRANCH":
+                total *= sum(seq(b) for b in av[1])
+            elif name == "SUBPATTERN":
+                total *= seq(av[-1])
+            elif name in ("ASSERT", "ASSERT_NOT"):
+                total *= seq(av[1])
+            elif name == "GROUPREF_EXISTS":
+                total *= seq(av[1]) + (seq(av[2]) if av[2] else 1)
+            if total > 1e12:
+                return total
+        return total
+
+    try:
+        return seq(sre_parse.parse(src))
+    except Exception:  # noqa: BLE001 - anything the private parser cannot read is refused
+        return float("inf")
+
+

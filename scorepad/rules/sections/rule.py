@@ -1,0 +1,59 @@
+"""`[[rule]]`: thresholds after a hand (or at the end): counters set or added, sides marked, the game ended."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from scorepad.rules.format import MARKS, RULE
+from scorepad.rules.model import Rule
+from scorepad.rules.names import Compiler, Names
+from scorepad.rules.problems import Problems
+from scorepad.rules.schema import validate
+from scorepad.rules.sections import entries
+
+
+def rule_contexts(names: Names) -> tuple[set[str], set[str]]:
+    """What a per-side rule and a per-game rule see (the points just gained, and whether the game stopped early)."""
+    return names.side | {"gained", "all_gained", "finished_early"}, names.hand({"all_gained", "finished_early"})
+
+
+def read_rules(data: dict[str, Any], names: Names, comp: Compiler, p: Problems) -> list[Rule]:
+    rule_side, rule_game = rule_contexts(names)
+    side_counters, game_counters = names.side_counters, names.game_counters
+    rules = []
+    for i, raw in enumerate(entries(data, "rule", p)):
+        key = f"rule[{i}]"
+        spec = validate(raw, RULE, key, p)
+        per = spec.get("per", "side")
+        if per not in ("side", "game"):
+            p.add(key + ".per", "must be side or game")
+            continue
+        on = spec.get("on", "hand")
+        context = rule_side if per == "side" else rule_game
+        when = comp(spec["when"], key + ".when", context) if "when" in spec else None
+        actions = {}
+        for action in ("set", "add", "set_all"):
+            items = []
+            for cname, src in spec.get(action, {}).items():
+                allowed = (side_counters - {"status"}) | (game_counters if action != "set_all" else set())
+                if per == "game" and action != "set_all":
+                    allowed = game_counters
+                if cname not in allowed:
+                    known = ", ".join(sorted(allowed)) or "none"
+                    p.add(f"{key}.{action}.{cname}", f"is not a counter this rule can change (counters: {known})")
+                    continue
+                f = comp(src, f"{key}.{action}.{cname}", context)
+                if f:
+                    items.append((cname, f))
+            actions[action] = tuple(items)
+        mark = spec.get("mark")
+        if mark is not None and mark not in MARKS:
+            p.add(key + ".mark", f"must be one of {', '.join(MARKS)}")
+        if mark is not None and per == "game":
+            p.add(key + ".mark", "only a per-side rule can mark a side")
+        msg, parts = comp.template(str(spec.get("message", "")), key + ".message", context)
+        rules.append(Rule(str(spec.get("id", f"rule{i}")), per, on, when, actions["set"],
+                          actions["add"], actions["set_all"], mark, bool(spec.get("end", False)),
+                          str(spec.get("label", spec.get("message", spec.get("id", f"rule {i + 1}")))),
+                          msg, parts, bool(spec.get("include_out", False))))
+    return rules

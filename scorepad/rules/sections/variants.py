@@ -1,0 +1,92 @@
+"""`[variants.NAME]`: overlays of the base ruleset (GAME:VARIANT), merged before the sections are read."""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Mapping
+from typing import Any
+
+from scorepad.errors import RulesetError
+from scorepad.rules.format import VARIANT
+from scorepad.rules.names import NAME_RE
+from scorepad.rules.problems import Problems
+
+LIST_SECTIONS = ("check", "score", "rule")
+
+
+def check_variants(data: dict[str, Any], p: Problems) -> None:
+    """The variants table itself: names, and only keys an overlay may hold."""
+    variants = data.get("variants", {})
+    if not isinstance(variants, dict):
+        p.add("variants", "must be a table of variants")
+        return
+    for name, overlay in variants.items():
+        if not NAME_RE.match(name.replace("-", "_")):
+            p.add(f"variants.{name}", "a variant name is lower-case letters, digits, - or _")
+        if not isinstance(overlay, dict):
+            p.add(f"variants.{name}", "must be a table")
+            continue
+        for key in overlay:
+            if key not in VARIANT.allowed:
+                p.add(f"variants.{name}.{key}", VARIANT.unknown)
+
+
+def variant_names(base: dict[str, Any]) -> dict[str, str]:
+    """variant id -> its name, for lists and `rules show`."""
+    table = base.get("variants", {})
+    return {k: str(v.get("name", k)) if isinstance(v, dict) else k for k, v in table.items()} \
+        if isinstance(table, dict) else {}
+
+
+def variant_description(base: dict[str, Any], variant: str | None) -> str | None:
+    table = base.get("variants", {})
+    if variant and isinstance(table, dict) and isinstance(table.get(variant), dict):
+        extra = table[variant].get("description")
+        return extra if isinstance(extra, str) else None
+    return None
+
+
+def merge(base: dict[str, Any], overlay: Mapping[str, Any]) -> dict[str, Any]:
+    """Deep-merge a variant overlay: tables merge, lists of check/score/rule append or replace by id."""
+    out = copy.deepcopy(base)
+    for key, value in overlay.items():
+        if key in LIST_SECTIONS and isinstance(value, list):
+            items = list(out.get(key, []))
+            for entry in value:
+                ident = entry.get("id") if isinstance(entry, dict) else None
+                pos = next((i for i, e in enumerate(items) if ident and e.get("id") == ident), None)
+                if pos is None:
+                    items.append(copy.deepcopy(entry))
+                else:
+                    items[pos] = copy.deepcopy(entry)
+            out[key] = items
+        elif isinstance(value, dict) and isinstance(out.get(key), dict):
+            out[key] = merge(out[key], value)
+        else:
+            out[key] = copy.deepcopy(value)
+    return out
+
+
+def apply_variant(data: dict[str, Any], variant: str | None, source: str) -> dict[str, Any]:
+    """The base ruleset with a variant's overlay applied (and its `remove` list honoured)."""
+    variants = data.get("variants", {})
+    if variant is None:
+        return data
+    if not isinstance(variants, dict) or variant not in variants:
+        known = ", ".join(variants) if isinstance(variants, dict) and variants else "none"
+        raise RulesetError(f"{source}: unknown variant {variant!r} (variants: {known})")
+    overlay = dict(variants[variant])
+    overlay.pop("name", None)
+    overlay.pop("names", None)
+    overlay.pop("description", None)
+    removed = overlay.pop("remove", [])
+    merged = merge({k: v for k, v in data.items()}, overlay)
+    for ident in removed if isinstance(removed, list) else []:
+        for section in LIST_SECTIONS:
+            merged[section] = [e for e in merged.get(section, []) if e.get("id") != ident]
+        # `remove = ["tricks_total"]` also drops the check a field's `total` makes
+        spec = merged.get("fields", {}).get(str(ident).removesuffix("_total")) if isinstance(
+            merged.get("fields"), dict) and str(ident).endswith("_total") else None
+        if isinstance(spec, dict):
+            spec.pop("total", None)
+    return merged

@@ -1,0 +1,80 @@
+"""Reading a ruleset's text: size, encoding and TOML, and the limits on what a file may hold."""
+
+from __future__ import annotations
+
+import math
+import tomllib
+from pathlib import Path
+from typing import Any
+
+from scorepad.errors import RulesetError
+from scorepad.expr import MAX_NUMBER
+from scorepad.rules.schema import MAX_TEXT
+
+MAX_FILE_BYTES = 256 * 1024
+MAX_TABLE_ITEMS = 2000
+MAX_NESTING = 8
+MAX_VALUES = 20000
+
+
+def parse_toml(text: str, source: str) -> dict[str, Any]:
+    if len(text.encode("utf-8", "surrogatepass")) > MAX_FILE_BYTES:
+        raise RulesetError(f"{source}: the file is larger than {MAX_FILE_BYTES // 1024} KiB",
+                           [f"{source}: the file is larger than {MAX_FILE_BYTES // 1024} KiB"])
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        msg = f"{source}: not valid TOML: {exc}"
+        raise RulesetError(msg, [msg]) from None
+    except RecursionError:
+        msg = f"{source}: the TOML nests too deeply"
+        raise RulesetError(msg, [msg]) from None
+    return data
+
+
+def read_text(path: Path) -> str:
+    try:
+        raw = path.read_bytes()
+    except OSError as exc:
+        msg = f"{path}: cannot read the file ({exc.strerror})"
+        raise RulesetError(msg, [msg]) from None
+    if len(raw) > MAX_FILE_BYTES:
+        msg = f"{path}: the file is larger than {MAX_FILE_BYTES // 1024} KiB"
+        raise RulesetError(msg, [msg])
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError:
+        msg = f"{path}: the file is not UTF-8 text"
+        raise RulesetError(msg, [msg]) from None
+
+
+def depth_and_size(value: Any, depth: int = 0) -> tuple[int, int]:
+    if depth > MAX_NESTING:
+        return depth, 0
+    if isinstance(value, dict):
+        results = [depth_and_size(v, depth + 1) for v in value.values()]
+    elif isinstance(value, list):
+        results = [depth_and_size(v, depth + 1) for v in value]
+    else:
+        return depth, 1
+    return max([depth, *(d for d, _ in results)]), 1 + sum(s for _, s in results)
+
+
+def oversized(value: Any, key: str) -> list[tuple[str, str]]:
+    """Numbers beyond ±10^15 (or inf/nan) and text over 10,000 characters anywhere in the file."""
+    out: list[tuple[str, str]] = []
+    stack: list[tuple[Any, str]] = [(value, key)]
+    while stack and len(out) < 20:
+        item, where = stack.pop()
+        if isinstance(item, dict):
+            stack.extend((v, f"{where}.{k}" if where else str(k)) for k, v in item.items())
+        elif isinstance(item, list):
+            stack.extend((v, f"{where}[{i}]") for i, v in enumerate(item))
+        elif isinstance(item, bool):
+            continue
+        elif isinstance(item, (int, float)):
+            if not math.isfinite(item) or abs(item) > MAX_NUMBER:
+                out.append((where, "number too large (numbers in a ruleset are at most ±10^15)"))
+        elif isinstance(item, str) and len(item) > MAX_TEXT:
+            out.append((where, f"the text is longer than {MAX_TEXT} characters"))
+    return out
