@@ -20,7 +20,7 @@ import pytest
 from hypothesis import given, settings
 
 import scorepad.expr as expr
-import scorepad.ruleset as ruleset_module
+import scorepad.rules.loader as loader_module
 from scorepad.cost import hand_steps
 from scorepad.engine import apply_hand, format_value, initial_state, make_game
 from scorepad.errors import FormulaError, ScorepadError
@@ -237,7 +237,7 @@ def test_import_of_a_game_with_a_costly_pinned_ruleset_is_refused(cli: Callable[
 def test_a_counter_holds_no_list_even_past_the_estimate(cli: Callable[..., Run], db: Path, tmp_path: Path,
                                                        monkeypatch: pytest.MonkeyPatch) -> None:
     """The engine refuses a list for a counter too (a pinned ruleset read before the estimate existed)."""
-    monkeypatch.setattr(ruleset_module, "cost_problems", lambda rs: [])
+    monkeypatch.setattr(loader_module, "cost_problems", lambda rs: [])
     path = tmp_path / "grow.toml"
     path.write_text((HOSTILE / "cost_counter_list.toml").read_text())
     assert cli("new", str(path), "ann", "bob").code == 0

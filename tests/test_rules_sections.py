@@ -1,0 +1,81 @@
+"""Each section reader of scorepad/rules/ works alone: the parsed TOML and a problems collector in, its part out."""
+
+from __future__ import annotations
+
+import tomllib
+
+from scorepad.rules.format import FIELD, GAME, TOP
+from scorepad.rules.problems import Problems
+from scorepad.rules.schema import validate
+from scorepad.rules.sections.cards import read_cards
+from scorepad.rules.sections.end import read_end
+from scorepad.rules.sections.game import read_game
+from scorepad.rules.sections.options import read_options
+from scorepad.rules.sections.players import read_players
+from scorepad.rules.sections.variants import check_variants
+
+
+def read(text: str) -> tuple[dict, Problems]:  # type: ignore[type-arg]
+    return tomllib.loads(text), Problems("t.toml")
+
+
+def test_game_reader_alone() -> None:
+    data, p = read('[game]\nid = "x-1"\nname = "X"\naliases = ["ex", 3]\nnoets = []\n')
+    game = read_game(data, p)
+    assert (game.id, game.name, game.aliases) == ("x-1", "X", ())
+    assert p.items == ["t.toml: game.aliases: must be a list of text",
+                       "t.toml: game.noets: unknown key (known: aliases, description, family, id, name, names, notes)"]
+
+
+def test_players_reader_alone() -> None:
+    data, p = read('[players]\nmin = 4\nmax = 4\nsides = "partnership"\npartnerships = [[1, 2], [2, 4]]\n')
+    players = read_players(data, p)
+    assert players.sides == "partnership"
+    assert p.items == ["t.toml: players.partnerships: must use each seat 1..4 exactly once"]
+    data, p = read('[players]\nmin = 0\nsides = "teams"\n')
+    read_players(data, p)
+    assert p.items == ["t.toml: players.min: must be a whole number 1..12",
+                       "t.toml: players.sides: must be 'individual' or 'partnership'"]
+
+
+def test_cards_reader_alone() -> None:
+    data, p = read('[cards]\nranks = ["7", "8", "A", "Z"]\nvalues = { A = 11, QX = 3, "8" = "many" }\n')
+    deck, values = read_cards(data, p)
+    assert deck.ranks == ("7", "8", "A") and values == {"A": 11}
+    assert len(p.items) == 3 and "unknown ranks ['Z']" in p.items[0]
+    data, p = read('[cards]\ndeck = ["52"]\n')
+    assert read_cards(data, p)[0].ranks[0] == "2"        # refused with a sentence, not a crash
+    assert p.items == ["t.toml: cards.deck: unknown deck (known: 52, 36, 32, 24, pinochle, canasta, 52+joker)"]
+
+
+def test_options_reader_alone() -> None:
+    data, p = read('[options.target]\ndefault = 500\nvalues = [250, 500]\n[options.x]\nhelp = "no default"\n')
+    options = read_options(data, p)
+    assert list(options) == ["target"] and options["target"].values == (250, 500)
+    assert p.items == ["t.toml: options.x.default: every option needs a default"]
+
+
+def test_end_reader_checks_its_own_keys_without_formulas() -> None:
+    data, p = read('[end]\nwinner = "loudest"\nrest_of_deal = "scored"\n')
+    from scorepad.rules.names import Compiler, declare
+
+    names = declare([], [], {}, [], [], [], [], [], set(), p)
+    end = read_end(data, names, Compiler({}, p), p)
+    assert end.winner == "highest"
+    assert p.items == ["t.toml: end.winner: must be one of highest, lowest, marked, last_standing",
+                       "t.toml: end.rest_of_deal: applies only with end.first_to"]
+
+
+def test_variants_reader_alone() -> None:
+    data, p = read('[variants.short]\nname = "Short"\n[variants.bad]\nfromat = 1\n')
+    check_variants(data, p)
+    assert p.items == ["t.toml: variants.bad.fromat: unknown key in a variant"]
+
+
+def test_the_declaration_drives_validation() -> None:
+    p = Problems("t.toml")
+    kept = validate({"id": "a", "name": 5, "colour": "red"}, GAME, "game", p)
+    assert kept == {"id": "a"}
+    assert p.items[0] == "t.toml: game.name: must be text"
+    assert FIELD.key("bidding").kind.message == "must be true or false"
+    assert {"game", "fields", "variants", "check"} <= TOP.allowed
