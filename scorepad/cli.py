@@ -153,6 +153,14 @@ def rules_show(ruleset: str = typer.Argument(..., help="id, alias, native name o
         typer.echo(details_text(d, formulas))
 
 
+@rules_app.command("schema")
+def rules_schema() -> None:
+    """The JSON Schema of the ruleset format, for editors (see docs/rulesets.md: editor set-up)."""
+    from scorepad.rules.format import schema_text
+
+    typer.echo(schema_text(), nl=False)
+
+
 @rules_app.command("check")
 def rules_check(paths: list[Path] = typer.Argument(..., help="ruleset files"),
                 fmt: str = typer.Option("text", "--format",

@@ -64,8 +64,9 @@ def words_not_types() -> None:
 
 EXAMPLES: dict[str, str] = {
     "rules list": "scorepad rules list",
-    "rules show": "scorepad rules show marjas",
+    "rules show": "scorepad rules show marjas   (--formulas adds the formulas)",
     "rules check": "scorepad rules check my-hearts.toml",
+    "rules schema": "scorepad rules schema > ruleset.schema.json",
     "rules derive": "scorepad rules derive skid skid-505 --opt limit=505",
     "rules new": "scorepad rules new my-game --name 'My game'",
     "rules export": "scorepad rules export spades --output spades.toml",

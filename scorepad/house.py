@@ -79,7 +79,24 @@ def write_starter(new_id: str, name: str | None, target_dir: Path, force: bool) 
     target_dir.mkdir(parents=True, exist_ok=True)
     write_new(path, text, force)
     write_new(scenario, SCENARIO.format(path=path.name), force)
+    write_schema(target_dir)
     return path, scenario
+
+
+def write_schema(target_dir: Path) -> Path:
+    """The format's JSON Schema beside a starter, which names it in its `#:schema` line for editors;
+    rewritten when this scorepad's schema differs (it is generated, never edited by hand)."""
+    from scorepad.rules.format import SCHEMA_FILE, schema_text
+
+    path = target_dir / SCHEMA_FILE
+    text = schema_text()
+    try:
+        if path.read_text(encoding="utf-8") == text:
+            return path
+    except (OSError, UnicodeDecodeError):
+        pass
+    write_new(path, text, True)
+    return path
 
 
 @dataclass

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-STARTER = '''# A starter ruleset: a simple trick game to turn into your own. Every section of the format
+STARTER = '''#:schema ./ruleset.schema.json
+# A starter ruleset: a simple trick game to turn into your own. Every section of the format
 # appears once; docs/rulesets.md explains each. Check it with `scorepad rules check FILE`,
 # test it with `scorepad rules test FILE`, play it with `scorepad new FILE ann bob cat`.
 format = 1

@@ -16,6 +16,8 @@ from scorepad.rules.schema import (
     NAME_PATTERN,
     NUMBER,
     SCHEMA_ID,
+    VALUE_DEF,
+    VALUE_JSON,
     Bool,
     Choice,
     Formula,
@@ -36,10 +38,10 @@ FIELD_TYPES = ("int", "number", "bool", "word", "player", "side", "cards", "patt
 SCOPES = ("hand", "player", "side")
 MARKS = ("won", "lost", "out", "playing")
 WINNER_MODES = ("highest", "lowest", "marked", "last_standing")
-FORMULAS = Table("", FORMULA_JSON)
+ID_PATTERN = "^[a-z0-9][a-z0-9-]{0,40}$"
 
 GAME = Map("game", (
-    Required("id", Kind({"type": "string", "pattern": "^[a-z0-9][a-z0-9-]{0,40}$",
+    Required("id", Kind({"type": "string", "pattern": ID_PATTERN,
                          "description": "lower-case letters, digits and -, like 'spades'"})),
     Required("name", Text("the game's name")),
     Optional("names", TextMap("the name in other languages: language = name")),
@@ -73,7 +75,8 @@ CARDS = Map("cards", (
 
 OPTION = Map("option", (
     Required("default", Value("the value when the game does not set it")),
-    Optional("values", Kind({"type": "array", "description": "the legal values (the default among them)"})),
+    Optional("values", Kind({"type": "array", "items": VALUE_JSON,
+                             "description": "the legal values (the default among them)"})),
     Optional("min", Kind(NUMBER)),
     Optional("max", Kind(NUMBER)),
     Optional("help", Text("what the option changes")),
@@ -92,7 +95,7 @@ FIELD = Map("field", (
     Optional("type", Choice({}, f"must be one of {', '.join(FIELD_TYPES)}", FIELD_TYPES)),
     Optional("min", Formula()),
     Optional("max", Formula()),
-    Optional("words", Table("typed word = value, like { nil = 0 }", None,
+    Optional("words", Table("typed word = value, like { nil = 0 }", VALUE_JSON,
                             "must be a table like { nil = 0, blind = 'blind' }")),
     Optional("values", Kind({"type": "array", "description": "the legal words of a word field"})),
     Optional("synonyms", Kind({"type": "object", "additionalProperties": {"type": "string"}})),
@@ -181,7 +184,7 @@ SECTIONS: tuple[tuple[str, Kind], ...] = (
     ("cards", Section(CARDS)),
     ("options", Section(OPTIONS)),
     ("fields", Section(FIELDS)),
-    ("tables", Table("name = value, for formulas to look up")),
+    ("tables", Table("name = value, for formulas to look up", VALUE_JSON)),
     ("let", Table("derived values of the hand: name = formula", FORMULA_JSON)),
     ("player", Table("derived values of each player: name = formula", FORMULA_JSON)),
     ("side", Table("derived values of each side: name = formula", FORMULA_JSON)),
@@ -205,8 +208,26 @@ TOP = Map("ruleset", (
 ), "A scorepad ruleset: how a card game is scored.", unknown="unknown section")
 
 
+# A derived ruleset (`rules derive`) names its base; the registry merges it over the base before
+# the loader reads it, so these keys are in the file's schema but not among the loader's sections.
+DERIVED = (Optional("base", Kind({"type": "string", "pattern": ID_PATTERN,
+                                  "description": "the id of the ruleset this one is derived from"})),
+           Optional("base_hash", Text("the base's text hash when derived (a warning if it changed)")))
+
+
+SCHEMA_FILE = "ruleset.schema.json"   # shipped beside the bundled rulesets (package scorepad.rulesets)
+
+
+def schema_text() -> str:
+    """The JSON Schema as the file shipped in the package holds it (tests check the two are equal)."""
+    import json
+
+    return json.dumps(json_schema(), indent=2, ensure_ascii=False) + "\n"
+
+
 def json_schema() -> dict[str, Any]:
     """The JSON Schema of a ruleset file (TOML read as JSON), made from the declaration above."""
     schema = TOP.json_schema()
+    schema["properties"].update({k.name: k.kind.schema() for k in DERIVED})
     return {"$schema": "https://json-schema.org/draft/2020-12/schema", "$id": SCHEMA_ID,
-            "title": "scorepad ruleset (format 1)", **schema}
+            "title": "scorepad ruleset (format 1)", **schema, "$defs": {"value": VALUE_DEF}}

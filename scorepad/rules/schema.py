@@ -118,9 +118,17 @@ def Formula(description: str = "") -> Kind:
     return Kind({**FORMULA_JSON, **_described(description)})
 
 
+MAX_ITEMS = 2000
+VALUE_JSON: dict[str, Any] = {"$ref": "#/$defs/value"}
+VALUE_DEF: dict[str, Any] = {   # any value a ruleset may hold: bounded numbers, texts and lists
+    "anyOf": [{"type": "string", "maxLength": MAX_TEXT}, NUMBER, {"type": "boolean"},
+              {"type": "array", "maxItems": MAX_ITEMS, "items": VALUE_JSON},
+              {"type": "object", "additionalProperties": VALUE_JSON}]}
+
+
 def Value(description: str = "") -> Kind:
     """Any TOML value (a default, a table's entry); the reader checks it against its use."""
-    return Kind(_described(description))
+    return Kind({**VALUE_JSON, **_described(description)})
 
 
 def Table(description: str = "", values: Mapping[str, Any] | None = None, message: str | None = None) -> Kind:

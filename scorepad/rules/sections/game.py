@@ -6,11 +6,11 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from scorepad.rules.format import GAME
+from scorepad.rules.format import GAME, ID_PATTERN
 from scorepad.rules.problems import Problems
 from scorepad.rules.sections import section
 
-ID_RE = re.compile(r"^[a-z0-9][a-z0-9-]{0,40}$")
+ID_RE = re.compile(ID_PATTERN)
 
 
 @dataclass(frozen=True)
