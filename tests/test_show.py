@@ -20,7 +20,7 @@ def test_rules_show_is_prose(cli: Callable[..., Run], rid: str) -> None:
     assert r.code == 0, r.err
     assert "{" not in r.out and "}" not in r.out
     assert not re.search(r"decision \d", r.out, re.IGNORECASE)
-    assert not re.search(r"\((S|A)\d+\)", r.out)            # the digests' numbered ambiguities
+    assert not re.search(r"\((S|A)\d+\)|\b[A-Z]{2}-\d\b|digest", r.out)   # the digests and their numbered points
     assert "Derived values:" not in r.out
     formulas = cli("rules", "show", rid, "--formulas").out
     assert "Derived values:" in formulas or "ok = " in formulas or " when " in formulas or "Scoring:" in formulas
