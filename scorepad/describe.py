@@ -72,7 +72,8 @@ def details(rs: Ruleset, language: str | None = None) -> dict[str, Any]:
                    for c in rs.checks if c.total_of is None],
         "scoring": [{"label": s.label, "per": s.per, "points": s.points.source,
                      "when": s.when.source if s.when else None, "to": list(s.to),
-                     "says": _score_words(s.points, s.when, env, "a player" if s.per == "player" else who)}
+                     "says": _score_words(s.points, s.when, env, "this player" if s.per == "player" else
+                                          who.replace("a ", "this ", 1))}
                     for s in rs.scores],
         "state": {"side": {k: f.source for k, f in rs.side_state.items()},
                   "game": {k: f.source for k, f in rs.game_state.items()}},
@@ -105,7 +106,7 @@ def _constant(f: Formula, env: dict[str, Any]) -> str | None:
 def _score_words(points: Formula, when: Formula | None, env: dict[str, Any], who: str) -> str:
     """A score line without its formula: its fixed value if it has one, and when it applies."""
     value = _constant(points, env)
-    out = f"{value} points" if value is not None else ""
+    out = (f"{value} point" + ("" if value in ("1", "-1") else "s")) if value is not None else ""
     if when is not None:
         out = f"{out} when {formula_words(when.source, who)}".strip()
     return out
