@@ -173,15 +173,12 @@ class Map:
     array: bool = False                 # [[name]]: a list of such tables
     extra: Mapping[str, Any] = field(default_factory=dict)   # more JSON Schema (e.g. on the whole map)
 
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "by_name", {k.name: k for k in self.keys})
-
     @property
     def allowed(self) -> set[str]:
         return {k.name for k in self.keys}
 
     def key(self, name: str) -> Key:
-        return self.by_name[name]  # type: ignore[attr-defined, no-any-return]
+        return next(k for k in self.keys if k.name == name)
 
     def json_schema(self) -> dict[str, Any]:
         out: dict[str, Any] = {"type": "object", **_described(self.description)}
