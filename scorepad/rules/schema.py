@@ -13,14 +13,15 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from scorepad.expr import MAX_NUMBER
+
 if TYPE_CHECKING:
     from scorepad.rules.problems import Problems
 
 FORMAT_VERSION = 1
-MAX_NUMBER = 10**15
 MAX_TEXT = 10000
 NAME_PATTERN = r"^[a-z_][a-z0-9_]{0,40}$"
-SCHEMA_ID = "https://scorepad.invalid/ruleset-format-1.schema.json"
+SCHEMA_ID = "urn:scorepad:ruleset:format-1"
 
 
 # ------------------------------------------------------------------------------------ kinds
