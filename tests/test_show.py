@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from scorepad.prose import formula_words
+from scorepad.registry import load
 from tests.conftest import Run
 
 RULESETS = sorted(p.stem for p in (Path(__file__).parent.parent / "rulesets").glob("*.toml"))
@@ -23,9 +24,12 @@ def test_rules_show_is_prose(cli: Callable[..., Run], rid: str) -> None:
     assert not re.search(r"\((S|A)\d+\)|\b[A-Z]{2}-\d\b|digest", r.out)   # the digests and their numbered points
     assert "Derived values:" not in r.out
     formulas = cli("rules", "show", rid, "--formulas").out
-    assert "Derived values:" in formulas or "ok = " in formulas or " when " in formulas or "Scoring:" in formulas
-    scoring = formulas[formulas.index("Scoring:"):]
-    assert any(ch in scoring for ch in "=*+-<>(") , "the scoring formulas are shown with --formulas"
+    rs = load(rid, [])
+    sources = [s.points.source for s in rs.scores] + [c.ok.source for c in rs.checks if c.total_of is None]
+    sources += [let.formula.source for let in (*rs.hand_lets, *rs.player_lets, *rs.side_lets)]
+    assert sources and all(src in formulas for src in sources), "--formulas shows every score, check and let formula"
+    code = [src for src in sources if re.search(r"[a-z_]\(|==|[<>]| if ", src)]
+    assert not any(src in r.out for src in code), "without --formulas no formula source is shown"
 
 
 def test_placeholders_are_explained(cli: Callable[..., Run]) -> None:
