@@ -79,3 +79,16 @@ def test_the_declaration_drives_validation() -> None:
     assert p.items[0] == "t.toml: game.name: must be text"
     assert FIELD.key("bidding").kind.message == "must be true or false"
     assert {"game", "fields", "variants", "check"} <= TOP.allowed
+
+
+def test_a_check_per_that_is_no_word_is_a_sentence() -> None:
+    from scorepad.errors import RulesetError
+    from scorepad.ruleset import load_text
+
+    text = '[game]\nid = "x"\nname = "X"\n[[check]]\nper = []\nok = "true"\nmessage = "m"\n'
+    try:
+        load_text(text, "t.toml")
+    except RulesetError as exc:
+        assert exc.problems == ["t.toml: check[0].per: must be hand, player or side"]
+    else:
+        raise AssertionError("accepted")

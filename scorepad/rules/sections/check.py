@@ -19,7 +19,7 @@ def read_checks(data: dict[str, Any], names: Names, comp: Compiler, p: Problems)
         key = f"check[{i}]"
         spec = validate(raw, CHECK, key, p)
         per = spec.get("per", "hand")
-        context = contexts.get(per)
+        context = contexts.get(per) if isinstance(per, str) else None
         if context is None:
             p.add(key + ".per", "must be hand, player or side")
             continue
