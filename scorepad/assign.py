@@ -122,7 +122,7 @@ def split_assignments(game: Game, args: Sequence[str], strict: bool = False) -> 
             continue
         who_text, dot, fname = left.rpartition(".")
         fname = fname.lower()
-        fdef = _find_field(rs.fields, fname)
+        fdef = _find_field(rs.fields, fname, rs.field_aliases)
         if fdef is None:
             problems.append(f"{game.ruleset.name} has no field {fname!r} (fields: {', '.join(rs.fields)})")
             continue
@@ -173,11 +173,15 @@ def _who_names(game: Game, scope: str) -> list[str]:
     return list(game.players) if scope == "player" else [s.name for s in game.sides]
 
 
-def _find_field(fields: Mapping[str, FieldDef], name: str) -> FieldDef | None:
+def _find_field(fields: Mapping[str, FieldDef], name: str, aliases: Mapping[str, str] | None = None) -> FieldDef | None:
+    """A field by name, by an alias of the game's language (`tihid`), or by a unique prefix of either."""
+    aliases = aliases or {}
     if name in fields:
         return fields[name]
-    matches = [f for n, f in fields.items() if n.startswith(name)]
-    return matches[0] if len(matches) == 1 else None
+    if name in aliases and aliases[name] in fields:
+        return fields[aliases[name]]
+    matches = {n for n in fields if n.startswith(name)} | {f for a, f in aliases.items() if a.startswith(name) and f in fields}
+    return fields[matches.pop()] if len(matches) == 1 else None
 
 
 def resolve_who(game: Game, text: str, scope: str) -> int:

@@ -86,6 +86,14 @@ def _store() -> Any:
     return open_store(_db_spec())
 
 
+def _lang(as_json: bool = False) -> str | None:
+    """The language of the texts shown; None (the rulesets' own texts) for JSON, which stays neutral."""
+    if as_json:
+        return None
+    lang = _config().get("language")
+    return str(lang) if lang else None
+
+
 def _print_json(data: Any) -> None:
     typer.echo(json.dumps(data, ensure_ascii=False, indent=2, allow_nan=False))
 
@@ -117,10 +125,12 @@ def rules_list(as_json: bool = typer.Option(False, "--json", help="JSON output")
 
     items = []
     problems = []
-    language = _config().get("language")
+    from scorepad.translation import translate
+
+    language = _lang(as_json)
     for entry in entries(_rules_dirs()).values():
         try:
-            items.append(summary(load(str(entry.path)), language))
+            items.append(summary(translate(load(str(entry.path)), language), language))
         except ScorepadError as exc:
             problems.append(f"{entry.path}: {exc.message}")
     items.sort(key=lambda d: d["id"])
@@ -145,8 +155,9 @@ def rules_show(ruleset: str = typer.Argument(..., help="id, alias, native name o
     """Fields to type per hand, options, scoring, checks, thresholds and the end rule, in words."""
     from scorepad.describe import details, details_text
     from scorepad.registry import load
+    from scorepad.translation import translate
 
-    d = details(load(ruleset, _rules_dirs()), _config().get("language"))
+    d = details(translate(load(ruleset, _rules_dirs()), _lang(as_json)), _lang(as_json))
     if as_json:
         _print_json(d)
     else:
@@ -412,7 +423,8 @@ def hand(assignments: list[str] = typer.Argument(None, metavar="FIELD=VALUE...",
             with _table() as console:
                 rec = enter_hand(store, game, assignments or [], console)
         else:
-            rec = play.record_hand(store, game, assignments or [], None, expect=expect, key=write_key)
+            rec = play.record_hand(store, game, assignments or [], None, _lang(as_json), expect=expect,
+                                       key=write_key)
     except StoreError as exc:
         if exc.message.startswith("cannot reach"):
             raise StoreError(f"{exc.message}; to be sure this hand is stored once, repeat the command with "

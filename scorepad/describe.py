@@ -51,7 +51,8 @@ def details(rs: Ruleset, language: str | None = None) -> dict[str, Any]:
                        "bidding": f.bidding,
                        "default_from": f.default_from.source if f.default_from else None,
                        "default_from_fields": [n for n in rs.fields if n in field_refs(f.default_from, rs.fields)],
-                       "combos": _combos(game, f)})
+                       "combos": _combos(game, f),
+                       "aliases": [a for a, target in rs.field_aliases.items() if target == f.name]})
     return {
         **summary(rs, language),
         "variant": rs.variant,
@@ -225,7 +226,8 @@ def details_text(d: dict[str, Any], formulas: bool = False) -> str:
         extra = " [optional]" if f["optional"] else ""
         extra += f" [default {f['default']}]" if f["default"] is not None else ""
         helptext = f" — {f['help']}" if f["help"] and f["help"] not in f["legal"] else ""
-        out.append(f"  {f['name']}{scope}: {f['legal']}{extra}{helptext}")
+        also = f" (also {', '.join(a + '=' for a in f['aliases'])})" if f.get("aliases") else ""
+        out.append(f"  {f['name']}{scope}{also}: {f['legal']}{extra}{helptext}")
         out.extend(f"      {line}" for line in _field_notes(f))
         if formulas:
             out.extend(f"      {key} = {f[key]}" for key in ("applies_if", "required_if", "default_from") if f[key])

@@ -55,8 +55,13 @@ def pinned_ruleset(text: str, source: str, variant: str | None) -> Ruleset:
     return load_text(text, source, variant)
 
 
-def game_of(row: GameRow) -> Game:
+def game_of(row: GameRow, lang: str | None = None) -> Game:
+    """The game of a stored row; with `lang`, its ruleset's texts and input words in that language."""
     rs = pinned_ruleset(row.ruleset_text, row.ruleset_source, row.variant)
+    if lang:
+        from scorepad.translation import translate
+
+        rs = translate(rs, lang)
     sides = tuple(Side(s["name"], tuple(s["members"])) for s in row.sides)
     return Game(rs, tuple(row.players), sides, dict(row.options))
 
@@ -206,7 +211,8 @@ def open_game(row: GameRow) -> GameRow:
 
 
 def record_hand(store: Store, game_id: int | str | None, args: Sequence[str],
-                prompt: Prompt | None = None, *, expect: int | None = None, key: str | None = None) -> Recorded:
+                prompt: Prompt | None = None, lang: str | None = None, *, expect: int | None = None,
+                key: str | None = None) -> Recorded:
     """Record a hand, applied to the game as it stands when the write gets its turn.
 
     Several tables may append to one game at once: each hand is scored inside the write, which holds
@@ -214,10 +220,12 @@ def record_hand(store: Store, game_id: int | str | None, args: Sequence[str],
     moved since it was read), so a plain `hand` never has to be repeated. What was decided on a view
     of the game (answers given at the prompt, or `expect`, the version a script was shown) is
     refused instead if the game moved meanwhile. `key` makes the write idempotent: a repeat of a
-    write already stored is answered with the stored hand.
+    write already stored is answered with the stored hand. With `lang` the input takes that
+    language's field names and words and the result shown speaks it, while the stored hand keeps the
+    ruleset's own texts.
     """
     row = open_game(store.game(game_id))
-    game = game_of(row)
+    game = game_of(row, lang)
     bid = store.pending_bid(row.id)
     args = [*(bid or []), *args]  # a bid written down before completes this hand
     asked: list[str] = []
@@ -238,10 +246,13 @@ def record_hand(store: Store, game_id: int | str | None, args: Sequence[str],
             if expect is not None and fresh.version != expect:
                 raise StoreError(moved(store, fresh, expect))
             if fresh.version != row.version:
-                row, game = fresh, game_of(fresh)
+                row, game = fresh, game_of(fresh, lang)
                 raw, hand, result = type_and_score(game, fresh.state, raw.typed, None, strict=True)
             n = fresh.hands + 1
-            store.append_hand(db, row.id, hand_row(n, raw.typed, hand, result), key)
+            stored = result
+            if game.ruleset is not game_of(row).ruleset:
+                stored = apply_hand(game_of(row), row.state, hand)
+            store.append_hand(db, row.id, hand_row(n, raw.typed, hand, stored), key)
     if done is not None:
         return repeated(store, row.id, done, key or "")
     return Recorded(store.game(row.id), game, n, result, cards_read(game, raw.typed, hand),

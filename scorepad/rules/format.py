@@ -205,6 +205,8 @@ TOP = Map("ruleset", (
     Optional("format", Kind({"const": FORMAT_VERSION, "description": "the format version"})),
     *(Required(n, k) if n == "game" else Optional(n, k) for n, k in SECTIONS),
     Optional("variants", Section(VARIANTS)),
+    Optional("translations", Kind({"type": "object", "description": "the texts in other languages, one table per "
+                                   "language code (docs/rulesets.md); checked by scorepad/translation.py"})),
 ), "A scorepad ruleset: how a card game is scored.", unknown="unknown section")
 
 

@@ -67,6 +67,16 @@ def check_top(data: dict[str, Any], p: Problems) -> None:
         p.add("format", f"this scorepad reads ruleset format {FORMAT_VERSION}, not {fmt!r}")
 
 
+def read_translations(base: dict[str, Any], p: Problems) -> None:
+    """The `[translations.<lang>]` tables (texts in other languages): checked here, used by translation.py."""
+    if "translations" not in base:
+        return
+    from scorepad.translation import translation_problems
+
+    for key, message in translation_problems(base):
+        p.add(key, message)
+
+
 def build(data: dict[str, Any], base: dict[str, Any], text: str, source: str,
           variant: str | None) -> Ruleset:
     """The Ruleset of `data` (the base with the variant applied); `base` is the file as written."""
@@ -102,6 +112,7 @@ def build(data: dict[str, Any], base: dict[str, Any], text: str, source: str,
                    if players.next_dealer is not None else None)
     end = read_end(data, names, comp, p)
     display = read_display(data, set(side_state_raw), names, comp, p)
+    read_translations(base, p)
 
     p.fail_if_any()
     ruleset = Ruleset(

@@ -156,6 +156,8 @@ class Ruleset:
     text: str
     source: str
     data: dict[str, Any] = field(repr=False, default_factory=dict)
+    # field-name aliases of a translation (`tihid` -> `tricks`), set by translation.translate()
+    field_aliases: dict[str, str] = field(default_factory=dict)
 
     @cached_property
     def field_order(self) -> tuple[str, ...]:

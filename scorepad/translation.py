@@ -1,0 +1,399 @@
+"""A ruleset's texts in other languages: the `[translations.<lang>]` tables at the end of a ruleset file.
+
+A ruleset keeps its own (English) texts; each `[translations.<lang>]` table may replace any of them,
+keyed by the ids the ruleset already uses, and may add field-name aliases and input words players of
+that language type. `translate(rs, lang)` gives a copy with the texts of `lang`, falling back per
+string; `translation_problems(data)` lists what `rules check` (and the loader) refuses: unknown keys
+and ids, placeholders that differ from the original, aliases or words that collide. Only texts and
+input words change, never a formula, so a translated ruleset scores exactly like the original.
+The format is documented in docs/rulesets.md ("Translations").
+"""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+import re
+from collections import Counter
+from collections.abc import Mapping
+from typing import Any
+
+from scorepad.assign import NO, YES
+from scorepad.ruleset import TEMPLATE_RE, Ruleset, apply_variant
+
+LANG_RE = re.compile(r"^[a-z]{2,3}$")
+ALIAS_RE = re.compile(r"^[^\s=.,/{}\[\]\"']{1,40}$")
+LANG_KEYS = {"name", "description", "notes", "end", "info", "fields", "options", "checks", "scores", "rules",
+             "display", "variants"}
+FIELD_TR_KEYS = {"help", "names", "words"}
+OPTION_TR_KEYS = {"help"}
+RULE_TR_KEYS = {"label", "message"}
+VARIANT_TR_KEYS = {"name", "description", "notes", "info", "end"}
+
+
+def placeholders(text: str) -> Counter[str]:
+    """The `{formula}` parts of a message, as the multiset of their texts (order may differ by language)."""
+    return Counter(m.group(1).strip() for m in TEMPLATE_RE.finditer(text))
+
+
+# --------------------------------------------------------------------------- checking
+
+def translation_problems(data: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """Every problem of a ruleset's `[translations]` table, as (TOML key, sentence); the raw file data."""
+    out: list[tuple[str, str]] = []
+    table = data.get("translations", {})
+    if not isinstance(table, dict):
+        return [("translations", "must be a table of languages ([translations.et] ...)")]
+    for lang, tr in table.items():
+        key = f"translations.{lang}"
+        if not LANG_RE.match(str(lang)):
+            out.append((key, "a language is a lower-case ISO 639 code such as et, ru, uk or en"))
+            continue
+        if not isinstance(tr, dict):
+            out.append((key, "must be a table"))
+            continue
+        _check_language(data, tr, key, out)
+    return out
+
+
+def _unknown(value: Mapping[str, Any], allowed: set[str], key: str, out: list[tuple[str, str]]) -> None:
+    for k in value:
+        if k not in allowed:
+            out.append((f"{key}.{k}", f"unknown key (known: {', '.join(sorted(allowed))})"))
+
+
+def _text(value: Any, original: Any, key: str, out: list[tuple[str, str]]) -> None:
+    """A translated text: text, and with the same {placeholders} as the original."""
+    if not isinstance(value, str):
+        out.append((key, "must be text"))
+        return
+    orig = original if isinstance(original, str) else ""
+    if placeholders(value) != placeholders(orig):
+        want = ", ".join("{" + p + "}" for p in sorted(placeholders(orig))) or "none"
+        got = ", ".join("{" + p + "}" for p in sorted(placeholders(value))) or "none"
+        out.append((key, f"uses the placeholders {got}, but the original uses {want}"))
+
+
+def _texts(value: Any, original: Any, key: str, out: list[tuple[str, str]]) -> None:
+    """A translated list (notes, info): text, same count and order as the original."""
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        out.append((key, "must be a list of text"))
+        return
+    orig = original if isinstance(original, list) else []
+    if len(value) != len(orig):
+        out.append((key, f"has {len(value)} lines, but the original has {len(orig)} (same count and order)"))
+        return
+    for i, (v, o) in enumerate(zip(value, orig, strict=True)):
+        _text(v, o, f"{key}[{i}]", out)
+
+
+def _ids(data: Mapping[str, Any], section: str) -> dict[str, list[dict[str, Any]]]:
+    """The entries of a [[check]]/[[score]]/[[rule]] list by id, including those only a variant adds."""
+    found: dict[str, list[dict[str, Any]]] = {}
+    lists = [data.get(section, [])]
+    variants = data.get("variants", {})
+    if isinstance(variants, dict):
+        lists += [v.get(section, []) for v in variants.values() if isinstance(v, dict)]
+    for items in lists:
+        for i, entry in enumerate(items if isinstance(items, list) else []):
+            if isinstance(entry, dict):
+                ident = str(entry.get("id", f"{section}{i}"))
+                found.setdefault(ident, []).append(entry)
+    return found
+
+
+def _fields(data: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
+    """Fields of the base and of every variant (a variant may add a field)."""
+    found: dict[str, dict[str, Any]] = {}
+    tables = [data.get("fields", {})]
+    variants = data.get("variants", {})
+    if isinstance(variants, dict):
+        tables += [v.get("fields", {}) for v in variants.values() if isinstance(v, dict)]
+    for t in tables:
+        for name, spec in (t.items() if isinstance(t, dict) else ()):
+            if isinstance(spec, dict):
+                found.setdefault(name, {}).update(spec)
+    return found
+
+
+def _check_language(data: Mapping[str, Any], tr: Mapping[str, Any], key: str, out: list[tuple[str, str]]) -> None:
+    _unknown(tr, LANG_KEYS, key, out)
+    game = data.get("game", {}) if isinstance(data.get("game"), dict) else {}
+    end = data.get("end", {}) if isinstance(data.get("end"), dict) else {}
+    display = data.get("display", {}) if isinstance(data.get("display"), dict) else {}
+    for k, original in (("name", game.get("name")), ("description", game.get("description")),
+                        ("end", end.get("description"))):
+        if k in tr:
+            _text(tr[k], original, f"{key}.{k}", out)
+    if "notes" in tr:
+        _texts(tr["notes"], game.get("notes", []), f"{key}.notes", out)
+    if "info" in tr:
+        _texts(tr["info"], display.get("info", []), f"{key}.info", out)
+    _check_fields(data, tr.get("fields", {}), f"{key}.fields", out)
+    options = data.get("options", {}) if isinstance(data.get("options"), dict) else {}
+    for oname, otr in _table(tr, "options", key, out).items():
+        okey = f"{key}.options.{oname}"
+        if oname not in options:
+            out.append((okey, f"the ruleset has no option {oname!r}"))
+        elif not isinstance(otr, dict):
+            out.append((okey, "must be a table with help"))
+        else:
+            _unknown(otr, OPTION_TR_KEYS, okey, out)
+            if "help" in otr:
+                _text(otr["help"], options[oname].get("help", ""), f"{okey}.help", out)
+    for section, tkey, attr in (("check", "checks", "message"), ("score", "scores", "label")):
+        known = _ids(data, section)
+        for ident, text in _table(tr, tkey, key, out).items():
+            ikey = f"{key}.{tkey}.{ident}"
+            if ident not in known:
+                out.append((ikey, f"the ruleset has no [[{section}]] with id {ident!r}"))
+                continue
+            for entry in known[ident]:
+                _text(text, entry.get(attr, ""), ikey, out)
+    rules = _ids(data, "rule")
+    for ident, rtr in _table(tr, "rules", key, out).items():
+        rkey = f"{key}.rules.{ident}"
+        if ident not in rules:
+            out.append((rkey, f"the ruleset has no [[rule]] with id {ident!r}"))
+            continue
+        if not isinstance(rtr, dict):
+            out.append((rkey, "must be a table with label and/or message"))
+            continue
+        _unknown(rtr, RULE_TR_KEYS, rkey, out)
+        for entry in rules[ident]:
+            for k in ("label", "message"):
+                if k in rtr:
+                    _text(rtr[k], entry.get(k, entry.get("message", "") if k == "label" else ""), f"{rkey}.{k}", out)
+    labels = set()
+    for sub in ("side", "next"):
+        if isinstance(display.get(sub), dict):
+            labels |= set(display[sub])
+    for label, text in _table(tr, "display", key, out).items():
+        if label not in labels:
+            out.append((f"{key}.display.{label}", f"the ruleset has no [display.side] or [display.next] label {label!r}"))
+        elif not isinstance(text, str):
+            out.append((f"{key}.display.{label}", "must be text"))
+    variants = data.get("variants", {}) if isinstance(data.get("variants"), dict) else {}
+    for vname, vtr in _table(tr, "variants", key, out).items():
+        vkey = f"{key}.variants.{vname}"
+        if vname not in variants:
+            out.append((vkey, f"the ruleset has no variant {vname!r}"))
+            continue
+        if not isinstance(vtr, dict):
+            out.append((vkey, "must be a table"))
+            continue
+        _unknown(vtr, VARIANT_TR_KEYS, vkey, out)
+        overlay = variants[vname] if isinstance(variants[vname], dict) else {}
+        try:
+            merged = apply_variant(dict(data), vname, "")
+        except Exception:  # noqa: BLE001 - the loader reports a broken variant itself
+            merged = dict(data)
+        mgame = merged.get("game", {}) if isinstance(merged.get("game"), dict) else {}
+        mend = merged.get("end", {}) if isinstance(merged.get("end"), dict) else {}
+        mdisplay = merged.get("display", {}) if isinstance(merged.get("display"), dict) else {}
+        for k, original in (("name", overlay.get("name", vname)), ("description", overlay.get("description", "")),
+                            ("end", mend.get("description", ""))):
+            if k in vtr:
+                _text(vtr[k], original, f"{vkey}.{k}", out)
+        if "notes" in vtr:
+            _texts(vtr["notes"], mgame.get("notes", []), f"{vkey}.notes", out)
+        if "info" in vtr:
+            _texts(vtr["info"], mdisplay.get("info", []), f"{vkey}.info", out)
+
+
+def _table(tr: Mapping[str, Any], k: str, key: str, out: list[tuple[str, str]]) -> dict[str, Any]:
+    value = tr.get(k, {})
+    if not isinstance(value, dict):
+        out.append((f"{key}.{k}", "must be a table"))
+        return {}
+    return value
+
+
+def _check_fields(data: Mapping[str, Any], ftr: Any, key: str, out: list[tuple[str, str]]) -> None:
+    if not isinstance(ftr, dict):
+        out.append((key, "must be a table of fields"))
+        return
+    fields = _fields(data)
+    taken: dict[str, str] = {name: name for name in fields}   # every name or alias -> its field
+    for fname, spec in ftr.items():
+        fkey = f"{key}.{fname}"
+        if fname not in fields:
+            out.append((fkey, f"the ruleset has no field {fname!r}"))
+            continue
+        if not isinstance(spec, dict):
+            out.append((fkey, "must be a table with help, names and/or words"))
+            continue
+        _unknown(spec, FIELD_TR_KEYS, fkey, out)
+        if "help" in spec:
+            _text(spec["help"], fields[fname].get("help", ""), f"{fkey}.help", out)
+        names = spec.get("names", [])
+        if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
+            out.append((f"{fkey}.names", "must be a list of names"))
+            names = []
+        for alias in names:
+            low = alias.strip().lower()
+            if not ALIAS_RE.match(low):
+                out.append((f"{fkey}.names", f"{alias!r} cannot be typed as a field name (no spaces, = . , / or quotes)"))
+            elif taken.get(low, fname) != fname:
+                out.append((f"{fkey}.names", f"{alias!r} is already the name of field {taken[low]!r}"))
+            else:
+                taken[low] = fname
+        words = spec.get("words", {})
+        if not isinstance(words, dict):
+            out.append((f"{fkey}.words", "must be a table like { jah = \"yes\" } (the word = what it stands for)"))
+            continue
+        for word, target in words.items():
+            try:
+                _word_value(fields[fname], str(word), target)
+            except ValueError as exc:
+                out.append((f"{fkey}.words.{word}", str(exc)))
+
+
+def _word_value(spec: Mapping[str, Any], word: str, target: Any) -> tuple[str, Any]:
+    """What a translated input word stands for: ("word", value) for the field's words table, or
+    ("synonym", value) for a word field's values. Raises ValueError with a sentence."""
+    low = word.strip().lower()
+    if not low or not ALIAS_RE.match(low):
+        raise ValueError("a word cannot be empty or hold spaces, = . , / or quotes")
+    words = {str(k).lower(): v for k, v in (spec.get("words") or {}).items()} if isinstance(spec.get("words"), dict) else {}
+    values = [str(v).lower() for v in spec.get("values", [])] if isinstance(spec.get("values"), list) else []
+    synonyms = {str(k).lower(): str(v).lower() for k, v in (spec.get("synonyms") or {}).items()} \
+        if isinstance(spec.get("synonyms"), dict) else {}
+    ftype = spec.get("type", "int")
+    meaning: tuple[str, Any]
+    t = str(target).strip().lower() if isinstance(target, str) else target
+    if isinstance(t, str) and t in words:
+        meaning = ("word", words[t])
+    elif ftype == "word" and isinstance(t, str) and synonyms.get(t, t) in values:
+        meaning = ("synonym", synonyms.get(t, t))
+    elif ftype == "bool" and isinstance(t, str) and t in YES | NO:
+        meaning = ("word", t in YES)
+    elif ftype in ("int", "number") and not isinstance(target, bool) and isinstance(target, (int, float)):
+        meaning = ("word", target)
+    else:
+        raise ValueError(f"stands for {target!r}, which is not a word or value this field takes")
+    # the word must not change the meaning of one the field already has
+    existing: Any = None
+    if low in words:
+        existing = ("word", words[low])
+    elif ftype == "word" and synonyms.get(low, low) in values:
+        existing = ("synonym", synonyms.get(low, low))
+    elif ftype == "bool" and low in YES | NO:
+        existing = ("word", low in YES)
+    if existing is not None and existing[1] != meaning[1]:
+        raise ValueError(f"already means {existing[1]!r} in this field")
+    return meaning
+
+
+# --------------------------------------------------------------------------- translating
+
+def languages(rs: Ruleset) -> list[str]:
+    """The languages a ruleset carries translations for."""
+    table = rs.data.get("translations", {})
+    return sorted(table) if isinstance(table, dict) else []
+
+
+def translate(rs: Ruleset, lang: str | None) -> Ruleset:
+    """A copy of `rs` with the texts of `lang`, each missing string falling back to the original.
+
+    Formulas are shared, never recompiled; a message's parts are reordered to follow the translated
+    text (the placeholders are the same, their order may differ). Unknown languages return `rs`.
+    """
+    table = rs.data.get("translations", {})
+    tr = table.get(lang) if isinstance(table, dict) and lang else None
+    if not isinstance(tr, dict):   # the loader has checked the table; here only its use
+        return rs
+    out = copy.copy(rs)
+    vtr: dict[str, Any] = {}
+    if rs.variant:
+        vtr = tr.get("variants", {}).get(rs.variant, {})
+    out.name = tr.get("name") or rs.names.get(str(lang)) or rs.name
+    game = rs.data.get("game", {})
+    base_data = rs.data
+    variants_table = base_data.get("variants", {}) if isinstance(base_data.get("variants"), dict) else {}
+    if rs.variant:
+        base_desc = tr.get("description", game.get("description", ""))
+        extra = vtr.get("description", variants_table.get(rs.variant, {}).get("description", ""))
+        out.description = f"{base_desc}\n{extra}".strip() if extra else base_desc
+    else:
+        out.description = tr.get("description", rs.description)
+    out.notes = tuple(vtr.get("notes") or (tr.get("notes") if not _variant_sets(rs, "game", "notes") else None)
+                      or rs.notes)
+    out.display_info = tuple(vtr.get("info") or (tr.get("info") if not _variant_sets(rs, "display", "info") else None)
+                             or rs.display_info)
+    end_text = vtr.get("end") or (tr.get("end") if not _variant_sets(rs, "end", "description") else None)
+    if end_text:
+        out.end = dataclasses.replace(rs.end, description=end_text)
+    vnames = tr.get("variants", {})
+    out.variants = {k: vnames.get(k, {}).get("name", v) for k, v in rs.variants.items()}
+
+    fields_tr = tr.get("fields", {})
+    fields = dict(rs.fields)
+    aliases: dict[str, str] = dict(rs.field_aliases)
+    for fname, spec in fields_tr.items():
+        fdef = fields.get(fname)
+        if fdef is None:
+            continue   # a field only another variant has
+        words = dict(fdef.words)
+        synonyms = dict(fdef.synonyms)
+        raw_spec = {"type": fdef.type, "words": fdef.words, "values": list(fdef.values), "synonyms": fdef.synonyms}
+        for word, target in spec.get("words", {}).items():
+            try:
+                kind, value = _word_value(raw_spec, str(word), target)
+            except ValueError:
+                continue   # a word a variant's own field does not take
+            if kind == "word":
+                words[str(word).strip().lower()] = value
+            else:
+                synonyms[str(word).strip().lower()] = value
+        fields[fname] = dataclasses.replace(fdef, help=spec.get("help", fdef.help), words=words, synonyms=synonyms)
+        for alias in spec.get("names", []):
+            aliases[alias.strip().lower()] = fname
+    out.fields = fields
+    out.field_aliases = aliases
+    out.options = {k: dataclasses.replace(o, help=tr.get("options", {}).get(k, {}).get("help", o.help))
+                   for k, o in rs.options.items()}
+    checks_tr = tr.get("checks", {})
+    out.checks = tuple(dataclasses.replace(c, message=checks_tr[c.id], message_parts=_reorder(c.message, c.message_parts,
+                                                                                            checks_tr[c.id]))
+                       if c.id in checks_tr else c for c in rs.checks)
+    scores_tr = tr.get("scores", {})
+    out.scores = tuple(dataclasses.replace(s, label=scores_tr.get(s.id, s.label)) for s in rs.scores)
+    rules_tr = tr.get("rules", {})
+    rules = []
+    for r in rs.rules:
+        rt = rules_tr.get(r.id, {})
+        if not rt:
+            rules.append(r)
+            continue
+        message = rt.get("message", r.message)
+        label = rt.get("label") or (rt.get("message") if r.label == r.message and "message" in rt else r.label)
+        rules.append(dataclasses.replace(r, label=label, message=message,
+                                         message_parts=_reorder(r.message, r.message_parts, message)))
+    out.rules = tuple(rules)
+    display_tr = tr.get("display", {})
+    out.display_side = {display_tr.get(k, k): f for k, f in rs.display_side.items()}
+    out.display_next = {display_tr.get(k, k): f for k, f in rs.display_next.items()}
+    return out
+
+
+def _variant_sets(rs: Ruleset, table: str, key: str) -> bool:
+    """Whether the chosen variant replaces this text itself (then the base translation no longer fits)."""
+    if not rs.variant:
+        return False
+    overlay = rs.data.get("variants", {}).get(rs.variant, {})
+    return isinstance(overlay, dict) and isinstance(overlay.get(table), dict) and key in overlay[table]
+
+
+def _reorder(original: str, parts: tuple[Any, ...], translated: str) -> tuple[Any, ...]:
+    """The compiled parts of `original` in the order the translated text uses its placeholders."""
+    by_text: dict[str, list[Any]] = {}
+    for m, f in zip(TEMPLATE_RE.finditer(original), parts, strict=False):
+        by_text.setdefault(m.group(1).strip(), []).append(f)
+    out = []
+    for m in TEMPLATE_RE.finditer(translated):
+        queue = by_text.get(m.group(1).strip())
+        if not queue:
+            return parts
+        out.append(queue.pop(0) if len(queue) > 1 else queue[0])
+    return tuple(out)

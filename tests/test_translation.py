@@ -1,0 +1,180 @@
+"""Translations inside a ruleset file: the loader's checks, translate(), native input words and aliases."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from scorepad.errors import RulesetError
+from scorepad.registry import bundled_dir
+from scorepad.ruleset import load_text
+from scorepad.translation import translate, translation_problems
+from tests.conftest import Run
+
+MARJAS = (bundled_dir() / "marjas.toml").read_text(encoding="utf-8")
+
+ET = '''
+[translations.et]
+name = "Marjas"
+description = "Neli mängijat kahes paaris."
+end = "võidab pool, kes jõuab täpselt 12 punktini"
+[translations.et.fields.trump]
+help = "pool, kes tegi trumbi (K+Q paar), või ei"
+names = ["trumbid", "trump"]
+words = { pole = "none" }
+[translations.et.fields.matt]
+names = ["matid"]
+[translations.et.fields.extra]
+names = ["lisatrumbid"]
+[translations.et.checks]
+extra_needs_trump = "{me} tegi {extra} lisatrumpi, aga trumpi ei tehtud"
+[translations.et.scores]
+trump = "trump"
+last = "viimane tihi"
+[translations.et.rules.over_twelve]
+label = "üle 12: tagasi 7"
+message = "üle 12 ({score}): {me} langeb 7 peale"
+[translations.et.rules.twelve]
+message = "{me} jõuab täpselt 12 punktini"
+[translations.et.display]
+"matt point" = "matipunkt"
+[translations.et.variants.kolme]
+name = "Kolme marjas"
+'''
+
+
+def marjas_et(extra: str = "") -> str:
+    return MARJAS + ET + extra
+
+
+def test_translate_replaces_texts_and_falls_back_per_string() -> None:
+    rs = load_text(marjas_et(), "m.toml")
+    et = translate(rs, "et")
+    assert et.end.description.startswith("võidab")
+    assert [s.label for s in et.scores] == ["trump", "auxiliary trumps", "matt point", "viimane tihi"]
+    assert et.fields["trump"].help.startswith("pool")
+    assert et.fields["last"].help == rs.fields["last"].help          # not translated: the original
+    assert et.options["matt_carry"].help == rs.options["matt_carry"].help
+    over = next(r for r in et.rules if r.id == "over_twelve")
+    assert over.label == "üle 12: tagasi 7"
+    # the placeholders are in another order than in the original: the parts follow the text
+    assert [p.source for p in over.message_parts] == ["score", "me"]
+    assert list(et.display_next) == ["matipunkt"]
+    assert et.field_aliases == {"trumbid": "trump", "trump": "trump", "matid": "matt", "lisatrumbid": "extra"}
+    # the original is untouched, and an unknown language is the original
+    assert rs.end.description.startswith("the first side")
+    assert translate(rs, "ru") is rs and translate(rs, None) is rs
+    kolme = translate(load_text(marjas_et(), "m.toml", "kolme"), "et")
+    assert kolme.variants["kolme"] == "Kolme marjas" and kolme.variants["kahe"] == "Kahe marjas (two players)"
+
+
+@pytest.mark.parametrize(("extra", "key", "words"), [
+    ('[translations.et.checks]\nfour_marriages = "{sum(all_extra)} lisatrumpi"\n',
+     "translations.et.checks.four_marriages", "placeholders"),
+    ('[translations.et.checks]\nno_such_check = "x"\n', "translations.et.checks.no_such_check", "no [[check]]"),
+    ('[translations.et.rules.nope]\nlabel = "x"\n', "translations.et.rules.nope", "no [[rule]]"),
+    ('[translations.et.fields.nope]\nhelp = "x"\n', "translations.et.fields.nope", "no field"),
+    ('[translations.et.fields.last]\nnames = ["matt"]\n', "translations.et.fields.last.names", "already the name"),
+    ('[translations.et.fields.last]\nnames = ["viimane"]\n[translations.et.fields.matt]\nnames = ["Viimane"]\n',
+     "translations.et.fields.matt.names", "already the name of field 'last'"),
+    ('[translations.et.fields.matt]\nwords = { viik2 = "none" }\n', "translations.et.fields.matt.words.viik2",
+     "not a word"),
+    ('[translations.et.fields.trump]\nwords = { ei = "tie" }\n', "translations.et.fields.trump.words.ei", "not a word"),
+    ('[translations.et.fields.trump]\nhelpp = "x"\n', "translations.et.fields.trump.helpp", "unknown key"),
+    ('[translations.et]\nnotes = ["one"]\n', "translations.et.notes", "same count"),
+    ('[translations.xx_y]\nname = "x"\n', "translations.xx_y", "language"),
+])
+def test_the_loader_refuses_bad_translations(extra: str, key: str, words: str) -> None:
+    with pytest.raises(RulesetError) as exc:
+        load_text(MARJAS + "\n" + extra, "m.toml")
+    assert any(f"m.toml: {key}" in p and words in p for p in exc.value.problems), exc.value.problems
+
+
+def test_a_word_may_not_change_an_existing_meaning() -> None:
+    data = {"fields": {"matt": {"type": "side", "words": {"tie": "tie", "ei": "none"}}},
+            "translations": {"et": {"fields": {"matt": {"words": {"ei": "tie"}}}}}}
+    assert any("already means 'none'" in m for _, m in translation_problems(data))
+    yesno = {"fields": {"jack": {"type": "bool"}},
+             "translations": {"uk": {"fields": {"jack": {"words": {"так": "no", "є": "yes"}}}}}}
+    assert [k for k, _ in translation_problems(yesno)] == ["translations.uk.fields.jack.words.так"]
+
+
+def test_a_variant_may_not_carry_translations() -> None:
+    with pytest.raises(RulesetError) as exc:
+        load_text(MARJAS + '\n[variants.kolme.translations.et]\nname = "x"\n', "m.toml")
+    assert any("variants.kolme.translations" in p for p in exc.value.problems)
+
+
+@pytest.fixture
+def rules(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    home = tmp_path / "home"
+    monkeypatch.setenv("SCOREPAD_HOME", str(home))
+    monkeypatch.setenv("SCOREPAD_CONFIG", str(home / "config.toml"))
+    monkeypatch.delenv("SCOREPAD_LANG", raising=False)
+    for var in ("LC_ALL", "LC_MESSAGES", "LANG", "LANGUAGE"):
+        monkeypatch.delenv(var, raising=False)
+    d = tmp_path / "rules"
+    d.mkdir()
+    (d / "marjas.toml").write_text(marjas_et(), encoding="utf-8")
+    return d
+
+
+def test_native_field_names_and_words_in_hand_input(cli: Callable[..., Run], rules: Path) -> None:
+    assert cli("--rules-dir", str(rules), "config", "set", "language", "et").code == 0
+    assert cli("--rules-dir", str(rules), "new", "marjas", "ann", "bob", "cat", "dan").code == 0
+    r = cli("--rules-dir", str(rules), "hand", "trumbid=pole", "matid=ann", "last=bob")
+    assert r.code == 0, r.err
+    # ann's side (ann+cat) has the matt point 1; bob's side the last trick 1
+    assert "viimane tihi" in r.out
+    # English names and words keep working in every language
+    r = cli("--rules-dir", str(rules), "hand", "trump=none", "matt=ann", "last=bob", "--json")
+    assert r.code == 0, r.err
+    data = json.loads(r.out)
+    assert "last trick" in json.dumps(data) and "viimane" not in json.dumps(data)      # JSON is language-neutral
+    # a refused hand speaks the language, with the check's placeholders filled
+    r = cli("--rules-dir", str(rules), "hand", "trump=none", "matt=ann", "last=bob", "lisatrumbid=1,0")
+    assert r.code == 2 and "ann+cat tegi 1 lisatrumpi, aga trumpi ei tehtud" in r.err, r.err
+    # the stored hands keep the ruleset's own texts
+    sheet = json.loads(cli("--rules-dir", str(rules), "sheet", "--json").out)
+    assert "viimane tihi" not in json.dumps(sheet)
+
+
+def test_rules_show_documents_the_aliases(cli: Callable[..., Run], rules: Path) -> None:
+    assert cli("--rules-dir", str(rules), "config", "set", "language", "et").code == 0
+    out = cli("--rules-dir", str(rules), "rules", "show", "marjas").out
+    assert "trump (also trumbid=, trump=)" in out and "pole" in out and "pool, kes tegi trumbi" in out
+    assert "võidab pool" in out
+    neutral = json.loads(cli("--rules-dir", str(rules), "rules", "show", "marjas", "--json").out)
+    assert neutral["end"]["description"].startswith("the first side")
+
+
+def test_rules_check_names_the_file_and_key(cli: Callable[..., Run], tmp_path: Path) -> None:
+    bad = tmp_path / "bad.toml"
+    bad.write_text(MARJAS + '\n[translations.ru.rules.twelve]\nmessage = "{они} набрали ровно 12"\n', encoding="utf-8")
+    r = cli("rules", "check", str(bad))
+    assert r.code == 2
+    assert f"{bad}: translations.ru.rules.twelve.message: uses the placeholders {{они}}, but the original uses {{me}}" in r.err
+
+
+def test_the_docs_example_plays_in_estonian(cli: Callable[..., Run], tmp_path: Path,
+                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    import re
+
+    text = (Path(__file__).parent.parent / "docs" / "rulesets.md").read_text(encoding="utf-8")
+    example = text[text.index("## A complete small example"):]
+    toml = re.search(r"```toml\n(.*?)```", example, re.S)
+    assert toml is not None
+    path = tmp_path / "little-hearts.toml"
+    path.write_text(toml.group(1), encoding="utf-8")
+    monkeypatch.setenv("SCOREPAD_CONFIG", str(tmp_path / "config.toml"))
+    assert cli("config", "set", "language", "et").code == 0
+    assert cli("new", str(path), "ann", "bob", "cat", "dan").code == 0
+    r = cli("hand", "ärtud=5,4,3,1", "emand=ann")
+    assert r.code == 0 and "ärtud ja emand" in r.out, r.out + r.err
+    r = cli("hand", "ärtud=5,4,3,2", "emand=ann")
+    assert r.code == 2 and "ärtusid on kokku 14, mitte 13" in r.err
+    scores = [s["score"] for s in json.loads(cli("standings", "--json").out)["sides"]]
+    assert scores == [18, 4, 3, 1]
