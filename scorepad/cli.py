@@ -54,10 +54,24 @@ def _global(db: str | None = typer.Option(None, "--db", metavar="FILE|URL",
             rules_dir: list[str] = typer.Option([], "--rules-dir", metavar="DIR",
                                                 help="extra directory of ruleset files (repeatable)"),
             version: bool = typer.Option(False, "--version", callback=_version, is_eager=True,
-                                         help="print the version and exit")) -> None:
+                                         help="print the version and exit"),
+            lang: str | None = typer.Option(None, "--lang", metavar="CODE",
+                                            help="language: en, et, ru or uk (default: the config's "
+                                            "language, SCOREPAD_LANG, else the locale)")) -> None:
     CTX.db = db
     CTX.rules_dirs = list(rules_dir)
     CTX.config = None
+    from scorepad.locale import choose, set_language
+
+    try:
+        configured = _config().get("language")
+    except ScorepadError:
+        configured = None   # a broken config file is reported by the command that needs it
+        CTX.config = None
+    code, warning = choose(lang, configured)
+    if warning:
+        typer.echo(warning, err=True)
+    set_language(code)
 
 
 def _config() -> dict[str, Any]:
@@ -87,11 +101,14 @@ def _store() -> Any:
 
 
 def _lang(as_json: bool = False) -> str | None:
-    """The language of the texts shown; None (the rulesets' own texts) for JSON, which stays neutral."""
+    """The language of the texts shown; None (the rulesets' own texts) for JSON, which stays neutral:
+    a command with --json also prints the program's own texts in English."""
+    from scorepad.locale import current, set_language
+
     if as_json:
+        set_language(None)
         return None
-    lang = _config().get("language")
-    return str(lang) if lang else None
+    return current()
 
 
 def _print_json(data: Any) -> None:
@@ -446,6 +463,7 @@ def undo(game: str | None = typer.Option(None, "--game", metavar="GAME", help="g
     from scorepad.render import standings_text
     from scorepad.table.bids import undo_bid
 
+    lang = _lang()
     store = _store()
     taken = undo_bid(store, game)
     if taken is not None:
@@ -455,7 +473,7 @@ def undo(game: str | None = typer.Option(None, "--game", metavar="GAME", help="g
     row, n = play.undo(store, game)
     removed = store.undone_hand(row.id, n)
     typer.echo(f"Hand {n} removed ({' '.join(removed.typed) if removed else ''}); `scorepad redo` puts it back.")
-    typer.echo(standings_text(play.standings(row)))
+    typer.echo(standings_text(play.standings(row, lang=lang)))
 
 
 @app.command("redo")
@@ -499,6 +517,7 @@ def edit(n: int = typer.Argument(..., help="hand number"),
     from scorepad import play
     from scorepad.render import standings_text
 
+    lang = _lang()
     store = _store()
     if not assignments:
         if _on_terminal():
@@ -510,13 +529,13 @@ def edit(n: int = typer.Argument(..., help="hand number"),
             hands = store.hands(store.game(game).id)
             if 1 <= n <= len(hands):
                 typer.echo(f"Hand {n} was typed: {' '.join(hands[n - 1].typed)}")
-            row, rows = play.edit(store, game, n, [])
+            row, rows = play.edit(store, game, n, [], lang)
     else:
-        row, rows = play.edit(store, game, n, assignments)
+        row, rows = play.edit(store, game, n, assignments, lang)
     typer.echo(f"Hand {n} changed; {len(rows) - 1} later hand{'s' if len(rows) != 2 else ''} re-scored.")
-    for read in play.cards_read(play.game_of(row), rows[0].typed, rows[0].hand):
+    for read in play.cards_read(play.game_of(row, lang), rows[0].typed, rows[0].hand):
         typer.echo(f"  {read['text']}")
-    typer.echo(standings_text(play.standings(row)))
+    typer.echo(standings_text(play.standings(row, lang=lang)))
 
 
 @app.command("play")
@@ -556,7 +575,7 @@ def sheet(game: str | None = typer.Option(None, "--game", metavar="GAME", help="
     from scorepad.render import chart_text, sheet_text
 
     store = _store()
-    data = play.sheet(store, store.game(game))
+    data = play.sheet(store, store.game(game), _lang(as_json))
     if as_json:
         typer.echo(json.dumps(data, ensure_ascii=False, indent=2, allow_nan=False))
     else:
@@ -572,7 +591,7 @@ def standings(game: str | None = typer.Option(None, "--game", metavar="GAME", he
 
     store = _store()
     row = store.game(game)
-    data = play.standings(row)
+    data = play.standings(row, lang=_lang(as_json))
     pending = store.pending_bid(row.id)
     if pending is not None:
         data["bid"] = pending  # the bid written down for the coming hand
@@ -678,14 +697,15 @@ def finish(game: str | None = typer.Option(None, "--game", metavar="GAME", help=
     from scorepad import play
     from scorepad.render import num, standings_text
 
-    row, result = play.finish(_store(), game)
+    lang = _lang()
+    row, result = play.finish(_store(), game, lang)
     for side, pts, items in zip(row.sides, result.points, result.breakdown, strict=False):
         if items:
             why = ", ".join(f"{line.label} {num(line.points)}" for line in items)
             typer.echo(f"  {side['name']}: {num(pts)} ({why})")
     for event in result.events:
         typer.echo(f"  * {event}")
-    typer.echo(standings_text(play.standings(row)))
+    typer.echo(standings_text(play.standings(row, lang=lang)))
 
 
 @app.command("log")

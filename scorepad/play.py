@@ -360,10 +360,13 @@ def undo(store: Store, game_id: int | str | None) -> tuple[GameRow, int]:
     return store.game(row.id), last.n
 
 
-def edit(store: Store, game_id: int | str | None, n: int, args: Sequence[str]) -> tuple[GameRow, list[HandRow]]:
-    """Correct hand n with new assignments over the old ones; re-score every later hand."""
+def edit(store: Store, game_id: int | str | None, n: int, args: Sequence[str],
+         lang: str | None = None) -> tuple[GameRow, list[HandRow]]:
+    """Correct hand n with new assignments over the old ones; re-score every later hand.
+    With `lang` the assignments may use that language's field names and words."""
     row = store.game(game_id)
     game = game_of(row)
+    typing = game_of(row, lang)
     hands = store.hands(row.id)
     if not 1 <= n <= len(hands):
         raise UserError(f"there is no hand {n} in game {row.id} (it has {len(hands)} hands)")
@@ -372,8 +375,10 @@ def edit(store: Store, game_id: int | str | None, n: int, args: Sequence[str]) -
     state = hands[n - 2].state if n > 1 else initial_state(game)
     old = hands[n - 1]
     try:
-        split_assignments(game, args, strict=True)  # the new values once each; they replace the old ones
-        _raw, hand, result = type_and_score(game, state, [*old.typed, *args], None)
+        split_assignments(typing, args, strict=True)  # the new values once each; they replace the old ones
+        _raw, hand, result = type_and_score(typing, state, [*old.typed, *args], None)
+        if typing.ruleset is not game.ruleset:
+            result = apply_hand(game, state, hand)
     except ScorepadError as exc:
         raise HandError(f"hand {n} cannot be changed like that: {exc.message}", exc.problems) from None
     new_rows = [hand_row(n, [*old.typed, *args], hand, result)]
@@ -396,20 +401,23 @@ def edit(store: Store, game_id: int | str | None, n: int, args: Sequence[str]) -
     return store.game(row.id), new_rows
 
 
-def finish(store: Store, game_id: int | str | None) -> tuple[GameRow, HandResult]:
+def finish(store: Store, game_id: int | str | None, lang: str | None = None) -> tuple[GameRow, HandResult]:
+    """End the game by the ruleset's rule; the result shown speaks `lang`, the stored one the ruleset's texts."""
     row = open_game(store.game(game_id))
     game = game_of(row)
     result = finish_game(game, row.state)
+    shown_game = game_of(row, lang)
+    shown = finish_game(shown_game, row.state) if shown_game.ruleset is not game.ruleset else result
     with decided_on(store, row):
         store.set_state(row.id, result.state, "finish",
                         {"points": result.points, "breakdown": _jsonable_breakdown(result), "events": result.events},
                         expected_version=row.version)
-    return store.game(row.id), result
+    return store.game(row.id), shown
 
 
-def standings(row: GameRow, game: Game | None = None) -> dict[str, Any]:
-    """The standings object of the CLI contract (`standings --json`)."""
-    game = game or game_of(row)
+def standings(row: GameRow, game: Game | None = None, lang: str | None = None) -> dict[str, Any]:
+    """The standings object of the CLI contract (`standings --json`); labels and info in `lang`."""
+    game = game or game_of(row, lang)
     state = row.state
     shown = side_display(game, state)
     sides = []
@@ -450,18 +458,31 @@ def hand_json(rec: Recorded) -> dict[str, Any]:
     }
 
 
-def sheet(store: Store, row: GameRow) -> dict[str, Any]:
-    """Hand by hand: each side's points, breakdown and running total, like the paper pad."""
-    game = game_of(row)
+def sheet(store: Store, row: GameRow, lang: str | None = None) -> dict[str, Any]:
+    """Hand by hand: each side's points, breakdown and running total, like the paper pad.
+
+    The stored hands hold the ruleset's own labels and events; with `lang` each hand is replayed
+    from the stored state before it with the translated ruleset, for the same numbers in that language."""
+    game = game_of(row, lang)
     hands = store.hands(row.id)
+    texts: list[tuple[list[list[list[Any]]], list[str]]] = [(h.breakdown, h.events) for h in hands]
+    if game.ruleset is not game_of(row).ruleset:
+        before = initial_state(game)
+        for i, h in enumerate(hands):
+            try:
+                res = apply_hand(game, before, h.hand)
+                texts[i] = (_jsonable_breakdown(res), res.events)
+            except ScorepadError:
+                pass
+            before = h.state
     out_hands = []
-    for h in hands:
+    for h, (breakdown, events) in zip(hands, texts, strict=True):
         out_hands.append({
             "hand": h.n, "typed": h.typed,
             "points": h.points,
             "totals": [s["score"] for s in h.state["sides"]],
-            "breakdown": h.breakdown,
-            "events": h.events,
+            "breakdown": breakdown,
+            "events": events,
             "cards_read": [c["text"] for c in cards_read(game, h.typed, h.hand)],
         })
     out = {"game": str(row.id), "ruleset": row.ruleset_id, "variant": row.variant,
