@@ -25,6 +25,7 @@ from scorepad.engine import (
 )
 from scorepad.errors import FormulaError, HandError, UserError
 from scorepad.expr import Formula
+from scorepad.locale import _, ngettext
 from scorepad.ruleset import Check, FieldDef, field_refs
 
 YES = {"yes", "y", "true", "1", "jah", "j", "да", "д", "так", "т", "+", "on"}
@@ -64,21 +65,21 @@ def describe_field(game: Game, fdef: FieldDef) -> str:
         if low is not None and high is not None:
             parts.append(f"{low}-{high}")
         elif low is not None:
-            parts.append(f"{low} or more")
+            parts.append(_("{low} or more").format(low=low))
         elif high is not None:
-            parts.append(f"up to {high}")
+            parts.append(_("up to {high}").format(high=high))
         else:
-            parts.append("a number")
+            parts.append(_("a number"))
     elif fdef.type == "bool":
-        parts.append("yes/no")
+        parts.append(_("yes/no"))
     elif fdef.type == "word":
         parts.append("/".join(fdef.values))
     elif fdef.type == "player":
-        parts.append("a player: " + ", ".join(game.players))
+        parts.append(_("a player: {names}").format(names=", ".join(game.players)))
     elif fdef.type == "side":
-        parts.append("a side: " + ", ".join(s.name for s in game.sides))
+        parts.append(_("a side: {names}").format(names=", ".join(s.name for s in game.sides)))
     elif fdef.type == "cards":
-        parts.append("cards like QS 10H A, or - for none")
+        parts.append(_("cards like QS 10H A, or - for none"))
     elif fdef.type == "pattern":
         parts.append(fdef.help or "see rules show")
     elif fdef.type == "combos":
@@ -107,29 +108,33 @@ def split_assignments(game: Game, args: Sequence[str], strict: bool = False) -> 
         if strict and before[0].casefold() != value.casefold():
             who = None if idx is None else _who_names(game, fdef.scope)[idx]
             label = f"{who}.{fdef.name}" if who else fdef.name
-            problems.append(f"{label} is given twice, as {before[0]} ({before[1]}) and as {value} ({arg}); "
-                            "type it once")
+            problems.append(_("{label} is given twice, as {first} ({first_typed}) and as {second} ({second_typed}); "
+                              "type it once").format(label=label, first=before[0], first_typed=before[1], second=value,
+                                                     second_typed=arg))
         given[(fdef.name, idx)] = (value, arg)
 
     for arg in args:
         if "=" not in arg:
-            problems.append(f"{arg!r} is not an assignment; write field=value (fields: {', '.join(rs.fields)})")
+            problems.append(_("{arg} is not an assignment; write field=value (fields: {fields})").format(
+                arg=repr(arg), fields=", ".join(rs.fields)))
             continue
-        left, _, right = arg.partition("=")
+        left, _eq, right = arg.partition("=")
         left, right = left.strip(), right.strip()
         if len(right) > MAX_VALUE_LENGTH:
-            problems.append(f"the value for {left} is too long")
+            problems.append(_("the value for {field} is too long").format(field=left))
             continue
         who_text, dot, fname = left.rpartition(".")
         fname = fname.lower()
         fdef = _find_field(rs.fields, fname, rs.field_aliases)
         if fdef is None:
-            problems.append(f"{game.ruleset.name} has no field {fname!r} (fields: {', '.join(rs.fields)})")
+            problems.append(_("{game} has no field {field} (fields: {fields})").format(
+                game=game.ruleset.name, field=repr(fname), fields=", ".join(rs.fields)))
             continue
         count = len(game.players) if fdef.scope == "player" else len(game.sides)
         if dot:
             if fdef.scope == "hand":
-                problems.append(f"{fdef.name} is a field of the whole hand; write {fdef.name}={right}")
+                problems.append(_("{field} is a field of the whole hand; write {field}={value}").format(
+                    field=fdef.name, value=right))
                 continue
             try:
                 idx = resolve_who(game, who_text, fdef.scope)
@@ -148,17 +153,24 @@ def split_assignments(game: Game, args: Sequence[str], strict: bool = False) -> 
             if fdef.type == "combos" and count == 1:
                 items = [right]
             if fdef.type == "cards" and len(items) != count:
-                problems.append(f"{fdef.name} holds cards for each {fdef.scope}: write name.{fdef.name}=QS,10H, "
-                                f"or one group per {fdef.scope} separated by / "
-                                f"({', '.join(_who_names(game, fdef.scope))}): {fdef.name}=QS 10H/-/A 7; "
-                                f"got {len(items)} group{'s' if len(items) != 1 else ''}")
+                text = (_("{field} holds cards for each player: write name.{field}=QS,10H, or one group per player "
+                          "separated by / ({names}): {field}=QS 10H/-/A 7") if fdef.scope == "player" else
+                        _("{field} holds cards for each side: write name.{field}=QS,10H, or one group per side "
+                          "separated by / ({names}): {field}=QS 10H/-/A 7"))
+                got = ngettext("got {n} group", "got {n} groups", len(items)).format(n=len(items))
+                problems.append(text.format(field=fdef.name, names=", ".join(_who_names(game, fdef.scope))) + "; " + got)
                 continue
             if fdef.total is not None and len(items) == count - 1:
                 items.append("")            # the last value follows from the total
             if len(items) != count:
                 who = "players" if fdef.scope == "player" else "sides"
-                problems.append(f"{fdef.name} needs {count} values, one per {who[:-1]} in order "
-                                f"({', '.join(_who_names(game, fdef.scope))}); got {len(items)}")
+                text = (ngettext("{field} needs {n} value, one per player in order ({names}); got {got}",
+                                 "{field} needs {n} values, one per player in order ({names}); got {got}", count)
+                        if who == "players" else
+                        ngettext("{field} needs {n} value, one per side in order ({names}); got {got}",
+                                 "{field} needs {n} values, one per side in order ({names}); got {got}", count))
+                problems.append(text.format(field=fdef.name, n=count, names=", ".join(_who_names(game, fdef.scope)),
+                                            got=len(items)))
                 continue
             slot = values.setdefault(fdef.name, [None] * count)
             for idx, item in enumerate(items):
@@ -207,13 +219,14 @@ def resolve_who(game: Game, text: str, scope: str) -> int:
             hit = finder(names)
             if hit is not None and hit < n:
                 return hit
-        raise UserError(f"{text!r} is not a player ({', '.join(game.players)})")
+        raise UserError(_("{text} is not a player ({names})").format(text=repr(text), names=", ".join(game.players)))
     for finder, names, is_side in ((exact, sides, True), (exact, players, False), (exact, seats, False),
                                    (prefix, sides, True), (prefix, players, False)):
         hit = finder(names)
         if hit is not None and (is_side or hit < n):
             return hit if is_side else side_of[hit]
-    raise UserError(f"{text!r} is not a side ({', '.join(s.name for s in game.sides)})")
+    raise UserError(_("{text} is not a side ({names})").format(text=repr(text),
+                                                                names=", ".join(s.name for s in game.sides)))
 
 
 def convert(game: Game, fdef: FieldDef, text: str, who: str | None = None) -> tuple[Any, dict[str, Any] | None]:
@@ -224,26 +237,29 @@ def convert(game: Game, fdef: FieldDef, text: str, who: str | None = None) -> tu
     if low in fdef.words:
         return fdef.words[low], None
     if raw == "" and fdef.type != "cards":
-        raise UserError(f"{label} is empty")
+        raise UserError(_("{label} is empty").format(label=label))
     t = fdef.type
     if t in ("int", "number"):
         try:
             value: Any = int(raw) if t == "int" else float(raw)
         except ValueError:
-            extra = f" or {', '.join(fdef.words)}" if fdef.words else ""
-            raise UserError(f"{label} must be a {'whole ' if t == 'int' else ''}number{extra}, not {raw!r}") from None
+            extra = " " + _("or {words}").format(words=", ".join(fdef.words)) if fdef.words else ""
+            text = _("{label} must be a whole number{extra}, not {raw}") if t == "int" else \
+                _("{label} must be a number{extra}, not {raw}")
+            raise UserError(text.format(label=label, extra=extra, raw=repr(raw))) from None
         if t == "number" and float(value).is_integer():
             value = int(value)
         low_v, high_v = field_range(game, fdef)
         if (low_v is not None and value < low_v) or (high_v is not None and value > high_v):
-            raise UserError(f"{label} must be {describe_field(game, fdef)}, not {raw}")
+            raise UserError(_("{label} must be {legal}, not {raw}").format(label=label, legal=describe_field(game, fdef),
+                                                                            raw=raw))
         return value, None
     if t == "bool":
         if low in YES:
             return True, None
         if low in NO:
             return False, None
-        raise UserError(f"{label} must be yes or no, not {raw!r}")
+        raise UserError(_("{label} must be yes or no, not {raw}").format(label=label, raw=repr(raw)))
     if t == "word":
         word = fdef.synonyms.get(low, low)
         if word in fdef.values:
@@ -251,7 +267,8 @@ def convert(game: Game, fdef: FieldDef, text: str, who: str | None = None) -> tu
         pref = [v for v in fdef.values if v.startswith(word)]
         if len(pref) == 1 and word:
             return pref[0], None
-        raise UserError(f"{label} must be one of {', '.join(fdef.values)}, not {raw!r}")
+        raise UserError(_("{label} must be one of {values}, not {raw}").format(label=label, values=", ".join(fdef.values),
+                                                                                raw=repr(raw)))
     if t == "player":
         return game.players[resolve_who(game, raw, "player")], None
     if t == "side":
@@ -268,8 +285,9 @@ def convert(game: Game, fdef: FieldDef, text: str, who: str | None = None) -> tu
         norm = raw.upper().replace(" ", "")
         m = fdef.pattern.fullmatch(norm) if len(norm) <= 40 else None
         if m is None:
-            words = f" or {', '.join(fdef.words)}" if fdef.words else ""
-            raise UserError(f"{label}: {raw!r} is not valid ({fdef.help or 'see scorepad rules show'}{words})")
+            words = " " + _("or {words}").format(words=", ".join(fdef.words)) if fdef.words else ""
+            raise UserError(_("{label}: {raw} is not valid ({help}{words})").format(
+                label=label, raw=repr(raw), help=fdef.help or _("see scorepad rules show"), words=words))
         parts: dict[str, Any] = {}
         for part in fdef.parts:
             value = m.group(part) or ""
@@ -821,10 +839,10 @@ def missing_sentence(game: Game, missing: Sequence[Missing]) -> list[str]:
     for m in missing:
         fdef = game.ruleset.fields[m.field]
         if m.who is None:
-            out.append(f"missing {m.field} ({describe_field(game, fdef)})")
+            out.append(_("missing {field} ({legal})").format(field=m.field, legal=describe_field(game, fdef)))
         else:
             who = _who_names(game, fdef.scope)[m.who]
-            out.append(f"missing {who}.{m.field} ({describe_field(game, fdef)})")
+            out.append(_("missing {field} ({legal})").format(field=f"{who}.{m.field}", legal=describe_field(game, fdef)))
     return out
 
 

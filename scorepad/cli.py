@@ -267,8 +267,8 @@ def rules_export(ruleset: str = typer.Argument(..., help="id, alias or path"),
     from scorepad.house import write_new
     from scorepad.registry import resolve, resolved_text
 
-    path, _ = resolve(ruleset, _rules_dirs())
-    text, _ = resolved_text(path, _rules_dirs())
+    path, _variant = resolve(ruleset, _rules_dirs())
+    text, _warnings = resolved_text(path, _rules_dirs())
     if output is None:
         typer.echo(text, nl=False)
     else:

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from scorepad.errors import UserError
+from scorepad.locale import _
 
 TOP_KEYS = {"db", "rules_dirs", "language", "defaults", "aliases"}
 LANGUAGES = ("en", "et", "ru", "uk")
@@ -44,7 +45,7 @@ def load_config(path: Path | None = None) -> dict[str, Any]:
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
-        raise UserError(f"{path}: cannot read the config file ({exc})") from None
+        raise UserError(_("{path}: cannot read the config file ({exc})").format(path=path, exc=exc)) from None
     problems = validate(data, str(path))
     if problems:
         raise UserError(problems[0], problems)
@@ -55,17 +56,20 @@ def validate(data: dict[str, Any], source: str) -> list[str]:
     problems = []
     for key, value in data.items():
         if key not in TOP_KEYS:
-            problems.append(f"{source}: unknown key {key!r} (known: {', '.join(sorted(TOP_KEYS))})")
+            problems.append(_("{source}: unknown key {key} (known: {value})").format(
+                                source=source, key=repr(key), value=', '.join(sorted(TOP_KEYS))))
         elif key == "db" and not isinstance(value, str):
-            problems.append(f"{source}: db must be a file path or a postgresql:// URL")
+            problems.append(_("{source}: db must be a file path or a postgresql:// URL").format(source=source))
         elif key == "rules_dirs" and (not isinstance(value, list) or not all(isinstance(v, str) for v in value)):
-            problems.append(f"{source}: rules_dirs must be a list of directories")
+            problems.append(_("{source}: rules_dirs must be a list of directories").format(source=source))
         elif key == "language" and value not in LANGUAGES:
-            problems.append(f"{source}: language must be one of {', '.join(LANGUAGES)}")
+            problems.append(_("{source}: language must be one of {value}").format(
+                                source=source, value=', '.join(LANGUAGES)))
         elif key == "aliases" and (not isinstance(value, dict) or not all(isinstance(v, str) for v in value.values())):
-            problems.append(f"{source}: aliases must map a short name to a player name")
+            problems.append(_("{source}: aliases must map a short name to a player name").format(source=source))
         elif key == "defaults" and (not isinstance(value, dict) or not all(isinstance(v, dict) for v in value.values())):
-            problems.append(f"{source}: defaults must be tables per game, like [defaults.skid] limit = 505")
+            problems.append(_("{source}: defaults must be tables per game, like [defaults.skid] limit = 505").format(
+                                source=source))
     return problems
 
 
@@ -89,12 +93,12 @@ def set_value(data: dict[str, Any], key: str, value: str) -> dict[str, Any]:
         out["rules_dirs"] = [d for d in value.split(os.pathsep) if d]
     elif key == "language":
         if value not in LANGUAGES:
-            raise UserError(f"language must be one of {', '.join(LANGUAGES)}")
+            raise UserError(_("language must be one of {value}").format(value=', '.join(LANGUAGES)))
         out["language"] = value
     elif key.startswith(("alias.", "aliases.")):
         short = key.split(".", 1)[1]
         if not short:
-            raise UserError("write alias.SHORT NAME, e.g. `scorepad config set alias.a ann`")
+            raise UserError(_('write alias.SHORT NAME, e.g. `scorepad config set alias.a ann`'))
         out.setdefault("aliases", {})[short] = value
     elif "." in key:
         game, option = key.split(".", 1)
@@ -102,7 +106,8 @@ def set_value(data: dict[str, Any], key: str, value: str) -> dict[str, Any]:
 
         rs = load(game)
         if option not in rs.options:
-            raise UserError(f"{rs.name} has no option {option!r} (options: {', '.join(rs.options) or 'none'})")
+            raise UserError(_("{name} has no option {option} (options: {value})").format(
+                                name=rs.name, option=repr(option), value=', '.join(rs.options) or 'none'))
         from scorepad.engine import resolve_options
 
         typed = resolve_options(rs, {option: value})[option]
@@ -110,7 +115,8 @@ def set_value(data: dict[str, Any], key: str, value: str) -> dict[str, Any]:
         defaults.setdefault(rs.id, {})[option] = typed
         out["defaults"] = defaults
     else:
-        raise UserError(f"unknown config key {key!r} (db, rules_dirs, language, alias.SHORT, GAME.OPTION)")
+        raise UserError(_("unknown config key {key} (db, rules_dirs, language, alias.SHORT, GAME.OPTION)").format(
+                            key=repr(key)))
     return out
 
 

@@ -42,6 +42,7 @@ from scorepad.engine import (
     side_display,
 )
 from scorepad.errors import HandError, ScorepadError, StoreError, UserError
+from scorepad.locale import _, ngettext
 from scorepad.names import MAX_GAME_NAME, check_name
 from scorepad.registry import load
 from scorepad.ruleset import Ruleset, load_text
@@ -71,7 +72,7 @@ def parse_opts(items: Sequence[str]) -> dict[str, str]:
     for item in items:
         key, eq, value = item.partition("=")
         if not eq or not key.strip():
-            raise UserError(f"--opt {item!r}: write KEY=VALUE, e.g. --opt target=300")
+            raise UserError(_("--opt {item}: write KEY=VALUE, e.g. --opt target=300").format(item=repr(item)))
         out[key.strip().lower()] = value.strip()
     return out
 
@@ -81,7 +82,8 @@ def parse_teams(items: Sequence[str]) -> dict[str, list[str]]:
     for item in items:
         name, eq, members = item.partition("=")
         if not eq or not name.strip() or not members.strip():
-            raise UserError(f"--team {item!r}: write NAME=PLAYER,PLAYER, e.g. --team us=ann,cat")
+            raise UserError(_("--team {item}: write NAME=PLAYER,PLAYER, e.g. --team us=ann,cat").format(
+                item=repr(item)))
         out[name.strip()] = [m.strip() for m in members.split(",") if m.strip()]
     return out
 
@@ -103,8 +105,8 @@ def season_name(store: Store, name: str | None) -> str:
     folded = [s for s in seasons if s.casefold() == name.casefold()]
     if len(folded) == 1:
         return folded[0]
-    raise UserError(f"there are no games in season {name!r}{did_you_mean(closest(name, seasons))}; "
-                    f"seasons: {', '.join(seasons) or 'none yet'}")
+    raise UserError(_("there are no games in season {name}{value}; seasons: {value2}").format(
+                        name=repr(name), value=did_you_mean(closest(name, seasons)), value2=', '.join(seasons) or 'none yet'))
 
 
 def new_game(store: Store, spec: str, players: Sequence[str], teams: Sequence[str] = (),
@@ -155,7 +157,7 @@ def type_and_score(game: Game, state: State, args: Sequence[str],
     `strict` for what a person types now: a value given twice with two different values is refused.
     """
     if state["finished"]:
-        raise UserError("this game has ended and takes no more hands (undo or edit still work)")
+        raise UserError(_('this game has ended and takes no more hands (undo or edit still work)'))
     raw = split_assignments(game, args, strict)
     hand, missing = type_hand(game, raw, active_players(game, state), state)
     if missing and prompt is not None:
@@ -205,8 +207,8 @@ def prompt_error(message: str) -> None:
 def open_game(row: GameRow) -> GameRow:
     """Refuse a game that takes no more hands because it was abandoned."""
     if row.abandoned:
-        raise UserError(f"game {row.id} was abandoned and takes no more hands "
-                        "(`scorepad rematch` starts it again with the same players)")
+        raise UserError(_("game {id} was abandoned and takes no more hands (`scorepad rematch` starts it "
+                           "again with the same players)").format(id=row.id))
     return row
 
 
@@ -350,7 +352,7 @@ def hand_row(n: int, typed: list[str], hand: dict[str, Any], result: HandResult,
 def undo(store: Store, game_id: int | str | None) -> tuple[GameRow, int]:
     row = store.game(game_id)
     if row.hands == 0:
-        raise UserError("this game has no hands to undo")
+        raise UserError(_('this game has no hands to undo'))
     hands = store.hands(row.id)
     last = hands[-1]
     before = hands[-2].state if len(hands) > 1 else initial_state(game_of(row))
@@ -369,9 +371,11 @@ def edit(store: Store, game_id: int | str | None, n: int, args: Sequence[str],
     typing = game_of(row, lang)
     hands = store.hands(row.id)
     if not 1 <= n <= len(hands):
-        raise UserError(f"there is no hand {n} in game {row.id} (it has {len(hands)} hands)")
+        raise UserError(ngettext("there is no hand {n} in game {id} (it has {count} hand)",
+                                 "there is no hand {n} in game {id} (it has {count} hands)", len(hands)).format(
+                                     n=n, id=row.id, count=len(hands)))
     if not args:
-        raise UserError("say what to change, e.g. `scorepad edit 3 tricks=5,3,3,2`")
+        raise UserError(_('say what to change, e.g. `scorepad edit 3 tricks=5,3,3,2`'))
     state = hands[n - 2].state if n > 1 else initial_state(game)
     old = hands[n - 1]
     try:
@@ -380,17 +384,19 @@ def edit(store: Store, game_id: int | str | None, n: int, args: Sequence[str],
         if typing.ruleset is not game.ruleset:
             result = apply_hand(game, state, hand)
     except ScorepadError as exc:
-        raise HandError(f"hand {n} cannot be changed like that: {exc.message}", exc.problems) from None
+        raise HandError(_("hand {n} cannot be changed like that: {message}").format(n=n, message=exc.message),
+                        exc.problems) from None
     new_rows = [hand_row(n, [*old.typed, *args], hand, result)]
     state = result.state
     for later in hands[n:]:
         if state["finished"]:
-            raise HandError(f"with that change the game ends at hand {new_rows[-1].n}, but hands "
-                            f"{later.n}-{hands[-1].n} follow; undo them first")
+            raise HandError(_("with that change the game ends at hand {n}, but hands {n2}-{n3} follow; undo "
+                               "them first").format(n=new_rows[-1].n, n2=later.n, n3=hands[-1].n))
         try:
             res = apply_hand(game, state, later.hand)
         except ScorepadError as exc:
-            raise HandError(f"with that change hand {later.n} is no longer legal: {exc.message}",
+            raise HandError(_("with that change hand {n} is no longer legal: {message}").format(
+                                n=later.n, message=exc.message),
                             exc.problems) from None
         new_rows.append(hand_row(later.n, later.typed, later.hand, res, later.created))
         state = res.state
@@ -644,10 +650,12 @@ def season_report(store: Store, name: str | None, fmt: str = "text", *, ruleset:
                   "final": [s["score"] for s in g.state["sides"]],
                   "totals": [[s["score"] for s in h.state["sides"]] for h in store.hands(g.id)]}
                  for g in chosen[-MAX_GAME_CHARTS:]]
-        return season_html(f"Season {season}", rows, columns, lines, drawn, len(chosen), [g.id for g in chosen])
+        return season_html(_("Season {season}").format(season=season), rows, columns, lines, drawn, len(chosen),
+                           [g.id for g in chosen])
     body = table_text(fmt, rows, columns)
     if fmt == "text":
-        return f"Season {season}: {len(chosen)} games\n{body}"
+        title = ngettext("Season {season}: {n} game", "Season {season}: {n} games", len(chosen))
+        return title.format(season=season, n=len(chosen)) + f"\n{body}"
     return body
 
 
@@ -663,9 +671,11 @@ def season_player(store: Store, text: str, chosen: Sequence[GameRow], season: st
                 return p
     known = [p for g in store.games() for p in g.players if p.casefold() == want.casefold()]
     if known:
-        raise UserError(f"{known[0]} played no counted game in season {season} with these filters")
+        raise UserError(_("{value} played no counted game in season {season} with these filters").format(
+                            value=known[0], season=season))
     guess = did_you_mean(closest(want, [p for g in store.games() for p in g.players]))
-    raise UserError(f"no player called {want!r}{guess}; `scorepad season` lists the players")
+    raise UserError(_("no player called {want}{guess}; `scorepad season` lists the players").format(
+                        want=repr(want), guess=guess))
 
 
 @dataclass
@@ -687,11 +697,12 @@ def rescore_preview(store: Store, game_id: int | str, path: Any, rules_dirs: Seq
     from scorepad.registry import resolved_text
 
     row = store.game(game_id)
-    text, _ = resolved_text(Path(path), rules_dirs)
+    text, _warnings = resolved_text(Path(path), rules_dirs)
     rs = load_text(text, str(path), row.variant)
     old_game = game_of(row)
     if rs.id != row.ruleset_id:
-        raise UserError(f"{path} is the ruleset {rs.id!r}, but game {row.id} is {row.ruleset_id!r}")
+        raise UserError(_("{path} is the ruleset {id}, but game {id2} is {ruleset_id}").format(
+                            path=path, id=repr(rs.id), id2=row.id, ruleset_id=repr(row.ruleset_id)))
     game = Game(rs, old_game.players, old_game.sides, {**{n: o.default for n, o in rs.options.items()},
                                                        **{k: v for k, v in row.options.items() if k in rs.options}})
     state = initial_state(game)
@@ -702,19 +713,22 @@ def rescore_preview(store: Store, game_id: int | str, path: Any, rules_dirs: Seq
         try:
             raw, hand, result = type_and_score(game, state, old.typed, None)
         except ScorepadError as exc:
-            raise HandError(f"with {path}, hand {old.n} is refused: {exc.message}", exc.problems) from None
+            raise HandError(_("with {path}, hand {n} is refused: {message}").format(
+                                path=path, n=old.n, message=exc.message), exc.problems) from None
         rows.append(hand_row(old.n, raw.typed, hand, result, old.created))
         before = [s["score"] for s in old.state["sides"]]
         after = [s["score"] for s in result.state["sides"]]
         if before != after:
             changed = True
             changes = zip(game.sides, before, after, strict=True)
-            lines.append(f"hand {old.n}: " + ", ".join(f"{s.name} {b} -> {a}" for s, b, a in changes))
+            lines.append(_("hand {n}: {changes}").format(n=old.n, changes=", ".join(f"{s.name} {b} -> {a}"
+                                                                                     for s, b, a in changes)))
         state = result.state
     if rs.hash != row.ruleset_hash and not lines:
-        lines.append("the ruleset text differs, but every total stays the same")
+        lines.append(_('the ruleset text differs, but every total stays the same'))
     changed = changed or state != row.state or rs.hash != row.ruleset_hash
-    text_out = f"Game {row.id} re-scored with {path}:\n" + ("\n".join(f"  {line}" for line in lines) or "  no differences")
+    text_out = (_("Game {id} re-scored with {path}:").format(id=row.id, path=path) + "\n"
+                + ("\n".join(f"  {line}" for line in lines) or "  " + _("no differences")))
     return RescorePlan(row, rs, rows, state, changed, text_out)
 
 
@@ -737,10 +751,10 @@ def abandon(store: Store, game_id: int | str | None) -> GameRow:
     """Mark an unfinished game abandoned: kept, but out of the season tables, not a draw, no more hands."""
     row = store.game(game_id)
     if row.abandoned:
-        raise UserError(f"game {row.id} is already abandoned")
+        raise UserError(_("game {id} is already abandoned").format(id=row.id))
     if row.state["finished"]:
-        raise UserError(f"game {row.id} has ended; abandon is for a game left unfinished "
-                        "(`scorepad delete` removes a game typed by mistake)")
+        raise UserError(_("game {id} has ended; abandon is for a game left unfinished (`scorepad delete` "
+                           "removes a game typed by mistake)").format(id=row.id))
     store.record_action(row.id, row.version, "abandon", {"hands": row.hands, "totals": totals(row)})
     return store.game(row.id)
 
@@ -802,16 +816,18 @@ def rename(store: Store, old: str, new: str, game_id: int | str | None = None,
     """
     old, new = old.strip(), new.strip()
     if old == new:
-        raise UserError(f"{old!r} is already called that")
+        raise UserError(_("{old} is already called that").format(old=repr(old)))
     if everywhere:
         rows = [g for g in store.games() if any(p.casefold() == old.casefold() for p in g.players)]
         if not rows:
-            raise UserError(f"no game has a player called {old!r}{_closest_player(old, store.games())}")
+            raise UserError(_("no game has a player called {old}{value}").format(
+                                old=repr(old), value=_closest_player(old, store.games())))
     else:
         rows = [store.game(game_id)]
         if not any(p.casefold() == old.casefold() for p in rows[0].players):
-            raise UserError(f"game {rows[0].id} has no player called {old!r}{_closest_player(old, rows)} "
-                            f"(players: {', '.join(rows[0].players)})")
+            raise UserError(_("game {id} has no player called {old}{value} (players: {value2})").format(
+                                id=rows[0].id, old=repr(old), value=_closest_player(old, rows),
+                                value2=', '.join(rows[0].players)))
     changes = [_renamed(store, row, old, new) for row in rows]
     store.rewrite_games(changes, "rename", {"old": old, "new": new})
     return [store.game(row.id) for row in rows]
@@ -832,7 +848,8 @@ def _renamed(store: Store, row: GameRow, old: str, new: str) -> Any:
     k = next(i for i, p in enumerate(row.players) if p.casefold() == old.casefold())
     clash = [p for i, p in enumerate(row.players) if i != k and p.casefold() == new.casefold()]
     if clash:
-        raise UserError(f"{clash[0]} is already a player in game {row.id}; two players cannot share a name")
+        raise UserError(_("{value} is already a player in game {id}; two players cannot share a name").format(
+                            value=clash[0], id=row.id))
     players = list(row.players)
     players[k] = new
     make_game(rs, players)   # the new name is checked as `new` checks the names it is given
@@ -851,15 +868,17 @@ def _renamed(store: Store, row: GameRow, old: str, new: str) -> Any:
         try:
             _raw, hand, result = type_and_score(renamed, state, typed, None)
         except ScorepadError as exc:
-            raise UserError(f"game {row.id}, hand {h.n} cannot be read with the new name: {exc.message}") from None
+            raise UserError(_("game {id}, hand {n} cannot be read with the new name: {message}").format(
+                                id=row.id, n=h.n, message=exc.message)) from None
         if result.points != h.points:
-            raise UserError(f"game {row.id}, hand {h.n} would score differently with the new name; not renamed")
+            raise UserError(_("game {id}, hand {n} would score differently with the new name; not renamed").format(
+                                id=row.id, n=h.n))
         rows.append(hand_row(h.n, typed, hand, result, h.created))
         state = result.state
     if row.state["finished"] and not state["finished"]:
         state = finish_game(renamed, state).state
     if [s["score"] for s in state["sides"]] != totals(row):
-        raise UserError(f"game {row.id} would end with other totals with the new name; not renamed")
+        raise UserError(_("game {id} would end with other totals with the new name; not renamed").format(id=row.id))
     return Rewrite(row, players, sides, rows, state)
 
 

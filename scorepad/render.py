@@ -6,6 +6,15 @@ import unicodedata
 from typing import Any
 
 from scorepad.engine import format_value
+from scorepad.locale import N_, _, ngettext
+from scorepad.locale.engine_text import engine_text
+
+STATUS = {"playing": N_("playing"), "won": N_("won"), "lost": N_("lost"), "out": N_("out")}
+"""A side's status (an id in the data and JSON) as shown."""
+
+
+def status_text(status: str) -> str:
+    return _(STATUS[status]) if status in STATUS else status
 
 
 def tabulate(*args: Any, **kwargs: Any) -> str:
@@ -83,15 +92,15 @@ def num(value: Any) -> str:
 
 
 def hand_text(data: dict[str, Any]) -> str:
-    lines = [f"Hand {data['hand']}"]
+    lines = [_("Hand {n}").format(n=data['hand'])]
     lines += [f"  {text}" for text in data.get("cards_read", [])]
     if data.get("worked_out"):
         lines.append("  worked out: " + ", ".join(data["worked_out"]))
     for side in data["sides"]:
-        why = ", ".join(f"{b['label']} {num(b['points'])}" for b in side["breakdown"]) or "nothing"
+        why = ", ".join(f"{b['label']} {num(b['points'])}" for b in side["breakdown"]) or _("nothing")
         lines.append(f"  {side['name']}: {num(side['points'])}  ({why})")
     for event in data["events"]:
-        lines.append(f"  * {event}")
+        lines.append(f"  * {engine_text(event)}")
     lines.append("")
     lines.append(standings_text(data["standings"]))
     return "\n".join(lines)
@@ -168,28 +177,29 @@ def standings_text(data: dict[str, Any]) -> str:
         name = side["name"] if side["name"] == players else f"{side['name']} ({players})"
         row = [name, format_value(side["score"])]
         row += [format_value(side.get("shown", {}).get(label, "")) for label in shown_labels]
-        row.append(side["status"])
+        row.append(status_text(side["status"]))
         rows.append(row)
-    title = f"Game {data['game']}: {data['ruleset']}"
+    title = _("Game {id}: {ruleset}").format(id=data['game'], ruleset=data['ruleset'])
     if data.get("variant"):
         title += f" ({data['variant']})"
     if data.get("name"):
         title += f" — {data['name']}"
-    title += f", after {data['hands']} hand{'s' if data['hands'] != 1 else ''}"
-    out = [title, simple_table(rows, ["side", "score", *shown_labels, "status"])]
+    title += ngettext(", after {n} hand", ", after {n} hands", data['hands']).format(n=data['hands'])
+    out = [title, simple_table(rows, [_("side"), _("score"), *shown_labels, _("status")])]
     if data.get("abandoned"):
-        out.append("Abandoned: counts in no season table, and takes no more hands")
+        out.append(_("Abandoned: counts in no season table, and takes no more hands"))
     elif data["finished"]:
         winners = data.get("winner") or []
         if data.get("draw"):
-            out.append(f"Finished: a draw between {' and '.join(winners)}")
+            out.append(_("Finished: a draw between {names}").format(names=_(" and ").join(winners)))
         else:
-            out.append(f"Finished: {', '.join(winners)} won")
+            out.append(ngettext("Finished: {names} won", "Finished: {names} won", len(winners))
+                       .format(names=", ".join(winners)))
     elif data.get("next"):
         nxt = data["next"]
-        parts = [f"hand {nxt['hand']}", f"{nxt['dealer']} deals"]
+        parts = [_("hand {n}").format(n=nxt['hand']), _("{dealer} deals").format(dealer=nxt['dealer'])]
         parts += [f"{k}: {format_value(v)}" for k, v in nxt.items() if k not in ("hand", "dealer")]
-        out.append("Next: " + "; ".join(parts))
+        out.append(_("Next: {what}").format(what="; ".join(parts)))
     out.extend(data.get("info", []))
     return "\n".join(out)
 
@@ -220,12 +230,12 @@ def pad_text(data: dict[str, Any]) -> str:
             cells = [format_value(side[level]["points"]) if level < len(side) else "" for side in game["below"]]
             out.append(row(cells))
         if game["won_by"]:
-            out.append(thin + f"   game {g + 1}: {game['won_by']}")
+            out.append(thin + "   " + _("game {n}: {side}").format(n=g + 1, side=game['won_by']))
     out.append(rule)
-    out.append(row([format_value(t) for t in data["totals"]], "total"))
+    out.append(row([format_value(t) for t in data["totals"]], _("total")))
     if data["finished"] and data.get("winner"):
-        out.append(f"Rubber won by {', '.join(data['winner'])}" if len(data["winner"]) == 1
-                   else f"A draw: {', '.join(data['winner'])}")
+        out.append(_("Rubber won by {side}").format(side=", ".join(data['winner'])) if len(data["winner"]) == 1
+                   else _("A draw: {sides}").format(sides=", ".join(data['winner'])))
     return "\n".join(out)
 
 
@@ -237,15 +247,17 @@ def sheet_text(data: dict[str, Any]) -> str:
 
 def hands_text(data: dict[str, Any]) -> str:
     sides = data["sides"]
-    headers = ["#"] + [f"{s}" for s in sides] + [f"{s} total" for s in sides] + ["notes"]
+    headers = ["#"] + [f"{s}" for s in sides] + [_("{side} total").format(side=s) for s in sides] + [_("notes")]
     rows = []
     for h in data["hands"]:
-        notes = "; ".join(h["events"])
+        notes = "; ".join(engine_text(e) for e in h["events"])
         rows.append([h["hand"], *[num(p) for p in h["points"]], *[format_value(t) for t in h["totals"]], notes])
     out = [tabulate(rows, headers=headers, tablefmt="simple", disable_numparse=True)]
-    out.append("Totals: " + ", ".join(f"{s} {format_value(t)}" for s, t in zip(sides, data["totals"], strict=False)))
+    out.append(_("Totals: {totals}").format(
+        totals=", ".join(f"{s} {format_value(t)}" for s, t in zip(sides, data["totals"], strict=False))))
     if data["finished"] and data.get("winner"):
-        out.append(f"Winner: {', '.join(data['winner'])}")
+        out.append(ngettext("Winner: {names}", "Winners: {names}", len(data["winner"]))
+                   .format(names=", ".join(data['winner'])))
     return "\n".join(out)
 
 
@@ -254,7 +266,7 @@ def chart_text(data: dict[str, Any], height: int = 12, width: int = 60) -> str:
     sides = data["sides"]
     series = [[0.0] + [float(h["totals"][k]) for h in data["hands"]] for k in range(len(sides))]
     if not data["hands"]:
-        return "No hands yet."
+        return _("No hands yet.")
     values = [v for s in series for v in s]
     lo, hi = min(values), max(values)
     span = (hi - lo) or 1.0
@@ -275,9 +287,9 @@ def chart_text(data: dict[str, Any], height: int = 12, width: int = 60) -> str:
         label = format_value(round(hi)) if r == 0 else format_value(round(lo)) if r == height - 1 else ""
         lines.append(f"{label.rjust(label_w)} |{''.join(row)}")
     lines.append(" " * label_w + " +" + "-" * cols)
-    lines.append(" " * label_w + f"  hand 0 .. {points - 1}")
+    lines.append(" " * label_w + "  " + _("hand 0 .. {n}").format(n=points - 1))
     legend = ", ".join(f"{m} = {s}" for m, s in zip(marks, sides, strict=True))
-    lines.append(f"{legend}; * = several")
+    lines.append(_("{legend}; * = several").format(legend=legend))
     return "\n".join(lines)
 
 
@@ -285,13 +297,14 @@ def games_text(rows: list[dict[str, Any]], current: str | None) -> str:
     table = []
     for g in rows:
         mark = "*" if str(g["id"]) == current else ""
-        state = "abandoned" if g.get("abandoned") else "finished" if g["finished"] else "playing"
+        state = _("abandoned") if g.get("abandoned") else _("finished") if g["finished"] else _("playing")
         table.append([f"{mark}{g['id']}", g["ruleset"] + (f":{g['variant']}" if g["variant"] else ""),
                       ", ".join(g["players"]), str(g["hands"]), state, g.get("season") or "", g.get("name") or "",
                       g["created"][:10]])
     # the text tabulate's "simple" format gives, without its type guessing cell by cell (a club's
     # thousands of games took a second)
-    return simple_table(table, ["id", "game", "players", "hands", "state", "season", "name", "started"])
+    return simple_table(table, ["id", _("game"), _("players"), _("hands"), _("state"), _("season"), _("name"),
+                               _("started")])
 
 
 def audit_text(entries: list[dict[str, Any]]) -> str:
@@ -301,22 +314,26 @@ def audit_text(entries: list[dict[str, Any]]) -> str:
         d = e["detail"]
         what = ""
         if e["action"] == "undo" and "removed" in d:
-            what = f"removed hand {d['removed']['n']}: {' '.join(d['removed']['typed'])}"
+            what = _("removed hand {n}: {typed}").format(n=d['removed']['n'], typed=' '.join(d['removed']['typed']))
         elif e["action"] == "edit":
-            what = f"hand {d['hand']}: was {' '.join(d['old']['typed'])}; now {' '.join(d['new']['typed'])}"
+            what = _("hand {n}: was {old}; now {new}").format(n=d['hand'], old=' '.join(d['old']['typed']),
+                                                              new=' '.join(d['new']['typed']))
         elif e["action"] == "new":
-            what = "players " + ", ".join(d.get("players", []))
+            what = _("players {names}").format(names=", ".join(d.get("players", [])))
         elif e["action"] == "rescore":
-            what = f"ruleset {d.get('old_ruleset')} -> {d.get('new_ruleset')}"
+            what = _("ruleset {old} -> {new}").format(old=d.get('old_ruleset'), new=d.get('new_ruleset'))
         elif e["action"] == "finish":
-            what = "; ".join(d.get("events", []))
+            what = "; ".join(engine_text(e) for e in d.get("events", []))
         elif e["action"] == "abandon":
             hands = d.get("hands")
-            what = f"after {hands} hand{'s' if hands != 1 else ''}, totals {', '.join(map(str, d.get('totals', [])))}"
+            what = ngettext("after {n} hand, totals {totals}", "after {n} hands, totals {totals}", hands or 0).format(
+                n=hands, totals=", ".join(map(str, d.get('totals', []))))
         elif e["action"] == "rename":
             what = f"{d.get('old')} -> {d.get('new')}"
         elif e["action"] == "delete":
-            what = (f"{d.get('ruleset')} with {', '.join(d.get('players', []))}; {len(d.get('hands', []))} hands "
-                    f"(typed: {' | '.join(' '.join(h['typed']) for h in d.get('hands', []))})")
+            what = ngettext("{ruleset} with {players}; {n} hand (typed: {typed})",
+                            "{ruleset} with {players}; {n} hands (typed: {typed})", len(d.get('hands', []))).format(
+                ruleset=d.get('ruleset'), players=", ".join(d.get('players', [])), n=len(d.get('hands', [])),
+                typed=" | ".join(" ".join(h['typed']) for h in d.get('hands', [])))
         lines.append(f"{e['at'][:19].replace('T', ' ')}  {e['action']:<8} {what}".rstrip())
-    return "\n".join(lines) or "No changes recorded."
+    return "\n".join(lines) or _("No changes recorded.")

@@ -14,7 +14,8 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from scorepad.season import PlayerLine
+from scorepad.locale import _, current, ngettext
+from scorepad.season import PlayerLine, column_label
 
 # Well-separated colours (Tableau 10 and two more); beyond them, hues spread evenly around the wheel.
 PALETTE = ["#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#17becf",
@@ -115,12 +116,12 @@ def line_chart(series: Sequence[tuple[str, Sequence[tuple[float, float]]]], widt
         return px, py
 
     groups: dict[tuple[tuple[float, float], ...], list[int]] = {}
-    for k, (_, values) in enumerate(series):
+    for k, (_name, values) in enumerate(series):
         groups.setdefault(tuple(values), []).append(k)
     palette = colours(len(groups))
     parts = [f'<svg viewBox="0 0 {width} {height}" role="img" aria-label="{_esc(title)}">']
     if lo < 0 < hi:
-        _, y0 = at(x0, 0)
+        _x, y0 = at(x0, 0)
         parts.append(f'<line x1="{pad}" x2="{width - pad}" y1="{y0:.1f}" y2="{y0:.1f}" stroke="#bbb" stroke-dasharray="4"/>')
     parts.append(f'<text x="2" y="{pad - 8}" font-size="11">{_esc(round(hi, 1))}</text>')
     parts.append(f'<text x="2" y="{height - 6}" font-size="11">{_esc(round(lo, 1))}</text>')
@@ -152,18 +153,19 @@ def game_card(g: dict[str, Any]) -> str:
         text = f"{_esc(side)} {_esc(_num(final))}"
         labels.append(f'<b class="won">{text} ✓</b>' if won else text)
     if not g.get("finished"):
-        result = "Not finished"
+        result = _esc(_("Not finished"))
     elif g.get("draw"):
-        result = "Draw: " + " and ".join(_esc(w) for w in g["sides"] if w in winners)
+        result = _esc(_("Draw: {sides}").format(sides=_(" and ").join(w for w in g["sides"] if w in winners)))
     elif winners:
-        result = "Won by " + ", ".join(_esc(w) for w in g["sides"] if w in winners)
+        result = _esc(_("Won by {sides}").format(sides=", ".join(w for w in g["sides"] if w in winners)))
     else:
-        result = "Finished"
+        result = _esc(_("Finished"))
     final = ", ".join(f"{_esc(s)} {_esc(_num(v))}" for s, v in zip(g["sides"], g["final"], strict=False))
-    caption = f"Game {_esc(g['id'])}: {_esc(g['ruleset'])}, {_esc(g['date'])}"
+    caption = _esc(_("Game {id}: {ruleset}, {date}").format(id=g['id'], ruleset=g['ruleset'],
+                                                             date=local_date(g['date'], current())))
     if g.get("name"):
         caption += f" — {_esc(g['name'])}"
-    chart = line_chart(series, 320, 160, f"game {g['id']}", labels) if g["totals"] else ""
+    chart = line_chart(series, 320, 160, _("game {id}").format(id=g['id']), labels) if g["totals"] else ""
     scores = "" if chart else f" · {final}"   # with a chart, its legend gives each side's final score
     return (f'<figure class="game" data-game="{_esc(g["id"])}"><figcaption>{caption}</figcaption>'
             f'<p class="result"><strong>{result}</strong>{scores}</p>{chart}</figure>')
@@ -176,14 +178,15 @@ def season_html(title: str, rows: Sequence[dict[str, Any]], columns: Sequence[st
     `order` lists the season's game ids in the order they were played: the rating chart's x axis,
     so each player's points sit above the games he played.
     """
-    head = "".join(f"<th>{_esc(c.replace('_', ' '))}</th>" for c in columns)
+    lang = current()
+    head = "".join(f"<th>{_esc(column_label(c).replace('_', ' '))}</th>" for c in columns)
     body = []
     for r in rows:
         cells = []
         for c in columns:
             v = r.get(c)
             sort_value = "" if v is None else v
-            cells.append(f'<td data-v="{_esc(sort_value)}">{_esc("-" if v is None else v)}</td>')
+            cells.append(f'<td data-v="{_esc(sort_value)}">{_esc("-" if v is None else local_number(v, lang))}</td>')
         body.append(f"<tr>{''.join(cells)}</tr>")
     position = {gid: k + 1 for k, gid in enumerate(order)}
     rating_series = [(name, [(float(position.get(gid, k + 1)), v) for k, (gid, v) in enumerate(line.history)])
@@ -191,26 +194,53 @@ def season_html(title: str, rows: Sequence[dict[str, Any]], columns: Sequence[st
     charts = [game_card(g) for g in games]
     more = ""
     if total_games > len(games):
-        more = f"<p>The last {len(games)} of {total_games} games are drawn.</p>"
+        more = "<p>" + _esc(_("The last {n} of {total} games are drawn.").format(n=len(games), total=total_games)) + "</p>"
     note = ""
     if "points" not in columns:
-        note = " Points are shown per ruleset: points of different games do not add up."
-    ratings = line_chart(rating_series, title="ratings")
+        note = " " + _("Points are shown per ruleset: points of different games do not add up.")
+    ratings = line_chart(rating_series, title=_("ratings"))
     if ratings:
-        ratings = ("<p>Each point is a finished game, in the order of the season; lines that coincide are drawn "
-                   f"once, with all their names.</p>{ratings}")
+        ratings = "<p>" + _esc(_("Each point is a finished game, in the order of the season; lines that coincide are "
+                                 "drawn once, with all their names.")) + f"</p>{ratings}"
+    players = ngettext("{n} player", "{n} players", len(rows)).format(n=len(rows))
+    n_games = ngettext("{n} game", "{n} games", total_games).format(n=total_games)
+    intro = _("{players}, {games}. Click a column to sort. Rating: openskill mu (uncertainty sigma);\n"
+              "average place 0 = always first, 1 = always last.").format(players=players, games=n_games)
     return f"""<!DOCTYPE html>
-<html lang="en"><head><meta charset="utf-8">
+<html lang="{_esc(lang)}"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>{_esc(title)}</title><style>{STYLE}</style></head>
 <body><h1>{_esc(title)}</h1>
-<p>{len(rows)} players, {total_games} games. Click a column to sort. Rating: openskill mu (uncertainty sigma);
-average place 0 = always first, 1 = always last.{note}</p>
+<p>{_esc(intro + note)}</p>
 <div class="scroll"><table class="sortable" id="season"><thead><tr>{head}</tr></thead>
 <tbody>{''.join(body)}</tbody></table></div>
-<h2>Rating over time (mu - 3 sigma)</h2>{ratings or '<p>No finished games yet.</p>'}
-<h2>Games</h2>{more}<div class="games">{''.join(charts)}</div>
+<h2>{_esc(_("Rating over time (mu - 3 sigma)"))}</h2>{ratings or '<p>' + _esc(_("No finished games yet.")) + '</p>'}
+<h2>{_esc(_("Games"))}</h2>{more}<div class="games">{''.join(charts)}</div>
 <script type="application/json" id="season-data">{embedded_json(rows)}</script>
 <script>{SCRIPT}</script>
 </body></html>
 """
+
+
+def local_number(value: Any, lang: str) -> str:
+    """A number as the reader's locale writes it (0,5 in Estonian, Russian and Ukrainian), via Babel;
+    English, and anything that is not a number, as it was."""
+    if lang == "en" or isinstance(value, bool) or not isinstance(value, (int, float)):
+        return str(value)
+    from babel.numbers import format_decimal  # only for a report in another language
+
+    return str(format_decimal(value, locale=lang, group_separator=False))
+
+
+def local_date(text: str, lang: str) -> str:
+    """A YYYY-MM-DD date in the reader's locale's medium form (30. nov 2026, 30 нояб. 2026 г.), via Babel."""
+    if lang == "en":
+        return text
+    from datetime import date
+
+    from babel.dates import format_date
+
+    try:
+        return str(format_date(date.fromisoformat(text), format="medium", locale=lang))
+    except ValueError:
+        return text

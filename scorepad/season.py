@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
+from scorepad.locale import N_, _
 from scorepad.store import GameRow
 
 
@@ -254,13 +255,28 @@ def table_text(fmt: str, rows: Sequence[dict[str, Any]], columns: Sequence[str])
         return buf.getvalue()
     table_fmt = {"text": "simple", "markdown": "github"}.get(fmt, fmt)
     if table_fmt not in table_formats():
-        raise UserError(f"unknown format {fmt!r} (text, markdown, csv, json, html, or a tabulate format: "
-                        f"{', '.join(table_formats())})")
+        raise UserError(_("unknown format {fmt} (text, markdown, csv, json, html, or a tabulate format: "
+                          "{value})").format(fmt=repr(fmt), value=", ".join(table_formats())))
     cells = [[r.get(c) for c in columns] for r in rows]
-    headers = list(columns)
+    headers = [column_label(c) for c in columns]
     if table_fmt in ("github", "pipe"):
         cells = [[markdown_cell(v) for v in row] for row in cells]
         headers = [markdown_cell(h) for h in headers]
     from tabulate import tabulate
 
     return str(tabulate(cells, headers=headers, tablefmt=table_fmt, missingval="-")) + "\n"
+
+
+COLUMN_LABELS = {"player": N_("player"), "games": N_("games"), "wins": N_("wins"), "draws": N_("draws"),
+                 "losses": N_("losses"), "win_rate": N_("win_rate"), "avg_place": N_("avg_place"),
+                 "points": N_("points"), "avg_points": N_("avg_points"), "rating": N_("rating"),
+                 "uncertainty": N_("uncertainty"), "last5": N_("last5")}
+"""The columns as headed in the text tables (CSV and JSON keep the ids; English shows the ids)."""
+
+
+def column_label(column: str) -> str:
+    if column.startswith("total "):
+        return _("total {counter}").format(counter=column[len("total "):])
+    if column.endswith(" points") and column not in COLUMN_LABELS:
+        return _("{ruleset} points").format(ruleset=column[: -len(" points")])
+    return _(COLUMN_LABELS[column]) if column in COLUMN_LABELS else column
