@@ -331,7 +331,7 @@ def cards_read(game: Game, typed: Sequence[str], hand: Mapping[str, Any]) -> lis
             labels = [cardlib.card_label(card) for _, card in pairs]
             value = sum(cardlib.card_value(card, rs.card_values) for _, card in pairs) if rs.card_values else None
             head = " ".join(x for x in (who, fdef.name if len(card_fields) > 1 or who is None else None) if x)
-            line = f"{head}: {text.strip()} read as {' '.join(labels)}"
+            line = _("{who}: {typed} read as {cards}").format(who=head, typed=text.strip(), cards=" ".join(labels))
             if value is not None:
                 line += f" = {format_value(value)}"
             out.append({"field": fdef.name, "who": who, "typed": text.strip(), "read": labels,
