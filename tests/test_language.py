@@ -60,3 +60,64 @@ def test_json_is_the_same_in_every_language(cli: Callable[..., Run], tmp_path: P
         outputs[lang] = [o.replace(f"{lang}.db", "X.db") for o in outs]
         assert all(json.loads(o) is not None for o in outs)
     assert outputs["et"] == outputs["en"] and outputs["ru"] == outputs["en"] and outputs["uk"] == outputs["en"]
+
+
+# --------------------------------------------------------------------------- transcripts
+
+WORDS = {   # what each language says, from its catalog: a refusal, an event, headings, the season table
+    "et": {"refused": "reshuffles peab olema täisarv, mitte 'x'", "hand": "Jagamine 1", "over": "mäng läbi: võitis ann",
+           "after": "Pärast iga jagamist kirjuta:", "season": "Hooaeg s1: 1 mäng", "player": "mängija",
+           "won": "võitis", "out": "väljas", "game": "marjas"},
+    "ru": {"refused": "reshuffles должно быть целым числом, а не 'x'", "hand": "Раздача 1",
+           "over": "игра окончена: выиграл(а) ann", "after": "После каждой раздачи введите:",
+           "season": "Сезон s1: 1 игра", "player": "игрок", "won": "выиграл", "out": "выбыл", "game": "thousand"},
+    "uk": {"refused": "reshuffles має бути цілим числом, а не 'x'", "hand": "Роздача 1",
+           "over": "гру закінчено: виграв(ла) ann", "after": "Після кожної роздачі введіть:",
+           "season": "Сезон s1: 1 гра", "player": "гравець", "won": "виграв", "out": "вибув", "game": "skid"},
+}
+
+
+@pytest.mark.parametrize("lang", sorted(WORDS))
+def test_a_game_in_each_language(cli: Callable[..., Run], lang: str) -> None:
+    from scorepad.registry import load
+    from scorepad.translation import languages, translate
+
+    w = WORDS[lang]
+    assert cli("new", "skid", "ann", "bob", "--season", "s1").code == 0
+    # a refused hand: a plain sentence in the language, exit 2, nothing stored
+    r = cli("--lang", lang, "hand", "out=ann", "reshuffles=x", "bob.cards=QS JH AH")
+    assert r.code == 2 and w["refused"] in r.err, r.err
+    # a hand with an event: x3 for 4 reshuffles, (50 + 20 + 15) x 3 = 255 puts bob past 125: out, ann wins
+    r = cli("--lang", lang, "hand", "out=ann", "reshuffles=4", "bob.cards=QS JH AH")
+    assert r.code == 0, r.err
+    assert r.out.startswith(w["hand"]) and f"* {w['over']}" in r.out, r.out
+    assert w["won"] in r.out and w["out"] in r.out
+    # a season table
+    r = cli("--lang", lang, "season", "s1")
+    assert r.code == 0 and r.out.startswith(w["season"]) and w["player"] in r.out.splitlines()[1], r.out
+    # `rules show` of a game of that language
+    r = cli("--lang", lang, "rules", "show", w["game"])
+    assert r.code == 0 and w["after"] in r.out
+    rs = load(w["game"])
+    if lang in languages(rs):   # the game's own texts, where its ruleset carries them
+        assert r.out.startswith(translate(rs, lang).name)
+
+
+def test_english_is_unchanged_by_the_machinery(cli: Callable[..., Run]) -> None:
+    """`--lang en` and no language at all print the same, and the English texts are the ids themselves."""
+    assert cli("new", "skid", "ann", "bob", "cat").code == 0
+    assert cli("hand", "out=ann", "bob.cards=QS JH", "cat.cards=9S").code == 0
+    for args in (["standings"], ["sheet"], ["rules", "show", "marjas"], ["season"], ["log"]):
+        assert cli(*args).out == cli("--lang", "en", *args).out
+    out = cli("standings").out
+    assert "Game 1: skid, after 1 hand\n" in out and "Next: hand 2; bob deals" in out
+
+
+def test_the_html_report_names_its_language(cli: Callable[..., Run], tmp_path: Path) -> None:
+    assert cli("new", "skid", "ann", "bob", "--season", "s1").code == 0
+    assert cli("hand", "out=ann", "reshuffles=4", "bob.cards=QS JH AH").code == 0
+    for lang, words in (("ru", ["Сезон s1", "игрок", "Рейтинг"]), ("en", ["Season s1", "player", "Rating"])):
+        out = tmp_path / f"{lang}.html"
+        assert cli("--lang", lang, "season", "s1", "--format", "html", "--output", str(out)).code == 0
+        page = out.read_text(encoding="utf-8")
+        assert f'<html lang="{lang}">' in page and all(w in page for w in words)
