@@ -81,7 +81,7 @@ def describe_field(game: Game, fdef: FieldDef) -> str:
     elif fdef.type == "cards":
         parts.append(_("cards like QS 10H A, or - for none"))
     elif fdef.type == "pattern":
-        parts.append(fdef.help or "see rules show")
+        parts.append(fdef.help or _("see rules show"))
     elif fdef.type == "combos":
         parts.append("combinations by code or points, e.g. " + " ".join(
             c.code for c in list(fdef.combos.values())[:4]) + (" 2x" + next(iter(fdef.combos.values())).code
@@ -304,7 +304,7 @@ def convert(game: Game, fdef: FieldDef, text: str, who: str | None = None) -> tu
             else:
                 parts[part] = value
         return norm, parts
-    raise UserError(f"{label}: unknown field type {t}")
+    raise UserError(_("{label}: unknown field type {t}").format(label=label, t=t))
 
 
 def hand_context(game: Game, state: State | None = None, active: Sequence[bool] | None = None) -> dict[str, Any]:
@@ -428,8 +428,9 @@ def _fill_total(game: Game, fdef: FieldDef, values: Sequence[Any | None], act: S
     if (low is not None and value < low) or (high is not None and value > high) or (
             fdef.type == "int" and not float(value).is_integer()):
         label = fdef.name.replace("_", " ")
-        return None, (f"{who}.{fdef.name} would have to be {value} for the {label} to add up to {total}, "
-                      f"but it must be {describe_field(game, fdef)}")
+        return None, _("{field} would have to be {value} for the {label} to add up to {total}, but it must be "
+                       "{legal}").format(field=f"{who}.{fdef.name}", value=value, label=label, total=total,
+                                         legal=describe_field(game, fdef))
     out = [v if v is not None or act[i] else _placeholder(fdef) for i, v in enumerate(values)]
     out[gaps[0]] = value
     return out, None
@@ -528,10 +529,11 @@ def parse_combos(game: Game, fdef: FieldDef, text: str, label: str) -> list[Any]
                 continue
             else:
                 known = " ".join(c.code for c in fdef.combos.values())
-                raise UserError(f"{label}: {token!r} is not a combination (codes: {known}; or their points)")
+                raise UserError(_("{label}: {token} is not a combination (codes: {known}; or their points)").format(
+                                    label=label, token=repr(token), known=known))
         out.extend([fdef.combos[code].code] * times)
         if len(out) > MAX_COMBOS:
-            raise UserError(f"{label}: more than {MAX_COMBOS} combinations")
+            raise UserError(_("{label}: more than {n} combinations").format(label=label, n=MAX_COMBOS))
     return out
 
 
@@ -564,7 +566,7 @@ def _expand_combos(game: Game, hand: Hand, typed: dict[str, list[bool]], problem
                     try:
                         pts = combo.points(env)
                     except FormulaError as exc:
-                        problems.append(f"this hand cannot be scored: {exc.message}")
+                        problems.append(_("this hand cannot be scored: {problem}").format(problem=exc.message))
                         continue
                     sums[combo.field] += 1 if combo.adds == "count" else pts
                 elif fdef.rest is not None:
@@ -575,13 +577,15 @@ def _expand_combos(game: Game, hand: Hand, typed: dict[str, list[bool]], problem
                 if typed[target][i]:
                     given = hand[target] if tdef.scope == "hand" else hand[target][i]
                     if not _same(given, value):
-                        problems.append(f"{label} is typed as {_show(given)}, but {names[i] + '.' if names[i] else ''}"
-                                        f"{fname} gives {_show(value)}; type one of them, or make them agree")
+                        problems.append(_("{label} is typed as {value}, but {value2}{fname} gives {value3}; type one of "
+                                           "them, or make them agree").format(
+                                            label=label, value=_show(given), value2=names[i] + '.' if names[i] else '',
+                                            fname=fname, value3=_show(value)))
                     continue
                 low, high = field_range(game, tdef)
                 if (low is not None and value < low) or (high is not None and value > high):
-                    problems.append(f"{label} would be {_show(value)} from {fname}, but it must be "
-                                    f"{describe_field(game, tdef)}")
+                    problems.append(_("{label} would be {value} from {fname}, but it must be {value2}").format(
+                                        label=label, value=_show(value), fname=fname, value2=describe_field(game, tdef)))
                 if tdef.scope == "hand":
                     hand[target] = value
                 else:
@@ -647,8 +651,8 @@ def type_hand(game: Game, raw: RawHand, active: Sequence[bool], state: State | N
             for i, was_typed in enumerate(typed[fname]):
                 if was_typed:
                     label = f"{names[i]}.{fname}" if names[i] else fname
-                    problems.append(f"{label} does not apply to this hand: it is typed only when "
-                                    f"{condition_words(fdef.applies_if.source)}")
+                    problems.append(_("{label} does not apply to this hand: it is typed only when {value}").format(
+                                        label=label, value=condition_words(fdef.applies_if.source)))
             known[fname] = [False] * len(names)
             hand[fname] = _placeholder(fdef) if fdef.scope == "hand" else [_placeholder(fdef)] * len(names)
             hand.pop(f"_{fname}_parts", None)
@@ -674,10 +678,12 @@ def type_hand(game: Game, raw: RawHand, active: Sequence[bool], state: State | N
                         if pair in disagreements:      # the same two values, seen from the other side
                             continue
                         disagreements.add(pair)
-                        what = " and ".join(sources) or "the other values"
-                        problems.append(f"{label} is typed as {_show(values[i])}, but {what} "
-                                        f"give{'s' if len(sources) == 1 else ''} {_show(computed)}; "
-                                        f"type one of them, or make them agree")
+                        what = _(" and ").join(sources) or _("the other values")
+                        problems.append(ngettext("{label} is typed as {typed}, but {what} gives {computed}; type one of "
+                                                 "them, or make them agree",
+                                                 "{label} is typed as {typed}, but {what} give {computed}; type one of "
+                                                 "them, or make them agree", max(len(sources), 1)).format(
+                                            label=label, typed=_show(values[i]), what=what, computed=_show(computed)))
                 else:
                     values[i] = computed
                     known[fname][i] = True
@@ -723,7 +729,7 @@ def type_bids(game: Game, raw: RawHand, active: Sequence[bool],
     """The bidding fields of a hand typed before the play; a field typed after the play is refused."""
     bidding = [n for n, f in game.ruleset.fields.items() if f.bidding]
     if not bidding:
-        raise HandError(f"{game.ruleset.name} has no bids written down before the play")
+        raise HandError(_("{name} has no bids written down before the play").format(name=game.ruleset.name))
     late = [n for n in raw.values if n not in bidding]
     if late:
         problems = [f"{n} is typed after the play, not with the bids (bids: {', '.join(bidding)})" for n in late]

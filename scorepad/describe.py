@@ -177,17 +177,18 @@ def _field_notes(f: dict[str, Any]) -> list[str]:
     """What applies_if, total, bidding and default_from mean for this field, in words."""
     notes = []
     if f.get("bidding"):
-        notes.append("written down with the bids, before the play (scorepad bid)")
+        notes.append(_('written down with the bids, before the play (scorepad bid)'))
     if f.get("applies_when"):
-        notes.append(f"only when {f['applies_when']}; otherwise it is not typed")
+        notes.append(_("only when {applies_when}; otherwise it is not typed").format(applies_when=f['applies_when']))
     if f.get("total"):
-        notes.append(f"the values of the players still playing add up to {f['total']}; "
-                     "leave one out and scorepad works it out")
+        notes.append(_("the values of the players still playing add up to {total}; leave one out and "
+                        "scorepad works it out").format(total=f['total']))
     if f.get("combos"):
         codes = ", ".join(f"{c['code']} {c['points']}" for c in f["combos"])
-        notes.append(f"combinations ({codes}), several separated by spaces, 2x40 for two; a number stands "
-                     f"for the first combination worth that much; each one counts in its own field "
-                     f"({', '.join(dict.fromkeys(c['field'] for c in f['combos']))})")
+        notes.append(_("combinations ({codes}), several separated by spaces, 2x40 for two; a number "
+                        "stands for the first combination worth that much; each one counts in its own "
+                        "field ({value})").format(
+                         codes=codes, value=', '.join(dict.fromkeys(c['field'] for c in f['combos']))))
     if f.get("default_from"):
         sources = f.get("default_from_fields") or []
         given = f"when {' or '.join(sources)} {'is' if len(sources) == 1 else 'are'} typed" if sources else ""

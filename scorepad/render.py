@@ -95,7 +95,7 @@ def hand_text(data: dict[str, Any]) -> str:
     lines = [_("Hand {n}").format(n=data['hand'])]
     lines += [f"  {text}" for text in data.get("cards_read", [])]
     if data.get("worked_out"):
-        lines.append("  worked out: " + ", ".join(data["worked_out"]))
+        lines.append("  " + _("worked out: {values}").format(values=", ".join(data["worked_out"])))
     for side in data["sides"]:
         why = ", ".join(f"{b['label']} {num(b['points'])}" for b in side["breakdown"]) or _("nothing")
         lines.append(f"  {side['name']}: {num(side['points'])}  ({why})")

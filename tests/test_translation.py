@@ -30,7 +30,7 @@ names = ["matid"]
 [translations.et.fields.extra]
 names = ["lisatrumbid"]
 [translations.et.checks]
-extra_needs_trump = "{me} tegi {extra} lisatrumpi, aga trumpi ei tehtud"
+four_marriages = "trump ja {sum(all_extra)} lisatrumpi teevad {sum(all_extra) + 1} paari, aga maste on ainult 4"
 [translations.et.scores]
 trump = "trump"
 last = "viimane tihi"
@@ -72,8 +72,8 @@ def test_translate_replaces_texts_and_falls_back_per_string() -> None:
 
 
 @pytest.mark.parametrize(("extra", "key", "words"), [
-    ('[translations.et.checks]\nfour_marriages = "{sum(all_extra)} lisatrumpi"\n',
-     "translations.et.checks.four_marriages", "placeholders"),
+    ('[translations.et.rules.twelve]\nmessage = "{me} {score}"\n',
+     "translations.et.rules.twelve.message", "placeholders"),
     ('[translations.et.checks]\nno_such_check = "x"\n', "translations.et.checks.no_such_check", "no [[check]]"),
     ('[translations.et.rules.nope]\nlabel = "x"\n', "translations.et.rules.nope", "no [[rule]]"),
     ('[translations.et.fields.nope]\nhelp = "x"\n', "translations.et.fields.nope", "no field"),
@@ -135,8 +135,8 @@ def test_native_field_names_and_words_in_hand_input(cli: Callable[..., Run], rul
     data = json.loads(r.out)
     assert "last trick" in json.dumps(data) and "viimane" not in json.dumps(data)      # JSON is language-neutral
     # a refused hand speaks the language, with the check's placeholders filled
-    r = cli("--rules-dir", str(rules), "hand", "trump=none", "matt=ann", "last=bob", "lisatrumbid=1,0")
-    assert r.code == 2 and "ann+cat tegi 1 lisatrumpi, aga trumpi ei tehtud" in r.err, r.err
+    r = cli("--rules-dir", str(rules), "hand", "trump=ann", "matt=ann", "last=bob", "lisatrumbid=3,2")
+    assert r.code == 2 and "trump ja 5 lisatrumpi teevad 6 paari, aga maste on ainult 4" in r.err, r.err
     # the stored hands keep the ruleset's own texts
     sheet = json.loads(cli("--rules-dir", str(rules), "sheet", "--json").out)
     assert "viimane tihi" not in json.dumps(sheet)
@@ -145,7 +145,7 @@ def test_native_field_names_and_words_in_hand_input(cli: Callable[..., Run], rul
 def test_rules_show_documents_the_aliases(cli: Callable[..., Run], rules: Path) -> None:
     assert cli("--rules-dir", str(rules), "config", "set", "language", "et").code == 0
     out = cli("--rules-dir", str(rules), "rules", "show", "marjas").out
-    assert "trump (also trumbid=, trump=)" in out and "pole" in out and "pool, kes tegi trumbi" in out
+    assert "trump (ka trumbid=, trump=)" in out and "pole" in out and "pool, kes tegi trumbi" in out
     assert "võidab pool" in out
     neutral = json.loads(cli("--rules-dir", str(rules), "rules", "show", "marjas", "--json").out)
     assert neutral["end"]["description"].startswith("the first side")
