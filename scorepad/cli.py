@@ -954,6 +954,26 @@ def _completion() -> None:
     attach(app, rules_app)
 
 
+def _help_language() -> None:
+    """The language of --help, chosen before Typer builds the commands (their help texts are
+    read then): --lang from the command line, else as the callback chooses (config, env, locale)."""
+    from scorepad.locale import choose, set_language
+
+    flag = None
+    args = sys.argv[1:]
+    for i, arg in enumerate(args):
+        if arg == "--lang" and i + 1 < len(args):
+            flag = args[i + 1]
+        elif arg.startswith("--lang="):
+            flag = arg.partition("=")[2]
+    try:
+        configured = _config().get("language")
+    except ScorepadError:
+        configured = None
+    CTX.config = None
+    set_language(choose(flag, configured)[0])
+
+
 def main() -> None:
     """Entry point: run the app, turning known errors into a sentence and an exit status.
 
@@ -971,7 +991,11 @@ def _run() -> None:
     if "hand" in sys.argv[1:] and {"-h", "--help"} & set(sys.argv[1:]):
         _hand_help()
     try:
-        app(standalone_mode=False)
+        _help_language()
+        from scorepad.locale.cli_help import localized
+
+        with localized(app):
+            app(standalone_mode=False)
     except ScorepadError as exc:
         _fail(exc)
     except SystemExit:

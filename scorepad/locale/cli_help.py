@@ -1,0 +1,104 @@
+"""The CLI's --help texts in the chosen language.
+
+Typer reads its help texts (the `help=` of every option and argument, and each command's docstring)
+when the commands are declared, in English; those English texts are the message ids. `localized(app)`
+puts the chosen language's texts into the declared objects while Typer builds and runs the commands,
+paragraph by paragraph, and `extract` is the Babel extractor that finds those texts in
+cli.py without importing it (babel.cfg), besides the ordinary `_()` calls.
+"""
+
+from __future__ import annotations
+
+import ast
+import inspect
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from scorepad.locale import _, current
+
+
+def translate_help(text: str) -> str:
+    """A help text paragraph by paragraph (paragraphs are the message ids): a paragraph added at run
+    time (the current game's fields) or an example command stays as it is, its "Example:" translated."""
+    out = []
+    for para in text.split("\n\n"):
+        if para.startswith("Example:"):
+            out.append(_("Example:") + para[len("Example:"):])
+        else:
+            out.append(_(para))
+    return "\n\n".join(out)
+
+
+def _typers(app: Any) -> Iterator[Any]:
+    yield app
+    for group in getattr(app, "registered_groups", []):
+        yield from _typers(group.typer_instance)
+
+
+def _texts(app: Any) -> Iterator[tuple[Any, str, str]]:
+    """(object, attribute, English text) of every help text of a Typer app and its sub-apps."""
+    for typer_app in _typers(app):
+        if isinstance(typer_app.info.help, str):
+            yield typer_app.info, "help", typer_app.info.help
+        callbacks = [c.callback for c in typer_app.registered_commands]
+        if typer_app.registered_callback is not None:
+            callbacks.append(typer_app.registered_callback.callback)
+        for command in typer_app.registered_commands:
+            text = command.help if isinstance(command.help, str) else inspect.getdoc(command.callback)
+            if text:
+                yield command, "help", text
+        for callback in callbacks:
+            if callback is None:
+                continue
+            for param in inspect.signature(callback).parameters.values():
+                if isinstance(getattr(param.default, "help", None), str) and param.default.help:
+                    yield param.default, "help", param.default.help
+
+
+@contextmanager
+def localized(app: Any) -> Iterator[None]:
+    """Every help text of a Typer app in the chosen language while the block runs (Typer reads them
+    when it builds the commands); the English texts are put back afterwards."""
+    if current() == "en":
+        yield
+        return
+    saved = []
+    for obj, attr, text in list(_texts(app)):
+        saved.append((obj, attr, getattr(obj, attr)))
+        setattr(obj, attr, translate_help(text))
+    try:
+        yield
+    finally:
+        for obj, attr, old in reversed(saved):
+            setattr(obj, attr, old)
+
+
+def extract(fileobj: Any, keywords: Any, comment_tags: Any, options: Any) -> Iterator[tuple[int, Any, Any, Any]]:
+    """Babel extraction method: `_()` calls as usual, plus `help="..."` keywords and command docstrings."""
+    from babel.messages.extract import extract_python
+
+    source = fileobj.read()
+    fileobj.seek(0)
+    yield from extract_python(fileobj, keywords, comment_tags, options)
+    text = source.decode("utf-8") if isinstance(source, bytes) else source
+    for node in ast.walk(ast.parse(text)):
+        if isinstance(node, ast.keyword) and node.arg == "help":
+            value = node.value
+            if isinstance(value, ast.Constant) and isinstance(value.value, str) and value.value:
+                for para in value.value.split("\n\n"):
+                    yield value.lineno, "", para, []
+            elif isinstance(value, ast.JoinedStr):   # not translatable: say so in review, never silently
+                continue
+        elif isinstance(node, ast.FunctionDef) and node.decorator_list:
+            doc = ast.get_docstring(node)
+            if doc and any(_is_command(d) for d in node.decorator_list):
+                for para in doc.split("\n\n"):
+                    yield node.lineno, "", para, []
+    yield 0, "", "Example:", []
+
+
+def _is_command(decorator: ast.expr) -> bool:
+    """`@app.command(...)`, `@rules_app.command(...)`, `@app.callback()`."""
+    func = decorator.func if isinstance(decorator, ast.Call) else decorator
+    return isinstance(func, ast.Attribute) and func.attr in ("command", "callback")
