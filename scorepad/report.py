@@ -204,6 +204,9 @@ def season_html(title: str, rows: Sequence[dict[str, Any]], columns: Sequence[st
                                  "drawn once, with all their names.")) + f"</p>{ratings}"
     players = ngettext("{n} player", "{n} players", len(rows)).format(n=len(rows))
     n_games = ngettext("{n} game", "{n} games", total_games).format(n=total_games)
+    rating_heading = _("Rating over time (mu - 3 sigma)")
+    no_games = _("No finished games yet.")
+    games_heading = _("Games")
     intro = _("{players}, {games}. Click a column to sort. Rating: openskill mu (uncertainty sigma);\n"
               "average place 0 = always first, 1 = always last.").format(players=players, games=n_games)
     return f"""<!DOCTYPE html>
@@ -214,8 +217,8 @@ def season_html(title: str, rows: Sequence[dict[str, Any]], columns: Sequence[st
 <p>{_esc(intro + note)}</p>
 <div class="scroll"><table class="sortable" id="season"><thead><tr>{head}</tr></thead>
 <tbody>{''.join(body)}</tbody></table></div>
-<h2>{_esc(_("Rating over time (mu - 3 sigma)"))}</h2>{ratings or '<p>' + _esc(_("No finished games yet.")) + '</p>'}
-<h2>{_esc(_("Games"))}</h2>{more}<div class="games">{''.join(charts)}</div>
+<h2>{_esc(rating_heading)}</h2>{ratings or '<p>' + _esc(no_games) + '</p>'}
+<h2>{_esc(games_heading)}</h2>{more}<div class="games">{''.join(charts)}</div>
 <script type="application/json" id="season-data">{embedded_json(rows)}</script>
 <script>{SCRIPT}</script>
 </body></html>

@@ -110,3 +110,18 @@ def test_help_in_each_language(cli: Callable[..., Run]) -> None:
     assert "Запис очок для карткових ігор" in out
     out = cli("standings", "--help").out
     assert "Current totals" in out and "Текущие" not in out
+
+
+def test_no_marked_message_hides_from_the_extractor() -> None:
+    """Babel's extractor does not look inside f-strings; every `_("...")` the code holds must be in the template."""
+    import ast
+
+    in_template = {m.id[0] if isinstance(m.id, tuple) else m.id for m in template() if m.id}
+    missing = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("_", "N_", "ngettext")
+                    and node.args and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str)
+                    and node.args[0].value not in in_template):
+                missing.append(f"{path.name}:{node.lineno}: {node.args[0].value!r}")
+    assert not missing, missing

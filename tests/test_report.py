@@ -138,3 +138,34 @@ def test_report_on_a_phone_and_a_desktop(cli: Callable[..., Run], tmp_path: Path
                 page.close()
         finally:
             b.close()
+
+
+def test_report_in_russian_in_the_browser(cli: Callable[..., Run], tmp_path: Path, chromium: str) -> None:
+    """The page of a Russian reader: <html lang="ru">, Russian headings and results, numbers and dates in
+    the Russian form, and the table still sorts by a (translated) column."""
+    from playwright.sync_api import sync_playwright
+
+    games = play(cli)
+    page_path = tmp_path / "season-ru.html"
+    assert cli("--lang", "ru", "season", "--format", "html", "--output", str(page_path)).code == 0
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=chromium, args=["--no-sandbox", "--disable-gpu", "--no-first-run"])
+        try:
+            page = b.new_page(viewport={"width": 390, "height": 844})
+            page.goto(page_path.as_uri())
+            assert page.evaluate("document.documentElement.lang") == "ru"
+            assert page.evaluate("document.documentElement.scrollWidth") <= 390
+            assert page.locator("h2", has_text="Рейтинг").count() == 1 and page.locator("h2", has_text="Игры").count() == 1
+            cards = page.locator("figure.game")
+            assert cards.count() == len(games)
+            assert "Выиграли" in cards.first.inner_text() and "Игра " in cards.first.inner_text()
+            headers = page.locator("#season thead th").all_inner_texts()
+            assert "игрок" in headers and "побед" in headers and "wins" not in headers
+            header = page.locator("#season thead th", has_text="побед").first
+            header.click()
+            header.click()
+            data = page.evaluate("JSON.parse(document.getElementById('season-data').textContent)")
+            first = page.locator("#season tbody tr").first.locator("td").all_inner_texts()
+            assert int(first[headers.index("побед")]) == max(r["wins"] for r in data)
+        finally:
+            b.close()
