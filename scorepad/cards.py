@@ -20,6 +20,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from scorepad.errors import UserError
+from scorepad.locale import _
 
 RANK_ORDER = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"]
 SUITS = ["S", "H", "D", "C"]
@@ -124,9 +125,9 @@ def parse_card(token: str) -> str:
             continue
         _refuse_mixed(raw, rank_text, suit_text)
         return RANK_WORDS[rank_text] + suit
-    raise UserError(f"{raw!r} is not a card (write a rank 2-10, J, Q, K, A with an optional "
-                    "suit S, H, D, C or ♠♥♦♣, e.g. QS or 10♥; Russian/Ukrainian В Д К Т with П Ч Б Т, "
-                    "e.g. ДП or 10Ч)")
+    raise UserError(_("{raw} is not a card (write a rank 2-10, J, Q, K, A with an optional suit S, H, "
+                       "D, C or ♠♥♦♣, e.g. QS or 10♥; Russian/Ukrainian В Д К Т with П Ч Б Т, e.g. ДП "
+                       "or 10Ч)").format(raw=repr(raw)))
 
 
 def _refuse_mixed(raw: str, rank_text: str, suit_text: str) -> None:
@@ -136,8 +137,9 @@ def _refuse_mixed(raw: str, rank_text: str, suit_text: str) -> None:
     rank_cyr = rank_text == "Т"
     if (rank_cyr and LATIN.search(suit_text)) or (not rank_cyr and CYRILLIC.search(suit_text)):
         which = "Cyrillic Т (an ace)" if rank_cyr else "Latin T (a ten)"
-        raise UserError(f"{raw!r} mixes alphabets: its {which} is followed by the suit {suit_text!r}; "
-                        "write the ace as ТП ТЧ ТБ ТТ or AS AH AD AC, the ten as 10S or 10П")
+        raise UserError(_("{raw} mixes alphabets: its {which} is followed by the suit {suit_text}; write "
+                           "the ace as ТП ТЧ ТБ ТТ or AS AH AD AC, the ten as 10S or 10П").format(
+                            raw=repr(raw), which=which, suit_text=repr(suit_text)))
 
 
 def read_cards(text: str, deck: Deck | None = None) -> list[tuple[str, str]]:
@@ -165,7 +167,8 @@ def read_cards(text: str, deck: Deck | None = None) -> list[tuple[str, str]]:
     if deck is not None:
         for _typed, card in out:
             if card not in deck:
-                raise UserError(f"{card_label(card)} is not in this game's deck ({deck.describe()})")
+                raise UserError(_("{value} is not in this game's deck ({value2})").format(
+                                    value=card_label(card), value2=deck.describe()))
     return out
 
 
@@ -182,7 +185,8 @@ def check_copies(hands: Iterable[tuple[str, ...]], deck: Deck) -> list[str]:
         rank, suit = split_card(card)
         limit = deck.jokers if rank == "JOKER" else (deck.copies if suit else deck.copies * 4)
         if n > limit:
-            problems.append(f"{card_label(card)} appears {n} times but the deck has {limit}")
+            problems.append(_("{value} appears {n} times but the deck has {limit}").format(
+                                value=card_label(card), n=n, limit=limit))
     return problems
 
 

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from scorepad.errors import ScorepadError, UserError
+from scorepad.locale import _
 from scorepad.names import MAX_GAME_NAME
 from scorepad.shape import MAX_NAME, Bool, Int, ListOf, Record, Text, Time, name_problem, problems
 from scorepad.store import Store, now
@@ -69,18 +70,19 @@ def import_game_toml(store: Store, path: Path) -> tuple[int, int]:
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        raise UserError(f"{path}: not a scorepad game file ({exc})") from None
+        raise UserError(_("{path}: not a scorepad game file ({exc})").format(path=path, exc=exc)) from None
     except RecursionError:
-        raise UserError(f"{path}: not a scorepad game file (the TOML nests too deeply)") from None
+        raise UserError(_("{path}: not a scorepad game file (the TOML nests too deeply)").format(path=path)) from None
     except ValueError:  # an integer beyond Python's digit limit
-        raise UserError(f"{path}: not a scorepad game file (a number has thousands of digits)") from None
+        raise UserError(_("{path}: not a scorepad game file (a number has thousands of digits)").format(path=path)) from None
     if data.get("format") != FORMAT or data.get("version") != VERSION:
-        raise UserError(f"{path}: not a scorepad game file (format {FORMAT!r}, version {VERSION})")
+        raise UserError(_("{path}: not a scorepad game file (format {FORMAT}, version {VERSION})").format(
+                            path=path, FORMAT=repr(FORMAT), VERSION=VERSION))
     found = problems(data, GAME_FILE)
     for key in ("name", "season"):
         value = data.get(key)
         if not found and value and (why := name_problem(value, MAX_GAME_NAME if key == "name" else MAX_NAME)) is not None:
-            found.append(f"{key}: the name {why}")
+            found.append(_("{key}: the name {why}").format(key=key, why=why))
     if found:
         raise refuse(path, found)
     game, pins = checked_game(data, path)
@@ -106,7 +108,7 @@ def checked_game(data: dict[str, Any], path: Path) -> tuple[dict[str, Any], dict
         members = []
         for m, who in enumerate(s["members"]):
             if who not in players:
-                found.append(f"sides[{k}].members[{m}]: {who!r} is not one of the players")
+                found.append(_("sides[{k}].members[{m}]: {who} is not one of the players").format(k=k, m=m, who=repr(who)))
             else:
                 members.append(players.index(who))
         sides.append({"name": s["name"], "members": members})

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from scorepad.errors import RulesetError, UserError
+from scorepad.locale import _
 from scorepad.registry import load, resolve, resolved_text, text_hash
 from scorepad.ruleset import load_text, parse_toml
 
@@ -28,7 +29,8 @@ def write_new(path: Path, text: str | Iterable[str], force: bool) -> None:
 
 def _check_id(new_id: str, example: str) -> None:
     if not ID_RE.match(new_id):
-        raise UserError(f"{new_id!r}: an id is lower-case letters, digits and - (like {example})")
+        raise UserError(_("{new_id}: an id is lower-case letters, digits and - (like {example})").format(
+                            new_id=repr(new_id), example=example))
 
 
 def derive(base: str, new_id: str, options: Mapping[str, str], name: str | None, aliases: Sequence[str],
@@ -40,11 +42,11 @@ def derive(base: str, new_id: str, options: Mapping[str, str], name: str | None,
 
     _check_id(new_id, "skid-505")
     if "variant" in options:
-        raise UserError("a derived ruleset changes options; start it with GAME:VARIANT instead of --opt variant=")
+        raise UserError(_('a derived ruleset changes options; start it with GAME:VARIANT instead of --opt variant='))
     rs = load(base, rules_dirs)
     typed = resolve_options(rs, options)
-    base_path, _ = resolve(base, rules_dirs)
-    base_text, _ = resolved_text(base_path, rules_dirs)
+    base_path, _variant = resolve(base, rules_dirs)
+    base_text, _warnings = resolved_text(base_path, rules_dirs)
     changed = ", ".join(f"{k} {v}" for k, v in options.items())
     data: dict[str, Any] = {
         "format": 1, "base": rs.id, "base_hash": text_hash(base_text),
@@ -57,7 +59,7 @@ def derive(base: str, new_id: str, options: Mapping[str, str], name: str | None,
     with tempfile.TemporaryDirectory() as tmp:   # load it before writing: nothing is written if it fails
         probe = Path(tmp) / path.name
         probe.write_text(text, encoding="utf-8")
-        merged, _ = resolved_text(probe, rules_dirs)
+        merged, _warnings = resolved_text(probe, rules_dirs)
     load_text(merged, str(path))
     target_dir.mkdir(parents=True, exist_ok=True)
     write_new(path, text, force)
@@ -73,7 +75,7 @@ def write_starter(new_id: str, name: str | None, target_dir: Path, force: bool) 
     scenario = target_dir / f"{new_id}.scenario.toml"
     for target in (path, scenario):
         if target.exists() and not force:
-            raise UserError(f"{target} exists; use --force to replace it")
+            raise UserError(_("{target} exists; use --force to replace it").format(target=target))
     text = STARTER.format(id=new_id, name=name or new_id.replace("-", " ").title())
     load_text(text, str(path))
     target_dir.mkdir(parents=True, exist_ok=True)
@@ -138,7 +140,7 @@ def locate_problems(result: FileCheck) -> list[Any]:
 def scenario_files(spec: str, given: Sequence[Path], rules_dirs: Sequence[str]) -> tuple[Any, list[Path]]:
     """The ruleset to test and its scenario files: those named, else the ones found beside it."""
     path, variant = resolve(spec, rules_dirs)
-    text, _ = resolved_text(path, rules_dirs)
+    text, _warnings = resolved_text(path, rules_dirs)
     rs = load_text(text, str(path), variant)
     files = list(given)
     if not files:
@@ -146,5 +148,6 @@ def scenario_files(spec: str, given: Sequence[Path], rules_dirs: Sequence[str]) 
         files += sorted((path.parent / "scenarios" / rs.id).glob("*.toml"))
         files += sorted((Path("tests") / "scenarios" / rs.id).glob("*.toml"))
     if not files:
-        raise UserError(f"no scenarios for {rs.id}: name them, or put {path.stem}.scenario.toml beside the ruleset")
+        raise UserError(_("no scenarios for {id}: name them, or put {stem}.scenario.toml beside the ruleset").format(
+                            id=rs.id, stem=path.stem))
     return rs, files

@@ -11,6 +11,7 @@ from __future__ import annotations
 import unicodedata
 
 from scorepad.errors import UserError
+from scorepad.locale import _
 
 MAX_NAME = 40         # players, teams and seasons: fits a score-sheet column
 MAX_GAME_NAME = 80    # a game's --name is a short description ("Friday at Ann's")
@@ -47,7 +48,7 @@ def name_problem(text: str, limit: int = MAX_NAME) -> str | None:
 def check_name(text: object, what: str = "a player name", limit: int = MAX_NAME) -> str:
     """The name with surrounding spaces removed, or UserError saying what is wrong with it."""
     if not isinstance(text, str):
-        raise UserError(f"{what} must be text, not {type(text).__name__}")
+        raise UserError(_("{what} must be text, not {name}").format(what=what, name=type(text).__name__))
     why = name_problem(text, limit)
     if why is None:
         return text.strip()
@@ -55,6 +56,6 @@ def check_name(text: object, what: str = "a player name", limit: int = MAX_NAME)
     if len(shown) > 24:
         shown = shown[:20] + "..."
     if why == "is empty":
-        raise UserError(f"{what} is empty")
+        raise UserError(_("{what} is empty").format(what=what))
     hint = "; use letters, digits, spaces and punctuation" if "control" in why else ""
     raise UserError(f"{what} {shown!r} {why}{hint}")

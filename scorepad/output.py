@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from scorepad.errors import UserError
+from scorepad.locale import _
 from scorepad.names import unsafe_char
 
 # ------------------------------------------------------------------ terminals
@@ -129,15 +130,17 @@ def check_output_path(path: Path | str) -> Path:
     """The path --output names, or a sentence saying why nothing can be written there."""
     text = str(path)
     if not text.strip():
-        raise UserError("--output needs a file name")
+        raise UserError(_('--output needs a file name'))
     target = Path(text)
     if text.endswith(("/", os.sep)) or target.is_dir():
-        raise UserError(f"{text} is a directory; name a file inside it")
+        raise UserError(_("{text} is a directory; name a file inside it").format(text=text))
     parent = target.parent
     if parent.exists() and not parent.is_dir():
-        raise UserError(f"{text}: {parent} is a file, not a folder; choose another place")
+        raise UserError(_("{text}: {parent} is a file, not a folder; choose another place").format(
+                            text=text, parent=parent))
     if not parent.is_dir():
-        raise UserError(f"{text}: the folder {parent} does not exist; create it first or choose another place")
+        raise UserError(_("{text}: the folder {parent} does not exist; create it first or choose another "
+                           "place").format(text=text, parent=parent))
     return target
 
 
@@ -151,7 +154,7 @@ def check_not_database(path: Path | str, database: Path | str) -> None:
     for suffix in DATABASE_COMPANIONS:
         if target == base + suffix:
             what = "the database itself" if not suffix else f"the database's own {suffix} file"
-            raise UserError(f"{path} is {what}; choose another file name")
+            raise UserError(_("{path} is {what}; choose another file name").format(path=path, what=what))
 
 
 def write_output(path: Path | str, text: str | Iterable[str], *, force: bool = True) -> Path:
@@ -167,24 +170,25 @@ def write_output(path: Path | str, text: str | Iterable[str], *, force: bool = T
     except FileNotFoundError:
         info = None
     except OSError as exc:
-        raise UserError(f"cannot write {target}: {exc.strerror}") from None
+        raise UserError(_("cannot write {target}: {strerror}").format(target=target, strerror=exc.strerror)) from None
     if info is not None and not stat.S_ISREG(info.st_mode):
         if stat.S_ISCHR(info.st_mode) or stat.S_ISFIFO(info.st_mode):
             try:
                 with open(real, "w", encoding="utf-8", newline="") as f:
                     _write(f, text)
             except OSError as exc:
-                raise UserError(f"cannot write {target}: {exc.strerror}") from None
+                raise UserError(_("cannot write {target}: {strerror}").format(target=target, strerror=exc.strerror)) from None
             return target
         if stat.S_ISDIR(info.st_mode):
-            raise UserError(f"{target} is a directory; name a file inside it")
-        raise UserError(f"{target} is not a regular file (a socket or a block device); choose a file name")
+            raise UserError(_("{target} is a directory; name a file inside it").format(target=target))
+        raise UserError(_("{target} is not a regular file (a socket or a block device); choose a file name").format(
+                            target=target))
     if info is not None and not force:
-        raise UserError(f"{target} exists; use --force to replace it")
+        raise UserError(_("{target} exists; use --force to replace it").format(target=target))
     try:
         write_atomic(real, text, info)
     except OSError as exc:
-        raise UserError(f"cannot write {target}: {exc.strerror}") from None
+        raise UserError(_("cannot write {target}: {strerror}").format(target=target, strerror=exc.strerror)) from None
     return target
 
 

@@ -15,6 +15,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from scorepad.errors import RulesetError, UserError
+from scorepad.locale import _
 from scorepad.ruleset import Ruleset, load_text, merge, parse_toml, read_text
 
 
@@ -85,12 +86,12 @@ def resolve(spec: str, extra_dirs: Sequence[str] = ()) -> tuple[Path, str | None
     """A RULESET argument (id, alias, native name or path, optionally `:VARIANT`) to a file and variant."""
     name, variant = spec, None
     if ":" in spec and not Path(spec).exists():
-        name, _, variant = spec.rpartition(":")
+        name, _colon, variant = spec.rpartition(":")
         variant = variant or None
     path = Path(name)
     if name.endswith(".toml") or os.sep in name:
         if not path.is_file():
-            raise UserError(f"no ruleset file {name}")
+            raise UserError(_("no ruleset file {name}").format(name=name))
         return path, variant
     want = fold(name)
     known = entries(extra_dirs)
@@ -101,8 +102,10 @@ def resolve(spec: str, extra_dirs: Sequence[str] = ()) -> tuple[Path, str | None
         return hits[0].path, variant
     if not hits:
         guess = closest(name, [n for e in known.values() for n in (e.id, *e.names)], lambda n: _id_of(known, n))
-        raise UserError(f"unknown game {name!r}{did_you_mean(guess)}; `scorepad rules list` shows the games")
-    raise UserError(f"{name!r} could mean {', '.join(e.id for e in hits)}; use the id")
+        raise UserError(_("unknown game {name}{value}; `scorepad rules list` shows the games").format(
+                            name=repr(name), value=did_you_mean(guess)))
+    raise UserError(_("{name} could mean {value}; use the id").format(
+                        name=repr(name), value=', '.join(e.id for e in hits)))
 
 
 def _id_of(known: dict[str, Entry], name: str) -> str:
@@ -149,7 +152,7 @@ def ruleset_id(spec: str, extra_dirs: Sequence[str] = (), stored: Iterable[str] 
     if spec in stored:
         return spec
     try:
-        path, _ = resolve(spec, extra_dirs)
+        path, _variant = resolve(spec, extra_dirs)
     except UserError:
         folded = {fold(s): s for s in stored}
         if fold(spec) in folded:
@@ -157,7 +160,8 @@ def ruleset_id(spec: str, extra_dirs: Sequence[str] = (), stored: Iterable[str] 
         known = entries(extra_dirs)
         guess = closest(spec, [*stored, *(n for e in known.values() for n in (e.id, *e.names))],
                         lambda n: _id_of(known, n))
-        raise UserError(f"unknown game {spec!r}{did_you_mean(guess)}; `scorepad rules list` shows the games") from None
+        raise UserError(_("unknown game {spec}{value}; `scorepad rules list` shows the games").format(
+                            spec=repr(spec), value=did_you_mean(guess))) from None
     found = next((e.id for e in entries(extra_dirs).values() if e.path == path), None)
     if found is None:
         found = load(str(path), extra_dirs).id
@@ -167,7 +171,7 @@ def ruleset_id(spec: str, extra_dirs: Sequence[str] = (), stored: Iterable[str] 
 def load(spec: str, extra_dirs: Sequence[str] = (), variant: str | None = None) -> Ruleset:
     """Load a ruleset by RULESET argument; `variant` (from --opt variant=) wins over `:VARIANT`."""
     path, spec_variant = resolve(spec, extra_dirs)
-    text, _ = resolved_text(path, extra_dirs)
+    text, _warnings = resolved_text(path, extra_dirs)
     return load_text(text, display_source(path), variant or spec_variant)
 
 
@@ -185,19 +189,22 @@ def resolved_text(path: Path, extra_dirs: Sequence[str] = (), depth: int = 0) ->
     if "base" not in data:
         return text, []
     if depth >= MAX_DERIVATION:
-        raise RulesetError(f"{path}: base: derived more than {MAX_DERIVATION} levels deep (a loop?)")
+        raise RulesetError(_("{path}: base: derived more than {MAX_DERIVATION} levels deep (a loop?)").format(
+                               path=path, MAX_DERIVATION=MAX_DERIVATION))
     base_spec = data["base"]
     if not isinstance(base_spec, str) or not re.match(r"^[a-z0-9][a-z0-9-]{0,40}$", base_spec):
         # an id, never a path: a ruleset from a stranger must not make scorepad read other files
-        raise RulesetError(f"{path}: base: must be the id of the ruleset this one is derived from, like \"skid\"")
-    base_path, _ = resolve(base_spec, extra_dirs)
+        raise RulesetError(_("{path}: base: must be the id of the ruleset this one is derived from, like "
+                              "\"skid\"").format(path=path))
+    base_path, _variant = resolve(base_spec, extra_dirs)
     if base_path.resolve() == Path(path).resolve():
-        raise RulesetError(f"{path}: base: a ruleset cannot be derived from itself")
+        raise RulesetError(_("{path}: base: a ruleset cannot be derived from itself").format(path=path))
     base_text, warnings = resolved_text(base_path, extra_dirs, depth + 1)
     want = data.get("base_hash")
     if want is not None and want != text_hash(base_text):
-        warnings.append(f"{path}: warning: its base {base_spec!r} has changed since this ruleset was derived "
-                        "from it; check that the overlay still does what you want (games already played keep their rules)")
+        warnings.append(_("{path}: warning: its base {base_spec} has changed since this ruleset was "
+                           "derived from it; check that the overlay still does what you want (games already "
+                           "played keep their rules)").format(path=path, base_spec=repr(base_spec)))
     overlay = {k: v for k, v in data.items() if k not in ("base", "base_hash")}
     merged = merge(parse_toml(base_text, str(base_path)), overlay)
     if isinstance(overlay.get("game"), dict):

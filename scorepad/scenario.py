@@ -24,6 +24,7 @@ from scorepad.engine import (
     side_display,
 )
 from scorepad.errors import ScorepadError, UserError
+from scorepad.locale import _
 from scorepad.registry import load
 from scorepad.ruleset import Ruleset
 
@@ -57,10 +58,10 @@ def load_scenario(path: Path, ruleset: Ruleset | None = None,
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
-        raise UserError(f"{path}: cannot read the scenario ({exc})") from None
+        raise UserError(_("{path}: cannot read the scenario ({exc})").format(path=path, exc=exc)) from None
     unknown = set(data) - SCENARIO_KEYS
     if unknown:
-        raise UserError(f"{path}: unknown keys {sorted(unknown)}")
+        raise UserError(_("{path}: unknown keys {value}").format(path=path, value=sorted(unknown)))
     if ruleset is None:
         ruleset = load(str(data["ruleset"]), extra_dirs, data.get("variant"))
     elif data.get("variant") and data.get("variant") != ruleset.variant:

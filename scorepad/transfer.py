@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from scorepad.errors import ScorepadError, StoreError, UserError
+from scorepad.locale import _
 from scorepad.names import MAX_GAME_NAME, MAX_SIDE_NAME
 from scorepad.shape import (
     MAX_NAME,
@@ -186,19 +187,21 @@ def read_document(path: Path, what: str) -> str:
     try:
         size = Path(path).stat().st_size
         if size > MAX_FILE_BYTES:
-            raise UserError(f"{path}: the file is larger than {MAX_FILE_BYTES >> 20} MiB; not {what}")
+            raise UserError(_("{path}: the file is larger than {value} MiB; not {what}").format(
+                                path=path, value=MAX_FILE_BYTES >> 20, what=what))
         return Path(path).read_bytes().decode("utf-8")
     except OSError as exc:
-        raise UserError(f"{path}: cannot read the file ({exc.strerror})") from None
+        raise UserError(_("{path}: cannot read the file ({strerror})").format(path=path, strerror=exc.strerror)) from None
     except UnicodeDecodeError:
-        raise UserError(f"{path}: not {what} (the file is not UTF-8 text)") from None
+        raise UserError(_("{path}: not {what} (the file is not UTF-8 text)").format(path=path, what=what)) from None
 
 
 def refuse(path: Path, found: list[str]) -> UserError:
     """One error for every problem found: the first in the message, all of them listed."""
     if len(found) == 1:
-        return UserError(f"{path}: {found[0]}; nothing was imported")
-    return UserError(f"{path}: {found[0]} (and {len(found) - 1} more); nothing was imported", found)
+        return UserError(_("{path}: {value}; nothing was imported").format(path=path, value=found[0]))
+    return UserError(_("{path}: {value} (and {value2} more); nothing was imported").format(
+                         path=path, value=found[0], value2=len(found) - 1), found)
 
 
 def import_file(store: Store, path: Path) -> tuple[int, int]:
@@ -207,15 +210,16 @@ def import_file(store: Store, path: Path) -> tuple[int, int]:
     try:
         data = read_json(text)
     except RecursionError:
-        raise UserError(f"{path}: not a scorepad export (the JSON nests too deeply)") from None
+        raise UserError(_("{path}: not a scorepad export (the JSON nests too deeply)").format(path=path)) from None
     except ValueError as exc:
-        raise UserError(f"{path}: not a scorepad export ({exc})") from None
+        raise UserError(_("{path}: not a scorepad export ({exc})").format(path=path, exc=exc)) from None
     if not isinstance(data, dict) or data.get("format") != FORMAT:
-        raise UserError(f"{path}: not a scorepad export (no \"format\": \"{FORMAT}\")")
+        raise UserError(_("{path}: not a scorepad export (no \"format\": \"{FORMAT}\")").format(path=path, FORMAT=FORMAT))
     if data.get("version") != VERSION:
         version = data.get("version")
         shown = version if isinstance(version, int) and not isinstance(version, bool) else kind(version)
-        raise UserError(f"{path}: export version {shown}; this scorepad reads {VERSION}")
+        raise UserError(_("{path}: export version {shown}; this scorepad reads {VERSION}").format(
+                            path=path, shown=shown, VERSION=VERSION))
     found = check_export(data)
     if found:
         raise refuse(path, found)
@@ -236,8 +240,8 @@ def check_export(data: Any) -> list[str]:
     for k, r in enumerate(data["rulesets"]):
         true = text_hash(r["text"])
         if true != r["hash"]:
-            out.append(f"rulesets[{k}].hash: {r['hash']} is not the hash of the text beside it ({true}); "
-                       f"the ruleset text was altered")
+            out.append(_("rulesets[{k}].hash: {hash} is not the hash of the text beside it ({true}); the "
+                          "ruleset text was altered").format(k=k, hash=r['hash'], true=true))
             continue
         if r["hash"] in texts or r["hash"] not in used:
             continue  # the same text twice, or a text no game uses (it is not stored)
@@ -245,23 +249,25 @@ def check_export(data: Any) -> list[str]:
         try:
             rs = loaded[r["hash"], None] = load_text(r["text"], f"rulesets[{k}].text")
         except ScorepadError as exc:
-            out.append(f"rulesets[{k}].text: not a usable ruleset: {exc.message}")
+            out.append(_("rulesets[{k}].text: not a usable ruleset: {message}").format(k=k, message=exc.message))
             loaded[r["hash"], None] = None
             continue
         rid = rs.id
         if rid != r["ruleset_id"]:
-            out.append(f"rulesets[{k}].ruleset_id: {r['ruleset_id']!r}, but the text is the ruleset {rid!r}")
+            out.append(_("rulesets[{k}].ruleset_id: {ruleset_id}, but the text is the ruleset {rid}").format(
+                           k=k, ruleset_id=repr(r['ruleset_id']), rid=repr(rid)))
     seen: dict[str, int] = {}
     for i, g in enumerate(data["games"]):
         if len(out) >= MAX_PROBLEMS:
             break
         where = f"games[{i}]"
         if g["uid"] in seen:
-            out.append(f"{where}.uid: the same uid as games[{seen[g['uid']]}]")
+            out.append(_("{where}.uid: the same uid as games[{value}]").format(where=where, value=seen[g['uid']]))
             continue
         seen[g["uid"]] = i
         if g["ruleset_hash"] not in texts:
-            out.append(f"{where}.ruleset_hash: no entry of rulesets has the hash {g['ruleset_hash']}")
+            out.append(_("{where}.ruleset_hash: no entry of rulesets has the hash {ruleset_hash}").format(
+                           where=where, ruleset_hash=g['ruleset_hash']))
             continue
         k, text = texts[g["ruleset_hash"]]
         if loaded[g["ruleset_hash"], None] is None:
@@ -274,7 +280,7 @@ def check_export(data: Any) -> list[str]:
                 loaded[key] = exc.message
         rs = loaded[key]
         if isinstance(rs, str):
-            out.append(f"{where}.variant: {rs}")
+            out.append(_("{where}.variant: {rs}").format(where=where, rs=rs))
             continue
         out.extend(check_game(g, where, rs))
     return out[:MAX_PROBLEMS]
@@ -286,7 +292,8 @@ def check_game(g: Mapping[str, Any], where: str, rs: Any) -> list[str]:
 
     out: list[str] = []
     if g["ruleset_id"] != rs.id:
-        out.append(f"{where}.ruleset_id: {g['ruleset_id']!r}, but its pinned ruleset is {rs.id!r}")
+        out.append(_("{where}.ruleset_id: {ruleset_id}, but its pinned ruleset is {id}").format(
+                       where=where, ruleset_id=repr(g['ruleset_id']), id=repr(rs.id)))
     players = list(g["players"])
     out.extend(player_problems(rs, players, f"{where}.players"))
     out.extend(side_problems(rs, players, g["sides"], f"{where}.sides"))
@@ -305,16 +312,18 @@ def player_problems(rs: Any, players: list[str], where: str) -> list[str]:
     out = []
     if not rs.min_players <= len(players) <= rs.max_players:
         want = str(rs.min_players) if rs.min_players == rs.max_players else f"{rs.min_players}-{rs.max_players}"
-        out.append(f"{where}: {rs.name} is played by {want} players, not {len(players)}")
+        out.append(_("{where}: {name} is played by {want} players, not {n}").format(
+                       where=where, name=rs.name, want=want, n=len(players)))
     lowered: dict[str, int] = {}
     for i, p in enumerate(players):
         why = name_problem(p)
         if why is not None:
-            out.append(f"{where}[{i}]: the name {why}")
+            out.append(_("{where}[{i}]: the name {why}").format(where=where, i=i, why=why))
         elif p != p.strip():
-            out.append(f"{where}[{i}]: the name {p!r} begins or ends with spaces")
+            out.append(_("{where}[{i}]: the name {p} begins or ends with spaces").format(where=where, i=i, p=repr(p)))
         if p.lower() in lowered:
-            out.append(f"{where}[{i}]: the same name as {where}[{lowered[p.lower()]}]")
+            out.append(_("{where}[{i}]: the same name as {where}[{value}]").format(
+                           where=where, i=i, value=lowered[p.lower()]))
         lowered.setdefault(p.lower(), i)
     return out
 
@@ -333,16 +342,17 @@ def side_problems(rs: Any, players: list[str], sides: list[dict[str, Any]], wher
         return []
     out = []
     if len(sides) != len(rs.partnerships):
-        out.append(f"{where}: {rs.name} has {len(rs.partnerships)} sides, not {len(sides)}")
+        out.append(_("{where}: {name} has {n} sides, not {n2}").format(
+                       where=where, name=rs.name, n=len(rs.partnerships), n2=len(sides)))
     seats = sorted(seat for s in sides for seat in s["members"])
     if seats != list(range(n)):
-        out.append(f"{where}: every player must be in exactly one side")
+        out.append(_("{where}: every player must be in exactly one side").format(where=where))
     if sorted(len(s["members"]) for s in sides) != sorted(len(t) for t in rs.partnerships):
         sizes = " and ".join(str(len(t)) for t in rs.partnerships)
-        out.append(f"{where}: {rs.name} sides have {sizes} players")
+        out.append(_("{where}: {name} sides have {sizes} players").format(where=where, name=rs.name, sizes=sizes))
     names = [s["name"].lower() for s in sides]
     if len(set(names)) != len(names):
-        out.append(f"{where}: two sides have the same name")
+        out.append(_("{where}: two sides have the same name").format(where=where))
     return out
 
 
@@ -355,7 +365,7 @@ def option_problems(rs: Any, options: Mapping[str, Any], where: str, complete: b
     for key, o in rs.options.items():
         if key not in options:
             if complete:
-                out.append(f"{where}.{key}: missing")
+                out.append(_("{where}.{key}: missing").format(where=where, key=key))
             continue
         value, default = options[key], o.default
         if isinstance(default, bool):
@@ -367,7 +377,8 @@ def option_problems(rs: Any, options: Mapping[str, Any], where: str, complete: b
         else:
             ok = isinstance(value, type(default))
         if not ok:
-            out.append(f"{where}.{key}: must be like its default {default!r}, not {type(value).__name__}")
+            out.append(_("{where}.{key}: must be like its default {default}, not {name}").format(
+                           where=where, key=key, default=repr(default), name=type(value).__name__))
     if not out:
         try:
             resolve_options(rs, options)

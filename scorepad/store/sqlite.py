@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from scorepad.errors import StoreError, UserError
+from scorepad.locale import _
 from scorepad.store.migrations import MIGRATIONS, SCHEMA_VERSION
 
 
@@ -34,7 +35,7 @@ def dumps(value: Any) -> str:
     try:
         return json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
     except ValueError:
-        raise UserError("a value is not a number (NaN or an infinity); nothing was stored") from None
+        raise UserError(_('a value is not a number (NaN or an infinity); nothing was stored')) from None
 
 
 def text_hash(text: str) -> str:
@@ -104,8 +105,9 @@ class Store:
         self._texts: dict[str, str] = {}
         if chosen and not self.path.parent.is_dir():
             # a typo in --db or SCOREPAD_DB must not quietly start a second, empty database somewhere new
-            raise UserError(f"the database {self.path} is in a directory that does not exist ({self.path.parent}); "
-                            "create the directory first, or choose another file with --db or SCOREPAD_DB")
+            raise UserError(_("the database {path} is in a directory that does not exist ({parent}); create "
+                               "the directory first, or choose another file with --db or SCOREPAD_DB").format(
+                                path=self.path, parent=self.path.parent))
         try:
             if not chosen:
                 self.path.parent.mkdir(parents=True, exist_ok=True)
@@ -117,9 +119,10 @@ class Store:
             self.db.execute("PRAGMA synchronous = NORMAL" if self.wal else "PRAGMA synchronous = FULL")
             self._migrate()
         except sqlite3.DatabaseError as exc:
-            raise StoreError(f"cannot open the database {self.path}: {exc}") from None
+            raise StoreError(_("cannot open the database {path}: {exc}").format(path=self.path, exc=exc)) from None
         except OSError as exc:
-            raise StoreError(f"cannot create the database {self.path}: {exc.strerror}") from None
+            raise StoreError(_("cannot create the database {path}: {strerror}").format(
+                                 path=self.path, strerror=exc.strerror)) from None
 
     def _journal_mode_wal(self) -> Any:
         """Switch to WAL. SQLite answers 'database is locked' at once, without waiting for the busy
@@ -151,8 +154,9 @@ class Store:
     def _migrate(self) -> None:
         version = self.db.execute("PRAGMA user_version").fetchone()[0]
         if version > SCHEMA_VERSION:
-            raise StoreError(f"the database {self.path} was written by a newer scorepad "
-                             f"(schema {version}, this one knows {SCHEMA_VERSION})")
+            raise StoreError(_("the database {path} was written by a newer scorepad (schema {version}, this one "
+                                "knows {SCHEMA_VERSION})").format(
+                                 path=self.path, version=version, SCHEMA_VERSION=SCHEMA_VERSION))
         if version == SCHEMA_VERSION:
             return
         with self.write() as db:
@@ -178,7 +182,8 @@ class Store:
                     uid: str | None = None, created: str | None = None, make_current: bool = True) -> int:
         with self.write() as db:
             if self.pin_ruleset(db, ruleset_id, ruleset_text, ruleset_source) != ruleset_hash:
-                raise StoreError(f"the ruleset hash {ruleset_hash} is not the hash of its text")
+                raise StoreError(_("the ruleset hash {ruleset_hash} is not the hash of its text").format(
+                                     ruleset_hash=ruleset_hash))
             cur = db.execute(
                 "INSERT INTO games(uid, ruleset_id, ruleset_hash, variant, name, season, players, sides,"
                 " options, created, state) VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -240,7 +245,7 @@ class Store:
         if game_id is None:
             current = self.get_meta("current_game")
             if current is None:
-                raise UserError("there is no current game; start one with `scorepad new GAME PLAYER...`")
+                raise UserError(_('there is no current game; start one with `scorepad new GAME PLAYER...`'))
             game_id = current
         try:
             gid = int(game_id)
@@ -263,14 +268,14 @@ class Store:
             if len(hits) == 1:
                 return int(hits[0])
             if hits:
-                raise UserError(f"{text!r} could be game {', '.join(map(str, hits[:-1]))} or {hits[-1]}; "
-                                "say which by its id")
+                raise UserError(_("{text} could be game {value} or {value2}; say which by its id").format(
+                                    text=repr(text), value=', '.join(map(str, hits[:-1])), value2=hits[-1]))
         guess = did_you_mean([repr(n) for n in closest(text, [n for _, n in named])])
         what = f"game called {text!r}"
         if text.strip().isdigit():
             last = self.db.execute("SELECT MAX(id) FROM games").fetchone()[0]
             what, guess = f"game {text.strip()}", f" (the last game is {last})" if last is not None else ""
-        raise UserError(f"there is no {what}{guess}; `scorepad games` lists them")
+        raise UserError(_("there is no {what}{guess}; `scorepad games` lists them").format(what=what, guess=guess))
 
     def games(self, season: str | None = None) -> list[GameRow]:
         if season is None:
@@ -304,6 +309,7 @@ class Store:
         """Inside a write: refuse if the game changed since it was read, else bump its version."""
         current = db.execute("SELECT version FROM games WHERE id = ?", (game_id,)).fetchone()
         if current is None or current[0] != expected_version:
+            # the words are checked by play.decided_on: not translated here (the CLI shows them as they are)
             raise StoreError("another scorepad command changed this game at the same moment; try again")
         db.execute("UPDATE games SET version = version + 1 WHERE id = ?", (game_id,))
 
@@ -334,7 +340,7 @@ class Store:
             if repin is not None:
                 rid, rhash, text, source = repin
                 if self.pin_ruleset(db, rid, text, source) != rhash:
-                    raise StoreError(f"the ruleset hash {rhash} is not the hash of its text")
+                    raise StoreError(_("the ruleset hash {rhash} is not the hash of its text").format(rhash=rhash))
                 db.execute("UPDATE games SET ruleset_hash = ? WHERE id = ?", (rhash, game_id))
             self._replace(db, game_id, first_n, rows, action, detail, final_state)
 
@@ -457,4 +463,4 @@ class Store:
             finally:
                 dest.close()
         except sqlite3.Error as exc:
-            raise UserError(f"cannot write the backup {target}: {exc}") from None
+            raise UserError(_("cannot write the backup {target}: {exc}").format(target=target, exc=exc)) from None
