@@ -18,6 +18,7 @@ import typer
 
 from scorepad.clihelp import add_examples, words_not_types
 from scorepad.errors import ScorepadError
+from scorepad.locale import _, ngettext
 
 words_not_types()  # help in words (GAME, PLAYER), not Python types
 app = typer.Typer(add_completion=True, no_args_is_help=True, pretty_exceptions_enable=False,
@@ -43,7 +44,7 @@ def _version(value: bool) -> None:
     if value:
         from scorepad import __version__
 
-        typer.echo(f"scorepad {__version__}")
+        typer.echo(_("scorepad {version}").format(version=__version__))
         raise typer.Exit()
 
 
@@ -128,7 +129,7 @@ def _table() -> Iterator[Any]:
     try:
         yield TerminalConsole()
     except Cancelled as exc:
-        typer.echo("\nNot recorded; nothing was stored.", err=True)
+        typer.echo(_('\nNot recorded; nothing was stored.'), err=True)
         raise SystemExit(130 if exc.interrupted else 0) from None
 
 
@@ -160,9 +161,9 @@ def rules_list(as_json: bool = typer.Option(False, "--json", help="JSON output")
 
         rows = [[d["id"], d["name"], d["players"], ", ".join(d["aliases"]), ", ".join(d["variants"])] for d in items]
         width = shutil.get_terminal_size((100, 24)).columns  # the terminal's width, or COLUMNS
-        typer.echo(fit_table(rows, ["id", "name", "players", "also called", "variants"], width, (1, 3, 4)))
+        typer.echo(fit_table(rows, ["id", _("name"), _("players"), _("also called"), _("variants")], width, (1, 3, 4)))
     for p in problems:
-        typer.echo(f"warning: {p}", err=True)
+        typer.echo(_("warning: {p}").format(p=p), err=True)
 
 
 @rules_app.command("show")
@@ -216,7 +217,7 @@ def rules_check(paths: list[Path] = typer.Argument(..., help="ruleset files"),
         for p in located:
             typer.echo(f"{path}:{p.line}:{p.column}: " + (f"{p.key}: " if p.key else "") + p.message, err=True)
         if not result.problems:
-            typer.echo(f"{path}: ok")
+            typer.echo(_("{path}: ok").format(path=path))
     if fmt == "json":
         typer.echo(json.dumps(report, ensure_ascii=False, indent=2))
     if bad:
@@ -244,7 +245,7 @@ def rules_derive(base: str = typer.Argument(..., help="the ruleset to start from
     from scorepad.play import parse_opts
 
     path = derive(base, new_id, parse_opts(opt), name, alias, _rules_dirs(), _first_rules_dir(), force)
-    typer.echo(f"Wrote {path}; play it with `scorepad new {new_id} ...`.")
+    typer.echo(_("Wrote {path}; play it with `scorepad new {new_id} ...`.").format(path=path, new_id=new_id))
 
 
 @rules_app.command("new")
@@ -255,8 +256,8 @@ def rules_new(new_id: str = typer.Argument(..., help="id of the new ruleset"),
     from scorepad.house import write_starter
 
     path, scenario = write_starter(new_id, name, _first_rules_dir(), force)
-    typer.echo(f"Wrote {path} and {scenario}.")
-    typer.echo(f"Check: scorepad rules check {path}   Test: scorepad rules test {path}")
+    typer.echo(_("Wrote {path} and {scenario}.").format(path=path, scenario=scenario))
+    typer.echo(_("Check: scorepad rules check {path}   Test: scorepad rules test {path}").format(path=path))
 
 
 @rules_app.command("export")
@@ -273,7 +274,7 @@ def rules_export(ruleset: str = typer.Argument(..., help="id, alias or path"),
         typer.echo(text, nl=False)
     else:
         write_new(output, text, force)
-        typer.echo(f"Wrote {output}.")
+        typer.echo(_("Wrote {output}.").format(output=output))
 
 
 @rules_app.command("test")
@@ -291,7 +292,7 @@ def rules_test(ruleset: str = typer.Argument(..., help="ruleset file or id"),
         typer.echo(f"{'FAIL' if mismatches else 'ok  '} {f}")
         for m in mismatches:
             typer.echo(f"  {m}")
-    typer.echo(f"{len(files) - failed} of {len(files)} scenarios pass.")
+    typer.echo(_("{value} of {n} scenarios pass.").format(value=len(files) - failed, n=len(files)))
     if failed:
         raise SystemExit(1)
 
@@ -321,7 +322,7 @@ def config_get(key: str = typer.Argument(..., help="db, rules_dirs, language, al
 
     values = flat(_config())
     if key not in values:
-        raise UserError(f"{key} is not set")
+        raise UserError(_("{key} is not set").format(key=key))
     from scorepad.store.protocol import mask
 
     typer.echo(mask(str(values[key])) if key == "db" else str(values[key]))
@@ -335,7 +336,7 @@ def config_set(key: str = typer.Argument(..., help="db, rules_dirs, language, al
     from scorepad.store.protocol import mask
 
     path = save_config(set_value(_config(), key, value))
-    typer.echo(f"{key} = {mask(value) if key == 'db' else value} (in {path})")
+    typer.echo(_("{key} = {value} (in {path})").format(key=key, value=mask(value) if key == "db" else value, path=path))
 
 
 db_app = typer.Typer(no_args_is_help=True, help="The database itself: migrate the schema, copy between SQLite and PostgreSQL.")
@@ -403,7 +404,8 @@ def new(ruleset: str = typer.Argument(..., metavar="GAME",
         _print_json(play.standings(row))
         return
     sides = "; ".join(f"{s['name']}" for s in row.sides)
-    typer.echo(f"Game {row.id}: {row.ruleset_id}{':' + row.variant if row.variant else ''} — {sides}")
+    typer.echo(_("Game {id}: {ruleset_id}{value} — {sides}").format(
+                   id=row.id, ruleset_id=row.ruleset_id, value=':' + row.variant if row.variant else '', sides=sides))
     typer.echo(str(row.id))
 
 
@@ -468,11 +470,12 @@ def undo(game: str | None = typer.Option(None, "--game", metavar="GAME", help="g
     taken = undo_bid(store, game)
     if taken is not None:
         row, typed = taken
-        typer.echo(f"The bid for hand {row.hands + 1} removed ({' '.join(typed)}).")
+        typer.echo(_("The bid for hand {value} removed ({value2}).").format(value=row.hands + 1, value2=' '.join(typed)))
         return
     row, n = play.undo(store, game)
     removed = store.undone_hand(row.id, n)
-    typer.echo(f"Hand {n} removed ({' '.join(removed.typed) if removed else ''}); `scorepad redo` puts it back.")
+    typer.echo(_("Hand {n} removed ({value}); `scorepad redo` puts it back.").format(
+                   n=n, value=' '.join(removed.typed) if removed else ''))
     typer.echo(standings_text(play.standings(row, lang=lang)))
 
 
@@ -506,7 +509,7 @@ def bid(assignments: list[str] = typer.Argument(None, metavar="FIELD=VALUE...",
             done = record_bid(store, game, [], console)
     else:
         done = record_bid(store, game, assignments or [])
-    typer.echo(f"Bid for hand {done.n} written down: {' '.join(done.typed)}")
+    typer.echo(_("Bid for hand {n} written down: {value}").format(n=done.n, value=' '.join(done.typed)))
 
 
 @app.command("edit")
@@ -528,11 +531,12 @@ def edit(n: int = typer.Argument(..., help="hand number"),
         else:
             hands = store.hands(store.game(game).id)
             if 1 <= n <= len(hands):
-                typer.echo(f"Hand {n} was typed: {' '.join(hands[n - 1].typed)}")
+                typer.echo(_("Hand {n} was typed: {value}").format(n=n, value=' '.join(hands[n - 1].typed)))
             row, rows = play.edit(store, game, n, [], lang)
     else:
         row, rows = play.edit(store, game, n, assignments, lang)
-    typer.echo(f"Hand {n} changed; {len(rows) - 1} later hand{'s' if len(rows) != 2 else ''} re-scored.")
+    typer.echo(ngettext("Hand {n} changed; {later} later hand re-scored.",
+                        "Hand {n} changed; {later} later hands re-scored.", len(rows) - 1).format(n=n, later=len(rows) - 1))
     for read in play.cards_read(play.game_of(row, lang), rows[0].typed, rows[0].hand):
         typer.echo(f"  {read['text']}")
     typer.echo(standings_text(play.standings(row, lang=lang)))
@@ -597,7 +601,7 @@ def standings(game: str | None = typer.Option(None, "--game", metavar="GAME", he
         data["bid"] = pending  # the bid written down for the coming hand
     typer.echo(json.dumps(data, ensure_ascii=False, indent=2, allow_nan=False) if as_json else standings_text(data))
     if pending is not None and not as_json:
-        typer.echo(f"Bid for hand {row.hands + 1}: {' '.join(pending)}")
+        typer.echo(_("Bid for hand {value}: {value2}").format(value=row.hands + 1, value2=' '.join(pending)))
 
 
 @app.command("games")
@@ -622,7 +626,7 @@ def games(season: str | None = typer.Option(None, "--season", help="only this se
 def use(game_id: str = typer.Argument(..., help="game id, or the name it was started with (or its start)")) -> None:
     """Make a game the current game."""
     gid = _store().set_current(game_id)
-    typer.echo(f"Game {gid} is now the current game.")
+    typer.echo(_("Game {gid} is now the current game.").format(gid=gid))
 
 
 @app.command("delete")
@@ -634,18 +638,20 @@ def delete(game: str = typer.Argument(..., help="game id or name"),
 
     store = _store()
     row = store.game(game)
-    what = (f"game {row.id} ({row.ruleset_id}{' ' + repr(row.name) if row.name else ''}: {', '.join(row.players)}; "
-            f"{row.hands} hand{'s' if row.hands != 1 else ''})")
-    hint = "`scorepad backup FILE` first keeps a copy of everything"
+    what = ngettext("game {id} ({ruleset}: {players}; {n} hand)", "game {id} ({ruleset}: {players}; {n} hands)",
+                    row.hands).format(id=row.id, ruleset=row.ruleset_id + (" " + repr(row.name) if row.name else ""),
+                                      players=", ".join(row.players), n=row.hands)
+    hint = _("`scorepad backup FILE` first keeps a copy of everything")
     if not yes:
         if not sys.stdin.isatty():
-            raise UserError(f"this deletes {what}; {hint}. Run again with --yes to delete it")
-        typer.echo(f"This deletes {what}; {hint}.")
-        if not typer.confirm("Delete it?"):
-            typer.echo("Nothing deleted.")
+            raise UserError(_("this deletes {what}; {hint}. Run again with --yes to delete it").format(
+                                what=what, hint=hint))
+        typer.echo(_("This deletes {what}; {hint}.").format(what=what, hint=hint))
+        if not typer.confirm(_('Delete it?')):
+            typer.echo(_('Nothing deleted.'))
             return
     play.delete(store, row.id)
-    typer.echo(f"Deleted {what}. `scorepad log --game {row.id}` still shows what it was.")
+    typer.echo(_("Deleted {what}. `scorepad log --game {id}` still shows what it was.").format(what=what, id=row.id))
 
 
 @app.command("abandon")
@@ -654,8 +660,10 @@ def abandon(game: str | None = typer.Option(None, "--game", help="game id or nam
     from scorepad import play
 
     row = play.abandon(_store(), game)
-    typer.echo(f"Game {row.id} abandoned after {row.hands} hand{'s' if row.hands != 1 else ''}; "
-               "it counts in no season table (`scorepad rematch` starts it again).")
+    typer.echo(ngettext("Game {id} abandoned after {hands} hand; it counts in no season table "
+                        "(`scorepad rematch` starts it again).",
+                        "Game {id} abandoned after {hands} hands; it counts in no season table "
+                        "(`scorepad rematch` starts it again).", row.hands).format(id=row.id, hands=row.hands))
 
 
 @app.command("rename")
@@ -668,10 +676,11 @@ def rename(old: str = typer.Argument(..., help="the player's name now"),
     from scorepad.errors import UserError
 
     if everywhere and game is not None:
-        raise UserError("--game renames in one game and --all in every game; give one of them")
+        raise UserError(_('--game renames in one game and --all in every game; give one of them'))
     rows = play.rename(_store(), old, new, game, everywhere)
     ids = ", ".join(str(r.id) for r in rows)
-    typer.echo(f"Renamed {old} to {new.strip()} in game{'s' if len(rows) != 1 else ''} {ids}.")
+    typer.echo(ngettext("Renamed {old} to {new} in game {ids}.", "Renamed {old} to {new} in games {ids}.",
+                        len(rows)).format(old=old, new=new.strip(), ids=ids))
 
 
 @app.command("rematch")
@@ -721,7 +730,7 @@ def log(game: str | None = typer.Option(None, "--game", metavar="GAME", help="ga
     from scorepad.render import audit_text
 
     if deleted:
-        typer.echo(f"Game {gid} was deleted; its audit trail:")
+        typer.echo(_("Game {gid} was deleted; its audit trail:").format(gid=gid))
     typer.echo(audit_text(entries))
 
 
@@ -736,9 +745,9 @@ def verify() -> None:
         typer.echo(p)
     n = len(store.games())
     if problems:
-        typer.echo(f"{len(problems)} problem(s) in {n} games.")
+        typer.echo(_("{n} problem(s) in {n2} games.").format(n=len(problems), n2=n))
         raise SystemExit(1)
-    typer.echo(f"All {n} games replay to their stored totals.")
+    typer.echo(_("All {n} games replay to their stored totals.").format(n=n))
 
 
 @app.command("backup")
@@ -751,9 +760,9 @@ def backup(target: Path = typer.Argument(..., help="file to write")) -> None:
     check_output_path(target)
     check_not_database(target, store.path)
     if target.exists() or target.is_symlink():
-        raise UserError(f"{target} exists; choose a new file name")
+        raise UserError(_("{target} exists; choose a new file name").format(target=target))
     store.backup(target)
-    typer.echo(f"Backed up to {target}.")
+    typer.echo(_("Backed up to {target}.").format(target=target))
 
 
 @app.command("season")
@@ -774,15 +783,16 @@ def season(name: str | None = typer.Argument(None, help="season name (default: t
     store = _store()
     if name == "use":
         if not value:
-            raise UserError("say which season: `scorepad season use 2027`")
+            raise UserError(_('say which season: `scorepad season use 2027`'))
         from scorepad.names import check_name
 
         value = check_name(value, "a season name")
         store.set_meta("current_season", value)
-        typer.echo(f"New games now go into season {value}.")
+        typer.echo(_("New games now go into season {value}.").format(value=value))
         return
     if value is not None:
-        raise UserError(f"unexpected {value!r}; `scorepad season [NAME]` or `scorepad season use NAME`")
+        raise UserError(_("unexpected {value}; `scorepad season [NAME]` or `scorepad season use NAME`").format(
+                            value=repr(value)))
     for label, day in (("--since", since), ("--until", until)):
         if day is not None:
             _check_date(label, day)
@@ -796,7 +806,7 @@ def season(name: str | None = typer.Argument(None, help="season name (default: t
 
         check_not_database(output, store.path)
         write_output(output, text)
-        typer.echo(f"Wrote {output}.")
+        typer.echo(_("Wrote {output}.").format(output=output))
 
 
 def _check_date(label: str, day: str) -> None:
@@ -807,7 +817,7 @@ def _check_date(label: str, day: str) -> None:
     try:
         date.fromisoformat(day)
     except ValueError:
-        raise UserError(f"{label} {day!r}: write a date as YYYY-MM-DD") from None
+        raise UserError(_("{label} {day}: write a date as YYYY-MM-DD").format(label=label, day=repr(day))) from None
 
 
 @app.command("player")
@@ -825,7 +835,7 @@ def player(name: str = typer.Argument(..., help="player name"),
     rows = player_history(games, name)
     if not rows:
         guess = did_you_mean(closest(name, [p for g in games for p in g.players]))
-        raise UserError(f"no games with a player called {name!r}{guess}")
+        raise UserError(_("no games with a player called {name}{guess}").format(name=repr(name), guess=guess))
     if as_json:
         _print_json(rows)
         return
@@ -850,16 +860,16 @@ def export(output: Path = typer.Option(..., "--output", help="file to write"),
         text: Iterable[str] = [game_toml(store, game)]
     elif fmt == "json":
         if game is not None:
-            raise UserError("--game exports one game as TOML: add --format toml")
+            raise UserError(_('--game exports one game as TOML: add --format toml'))
         text = export_chunks(store)  # written game by game as it is read
     else:
-        raise UserError(f"unknown export format {fmt!r} (json or toml)")
+        raise UserError(_("unknown export format {fmt} (json or toml)").format(fmt=repr(fmt)))
     from scorepad.house import write_new
     from scorepad.output import check_not_database
 
     check_not_database(output, store.path)
     write_new(output, text, force)
-    typer.echo(f"Wrote {output}.")
+    typer.echo(_("Wrote {output}.").format(output=output))
 
 
 @app.command("import")
@@ -868,7 +878,7 @@ def import_(path: Path = typer.Argument(..., help="a file written by `scorepad e
     from scorepad.errors import UserError
 
     if not path.is_file():
-        raise UserError(f"no file {path}")
+        raise UserError(_("no file {path}").format(path=path))
     if path.suffix.lower() == ".toml":
         from scorepad.gamefile import import_game_toml
 
@@ -877,7 +887,8 @@ def import_(path: Path = typer.Argument(..., help="a file written by `scorepad e
         from scorepad.transfer import import_file
 
         added, skipped = import_file(_store(), path)
-    typer.echo(f"Imported {added} game{'s' if added != 1 else ''}; {skipped} already present.")
+    typer.echo(ngettext("Imported {added} game; {skipped} already present.",
+                        "Imported {added} games; {skipped} already present.", added).format(added=added, skipped=skipped))
 
 
 @app.command("rescore")
@@ -891,26 +902,28 @@ def rescore(game_id: str = typer.Argument(..., help="game id"),
     diff = play.rescore_preview(store, game_id, ruleset, _rules_dirs())
     typer.echo(diff.text)
     if not diff.changed:
-        typer.echo("Nothing changes.")
+        typer.echo(_('Nothing changes.'))
         return
     if not yes:
-        if sys.stdin.isatty() and typer.confirm("Re-score the game like this?"):
+        if sys.stdin.isatty() and typer.confirm(_('Re-score the game like this?')):
             pass
         else:
-            typer.echo("Not applied; run again with --yes to apply.")
+            typer.echo(_('Not applied; run again with --yes to apply.'))
             return
     play.rescore_apply(store, diff)
-    typer.echo("Re-scored; the old hands are kept in the audit trail.")
+    typer.echo(_('Re-scored; the old hands are kept in the audit trail.'))
 
 
 def _fail(exc: ScorepadError) -> NoReturn:
+    from scorepad.locale.engine_text import engine_text
     from scorepad.output import terminal_safe
     from scorepad.table.console import colour_wanted, emit, paint
 
-    emit(f"{paint('error:', 'bad', colour_wanted(sys.stderr))} {terminal_safe(exc.message)}", err=True)
+    label = _("error:")
+    emit(f"{paint(label, 'bad', colour_wanted(sys.stderr))} {terminal_safe(engine_text(exc.message))}", err=True)
     for line in exc.problems:
         if line != exc.message:
-            typer.echo(f"  - {line}", err=True)
+            typer.echo(f"  - {engine_text(line)}", err=True)
     raise SystemExit(exc.exit_code)
 
 
@@ -1001,12 +1014,12 @@ def _run() -> None:
     except SystemExit:
         raise
     except KeyboardInterrupt:
-        typer.echo("interrupted; nothing was stored", err=True)
+        typer.echo(_('interrupted; nothing was stored'), err=True)
         raise SystemExit(130) from None
     except Exception as exc:  # usage errors and the unexpected
         aborts, usage = _click_errors()
         if isinstance(exc, aborts):
-            typer.echo("aborted; nothing was stored", err=True)
+            typer.echo(_('aborted; nothing was stored'), err=True)
             raise SystemExit(2) from None
         if type(exc).__name__ == "NoArgsIsHelpError" and getattr(exc, "ctx", None) is not None:
             typer.echo(exc.ctx.get_help())  # type: ignore[attr-defined]
@@ -1016,5 +1029,6 @@ def _run() -> None:
             raise SystemExit(2) from None
         if os.environ.get("SCOREPAD_DEBUG"):
             raise
-        typer.echo(f"internal error: {type(exc).__name__}: {exc} (set SCOREPAD_DEBUG=1 for details)", err=True)
+        typer.echo(_("internal error: {name}: {exc} (set SCOREPAD_DEBUG=1 for details)").format(
+                       name=type(exc).__name__, exc=exc), err=True)
         raise SystemExit(1) from None

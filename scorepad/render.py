@@ -130,7 +130,7 @@ def compact_standings(data: dict[str, Any]) -> list[str]:
     lines = []
     for side, total in zip(data["sides"], numbers, strict=False):
         extra = ", ".join(f"{k} {format_value(v)}" for k, v in side.get("shown", {}).items())
-        status = "" if side["status"] == "playing" else f"  {side['status']}"
+        status = "" if side["status"] == "playing" else f"  {status_text(side['status'])}"
         name = side["name"] + " " * (width - _width(side["name"]))
         lines.append(f"  {name}  {total:>{num_width}}{'  (' + extra + ')' if extra else ''}{status}".rstrip())
     return lines
@@ -139,27 +139,28 @@ def compact_standings(data: dict[str, Any]) -> list[str]:
 def hand_short_text(data: dict[str, Any]) -> str:
     """What `hand` prints at the table: each side's points with the why, the events, then one line
     per side and who deals next. The ruleset's reminders come with the first hand only."""
-    lines = [f"Hand {data['hand']}"]
+    lines = [_("Hand {n}").format(n=data['hand'])]
     lines += [f"  {text}" for text in data.get("cards_read", [])]
     if data.get("worked_out"):
-        lines.append("  worked out: " + ", ".join(data["worked_out"]))
+        lines.append("  " + _("worked out: {values}").format(values=", ".join(data["worked_out"])))
     for side in data["sides"]:
-        why = ", ".join(f"{b['label']} {num(b['points'])}" for b in side["breakdown"]) or "nothing"
+        why = ", ".join(f"{b['label']} {num(b['points'])}" for b in side["breakdown"]) or _("nothing")
         lines.append(f"  {side['name']}: {num(side['points'])}  ({why})")
     for event in data["events"]:
-        lines.append(f"  * {event}")
+        lines.append(f"  * {engine_text(event)}")
     st = data["standings"]
-    lines.append("Totals:")
+    lines.append(_("Totals:"))
     lines += compact_standings(st)
     if st["finished"]:
         winners = st.get("winner") or []
-        lines.append(f"Finished: a draw between {' and '.join(winners)}" if st.get("draw")
-                     else f"Finished: {', '.join(winners)} won")
+        lines.append(_("Finished: a draw between {names}").format(names=_(" and ").join(winners)) if st.get("draw")
+                     else ngettext("Finished: {names} won", "Finished: {names} won", len(winners))
+                     .format(names=", ".join(winners)))
     elif st.get("next"):
         nxt = st["next"]
-        parts = [f"hand {nxt['hand']}", f"{nxt['dealer']} deals"]
+        parts = [_("hand {n}").format(n=nxt['hand']), _("{dealer} deals").format(dealer=nxt['dealer'])]
         parts += [f"{k}: {format_value(v)}" for k, v in nxt.items() if k not in ("hand", "dealer")]
-        lines.append("Next: " + "; ".join(parts))
+        lines.append(_("Next: {what}").format(what="; ".join(parts)))
     if data["hand"] == 1:
         lines.extend(st.get("info", []))
     return "\n".join(lines)

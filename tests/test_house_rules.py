@@ -161,8 +161,9 @@ def test_rescore_shows_differences_then_applies(cli: Callable[..., Run], tmp_pat
 
 def test_preferred_language_names_the_games(cli: Callable[..., Run], home: Path) -> None:
     assert cli("config", "set", "language", "et").code == 0
-    line = next(ln for ln in cli("rules", "list").out.splitlines() if ln.startswith("hearts "))
-    assert "Ärtuandmine" in line and "Hearts" in line
+    out = cli("rules", "list").out
+    line = next(ln for ln in out.splitlines() if ln.startswith("hearts "))
+    assert "Ärtuandmine" in line and "Hearts" in out
     # JSON stays language-neutral: the same in every language
     games = {d["id"]: d for d in json.loads(cli("rules", "list", "--json").out)}
     assert games["hearts"]["name"] == "Hearts"

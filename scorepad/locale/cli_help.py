@@ -87,14 +87,16 @@ def extract(fileobj: Any, keywords: Any, comment_tags: Any, options: Any) -> Ite
             value = node.value
             if isinstance(value, ast.Constant) and isinstance(value.value, str) and value.value:
                 for para in value.value.split("\n\n"):
-                    yield value.lineno, "", para, []
+                    if not para.startswith("Example:"):
+                        yield value.lineno, "", para, []
             elif isinstance(value, ast.JoinedStr):   # not translatable: say so in review, never silently
                 continue
         elif isinstance(node, ast.FunctionDef) and node.decorator_list:
             doc = ast.get_docstring(node)
             if doc and any(_is_command(d) for d in node.decorator_list):
                 for para in doc.split("\n\n"):
-                    yield node.lineno, "", para, []
+                    if not para.startswith("Example:"):   # an example command is the same in every language
+                        yield node.lineno, "", para, []
     yield 0, "", "Example:", []
 
 

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from scorepad.assign import RawHand, check_bids, missing_sentence, split_assignments, type_bids
 from scorepad.engine import Game, active_players
 from scorepad.errors import HandError, UserError
+from scorepad.locale import _
 from scorepad.play import game_of, open_game
 from scorepad.ruleset import Ruleset
 from scorepad.store import GameRow, Store
@@ -38,10 +39,11 @@ def record_bid(store: Store, game_id: int | str | None, args: Sequence[str], con
     game = game_of(row)
     rs = game.ruleset
     if row.state["finished"]:
-        raise UserError("this game has ended and takes no more hands (undo or edit still work)")
+        raise UserError(_('this game has ended and takes no more hands (undo or edit still work)'))
     bidding = bidding_fields(rs)
     if not bidding:
-        raise UserError(f"{rs.name} has no fields written down at bid time; record the whole hand with `scorepad hand`")
+        raise UserError(_("{name} has no fields written down at bid time; record the whole hand with "
+                           "`scorepad hand`").format(name=rs.name))
     before = store.pending_bid(row.id) or []
     typed = [*before, *args]
     if console is not None and not args:

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from scorepad.errors import ScorepadError
+from scorepad.locale import _
 
 
 def _root_param(ctx: Any, name: str) -> Any:
@@ -166,9 +167,9 @@ def current_fields() -> str:
     game = game_of(row)
     parts = []
     for fdef in game.ruleset.fields.values():
-        who = {"hand": "", "player": "each player: ", "side": "each side: "}[fdef.scope]
+        who = {"hand": "", "player": _("each player: "), "side": _("each side: ")}[fdef.scope]
         parts.append(f"{fdef.name} ({who}{describe_field(game, fdef)})")
-    return f"Fields of game {row.id} ({game.ruleset.name}): " + "; ".join(parts) + "."
+    return _("Fields of game {id} ({name}): {fields}.").format(id=row.id, name=game.ruleset.name, fields="; ".join(parts))
 
 
 BY_PARAMETER = {"game": games, "game_id": games, "ruleset": rulesets, "base": rulesets, "players": players,

@@ -6,6 +6,7 @@ from scorepad import play
 from scorepad.assign import split_assignments
 from scorepad.engine import initial_state
 from scorepad.errors import UserError
+from scorepad.locale import _, ngettext
 from scorepad.store import GameRow, HandRow, Store
 from scorepad.table.console import Console
 from scorepad.table.prompt import HandPrompt
@@ -19,10 +20,12 @@ def edit_interactively(store: Store, game_id: int | str | None, n: int,
     game = play.game_of(row)
     hands = store.hands(row.id)
     if not 1 <= n <= len(hands):
-        raise UserError(f"there is no hand {n} in game {row.id} (it has {len(hands)} hands)")
+        raise UserError(ngettext("there is no hand {n} in game {id} (it has {count} hand)",
+                                 "there is no hand {n} in game {id} (it has {count} hands)", len(hands)).format(
+                                     n=n, id=row.id, count=len(hands)))
     old = hands[n - 1]
     state = hands[n - 2].state if n > 1 else initial_state(game)
-    console.say(f"Hand {n} was typed: {' '.join(old.typed) or '(nothing: all defaults)'}")
+    console.say(_("Hand {n} was typed: {value}").format(n=n, value=' '.join(old.typed) or '(nothing: all defaults)'))
     prompt = HandPrompt(game, state, console, split_assignments(game, old.typed), hand_no=n)
     outcome = prompt.run()
     return play.edit(store, row.id, n, prompt.raw(full=True).typed or outcome.raw.typed)

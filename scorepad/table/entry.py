@@ -11,8 +11,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from scorepad.assign import split_assignments, type_hand
-from scorepad.engine import active_players
+from scorepad.engine import active_players, apply_hand
 from scorepad.errors import HandError, StoreError, UserError
+from scorepad.locale import _, current
 from scorepad.play import Recorded, cards_read, game_of, hand_row, open_game
 from scorepad.render import num
 from scorepad.store import GameRow, Store
@@ -25,8 +26,8 @@ def enter_hand(store: Store, game_id: int | str | None, args: Sequence[str], con
     applies is asked. Complete, legal `args` are stored at once, without questions."""
     row = open_game(store.game(game_id))
     if row.state["finished"]:
-        raise UserError("this game has ended and takes no more hands (undo or edit still work)")
-    game = game_of(row)
+        raise UserError(_('this game has ended and takes no more hands (undo or edit still work)'))
+    game = game_of(row, current())   # the questions, the words typed and the result in the chosen language
     pending = store.pending_bid(row.id) or []
     given = split_assignments(game, [*pending, *args])
     if args:
@@ -57,7 +58,7 @@ def _run(store: Store, row: GameRow, prompt: HandPrompt, console: Console) -> Re
             return rec
         row = store.game(row.id)
         if row.state["finished"]:
-            raise UserError("the game ended meanwhile (a hand was recorded in another terminal); nothing was stored")
+            raise UserError(_('the game ended meanwhile (a hand was recorded in another terminal); nothing was stored'))
         prompt.state = row.state
         prompt.hand_no = row.hands + 1
 
@@ -68,7 +69,10 @@ def _store(store: Store, row: GameRow, prompt: HandPrompt, outcome: Outcome, con
     if fresh.version == row.version:
         n = row.hands + 1
         try:
-            store.add_hand(row.id, row.version, hand_row(n, outcome.raw.typed, outcome.hand, outcome.result))
+            stored = outcome.result   # what is stored keeps the ruleset's own texts
+            if prompt.game.ruleset is not game_of(row).ruleset:
+                stored = apply_hand(game_of(row), row.state, outcome.hand)
+            store.add_hand(row.id, row.version, hand_row(n, outcome.raw.typed, outcome.hand, stored))
         except StoreError:
             fresh = store.game(row.id)
         else:
@@ -83,9 +87,11 @@ def show_changes(store: Store, before: GameRow, after: GameRow, console: Console
     if after.hands > before.hands:
         for h in store.hands(after.id)[before.hands:]:
             sides = ", ".join(f"{s['name']} {num(p)}" for s, p in zip(after.sides, h.points, strict=False))
-            console.say(f"Meanwhile hand {h.n} was recorded elsewhere ({' '.join(h.typed)}): {sides}", "event")
+            console.say(_("Meanwhile hand {n} was recorded elsewhere ({value}): {sides}").format(
+                            n=h.n, value=' '.join(h.typed), sides=sides), "event")
     elif after.hands < before.hands:
-        console.say(f"Meanwhile the game was taken back to {after.hands} hands elsewhere.", "event")
+        console.say(_("Meanwhile the game was taken back to {hands} hands elsewhere.").format(hands=after.hands), "event")
     else:
-        console.say("Meanwhile the game was changed elsewhere.", "event")
-    console.say(f"Your hand is now hand {after.hands + 1}; it is checked against the game as it stands.", "event")
+        console.say(_('Meanwhile the game was changed elsewhere.'), "event")
+    console.say(_("Your hand is now hand {value}; it is checked against the game as it stands.").format(
+                    value=after.hands + 1), "event")

@@ -30,6 +30,7 @@ from scorepad.assign import (
 )
 from scorepad.engine import Game, Hand, HandResult, State, active_players, apply_hand, format_value
 from scorepad.errors import HandError, UserError
+from scorepad.locale import _
 from scorepad.ruleset import FieldDef
 from scorepad.table.console import Console
 
@@ -111,7 +112,7 @@ class HandPrompt:
             while True:
                 outcome = self.settle()
                 self.show_summary(outcome)
-                answer = self._ask("Record? [Y/n/e] ", ["yes", "no", "edit"]).strip().lower()
+                answer = self._ask(_('Record? [Y/n/e] '), ["yes", "no", "edit"]).strip().lower()
                 if answer in ("", "y", "yes", "j", "jah", "д", "да", "т", "так"):
                     return outcome
                 if answer in ("n", "no", "ei", "н", "нет", "ні"):
@@ -119,7 +120,7 @@ class HandPrompt:
                 if answer in ("e", "edit") or answer.startswith("e"):
                     self.edit_one()
                 else:
-                    self.console.say("  y records the hand, n throws it away, e goes back to a field", "dim")
+                    self.console.say(_('  y records the hand, n throws it away, e goes back to a field'), "dim")
         except (KeyboardInterrupt, EOFError):
             raise Cancelled() from None
 
@@ -129,14 +130,14 @@ class HandPrompt:
     def edit_one(self) -> None:
         names = [f for f in self.rs.fields if self.applies(self.rs.fields[f])]
         while True:
-            text = self._ask(f"Which field? ({', '.join(names)}) ", names).strip().lower()
+            text = self._ask(_("Which field? ({value}) ").format(value=', '.join(names)), names).strip().lower()
             if not text:
                 return
             hits = [n for n in names if n == text] or [n for n in names if n.startswith(text)]
             if len(hits) == 1:
                 self.ask_fields([hits[0]])
                 return
-            self.console.say(f"  {text!r} is not one of {', '.join(names)}", "bad")
+            self.console.say(_("  {text} is not one of {value}").format(text=repr(text), value=', '.join(names)), "bad")
 
     def settle(self) -> Outcome:
         """Score the answers; while something is missing or a check fails, ask its fields again."""
@@ -152,7 +153,7 @@ class HandPrompt:
     def score(self) -> Outcome:
         """The answers typed and scored against the game's state; HandError says what to fix."""
         if self.state["finished"]:
-            raise UserError("this game has ended and takes no more hands (undo or edit still work)")
+            raise UserError(_('this game has ended and takes no more hands (undo or edit still work)'))
         raw = self.raw()
         self._refused = []
         hand, missing = type_hand(self.game, raw, active_players(self.game, self.state), self.state)
@@ -231,7 +232,7 @@ class HandPrompt:
                 if asked:
                     i = asked.pop()
                 else:
-                    self.console.say("  (this is the first question)", "dim")
+                    self.console.say(_('  (this is the first question)'), "dim")
                 continue
             asked.append(i)
             i += 1
@@ -287,7 +288,8 @@ class HandPrompt:
             if text == HELP:
                 self.console.say(f"  {fdef.name}: {fdef.help or describe_field(self.game, fdef)}", "dim")
                 more = "; or all values at once: 4,3,3,3" if row is not None else ""
-                self.console.say(f"  Enter keeps the value in [brackets]; < goes back one question{more}", "dim")
+                self.console.say(_("  Enter keeps the value in [brackets]; < goes back one question{more}").format(
+                                     more=more), "dim")
                 continue
             if text == "":
                 if default is not None and not (default == "-" and fdef.optional and "-" not in fdef.words):
@@ -295,7 +297,8 @@ class HandPrompt:
                 elif fdef.optional:
                     return None
                 else:
-                    self.console.say(f"  {label} needs a value ({describe_field(self.game, fdef)})", "bad")
+                    self.console.say(_("  {label} needs a value ({value})").format(
+                                         label=label, value=describe_field(self.game, fdef)), "bad")
                     continue
             if text == "-" and fdef.optional and "-" not in fdef.words and fdef.type != "cards":
                 return None
@@ -329,7 +332,8 @@ class HandPrompt:
                 filled = self.fill(fdef, [None if k == i else v for k, v in enumerate(row)])
                 if filled is not None:
                     row[i] = filled
-                    self.console.say(f"{names[i]}: {fdef.name} = {filled} (the rest of the total)", "dim")
+                    self.console.say(_("{value}: {name} = {filled} (the rest of the total)").format(
+                                         value=names[i], name=fdef.name, filled=filled), "dim")
                     j += 1
                     continue
             default = row[i] if row[i] is not None else self.default_text(fdef, i)
@@ -361,10 +365,11 @@ class HandPrompt:
                 return None
             filled = self.fill(fdef, row)
             if filled is None:
-                self.console.say(f"  the last value of {fdef.name} cannot be filled in from the total", "bad")
+                self.console.say(_("  the last value of {name} cannot be filled in from the total").format(name=fdef.name), "bad")
                 return None
             row[seats[-1]] = filled
-            self.console.say(f"{names[seats[-1]]}: {fdef.name} = {filled} (the rest of the total)", "dim")
+            self.console.say(_("{value}: {name} = {filled} (the rest of the total)").format(
+                                 value=names[seats[-1]], name=fdef.name, filled=filled), "dim")
             return row
         if len(items) != len(seats):
             try:
@@ -373,7 +378,8 @@ class HandPrompt:
             except UserError:
                 pass
             who = ", ".join(names[i] for i in seats)
-            self.console.say(f"  {fdef.name} needs {len(seats)} values, one each for {who}; got {len(items)}", "bad")
+            self.console.say(_("  {name} needs {n} values, one each for {who}; got {n2}").format(
+                                 name=fdef.name, n=len(seats), who=who, n2=len(items)), "bad")
             return None
         for i, t in zip(seats, items, strict=False):
             row[i] = t
@@ -437,8 +443,8 @@ class HandPrompt:
     def show_summary(self, outcome: Outcome) -> None:
         from scorepad.render import num
 
-        title = f"Hand {self.hand_no}" if self.hand_no else "The hand"
-        self.console.say(f"{title}, as read:", "bold")
+        title = _("Hand {n}").format(n=self.hand_no) if self.hand_no else _("The hand")
+        self.console.say(_("{title}, as read:").format(title=title), "bold")
         shown = {name for name, fdef in self.rs.fields.items() if self.applies(fdef)}
         for line in summary_lines(self.game, outcome.hand, shown):
             self.console.say(f"  {line}")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from scorepad.engine import apply_hand
 from scorepad.errors import ScorepadError, UserError
+from scorepad.locale import _
 from scorepad.play import Recorded, game_of, hand_row
 from scorepad.store import Store
 
@@ -15,13 +16,14 @@ def redo(store: Store, game_id: int | str | None) -> Recorded:
     n = row.hands + 1
     undone = store.undone_hand(row.id, n)
     if undone is None:
-        raise UserError(f"there is no undone hand {n} to put back (redo follows an undo)")
+        raise UserError(_("there is no undone hand {n} to put back (redo follows an undo)").format(n=n))
     if store.pending_bid(row.id) is not None:
-        raise UserError(f"a bid is written down for hand {n}; undo it before putting the old hand {n} back")
+        raise UserError(_("a bid is written down for hand {n}; undo it before putting the old hand {n} back").format(n=n))
     game = game_of(row)
     try:
         result = apply_hand(game, row.state, undone.hand)
     except ScorepadError as exc:
-        raise UserError(f"hand {n} ({' '.join(undone.typed)}) no longer fits the game: {exc.message}") from None
+        raise UserError(_("hand {n} ({value}) no longer fits the game: {message}").format(
+                            n=n, value=' '.join(undone.typed), message=exc.message)) from None
     store.add_hand(row.id, row.version, hand_row(n, undone.typed, undone.hand, result))
     return Recorded(store.game(row.id), game, n, result)

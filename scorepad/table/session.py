@@ -16,6 +16,7 @@ from typing import Any
 
 from scorepad import play
 from scorepad.errors import ScorepadError, UserError
+from scorepad.locale import N_, _, ngettext
 from scorepad.render import compact_standings, num, sheet_text, standings_text
 from scorepad.store import GameRow, Store
 from scorepad.table.console import Console
@@ -23,19 +24,19 @@ from scorepad.table.entry import enter_hand, show_changes
 from scorepad.table.prompt import Cancelled
 
 COMMANDS = {
-    "bid": "bid FIELD=VALUE...   write down the bids of the next hand (bid alone asks them)",
-    "undo": "undo                 take back the bid written down, else the last hand",
-    "redo": "redo                 put back the hand undo took back",
-    "edit": "edit N [FIELD=V...]  correct hand N (without values: asks again, with the old ones as defaults)",
-    "sheet": "sheet                the score sheet, hand by hand",
-    "standings": "standings            totals, counters, who deals",
-    "rules": "rules                the game's rules: fields, options, scoring",
-    "finish": "finish               end the game now by the ruleset's rule",
-    "rematch": "rematch              a new game: same game, players and house rules",
-    "use": "use GAME             switch to another game (id or name)",
-    "new": "new GAME PLAYER...   start a new game",
-    "help": "help                 this list",
-    "quit": "quit                 leave (Ctrl-D too); everything is stored already",
+    "bid": N_("bid FIELD=VALUE...   write down the bids of the next hand (bid alone asks them)"),
+    "undo": N_("undo                 take back the bid written down, else the last hand"),
+    "redo": N_("redo                 put back the hand undo took back"),
+    "edit": N_("edit N [FIELD=V...]  correct hand N (without values: asks again, with the old ones as defaults)"),
+    "sheet": N_("sheet                the score sheet, hand by hand"),
+    "standings": N_("standings            totals, counters, who deals"),
+    "rules": N_("rules                the game's rules: fields, options, scoring"),
+    "finish": N_("finish               end the game now by the ruleset's rule"),
+    "rematch": N_("rematch              a new game: same game, players and house rules"),
+    "use": N_("use GAME             switch to another game (id or name)"),
+    "new": N_("new GAME PLAYER...   start a new game"),
+    "help": N_("help                 this list"),
+    "quit": N_("quit                 leave (Ctrl-D too); everything is stored already"),
 }
 
 
@@ -57,7 +58,7 @@ class Session:
     def run(self) -> int:
         say = self.console.say
         if self.row is None:
-            say("No game yet. Start one: new GAME PLAYER...   (e.g. new spades ann bob cat dan)")
+            say(_('No game yet. Start one: new GAME PLAYER...   (e.g. new spades ann bob cat dan)'))
         else:
             self.show_standings()
         while True:
@@ -74,7 +75,7 @@ class Session:
                 if self.dispatch(line.strip()) == "quit":
                     break
             except Cancelled:
-                say("Not recorded; nothing was stored.", "bad")
+                say(_('Not recorded; nothing was stored.'), "bad")
             except ScorepadError as exc:
                 say(exc.message, "bad")
                 for p in exc.problems:
@@ -82,16 +83,16 @@ class Session:
                         say(f"  - {p}", "bad")
             except KeyboardInterrupt:
                 say("")
-                say("Interrupted; nothing was stored.", "bad")
-        say("Good night. Everything is stored.")
+                say(_('Interrupted; nothing was stored.'), "bad")
+        say(_('Good night. Everything is stored.'))
         return 0
 
     def prompt_text(self) -> str:
         if self.row is None:
             return "scorepad> "
         if self.row.state["finished"]:
-            return f"game {self.row.id} (over)> "
-        return f"hand {self.row.hands + 1}> "
+            return _("game {id} (over)> ").format(id=self.row.id)
+        return _("hand {n}> ").format(n=self.row.hands + 1)
 
     def candidates(self) -> list[str]:
         out = list(COMMANDS)
@@ -115,7 +116,7 @@ class Session:
 
     def need_game(self) -> GameRow:
         if self.row is None:
-            raise UserError("no game yet: start one with new GAME PLAYER...")
+            raise UserError(_('no game yet: start one with new GAME PLAYER...'))
         self.row = self.store.game(self.row.id)
         return self.row
 
@@ -136,13 +137,14 @@ class Session:
         if head in ("quit", "exit", "q"):
             return "quit"
         if head in ("help", "?", "h"):
-            self.console.say("Enter: type the next hand field by field.  FIELD=VALUE ...: the whole hand on one line.")
-            for text in COMMANDS.values():
+            self.console.say(_('Enter: type the next hand field by field.  FIELD=VALUE ...: the whole hand on one line.'))
+            for text in map(_, COMMANDS.values()):
                 self.console.say(f"  {text}")
             return None
         handler = getattr(self, f"cmd_{head}", None)
         if handler is None:
-            raise UserError(f"{words[0]!r} is neither a command nor FIELD=VALUE (help lists the commands)")
+            raise UserError(_("{value} is neither a command nor FIELD=VALUE (help lists the commands)").format(
+                                value=repr(words[0])))
         handler(rest)
         return None
 
@@ -157,7 +159,7 @@ class Session:
         for k, side in enumerate(rec.game.sides):
             why = ", ".join(f"{line.label} {num(line.points)}" for line in rec.result.breakdown[k]) or "nothing"
             parts.append(f"  {side.name}: {num(rec.result.points[k])} ({why})")
-        say(f"Hand {rec.n} recorded.", "good")
+        say(_("Hand {n} recorded.").format(n=rec.n), "good")
         for p in parts:
             say(p)
         for event in rec.result.events:
@@ -169,7 +171,7 @@ class Session:
         if data["finished"]:
             self.game_over(data)
         elif data.get("next"):
-            say(f"Next: hand {data['next']['hand']}, {data['next']['dealer']} deals.", "dim")
+            say(_("Next: hand {hand}, {dealer} deals.").format(hand=data['next']['hand'], dealer=data['next']['dealer']), "dim")
         if rec.n == 1:
             for line in data.get("info", []):  # the ruleset's reminders, with the first hand only
                 say(line, "dim")
@@ -178,28 +180,28 @@ class Session:
         say = self.console.say
         winners = data.get("winner") or []
         if data.get("draw"):
-            say(f"The game is over: a draw between {' and '.join(winners)}.", "good")
+            say(_("The game is over: a draw between {value}.").format(value=' and '.join(winners)), "good")
         elif winners:
-            say(f"The game is over: {' and '.join(winners)} won!", "good")
+            say(_("The game is over: {value} won!").format(value=' and '.join(winners)), "good")
         else:
-            say("The game is over.", "good")
+            say(_('The game is over.'), "good")
         say(standings_text(dict(data)))
         try:
-            answer = self.console.ask("Rematch? [Y/n] ", ["yes", "no"]).strip().lower()
+            answer = self.console.ask(_('Rematch? [Y/n] '), ["yes", "no"]).strip().lower()
         except (EOFError, KeyboardInterrupt):
             say("")
             answer = "n"
         if answer in ("", "y", "yes", "j", "jah", "д", "да", "т", "так"):
             self.cmd_rematch([])
         else:
-            say("No rematch. undo takes back the last hand; new, use or quit.", "dim")
+            say(_('No rematch. undo takes back the last hand; new, use or quit.'), "dim")
 
     def show_standings(self) -> None:
         row = self.need_game()
         self.console.say(standings_text(play.standings(row)))
         pending = self.store.pending_bid(row.id)
         if pending:
-            self.console.say(f"Bid for hand {row.hands + 1}: {' '.join(pending)}", "event")
+            self.console.say(_("Bid for hand {value}: {value2}").format(value=row.hands + 1, value2=' '.join(pending)), "event")
 
     def cmd_standings(self, args: Sequence[str]) -> None:
         self.show_standings()
@@ -220,7 +222,7 @@ class Session:
         row = self.need_game()
         done = record_bid(self.store, row.id, args, self.console if not args else None)
         self.row = done.row
-        self.console.say(f"Bid for hand {done.n} written down: {' '.join(done.typed)}", "good")
+        self.console.say(_("Bid for hand {n} written down: {value}").format(n=done.n, value=' '.join(done.typed)), "good")
 
     def cmd_undo(self, args: Sequence[str]) -> None:
         from scorepad.table.bids import undo_bid
@@ -229,12 +231,13 @@ class Session:
         taken = undo_bid(self.store, row.id)
         if taken is not None:
             self.row, typed = taken
-            self.console.say(f"The bid for hand {self.row.hands + 1} removed ({' '.join(typed)}).", "good")
+            self.console.say(_("The bid for hand {value} removed ({value2}).").format(
+                                 value=self.row.hands + 1, value2=' '.join(typed)), "good")
             return
         before = self.store.hands(row.id)
         self.row, n = play.undo(self.store, row.id)
         was = " ".join(before[-1].typed) if before else ""
-        self.console.say(f"Hand {n} removed ({was}); redo puts it back.", "good")
+        self.console.say(_("Hand {n} removed ({was}); redo puts it back.").format(n=n, was=was), "good")
         for line in compact_standings(play.standings(self.row)):
             self.console.say(line)
 
@@ -247,7 +250,7 @@ class Session:
     def cmd_edit(self, args: Sequence[str]) -> None:
         row = self.need_game()
         if not args or not args[0].isdigit():
-            raise UserError("say which hand: edit N [FIELD=VALUE...]")
+            raise UserError(_('say which hand: edit N [FIELD=VALUE...]'))
         n = int(args[0])
         if args[1:]:
             self.row, rows = play.edit(self.store, row.id, n, list(args[1:]))
@@ -256,7 +259,9 @@ class Session:
 
             self.row, rows = edit_interactively(self.store, row.id, n, self.console)
         later = len(rows) - 1
-        self.console.say(f"Hand {n} changed; {later} later hand{'s' if later != 1 else ''} re-scored.", "good")
+        self.console.say(ngettext("Hand {n} changed; {later} later hand re-scored.",
+                                  "Hand {n} changed; {later} later hands re-scored.", later).format(n=n, later=later),
+                         "good")
         for line in compact_standings(play.standings(self.row)):
             self.console.say(line)
 
@@ -274,19 +279,19 @@ class Session:
     def cmd_rematch(self, args: Sequence[str]) -> None:
         row = self.need_game()
         self.row = play.rematch(self.store, row.id)
-        self.console.say(f"Game {self.row.id}: a rematch of game {row.id}.", "good")
+        self.console.say(_("Game {id}: a rematch of game {id2}.").format(id=self.row.id, id2=row.id), "good")
         self.show_standings()
 
     def cmd_use(self, args: Sequence[str]) -> None:
         if len(args) != 1:
-            raise UserError("say which game: use GAME (an id or a name; `scorepad games` lists them)")
+            raise UserError(_('say which game: use GAME (an id or a name; `scorepad games` lists them)'))
         self.row = self.store.game(self.store.set_current(args[0]))
         self.show_standings()
 
     def cmd_new(self, args: Sequence[str]) -> None:
         if self.new_game is None or len(args) < 2:
-            raise UserError("new GAME PLAYER..., e.g. new spades ann bob cat dan")
+            raise UserError(_('new GAME PLAYER..., e.g. new spades ann bob cat dan'))
         self.row = self.new_game(args)
-        self.console.say(f"Game {self.row.id} started.", "good")
+        self.console.say(_("Game {id} started.").format(id=self.row.id), "good")
         self.show_standings()
 
