@@ -201,7 +201,7 @@ def rules_check(paths: list[Path] = typer.Argument(..., help="ruleset files"),
     from scorepad.house import check_file, locate_problems
 
     if fmt not in ("text", "json"):
-        raise UserError(f"unknown format {fmt!r} (text or json)")
+        raise UserError(_("unknown format {fmt} (text or json)").format(fmt=repr(fmt)))
     bad = 0
     report = []
     for path in paths:
