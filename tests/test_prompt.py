@@ -118,3 +118,25 @@ def test_session_without_a_game_offers_new(store: Store) -> None:
     assert "Hand 1 removed (hearts=5,4,3,1 queen=ann); redo puts it back." in said
     assert "Game 2: a rematch of game 1." in said
     assert [(g.id, g.hands) for g in store.games()] == [(1, 1), (2, 0)]
+
+
+def test_the_prompt_in_russian_stores_the_rulesets_own_texts(store: Store, tmp_path: Path) -> None:
+    """At the table in Russian: the questions, the refusal of a wrong value and the summary speak
+    Russian (the ruleset's own words where it carries them), and the stored hand keeps its own texts."""
+    import json
+
+    from scorepad.locale import set_language
+
+    play.new_game(store, "skid", ["ann", "bob"])
+    set_language("ru")
+    try:
+        console = Script(["ann", "", "", "x", "0", "", "QS JH", "y"])
+        rec = enter_hand(store, None, [], console)
+    finally:
+        set_language(None)
+    assert console.questions[-1] == "Записать? [Y/n/e] "
+    assert any("должно быть целым числом" in line for line in console.said), console.said
+    assert any(line.startswith("Раздача 1") for line in console.said), console.said
+    hand = store.hands(rec.row.id)[0]
+    assert "раздач" not in json.dumps(hand.events, ensure_ascii=False)
+    assert [s["score"] for s in rec.row.state["sides"]] == [0, 70]

@@ -68,15 +68,19 @@ def colour_lines(text: str, stream: TextIO) -> str:
     The text is made terminal-safe before the colour codes go in (see `emit`)."""
     if not colour_wanted(stream):
         return text
+    from scorepad.locale import _
     from scorepad.output import terminal_safe
 
+    # the first words of "Finished: ..." and "Hand N" in the language they are printed in
+    finished = _("Finished: a draw between {names}").split(":")[0] + ":"
+    hand = _("Hand {n}").split("{")[0]
     out = []
     for line in terminal_safe(text).split("\n"):
         if line.startswith("  * "):
             line = paint(line, "event", True)
-        elif line.startswith("Finished:"):
+        elif line.startswith(finished):
             line = paint(line, "good", True)
-        elif line.startswith("Hand "):
+        elif hand and line.startswith(hand):
             line = paint(line, "bold", True)
         out.append(line)
     return "\n".join(out)
