@@ -35,6 +35,7 @@ class Context:
         self.db: str | None = None
         self.rules_dirs: list[str] = []
         self.config: dict[str, Any] | None = None   # the user's config file, read once per invocation
+        self.config_fresh = False   # read by main() for this invocation already (the language of --help)
 
 
 CTX = Context()
@@ -61,7 +62,9 @@ def _global(db: str | None = typer.Option(None, "--db", metavar="FILE|URL",
                                             "language, SCOREPAD_LANG, else the locale)")) -> None:
     CTX.db = db
     CTX.rules_dirs = list(rules_dir)
-    CTX.config = None
+    if not CTX.config_fresh:
+        CTX.config = None
+    CTX.config_fresh = False
     from scorepad.locale import choose, set_language
 
     try:
@@ -979,11 +982,12 @@ def _help_language() -> None:
             flag = args[i + 1]
         elif arg.startswith("--lang="):
             flag = arg.partition("=")[2]
+    CTX.config = None
     try:
         configured = _config().get("language")
+        CTX.config_fresh = True
     except ScorepadError:
         configured = None
-    CTX.config = None
     set_language(choose(flag, configured)[0])
 
 

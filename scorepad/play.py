@@ -59,7 +59,8 @@ def pinned_ruleset(text: str, source: str, variant: str | None) -> Ruleset:
 def game_of(row: GameRow, lang: str | None = None) -> Game:
     """The game of a stored row; with `lang`, its ruleset's texts and input words in that language."""
     rs = pinned_ruleset(row.ruleset_text, row.ruleset_source, row.variant)
-    if lang:
+    table = rs.data.get("translations")
+    if lang and isinstance(table, dict) and lang in table:   # the module only when there is something to do
         from scorepad.translation import translate
 
         rs = translate(rs, lang)

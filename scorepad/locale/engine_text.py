@@ -48,13 +48,15 @@ PATTERNS: tuple[tuple[str, str], ...] = (
     (r"(?P<raw>'.*') is not a whole number", N_("{raw} is not a whole number")),
     (r"(?P<raw>'.*') is not a number", N_("{raw} is not a number")),
 )
-_COMPILED = tuple((re.compile(p, re.S), msgid) for p, msgid in PATTERNS)
+_COMPILED: list[tuple[re.Pattern[str], str]] = []   # compiled when first needed: English never needs them
 
 
 def engine_text(text: str) -> str:
     """An English sentence of the engine in the chosen language (unknown sentences as they are)."""
     if current() == "en":
         return text
+    if not _COMPILED:
+        _COMPILED.extend((re.compile(p, re.S), msgid) for p, msgid in PATTERNS)
     for pattern, msgid in _COMPILED:
         m = pattern.fullmatch(text)
         if m is not None:
