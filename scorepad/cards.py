@@ -20,7 +20,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from scorepad.errors import UserError
-from scorepad.locale import _
+from scorepad.locale import _, ngettext
 
 RANK_ORDER = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"]
 SUITS = ["S", "H", "D", "C"]
@@ -89,10 +89,11 @@ class Deck:
 
     def describe(self) -> str:
         low, high = self.ranks[0], self.ranks[-1]
-        text = f"{len(self.ranks) * 4 * self.copies} cards ({low}..{high}"
-        text += f", {self.copies} of each)" if self.copies > 1 else ")"
+        n = len(self.ranks) * 4 * self.copies
+        text = ngettext("{n} card", "{n} cards", n).format(n=n) + f" ({low}..{high}"
+        text += ", " + _("{copies} of each").format(copies=self.copies) + ")" if self.copies > 1 else ")"
         if self.jokers:
-            text += f" + {self.jokers} joker{'s' if self.jokers > 1 else ''}"
+            text += " + " + ngettext("{n} joker", "{n} jokers", self.jokers).format(n=self.jokers)
         return text
 
 
