@@ -290,13 +290,14 @@ def repeated(store: Store, game_id: int, done: tuple[int, int], key: str) -> Rec
     """The answer to a write repeated with the key of one already stored: the stored hand, scored again."""
     gid, n = done
     if gid != game_id:
-        raise UserError(f"the key {key!r} was already used for hand {n} of game {gid}; use a new key")
+        raise UserError(_("the key {key} was already used for hand {n} of game {gid}; use a new key").format(
+                            key=repr(key), n=n, gid=gid))
     row = store.game(gid)
     game = game_of(row)
     hands = store.hands(gid)
     if n > len(hands) or hands[n - 1].n != n:
-        raise UserError(f"this hand (key {key!r}) was stored as hand {n} of game {gid} and has since been "
-                        f"undone or replaced; nothing was stored again")
+        raise UserError(_("this hand (key {key}) was stored as hand {n} of game {gid} and has since been "
+                           "undone or replaced; nothing was stored again").format(key=repr(key), n=n, gid=gid))
     before = hands[n - 2].state if n > 1 else initial_state(game)
     result = apply_hand(game, before, hands[n - 1].hand)
     return Recorded(row, game, n, result, cards_read(game, hands[n - 1].typed, hands[n - 1].hand))
@@ -595,17 +596,18 @@ def _verify_game(store: Store, row: GameRow) -> list[str]:
         for h in store.hands(row.id):
             state = apply_hand(game, state, h.hand).state
             if state != h.state:
-                problems.append(f"game {row.id}: hand {h.n} replays to a different state")
+                problems.append(_("game {id}: hand {n} replays to a different state").format(id=row.id, n=h.n))
                 break
         if row.state.get("finished") and not state["finished"]:
             replayed_finish = finish_game(game, state).state
             state = replayed_finish
         if state != row.state:
-            problems.append(f"game {row.id}: the cached totals differ from a replay "
-                            f"({[s['score'] for s in row.state['sides']]} stored, "
-                            f"{[s['score'] for s in state['sides']]} replayed)")
+            problems.append(_("game {id}: the cached totals differ from a replay ({value} stored, {value2} "
+                               "replayed)").format(
+                                id=row.id, value=[s['score'] for s in row.state['sides']],
+                                value2=[s['score'] for s in state['sides']]))
     except ScorepadError as exc:
-        problems.append(f"game {row.id}: cannot be replayed: {exc.message}")
+        problems.append(_("game {id}: cannot be replayed: {message}").format(id=row.id, message=exc.message))
     return problems
 
 
