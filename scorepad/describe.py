@@ -8,6 +8,7 @@ from scorepad.assign import condition_words, describe_field
 from scorepad.engine import Game, base_env, make_game
 from scorepad.errors import FormulaError
 from scorepad.expr import Formula
+from scorepad.locale import _, ngettext
 from scorepad.prose import formula_words, message_words
 from scorepad.ruleset import FieldDef, Rule, Ruleset, field_refs
 
@@ -39,8 +40,8 @@ def details(rs: Ruleset, language: str | None = None) -> dict[str, Any]:
     for f in rs.fields.values():
         legal = describe_field(game, f)
         if f.type in ("player", "side"):   # the sample game's placeholder names mean nothing to a reader
-            kind = "a player (name, unique prefix or seat)" if f.type == "player" else \
-                "a side (its name, or one of its players)"
+            kind = _("a player (name, unique prefix or seat)") if f.type == "player" else \
+                _("a side (its name, or one of its players)")
             legal = "; ".join([kind, *([", ".join(f.words)] if f.words else [])])
         fields.append({"name": f.name, "scope": f.scope, "type": f.type, "legal": legal,
                        "default": f.default, "optional": f.optional or f.required_if is not None,
@@ -129,7 +130,7 @@ def _rule_words(r: Rule, env: dict[str, Any], who: str) -> str:
         acts.append({"won": f"{side} wins", "lost": f"{side} loses", "out": f"{side} is out",
                      "playing": f"{side} plays on"}[r.mark])
     if r.end:
-        acts.append("the game ends")
+        acts.append(_('the game ends'))
     text = "; ".join(acts)
     if r.when is not None:
         text = f"when {formula_words(r.when.source, side)}: {text}"
@@ -213,77 +214,84 @@ def _total_words(game: Game, total: Formula) -> str:
 
 def details_text(d: dict[str, Any], formulas: bool = False) -> str:
     """`rules show` as text: prose for a player; `formulas` adds the sources a ruleset writer wants."""
-    out = [(f"{d['name']} ({d['id']}{':' + d['variant'] if d['variant'] else ''}) — {d['players']} players, "
-           f"{'partnerships' if d['sides'] == 'partnership' else 'each for himself'}; {d['deck']}")]
+    most = int(str(d["players"]).split("-")[-1])
+    players = ngettext("{n} player", "{n} players", most).format(n=d["players"])
+    sides = _("partnerships") if d["sides"] == "partnership" else _("each for himself")
+    out = [f"{d['name']} ({d['id']}{':' + d['variant'] if d['variant'] else ''}) — {players}, {sides}; {d['deck']}"]
     if d["aliases"]:
-        out.append("Also called: " + ", ".join(d["aliases"]))
+        out.append(_("Also called: {names}").format(names=", ".join(d["aliases"])))
     if d["description"]:
         out += ["", d["description"].strip()]
-    out += ["", "After each hand, type:"]
+    out += ["", _("After each hand, type:")]
     for f in d["fields"]:
         listed = "{}=v1/v2/...".format(f["name"]) if f["type"] == "cards" else "{}=v1,v2,...".format(f["name"])
-        scope = {"hand": "", "player": " (each player: name.{}=... or {})".format(f["name"], listed),
-                 "side": " (each side)"}[f["scope"]]
-        extra = " [optional]" if f["optional"] else ""
-        extra += f" [default {f['default']}]" if f["default"] is not None else ""
+        scope = {"hand": "", "player": " " + _("(each player: name.{field}=... or {listed})").format(field=f["name"],
+                                                                                                    listed=listed),
+                 "side": " " + _("(each side)")}[f["scope"]]
+        extra = " " + _("[optional]") if f["optional"] else ""
+        extra += " " + _("[default {value}]").format(value=f['default']) if f["default"] is not None else ""
         helptext = f" — {f['help']}" if f["help"] and f["help"] not in f["legal"] else ""
-        also = f" (also {', '.join(a + '=' for a in f['aliases'])})" if f.get("aliases") else ""
+        also = " " + _("(also {names})").format(names=", ".join(a + "=" for a in f["aliases"])) if f.get("aliases") else ""
         out.append(f"  {f['name']}{scope}{also}: {f['legal']}{extra}{helptext}")
         out.extend(f"      {line}" for line in _field_notes(f))
         if formulas:
             out.extend(f"      {key} = {f[key]}" for key in ("applies_if", "required_if", "default_from") if f[key])
     if d["options"]:
-        out += ["", "Options (--opt NAME=VALUE):"]
+        out += ["", _("Options (--opt NAME=VALUE):")]
         for o in d["options"]:
-            vals = f" (one of {', '.join(map(str, o['values']))})" if o["values"] else ""
+            vals = " " + _("(one of {values})").format(values=", ".join(map(str, o['values']))) if o["values"] else ""
             out.append(f"  {o['name']} = {o['default']}{vals}" + (f" — {o['help']}" if o["help"] else ""))
     if d["variants"]:
-        out += ["", "Variants (GAME:VARIANT):"] + [f"  {k}: {v}" for k, v in d["variants"].items()]
+        out += ["", _("Variants (GAME:VARIANT):")] + [f"  {k}: {v}" for k, v in d["variants"].items()]
     if d["card_values"]:
-        out += ["", "Card values: " + ", ".join(f"{k} {v}" for k, v in d["card_values"].items())]
+        out += ["", _("Card values: {values}").format(values=", ".join(f"{k} {v}" for k, v in d["card_values"].items()))]
     if d["tables"]:
-        out += ["", "Tables:"] + [f"  {k}: {value_words(v)}" for k, v in d["tables"].items()]
+        out += ["", _("Tables:")] + [f"  {k}: {value_words(v)}" for k, v in d["tables"].items()]
     if d["derived"] and formulas:
-        out += ["", "Derived values:"] + [f"  {x['name']} ({x['scope']}) = {x['formula']}" for x in d["derived"]]
-    out += ["", "Scoring:"]
+        out += ["", _("Derived values:")] + [f"  {x['name']} ({x['scope']}) = {x['formula']}" for x in d["derived"]]
+    out += ["", _("Scoring:")]
+    per = {"player": _("per player"), "side": _("per side")}
     for s in d["scoring"]:
         if formulas:
-            cond = f" when {s['when']}" if s["when"] else ""
-            out.append(f"  {s['label']} (per {s['per']}): {s['points']}{cond}")
+            cond = " " + _("when {formula}").format(formula=s['when']) if s["when"] else ""
+            out.append(f"  {s['label']} ({per.get(s['per'], s['per'])}): {s['points']}{cond}")
         else:
-            out.append(f"  {s['label']} (per {s['per']})" + (f": {s['says']}" if s["says"] else ""))
+            out.append(f"  {s['label']} ({per.get(s['per'], s['per'])})" + (f": {s['says']}" if s["says"] else ""))
     if d["checks"]:
-        out += ["", "Checks (a hand that breaks one is refused):"]
+        out += ["", _("Checks (a hand that breaks one is refused):")]
         for c in d["checks"]:
             out.append(f"  {c['says'][:1].upper()}{c['says'][1:]}")
             if formulas:
                 out.append(f"      ok = {c['ok']}" + (f"; when = {c['when']}" if c["when"] else "")
                            + f"; message = {c['message']}")
     if d["thresholds"]:
-        out += ["", "Thresholds and state:"]
+        out += ["", _("Thresholds and state:")]
         for r in d["thresholds"]:
-            when = {"hand": "after each hand", "end": "when the game ends", "finish": "on `finish`"}[r["on"]]
+            when = {"hand": _("after each hand"), "end": _("when the game ends"), "finish": _("on `finish`")}[r["on"]]
             if not formulas:
                 out.append(f"  {when}: {r['says']}")
                 continue
-            acts = [f"set {k} = {v}" for k, v in r["set"].items()] + [f"add {v} to {k}" for k, v in r["add"].items()]
-            acts += [f"set {k} = {v} for every side" for k, v in r["set_all"].items()]
+            acts = [_("set {counter} = {formula}").format(counter=k, formula=v) for k, v in r["set"].items()]
+            acts += [_("add {formula} to {counter}").format(counter=k, formula=v) for k, v in r["add"].items()]
+            acts += [_("set {counter} = {formula} for every side").format(counter=k, formula=v)
+                     for k, v in r["set_all"].items()]
             if r["mark"]:
-                acts.append(f"mark {r['mark']}")
+                acts.append(_("mark {status}").format(status=r['mark']))
             if r["end"]:
-                acts.append("end the game")
-            cond = f" if {r['when']}" if r["when"] else ""
+                acts.append(_("end the game"))
+            cond = " " + _("if {formula}").format(formula=r['when']) if r["when"] else ""
             out.append(f"  {when}{cond}: {'; '.join(acts) or r['message']}")
     end = d["end"]
     when_text = end["when"] if formulas else end["when_words"]
-    out += ["", "End: " + (end["description"] or (f"when {when_text}" if end["when"] else "see thresholds"))
-            + f"; winner: {end['winner']}"]
+    end_text = end["description"] or (_("when {formula}").format(formula=when_text) if end["when"]
+                                      else _("see thresholds"))
+    out += ["", _("End: {text}; winner: {winner}").format(text=end_text, winner=end['winner'])]
     if end.get("first_to"):
-        rest = "not scored" if end["rest_of_deal"] == "void" else "still scored"
-        out.append(f"  First to {end['first_to']}, counted in the order {', '.join(end['counted_in_order'])}; "
-                   f"the points after the winning one are {rest}.")
+        rest = _("not scored") if end["rest_of_deal"] == "void" else _("still scored")
+        out.append("  " + _("First to {goal}, counted in the order {labels}; the points after the winning one are "
+                            "{rest}.").format(goal=end['first_to'], labels=", ".join(end['counted_in_order']), rest=rest))
     if d["notes"]:
-        out += ["", "Notes:"] + [f"  - {n}" for n in d["notes"]]
+        out += ["", _("Notes:")] + [f"  - {n}" for n in d["notes"]]
     if d["info"]:
         out += [""] + d["info"]
     return "\n".join(out)
