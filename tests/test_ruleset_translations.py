@@ -1,0 +1,223 @@
+"""The bundled rulesets carry their player-facing texts in the language of their source text.
+
+Estonian (et) for the games of the Estonian rule texts, Russian (ru) for the games of the Russian
+text, Ukrainian (uk) and Russian (ru) for Skid. What must be translated is computed from each
+ruleset itself, so a new check, field or note without its translation fails here.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+RULESETS = Path(__file__).parent.parent / "rulesets"
+SCENARIOS = Path(__file__).parent / "scenarios"
+
+RUSSIAN_TEXT = {"piquet", "pinochle", "pitch", "pope-joan", "two-hands-down", "thirty-one-lives", "pra",
+                "ace-clears", "propushchenka", "old-maid"}
+
+
+def source_languages(ruleset_id: str) -> list[str]:
+    """The languages of the rule text a bundled game comes from."""
+    if ruleset_id == "skid":
+        return ["uk", "ru"]
+    if ruleset_id in RUSSIAN_TEXT:
+        return ["ru"]
+    return ["et"]
+
+
+def load_data(path: Path) -> dict[str, Any]:
+    return tomllib.loads(path.read_text(encoding="utf-8"))
+
+
+FILES = sorted(RULESETS.glob("*.toml"))
+CASES = [(p, lang) for p in FILES for lang in source_languages(load_data(p)["game"]["id"])]
+CASE_IDS = [f"{p.stem}-{lang}" for p, lang in CASES]
+
+
+def _sections(data: dict[str, Any]) -> Iterator[dict[str, Any]]:
+    """The ruleset's top level and each variant: ids, fields and options are shared between them."""
+    yield data
+    yield from data.get("variants", {}).values()
+
+
+def required(data: dict[str, Any]) -> dict[tuple[str, ...], Any]:
+    """Every translatable text of a ruleset: key path in the translation table -> original text.
+
+    Lists (notes, info) map to the original list, so counts can be compared.
+    """
+    need: dict[tuple[str, ...], Any] = {}
+    game = data["game"]
+    for key in ("name", "description"):
+        if key in game:
+            need[(key,)] = game[key]
+    if game.get("notes"):
+        need[("notes",)] = game["notes"]
+    if "description" in data.get("end", {}):
+        need[("end",)] = data["end"]["description"]
+    if data.get("display", {}).get("info"):
+        need[("info",)] = data["display"]["info"]
+    for section in _sections(data):
+        for name, spec in section.get("fields", {}).items():
+            if "help" in spec:
+                need.setdefault(("fields", name, "help"), spec["help"])
+        for name, spec in section.get("options", {}).items():
+            if "help" in spec:
+                need.setdefault(("options", name, "help"), spec["help"])
+        for entry in section.get("check", []):
+            if "message" in entry:
+                need.setdefault(("checks", entry["id"]), entry["message"])
+        for entry in section.get("score", []):
+            if "label" in entry:
+                need.setdefault(("scores", entry["id"]), entry["label"])
+        for entry in section.get("rule", []):
+            for key in ("label", "message"):
+                if key in entry:
+                    need.setdefault(("rules", entry["id"], key), entry[key])
+        for kind in ("side", "next"):
+            for label in section.get("display", {}).get(kind, {}):
+                need.setdefault(("display", label), label)
+    for vid, variant in data.get("variants", {}).items():
+        for key in ("name", "description"):
+            if key in variant:
+                need[("variants", vid, key)] = variant[key]
+        if variant.get("notes"):
+            need[("variants", vid, "notes")] = variant["notes"]
+        if variant.get("display", {}).get("info"):
+            need[("variants", vid, "info")] = variant["display"]["info"]
+        if "description" in variant.get("end", {}):
+            need[("variants", vid, "end")] = variant["end"]["description"]
+    return need
+
+
+def lookup(table: dict[str, Any], path: tuple[str, ...]) -> Any:
+    node: Any = table
+    for key in path:
+        if not isinstance(node, dict) or key not in node:
+            return None
+        node = node[key]
+    return node
+
+
+PLACEHOLDER = re.compile(r"\{[^{}]*\}")
+
+
+def placeholders(text: str) -> set[str]:
+    return set(PLACEHOLDER.findall(text))
+
+
+def test_every_bundled_ruleset_has_a_source_language() -> None:
+    assert len(CASES) == len(FILES) + 1  # Skid has two
+    assert RUSSIAN_TEXT <= {load_data(p)["game"]["id"] for p in FILES}
+
+
+@pytest.mark.parametrize(("path", "lang"), CASES, ids=CASE_IDS)
+def test_translation_is_complete(path: Path, lang: str) -> None:
+    data = load_data(path)
+    table = data.get("translations", {}).get(lang)
+    assert table, f"{path.name} has no [translations.{lang}]"
+    missing, wrong = [], []
+    for key, original in required(data).items():
+        got = lookup(table, key)
+        if got is None or got == "" or got == []:
+            missing.append(".".join(key))
+        elif isinstance(original, list):
+            if not isinstance(got, list) or len(got) != len(original):
+                wrong.append(f"{'.'.join(key)}: {len(original)} entries in the original")
+            elif any(not s.strip() for s in got):
+                wrong.append(f"{'.'.join(key)}: an empty entry")
+    assert not missing, f"{path.name} [{lang}] lacks: {missing}"
+    assert not wrong, f"{path.name} [{lang}]: {wrong}"
+
+
+@pytest.mark.parametrize(("path", "lang"), CASES, ids=CASE_IDS)
+def test_translation_is_translated(path: Path, lang: str) -> None:
+    """Cyrillic languages are written in Cyrillic; the Estonian texts are not the English ones."""
+    data = load_data(path)
+    table = data["translations"][lang]
+    same = []
+    for key, original in required(data).items():
+        got = lookup(table, key)
+        texts = list(zip(original, got, strict=True)) if isinstance(original, list) else [(original, got)]
+        for orig, text in texts:
+            bare = PLACEHOLDER.sub("", text)
+            if lang in ("ru", "uk") and len(re.sub(r"[^A-Za-z]", "", bare)) > 8 \
+                    and not re.search(r"[А-Яа-яЁёІіЇїЄєҐґ]", bare):
+                same.append(".".join(key))
+            elif text == orig and len(re.findall(r"[A-Za-z]{4,}", bare)) > 1 and key[0] != "display":
+                same.append(".".join(key))
+    assert not same, f"{path.name} [{lang}] left in English: {same}"
+
+
+@pytest.mark.parametrize(("path", "lang"), CASES, ids=CASE_IDS)
+def test_translation_keeps_placeholders(path: Path, lang: str) -> None:
+    data = load_data(path)
+    table = data["translations"][lang]
+    wrong = []
+    for key, original in required(data).items():
+        got = lookup(table, key)
+        pairs = list(zip(original, got, strict=True)) if isinstance(original, list) else [(original, got)]
+        for orig, text in pairs:
+            if placeholders(orig) != placeholders(text):
+                wrong.append(f"{'.'.join(key)}: {sorted(placeholders(orig))} vs {sorted(placeholders(text))}")
+    assert not wrong, f"{path.name} [{lang}]: {wrong}"
+
+
+@pytest.mark.parametrize(("path", "lang"), CASES, ids=CASE_IDS)
+def test_translation_has_no_unknown_keys(path: Path, lang: str) -> None:
+    """Every translated id, field, option, label and variant exists in the ruleset."""
+    data = load_data(path)
+    table = data["translations"][lang]
+    need = required(data)
+    fields = {n for s in _sections(data) for n in s.get("fields", {})}
+    unknown = []
+    for group in ("checks", "scores", "display"):
+        unknown += [f"{group}.{k}" for k in table.get(group, {}) if (group, k) not in need]
+    for key, entry in table.get("rules", {}).items():
+        unknown += [f"rules.{key}.{k}" for k in entry if ("rules", key, k) not in need]
+    unknown += [f"fields.{k}" for k in table.get("fields", {}) if k not in fields]
+    unknown += [f"options.{k}" for k in table.get("options", {}) if ("options", k, "help") not in need]
+    for vid, entry in table.get("variants", {}).items():
+        unknown += [f"variants.{vid}.{k}" for k in entry if ("variants", vid, k) not in need]
+    assert not unknown, f"{path.name} [{lang}] translates what the ruleset does not have: {unknown}"
+
+
+def _field_words(spec: dict[str, Any]) -> dict[str, Any]:
+    """The words a field already understands, and what each stands for."""
+    words: dict[str, Any] = {str(v).lower(): v for v in spec.get("values", [])}
+    words.update({str(k).lower(): v for k, v in spec.get("synonyms", {}).items()})
+    words.update({str(k).lower(): v for k, v in spec.get("words", {}).items()})
+    return words
+
+
+@pytest.mark.parametrize(("path", "lang"), CASES, ids=CASE_IDS)
+def test_names_and_words_do_not_collide(path: Path, lang: str) -> None:
+    data = load_data(path)
+    table = data["translations"][lang]
+    specs: dict[str, dict[str, Any]] = {}
+    for section in _sections(data):
+        for name, spec in section.get("fields", {}).items():
+            specs.setdefault(name, {}).update(spec)
+    owner: dict[str, str] = {name.lower(): name for name in specs}
+    problems = []
+    for name, entry in table.get("fields", {}).items():
+        for alias in entry.get("names", []):
+            key = alias.lower()
+            if owner.get(key, name) != name:
+                problems.append(f"{name}: alias {alias!r} is already {owner[key]!r}")
+            owner[key] = name
+            if not re.fullmatch(r"[^\W\d][\w-]*", alias):
+                problems.append(f"{name}: alias {alias!r} is not a plain word")
+        known = _field_words(specs[name])
+        for word, value in entry.get("words", {}).items():
+            if word.lower() in known and known[word.lower()] != value:
+                problems.append(f"{name}: word {word!r} already means {known[word.lower()]!r}")
+            values = specs[name].get("values")
+            if values is not None and value not in values:
+                problems.append(f"{name}: word {word!r} stands for {value!r}, not a value of the field")
+    assert not problems, f"{path.name} [{lang}]: {problems}"
