@@ -116,6 +116,20 @@ def _fields(data: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
     return found
 
 
+def _merged(data: Mapping[str, Any], table: str, sub: str = "") -> dict[str, Any]:
+    """The entries of a table (or of its sub-table) of the base and of every variant: a variant may add
+    an option or a display label, and its translation sits with the others."""
+    found: dict[str, Any] = {}
+    variants = data.get("variants", {})
+    for source in [data, *(variants.values() if isinstance(variants, dict) else [])]:
+        t = source.get(table, {}) if isinstance(source, dict) else {}
+        if sub:
+            t = t.get(sub, {}) if isinstance(t, dict) else {}
+        for name, spec in (t.items() if isinstance(t, dict) else ()):
+            found.setdefault(name, spec)
+    return found
+
+
 def _check_language(data: Mapping[str, Any], tr: Mapping[str, Any], key: str, out: list[tuple[str, str]]) -> None:
     _unknown(tr, LANG_KEYS, key, out)
     game = data.get("game", {}) if isinstance(data.get("game"), dict) else {}
@@ -130,7 +144,7 @@ def _check_language(data: Mapping[str, Any], tr: Mapping[str, Any], key: str, ou
     if "info" in tr:
         _texts(tr["info"], display.get("info", []), f"{key}.info", out)
     _check_fields(data, tr.get("fields", {}), f"{key}.fields", out)
-    options = data.get("options", {}) if isinstance(data.get("options"), dict) else {}
+    options = _merged(data, "options")
     for oname, otr in _table(tr, "options", key, out).items():
         okey = f"{key}.options.{oname}"
         if oname not in options:
@@ -166,8 +180,7 @@ def _check_language(data: Mapping[str, Any], tr: Mapping[str, Any], key: str, ou
                     _text(rtr[k], entry.get(k, entry.get("message", "") if k == "label" else ""), f"{rkey}.{k}", out)
     labels = set()
     for sub in ("side", "next"):
-        if isinstance(display.get(sub), dict):
-            labels |= set(display[sub])
+        labels |= set(_merged(data, "display", sub))
     for label, text in _table(tr, "display", key, out).items():
         if label not in labels:
             out.append((f"{key}.display.{label}", f"the ruleset has no [display.side] or [display.next] label {label!r}"))
