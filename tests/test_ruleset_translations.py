@@ -148,7 +148,8 @@ def test_translation_is_translated(path: Path, lang: str) -> None:
             bare = PLACEHOLDER.sub("", text)
             latin_only = lang in ("ru", "uk") and len(re.sub(r"[^A-Za-z]", "", bare)) > 8 \
                 and not re.search(r"[А-Яа-яЁёІіЇїЄєҐґ]", bare)
-            unchanged = text == orig and len(re.findall(r"[A-Za-z]{4,}", bare)) > 1 and key[0] != "display"
+            unchanged = text == orig and len(re.findall(r"[A-Za-z]{4,}", bare)) > 1 and key[0] != "display" \
+                and key != ("name",)   # a game's name may be the same word in both languages
             if latin_only or unchanged:
                 same.append(".".join(key))
     assert not same, f"{path.name} [{lang}] left in English: {same}"
