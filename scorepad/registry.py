@@ -212,6 +212,9 @@ def resolved_text(path: Path, extra_dirs: Sequence[str] = (), depth: int = 0) ->
         for key in ("names", "aliases"):
             game[key] = overlay["game"].get(key, {} if key == "names" else [])
         merged["game"] = game
+    from scorepad.translation import drop_stale
+
+    drop_stale(merged, overlay)
     import tomli_w
 
     return tomli_w.dumps(merged), warnings

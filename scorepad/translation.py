@@ -298,6 +298,58 @@ def _word_value(spec: Mapping[str, Any], word: str, target: Any) -> tuple[str, A
     return meaning
 
 
+def drop_stale(merged: dict[str, Any], overlay: Mapping[str, Any]) -> dict[str, Any]:
+    """A derived ruleset (`base = ...` and an overlay) without the base's translations the overlay made stale.
+
+    A text the overlay replaces (name, notes, a check's message ...) is no longer the one its base
+    translation renders, and a translated list no longer has the original's count: such translations
+    are dropped, so the derived ruleset falls back to its own text. The overlay's own translations
+    are kept and still checked.
+    """
+    table = merged.get("translations")
+    if not isinstance(table, dict):
+        return merged
+    own = overlay.get("translations", {}) if isinstance(overlay.get("translations"), dict) else {}
+    game = overlay.get("game", {}) if isinstance(overlay.get("game"), dict) else {}
+    replaced: list[tuple[str, ...]] = [(k,) for k in ("name", "description", "notes") if k in game]
+    if "description" in (overlay.get("end") or {}):
+        replaced.append(("end",))
+    if "info" in (overlay.get("display") or {}):
+        replaced.append(("info",))
+    for section, key in (("fields", "help"), ("options", "help")):
+        for name, spec in (overlay.get(section) or {}).items():
+            if isinstance(spec, dict) and key in spec:
+                replaced.append((section, name, key))
+    for section, group in (("check", "checks"), ("score", "scores"), ("rule", "rules")):
+        for entry in overlay.get(section) or []:
+            if isinstance(entry, dict) and "id" in entry:
+                replaced.append((group, str(entry["id"])))
+    for lang, tr in table.items():
+        if not isinstance(tr, dict):
+            continue
+        mine = own.get(lang, {}) if isinstance(own.get(lang), dict) else {}
+        for path in replaced:
+            _drop(tr, path, mine)
+    for key, _ in translation_problems(merged):   # what still does not fit, unless the overlay wrote it
+        parts = key.split(".")
+        if len(parts) > 2 and isinstance(table.get(parts[1]), dict):
+            path = tuple(re.sub(r"\[\d+\]$", "", p) for p in parts[2:])
+            _drop(table[parts[1]], path, own.get(parts[1], {}) if isinstance(own.get(parts[1]), dict) else {})
+    return merged
+
+
+def _drop(tr: dict[str, Any], path: tuple[str, ...], keep: Mapping[str, Any]) -> None:
+    """Remove tr[path...] unless the overlay's own translation `keep` has that key."""
+    node: Any = tr
+    mine: Any = keep
+    for k in path[:-1]:
+        if not isinstance(node, dict) or not isinstance(node.get(k), dict):
+            return
+        node, mine = node[k], mine.get(k, {}) if isinstance(mine, dict) else {}
+    if isinstance(node, dict) and path[-1] in node and not (isinstance(mine, dict) and path[-1] in mine):
+        del node[path[-1]]
+
+
 # --------------------------------------------------------------------------- translating
 
 def languages(rs: Ruleset) -> list[str]:

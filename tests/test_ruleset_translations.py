@@ -249,3 +249,37 @@ def test_translated_ruleset_plays_its_scenarios(scenario: Path, lang: str) -> No
         assert translated.variants[spec["variant"]] != original.variants[spec["variant"]]
     mismatches = [m for m in run_scenario(scenario, translated) if not m.what.startswith(TEXT_ONLY)]
     assert not mismatches, "\n".join(str(m) for m in mismatches)
+
+
+def test_a_derived_ruleset_drops_the_translations_its_overlay_made_stale(tmp_path: Path) -> None:
+    """`rules derive` and hand-written `base = ...` files replace texts the base's translations render."""
+    from scorepad.registry import resolved_text
+    from scorepad.ruleset import load_text
+
+    path = tmp_path / "skid-house.toml"
+    path.write_text('format = 1\nbase = "skid"\n[game]\nid = "skid-house"\nname = "Skid at home"\n'
+                    'notes = ["one house note"]\n[[check]]\nid = "card_total"\nok = "sum(all_n_cards) <= 35"\n'
+                    'message = "too many cards: {sum(all_n_cards)}"\n', encoding="utf-8")
+    text, _ = resolved_text(path)
+    rs = load_text(text, str(path))
+    uk = translate(rs, "uk")
+    assert uk.notes == ("one house note",)
+    assert uk.name == "Skid at home"
+    assert next(c.message for c in uk.checks if c.id == "card_total") == "too many cards: {sum(all_n_cards)}"
+    # the texts the overlay left alone keep their translation
+    assert next(c.message for c in uk.checks if c.id == "out_hand_empty").startswith("{me} вийшов")
+    assert uk.fields["reshuffles"].help.startswith("скільки разів")
+
+
+def test_a_derived_ruleset_still_reports_its_own_bad_translation(tmp_path: Path) -> None:
+    from scorepad.errors import RulesetError
+    from scorepad.registry import resolved_text
+    from scorepad.ruleset import load_text
+
+    path = tmp_path / "skid-bad.toml"
+    path.write_text('format = 1\nbase = "skid"\n[game]\nid = "skid-bad"\n'
+                    '[translations.uk.checks]\ncard_total = "забагато карт: {len(cards)}"\n', encoding="utf-8")
+    text, _ = resolved_text(path)
+    with pytest.raises(RulesetError) as err:
+        load_text(text, str(path))
+    assert "translations.uk.checks.card_total" in "\n".join([err.value.message, *err.value.problems])

@@ -14,7 +14,8 @@ from scorepad.ruleset import load_text
 from scorepad.translation import translate, translation_problems
 from tests.conftest import Run
 
-MARJAS = (bundled_dir() / "marjas.toml").read_text(encoding="utf-8")
+# the bundled Marjas without its own Estonian tables: these tests bring their own
+MARJAS = (bundled_dir() / "marjas.toml").read_text(encoding="utf-8").split("\n[translations.", 1)[0]
 
 ET = '''
 [translations.et]
