@@ -283,3 +283,35 @@ def test_a_derived_ruleset_still_reports_its_own_bad_translation(tmp_path: Path)
     with pytest.raises(RulesetError) as err:
         load_text(text, str(path))
     assert "translations.uk.checks.card_total" in "\n".join([err.value.message, *err.value.problems])
+
+
+# A hand typed with the players' own field names and words scores exactly as the English one.
+NATIVE_HANDS = [
+    ("skid", "uk", ["a", "b", "c"], ["вийшов=a", "b.карти=K QS", "c.карти=A", "тасування=1"],
+     ["out=a", "b.cards=K QS", "c.cards=A", "reshuffles=1"]),
+    ("skid", "ru", ["a", "b", "c"], ["бридж=b", "a.карты=10", "b.карты=J", "c.карты=A 6", "валет=нет"],
+     ["bridge=b", "a.cards=10", "b.cards=J", "c.cards=A 6", "jack=no"]),
+    ("pitch", "ru", ["a", "b", "c"], ["питчер=a", "объявление=2", "старший=a", "младший=b", "валет=нет", "игра=ничья"],
+     ["pitcher=a", "bid=2", "high=a", "low=b", "jack=none", "game=tie"]),
+    ("marjas", "et", ["a", "b", "c", "d"], ["trumbitegija=pole", "matid=viik", "viimane=a"],
+     ["trump=none", "matt=tie", "last=a"]),
+    ("spades", "et", ["a", "b", "c", "d"], ["pakkumine=3,nil,4,2", "tihid=4,0,5,4"],
+     ["bid=3,0,4,2", "tricks=4,0,5,4"]),
+    ("thousand", "et", ["a", "b", "c"], ["pakkuja=a", "pakkumine=110", "punktid=70,30,20", "a.trumbid=H", "b.trumbid=pole"],
+     ["bidder=a", "bid=110", "points=70,30,20", "a.marriages=H", "b.marriages=-"]),
+]
+
+
+@pytest.mark.parametrize(("ruleset", "lang", "players", "native", "english"), NATIVE_HANDS,
+                         ids=[f"{r}-{lang}" for r, lang, *_ in NATIVE_HANDS])
+def test_native_field_names_and_words(ruleset: str, lang: str, players: list[str], native: list[str],
+                                      english: list[str]) -> None:
+    from scorepad.engine import initial_state, make_game
+    from scorepad.scenario import record
+
+    translated = make_game(translate(load(ruleset), lang), players, None, {})
+    original = make_game(load(ruleset), players, None, {})
+    got = record(translated, initial_state(translated), native)
+    want = record(original, initial_state(original), english)
+    assert list(got.points) == list(want.points)
+    assert any(p != 0 for p in want.points)
