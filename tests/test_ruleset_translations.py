@@ -289,8 +289,10 @@ def test_a_derived_ruleset_still_reports_its_own_bad_translation(tmp_path: Path)
 NATIVE_HANDS = [
     ("skid", "uk", ["a", "b", "c"], ["вийшов=a", "b.карти=K QS", "c.карти=A", "тасування=1"],
      ["out=a", "b.cards=K QS", "c.cards=A", "reshuffles=1"]),
-    ("skid", "ru", ["a", "b", "c"], ["бридж=b", "a.карты=10", "b.карты=J", "c.карты=A 6", "валет=нет"],
-     ["bridge=b", "a.cards=10", "b.cards=J", "c.cards=A 6", "jack=no"]),
+    ("skid", "ru", ["a", "b", "c"], ["бридж=b", "a.карты=10", "b.карты=J", "c.карты=A 6", "перетасовки=2"],
+     ["bridge=b", "a.cards=10", "b.cards=J", "c.cards=A 6", "reshuffles=2"]),
+    ("skid", "ru", ["a", "b", "c"], ["вышел=c", "валет=да", "a.карты=дама пик", "b.карты=К"],
+     ["out=c", "jack=yes", "a.cards=QS", "b.cards=K"]),
     ("pitch", "ru", ["a", "b", "c"], ["питчер=a", "объявление=2", "старший=a", "младший=b", "валет=нет", "игра=ничья"],
      ["pitcher=a", "bid=2", "high=a", "low=b", "jack=none", "game=tie"]),
     ("marjas", "et", ["a", "b", "c", "d"], ["trumbitegija=pole", "matid=viik", "viimane=a"],
@@ -303,7 +305,7 @@ NATIVE_HANDS = [
 
 
 @pytest.mark.parametrize(("ruleset", "lang", "players", "native", "english"), NATIVE_HANDS,
-                         ids=[f"{r}-{lang}" for r, lang, *_ in NATIVE_HANDS])
+                         ids=[f"{r}-{lang}-{i}" for i, (r, lang, *_) in enumerate(NATIVE_HANDS)])
 def test_native_field_names_and_words(ruleset: str, lang: str, players: list[str], native: list[str],
                                       english: list[str]) -> None:
     from scorepad.engine import initial_state, make_game
