@@ -28,7 +28,8 @@ LANG_KEYS = {"name", "description", "notes", "end", "info", "fields", "options",
 FIELD_TR_KEYS = {"help", "names", "words"}
 OPTION_TR_KEYS = {"help"}
 RULE_TR_KEYS = {"label", "message"}
-VARIANT_TR_KEYS = {"name", "description", "notes", "info", "end"}
+VARIANT_SECTIONS = ("fields", "options", "checks", "scores", "rules", "display")
+VARIANT_TR_KEYS = {"name", "description", "notes", "info", "end", *VARIANT_SECTIONS}
 
 
 def placeholders(text: str) -> Counter[str]:
@@ -143,6 +144,12 @@ def _check_language(data: Mapping[str, Any], tr: Mapping[str, Any], key: str, ou
         _texts(tr["notes"], game.get("notes", []), f"{key}.notes", out)
     if "info" in tr:
         _texts(tr["info"], display.get("info", []), f"{key}.info", out)
+    _check_sections(data, tr, key, out)
+    _check_variants(data, tr, key, out)
+
+
+def _check_sections(data: Mapping[str, Any], tr: Mapping[str, Any], key: str, out: list[tuple[str, str]]) -> None:
+    """Fields, options, checks, scores, rules and display labels of a language (or of one variant's)."""
     _check_fields(data, tr.get("fields", {}), f"{key}.fields", out)
     options = _merged(data, "options")
     for oname, otr in _table(tr, "options", key, out).items():
@@ -186,6 +193,9 @@ def _check_language(data: Mapping[str, Any], tr: Mapping[str, Any], key: str, ou
             out.append((f"{key}.display.{label}", f"the ruleset has no [display.side] or [display.next] label {label!r}"))
         elif not isinstance(text, str):
             out.append((f"{key}.display.{label}", "must be text"))
+
+
+def _check_variants(data: Mapping[str, Any], tr: Mapping[str, Any], key: str, out: list[tuple[str, str]]) -> None:
     variants = data.get("variants", {}) if isinstance(data.get("variants"), dict) else {}
     for vname, vtr in _table(tr, "variants", key, out).items():
         vkey = f"{key}.variants.{vname}"
@@ -212,6 +222,9 @@ def _check_language(data: Mapping[str, Any], tr: Mapping[str, Any], key: str, ou
             _texts(vtr["notes"], mgame.get("notes", []), f"{vkey}.notes", out)
         if "info" in vtr:
             _texts(vtr["info"], mdisplay.get("info", []), f"{vkey}.info", out)
+        sections = {k: vtr[k] for k in VARIANT_SECTIONS if k in vtr}
+        if sections:   # what the variant itself says differently: checked against the variant's texts
+            _check_sections({k: v for k, v in merged.items() if k != "variants"}, sections, vkey, out)
 
 
 def _table(tr: Mapping[str, Any], k: str, key: str, out: list[tuple[str, str]]) -> dict[str, Any]:
@@ -372,6 +385,7 @@ def translate(rs: Ruleset, lang: str | None) -> Ruleset:
     vtr: dict[str, Any] = {}
     if rs.variant:
         vtr = tr.get("variants", {}).get(rs.variant, {})
+        tr = _with_variant_sections(tr, vtr)
     out.name = tr.get("name") or rs.names.get(str(lang)) or rs.name
     game = rs.data.get("game", {})
     base_data = rs.data
@@ -439,6 +453,23 @@ def translate(rs: Ruleset, lang: str | None) -> Ruleset:
     display_tr = tr.get("display", {})
     out.display_side = {display_tr.get(k, k): f for k, f in rs.display_side.items()}
     out.display_next = {display_tr.get(k, k): f for k, f in rs.display_next.items()}
+    return out
+
+
+def _with_variant_sections(tr: Mapping[str, Any], vtr: Mapping[str, Any]) -> dict[str, Any]:
+    """The language's table with a variant's own field, option, check, score, rule and display texts
+    laid over it (for the texts the variant words differently from the base game)."""
+    out = dict(tr)
+    for section in VARIANT_SECTIONS:
+        if not isinstance(vtr.get(section), dict):
+            continue
+        merged = dict(out.get(section, {}))
+        for name, value in vtr[section].items():
+            if isinstance(value, dict) and isinstance(merged.get(name), dict):
+                merged[name] = {**merged[name], **value}
+            else:
+                merged[name] = value
+        out[section] = merged
     return out
 
 

@@ -50,6 +50,26 @@ def _sections(data: dict[str, Any]) -> Iterator[dict[str, Any]]:
     yield from data.get("variants", {}).values()
 
 
+def _section_texts(section: dict[str, Any]) -> dict[tuple[str, ...], str]:
+    """The field and option helps, check messages, score labels and rule texts of one section."""
+    texts: dict[tuple[str, ...], str] = {}
+    for group in ("fields", "options"):
+        for name, spec in section.get(group, {}).items():
+            if spec.get("help"):
+                texts[(group, name, "help")] = spec["help"]
+    for entry in section.get("check", []):
+        if "message" in entry:
+            texts[("checks", entry["id"])] = entry["message"]
+    for entry in section.get("score", []):
+        if "label" in entry:
+            texts[("scores", entry["id"])] = entry["label"]
+    for entry in section.get("rule", []):
+        for key in ("label", "message"):
+            if key in entry:
+                texts[("rules", entry["id"], key)] = entry[key]
+    return texts
+
+
 def required(data: dict[str, Any]) -> dict[tuple[str, ...], Any]:
     """Every translatable text of a ruleset: key path in the translation table -> original text.
 
@@ -87,6 +107,10 @@ def required(data: dict[str, Any]) -> dict[tuple[str, ...], Any]:
             for label in section.get("display", {}).get(kind, {}):
                 need.setdefault(("display", label), label)
     for vid, variant in data.get("variants", {}).items():
+        # a text the variant words differently from the base game is translated for that variant
+        for key, text in _section_texts(variant).items():
+            if key in need and need[key] != text:
+                need[("variants", vid, *key)] = text
         for key in ("name", "description"):
             if key in variant:
                 need[("variants", vid, key)] = variant[key]
@@ -185,7 +209,15 @@ def test_translation_has_no_unknown_keys(path: Path, lang: str) -> None:
     unknown += [f"fields.{k}" for k in table.get("fields", {}) if k not in fields]
     unknown += [f"options.{k}" for k in table.get("options", {}) if ("options", k, "help") not in need]
     for vid, entry in table.get("variants", {}).items():
-        unknown += [f"variants.{vid}.{k}" for k in entry if ("variants", vid, k) not in need]
+        unknown += [f"variants.{vid}.{k}" for k in entry
+                    if ("variants", vid, k) not in need and not isinstance(entry[k], dict)]
+        for group in ("fields", "options", "rules"):
+            unknown += [f"variants.{vid}.{group}.{name}.{k}" for name, spec in entry.get(group, {}).items()
+                        for k in spec if k in ("help", "label", "message")
+                        and ("variants", vid, group, name, k) not in need]
+        for group in ("checks", "scores"):
+            unknown += [f"variants.{vid}.{group}.{k}" for k in entry.get(group, {})
+                        if ("variants", vid, group, k) not in need]
     assert not unknown, f"{path.name} [{lang}] translates what the ruleset does not have: {unknown}"
 
 
@@ -317,3 +349,29 @@ def test_native_field_names_and_words(ruleset: str, lang: str, players: list[str
     want = record(original, initial_state(original), english)
     assert list(got.points) == list(want.points)
     assert any(p != 0 for p in want.points)
+
+
+def test_a_variant_that_words_a_text_differently_has_its_own_translation() -> None:
+    base = translate(load("pinochle"), "ru")
+    auction = translate(load("pinochle", (), "auction"), "ru")
+    assert base.fields["last"].help == "кто взял последнюю взятку (10)"
+    assert auction.fields["last"].help.startswith("в торговле не нужно")
+    assert auction.fields["bid"].help.startswith("объявление: 300")      # the language's own table still applies
+    mirrors = translate(load("spades", (), "mirrors"), "et")
+    assert next(c.message for c in mirrors.checks if c.id == "no_blind").startswith("{me}: Peeglis")
+    points = translate(load("vene-pank", (), "points"), "et")
+    assert [s.label for s in points.scores if s.id == "won"] == ["kaotaja allesjäänud kaardid"]
+
+
+@pytest.mark.parametrize(("extra", "key", "says"), [
+    ('[translations.ru.variants.auction.checks]\nno_such = "x"\n', "variants.auction.checks.no_such", "no [[check]]"),
+    ('[translations.ru.variants.auction.checks]\nbid_tens = "{bid}{me}"\n', "variants.auction.checks.bid_tens",
+     "placeholders"),
+    ('[translations.ru.variants.auction.fields.nope]\nhelp = "x"\n', "variants.auction.fields.nope", "no field"),
+    ('[translations.ru.variants.auction.options.target]\nhelpp = "x"\n', "variants.auction.options.target.helpp",
+     "unknown key"),
+])
+def test_the_loader_checks_a_variant_s_own_translations(extra: str, key: str, says: str) -> None:
+    data = tomllib.loads((RULESETS / "pinochle.toml").read_text(encoding="utf-8") + "\n" + extra)
+    problems = translation_problems(data)
+    assert any(k == f"translations.ru.{key}" and says in text for k, text in problems), problems
