@@ -1,4 +1,4 @@
-"""Instructions per replayed hand, this engine against the one before (tests/legacy_engine.py), counted
+"""Instructions per replayed hand, this engine against the one before (bench/before.py), counted
 by valgrind's callgrind: a figure a loaded machine does not change.
 
     python bench/instructions.py [RULESET ...]     # default: spades pinochle bridge euchre
@@ -26,7 +26,8 @@ sys.path.insert(0, {bench!r})
 from run import scenario_sequences
 from scorepad import engine, expr
 from scorepad.expr import reference_evaluation
-from tests import legacy_engine
+from before import engine_before
+legacy_engine = engine_before()
 rid, which, passes = sys.argv[1], sys.argv[2], int(sys.argv[3])
 seqs = scenario_sequences(rid)
 mod = engine if which == "new" else legacy_engine

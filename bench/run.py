@@ -284,15 +284,17 @@ def scenario_sequences(rid: str) -> list[tuple[Any, list[dict[str, Any]]]]:
 
 
 def bench_engine(min_seconds: float) -> dict[str, Any]:
+    from before import engine_before
+
     from scorepad.engine import apply_hand, initial_state
     from scorepad.expr import reference_evaluation
     from scorepad.registry import entries
-    from tests import legacy_engine
+    legacy_engine = engine_before()
 
     out: dict[str, Any] = {}
     print("\n4. Engine replay throughput per bundled ruleset (hands from tests/scenarios/<id>/)")
     print("   hands per CPU second (best of 3 interleaved runs); 'before': the engine with closure-tree formulas,")
-    print("   per-hand name tables and deepcopy (tests/legacy_engine.py), run in the same process")
+    print("   per-hand name tables and deepcopy (bench/before.py), run in the same process")
     print(f"   {'ruleset':20} {'hands':>6} {'hands/s':>10} {'before':>10} {'ratio':>7}")
     for rid in sorted(entries()):
         sequences = scenario_sequences(rid)
