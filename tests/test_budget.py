@@ -30,6 +30,7 @@ from scorepad.registry import entries
 from scorepad.ruleset import load_text
 from scorepad.scenario import load_scenario
 from tests.conftest import Run, dump
+from tests.speed import within
 from tests.test_properties import ENV as PROPERTY_ENV
 from tests.test_properties import NAMES as PROPERTY_NAMES
 from tests.test_properties import expressions
@@ -69,7 +70,7 @@ def test_budget_stops_a_loop_and_names_the_formula() -> None:
     start = time.perf_counter()
     with formula_budget(10_000), pytest.raises(BudgetError) as caught:
         f(env)
-    assert time.perf_counter() - start < 0.5
+    assert within(time.perf_counter() - start, 0.5)
     assert caught.value.message.startswith("score[3].points: ")
     assert "10,000 steps" in caught.value.message
     # the same evaluation on a budget that is big enough gives the real answer
@@ -104,7 +105,7 @@ def test_a_formula_outside_the_engine_has_a_budget_of_its_own() -> None:
     start = time.perf_counter()
     with pytest.raises(BudgetError, match=r"fields\.x\.max"):
         f({"t": list(range(2000))})  # 4 million steps: stopped at one million
-    assert time.perf_counter() - start < 2
+    assert within(time.perf_counter() - start, 2)
 
 
 def test_equality_of_nested_lists_is_counted() -> None:
@@ -126,7 +127,7 @@ def test_a_huge_nested_value_is_shown_cut_short() -> None:
     cube = [grid] * 2000  # 8 billion numbers if written out
     start = time.perf_counter()
     text = format_value(cube)
-    assert time.perf_counter() - start < 0.5
+    assert within(time.perf_counter() - start, 0.5)
     assert len(text) <= 1100
     deep: list[Any] = [1]
     for _ in range(5000):
@@ -156,7 +157,7 @@ def test_hand_over_the_budget_is_refused_and_nothing_stored(cli: Callable[..., R
     monkeypatch.setattr(expr, "MAX_STEPS", 5_000)
     start = time.perf_counter()
     r = cli("hand", "pts=3,4")
-    assert time.perf_counter() - start < 1
+    assert within(time.perf_counter() - start, 1)
     assert r.code == 2, r.err
     assert "let.big" in r.err and "5,000 steps" in r.err
     assert "Traceback" not in r.err and "internal error" not in r.err
@@ -174,7 +175,7 @@ def test_standings_over_the_budget_give_a_plain_error(cli: Callable[..., Run], d
     monkeypatch.setattr(expr, "MAX_STEPS", 5_000)
     start = time.perf_counter()
     r = cli("standings")
-    assert time.perf_counter() - start < 1
+    assert within(time.perf_counter() - start, 1)
     assert r.code == 2 and "display.side.big" in r.err and "5,000 steps" in r.err, r.out + r.err
     assert "Traceback" not in r.err
 
@@ -203,7 +204,7 @@ def test_pinned_costly_ruleset_gives_plain_errors(cli: Callable[..., Run], db: P
     for command in (("verify",), ("standings",), ("hand", "pts=1,1"), ("games",)):
         start = time.perf_counter()
         r = cli(*command)
-        assert time.perf_counter() - start < 2, command
+        assert within(time.perf_counter() - start, 2), command
         assert "Traceback" not in r.err + r.out and "internal error" not in r.err, (command, r.err)
         if command != ("games",):
             assert r.code in (1, 2), (command, r.out, r.err)
@@ -227,7 +228,7 @@ def test_import_of_a_game_with_a_costly_pinned_ruleset_is_refused(cli: Callable[
     monkeypatch.setenv("SCOREPAD_DB", str(other))
     start = time.perf_counter()
     r = cli("import", str(evil))
-    assert time.perf_counter() - start < 2
+    assert within(time.perf_counter() - start, 2)
     assert r.code == 2, r.out + r.err
     assert "let.big" in r.err and "steps" in r.err
     assert "Traceback" not in r.err
@@ -323,7 +324,7 @@ def test_many_names_and_many_rules_stay_quick(cli: Callable[..., Run], tmp_path:
     assert cli("new", str(path), *[f"p{i}" for i in range(12)]).code == 0
     r = cli("hand", "pts=" + ",".join(["1"] * 12))
     assert r.code == 0, r.err
-    assert time.perf_counter() - start < 8  # three loads and a hand; it took about 13 s before
+    assert within(time.perf_counter() - start, 8)  # three loads and a hand; it took about 13 s before
 
 
 @given(expressions())

@@ -20,6 +20,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import Run
+from tests.speed import within
 
 HOSTILE = Path(__file__).resolve().parent / "hostile"
 FILES = sorted(HOSTILE.glob("*.toml"))
@@ -98,7 +99,7 @@ def test_refused_by_check_and_new(cli: Callable[..., Run], arena: Path, db: Path
         r = cli(*command)
         elapsed = time.perf_counter() - start
         assert r.code == 2, f"{command}: exit {r.code}\n{r.out}{r.err}"
-        assert elapsed < 1.0, f"{command} took {elapsed:.2f} s"
+        assert within(elapsed, 1.0), f"{command} took {elapsed:.2f} s"
         assert "Traceback" not in r.err + r.out and "internal error" not in r.err, r.err
         assert r.err.strip(), "refused without a message"
         assert words in r.err, f"{command}: expected {words!r} in:\n{r.err}"
@@ -130,7 +131,7 @@ def test_whole_corpus_in_one_subprocess_changes_nothing(tmp_path: Path) -> None:
     for name in names:
         if not name.startswith("base_"):  # a derived file's problem is reported against the base it names
             assert name in r.stderr, f"{name} not reported"
-    assert elapsed < 2 + 0.2 * len(names)
+    assert within(elapsed, 2 + 0.2 * len(names)), f"{elapsed:.2f} s"
     assert tree(tmp_path) == before_tmp
     assert tree(HOSTILE) == before_corpus
     assert not Path("/tmp/PWNED").exists()
