@@ -254,33 +254,10 @@ def bench_scale(tmp: Path, games: int, hands_per_game: int, runs: int) -> dict[s
 
 def scenario_sequences(rid: str) -> list[tuple[Any, list[dict[str, Any]]]]:
     """A ruleset's scenario games as (game, typed hands), refused and `finish` hands left out."""
-    import tomllib
+    from tests.replay import scenario_hands
 
-    from scorepad.engine import initial_state
-    from scorepad.errors import ScorepadError
-    from scorepad.play import type_and_score
-    from scorepad.scenario import load_scenario
-
-    sequences = []
-    for path in sorted((ROOT / "tests" / "scenarios" / rid).glob("*.toml")):
-        try:
-            data, game = load_scenario(path)
-        except (ScorepadError, KeyError, tomllib.TOMLDecodeError):
-            continue
-        state = initial_state(game)
-        hands = []
-        for h in data.get("hand", []):
-            if "error" in h or h.get("finish") or "input" not in h:
-                continue
-            try:
-                _, hand, res = type_and_score(game, state, h["input"], None)
-            except ScorepadError:
-                break
-            hands.append(hand)
-            state = res.state
-        if hands:
-            sequences.append((game, hands))
-    return sequences
+    replays = (scenario_hands(path) for path in sorted((ROOT / "tests" / "scenarios" / rid).glob("*.toml")))
+    return [(game, hands) for game, hands in filter(None, replays) if hands]
 
 
 def bench_engine(min_seconds: float) -> dict[str, Any]:

@@ -74,8 +74,8 @@ def db(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return path
 
 
-@pytest.fixture
-def cli(db: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> Callable[..., Run]:
+def _in_process(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> Callable[..., Run]:
+    """The CLI run in this process: its exit status and what it printed."""
     def run(*args: str) -> Run:
         monkeypatch.setattr(sys, "argv", ["scorepad", *args])
         code = 0
@@ -87,6 +87,11 @@ def cli(db: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.Monkey
         return Run(code, captured.out, captured.err)
 
     return run
+
+
+@pytest.fixture
+def cli(db: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> Callable[..., Run]:
+    return _in_process(capsys, monkeypatch)
 
 
 # ------------------------------------------------------------------ both stores
@@ -187,17 +192,7 @@ def anydb(request: pytest.FixtureRequest, tmp_path: Path, monkeypatch: pytest.Mo
 @pytest.fixture
 def acli(anydb: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> Callable[..., Run]:
     """The CLI in-process against `anydb` (each store in turn)."""
-    def run(*args: str) -> Run:
-        monkeypatch.setattr(sys, "argv", ["scorepad", *args])
-        code = 0
-        try:
-            main()
-        except SystemExit as exc:
-            code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
-        captured = capsys.readouterr()
-        return Run(code, captured.out, captured.err)
-
-    return run
+    return _in_process(capsys, monkeypatch)
 
 
 def dump_any(spec: str) -> list[str]:

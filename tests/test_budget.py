@@ -25,11 +25,10 @@ from scorepad.cost import hand_steps
 from scorepad.engine import apply_hand, format_value, initial_state, make_game
 from scorepad.errors import FormulaError, ScorepadError
 from scorepad.expr import SCALAR, BudgetError, compile_formula, estimate, formula_budget, value_size
-from scorepad.play import type_and_score
 from scorepad.registry import entries
 from scorepad.ruleset import load_text
-from scorepad.scenario import load_scenario
 from tests.conftest import Run, dump
+from tests.replay import scenario_hands
 from tests.speed import within
 from tests.test_properties import ENV as PROPERTY_ENV
 from tests.test_properties import NAMES as PROPERTY_NAMES
@@ -263,22 +262,9 @@ def _scenario_games() -> list[tuple[str, Any, list[dict[str, Any]]]]:
     out = []
     for rid in sorted(entries()):
         for path in sorted((ROOT / "tests" / "scenarios" / rid).glob("*.toml")):
-            try:
-                data, game = load_scenario(path)
-            except (ScorepadError, KeyError):
-                continue
-            state = initial_state(game)
-            hands = []
-            for h in data.get("hand", []):
-                if "error" in h or h.get("finish") or "input" not in h:
-                    continue
-                try:
-                    _, hand, res = type_and_score(game, state, h["input"], None)
-                except ScorepadError:
-                    break
-                hands.append(hand)
-                state = res.state
-            out.append((path.name, game, hands))
+            replay = scenario_hands(path)
+            if replay is not None:
+                out.append((path.name, *replay))
     return out
 
 
