@@ -15,13 +15,17 @@ from tests.conftest import Run
 DOCS = Path(__file__).parent.parent / "docs" / "rulesets.md"
 
 
-def test_docs_example_ruleset_plays(cli: Callable[..., Run], tmp_path: Path) -> None:
+def example_file(heading: str, path: Path) -> Path:
+    """The first TOML block under `heading` in docs/rulesets.md, written to `path`."""
     text = DOCS.read_text(encoding="utf-8")
-    example = text[text.index("## A complete small example"):]
-    toml = re.search(r"```toml\n(.*?)```", example, re.S)
+    toml = re.search(r"```toml\n(.*?)```", text[text.index(heading):], re.S)
     assert toml is not None
-    path = tmp_path / "little-hearts.toml"
     path.write_text(toml.group(1), encoding="utf-8")
+    return path
+
+
+def test_docs_example_ruleset_plays(cli: Callable[..., Run], tmp_path: Path) -> None:
+    path = example_file("## A complete small example", tmp_path / "little-hearts.toml")
     assert cli("rules", "check", str(path)).code == 0
     assert cli("new", str(path), "ann", "bob", "cat", "dan").code == 0
     assert cli("hand", "hearts=5,4,3,1", "queen=ann").code == 0
@@ -34,12 +38,7 @@ def test_docs_example_ruleset_plays(cli: Callable[..., Run], tmp_path: Path) -> 
 
 
 def test_docs_example_of_related_fields_plays(cli: Callable[..., Run], tmp_path: Path) -> None:
-    text = DOCS.read_text(encoding="utf-8")
-    example = text[text.index("## A complete example of fields that relate"):]
-    toml = re.search(r"```toml\n(.*?)```", example, re.S)
-    assert toml is not None
-    path = tmp_path / "little-oh-hell.toml"
-    path.write_text(toml.group(1), encoding="utf-8")
+    path = example_file("## A complete example of fields that relate", tmp_path / "little-oh-hell.toml")
     assert cli("rules", "check", str(path)).code == 0
     assert cli("new", str(path), "ann", "bob", "cat").code == 0
     refused = cli("hand", "bid=1,0,0", "tricks=1,0")
@@ -56,12 +55,7 @@ def test_docs_example_of_related_fields_plays(cli: Callable[..., Run], tmp_path:
 
 
 def test_docs_example_of_values_that_follow_plays(cli: Callable[..., Run], tmp_path: Path) -> None:
-    text = DOCS.read_text(encoding="utf-8")
-    example = text[text.index("## A complete example of values that follow"):]
-    toml = re.search(r"```toml\n(.*?)```", example, re.S)
-    assert toml is not None
-    path = tmp_path / "little-meld.toml"
-    path.write_text(toml.group(1), encoding="utf-8")
+    path = example_file("## A complete example of values that follow", tmp_path / "little-meld.toml")
     assert cli("rules", "check", str(path)).code == 0
     assert cli("new", str(path), "ann", "bob").code == 0
     done = cli("hand", "ann.melds=tm 4A", "bob.melds=20", "ann.won=A A A 10 10 K")

@@ -43,19 +43,16 @@ def race(end: str) -> Ruleset:
     return load_text(BASE + end, "race.toml")
 
 
-def test_first_to_refuses_when_and_other_winners() -> None:
+@pytest.mark.parametrize("end, words", [
+    ('[end]\nfirst_to = "target"\nwhen = "max(all_score) >= target"\n', "end.when"),
+    ('[end]\nfirst_to = "target"\nwinner = "lowest"\n', "end.winner"),
+    ('[end]\nfirst_to = "target"\nrest_of_deal = "maybe"\n', "end.rest_of_deal"),
+    ('[end]\nwhen = "max(all_score) >= 5"\nrest_of_deal = "void"\n', "only with end.first_to"),
+])
+def test_first_to_refuses_when_and_other_winners(end: str, words: str) -> None:
     with pytest.raises(RulesetError) as exc:
-        race('[end]\nfirst_to = "target"\nwhen = "max(all_score) >= target"\n')
-    assert "end.when" in str(exc.value.problems)
-    with pytest.raises(RulesetError) as exc:
-        race('[end]\nfirst_to = "target"\nwinner = "lowest"\n')
-    assert "end.winner" in str(exc.value.problems)
-    with pytest.raises(RulesetError) as exc:
-        race('[end]\nfirst_to = "target"\nrest_of_deal = "maybe"\n')
-    assert "end.rest_of_deal" in str(exc.value.problems)
-    with pytest.raises(RulesetError) as exc:
-        race('[end]\nwhen = "max(all_score) >= 5"\nrest_of_deal = "void"\n')
-    assert "only with end.first_to" in str(exc.value.problems)
+        race(end)
+    assert words in str(exc.value.problems)
 
 
 def test_points_stop_at_the_goal_and_the_rest_is_void() -> None:
