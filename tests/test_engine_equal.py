@@ -14,6 +14,8 @@ from scorepad import engine, expr
 from tests import engine_golden
 from tests.engine_golden import SCENARIOS, scenario_id
 
+REWRITE = "if the change of scoring is intended (a rule fix, a new scenario): python -m tests.engine_golden"
+
 _golden: dict[str, Any] = {}
 
 
@@ -25,7 +27,7 @@ def golden() -> dict[str, Any]:
 
 def test_every_scenario_is_recorded() -> None:
     assert sorted(golden()["scenarios"]) == sorted(scenario_id(p) for p in SCENARIOS), \
-        "scenarios added or removed: rewrite the record with python -m tests.engine_golden"
+        REWRITE
 
 
 @pytest.mark.parametrize("path", SCENARIOS, ids=[scenario_id(p) for p in SCENARIOS])
@@ -36,7 +38,7 @@ def test_scenario_scored_as_before(path: Path, monkeypatch: pytest.MonkeyPatch) 
     if expected is None and got is None:
         pytest.skip("scenario refused at setup: no hands to compare")
     assert got is not None and expected is not None
-    assert got["initial_state"] == expected["initial_state"]
-    assert len(got["hands"]) == len(expected["hands"]), f"hands scored in {path.name}"
+    assert got["initial_state"] == expected["initial_state"], REWRITE
+    assert len(got["hands"]) == len(expected["hands"]), f"hands scored in {path.name}; {REWRITE}"
     for ours, theirs in zip(got["hands"], expected["hands"], strict=True):
-        assert ours == theirs, f"hand {theirs['hand']} of {path.name}"
+        assert ours == theirs, f"hand {theirs['hand']} of {path.name}; {REWRITE}"
