@@ -882,7 +882,9 @@ def _renamed(store: Store, row: GameRow, old: str, new: str) -> Any:
         state = finish_game(renamed, state).state
     if [s["score"] for s in state["sides"]] != totals(row):
         raise UserError(_("game {id} would end with other totals with the new name; not renamed").format(id=row.id))
-    return Rewrite(row, players, sides, rows, state)
+    pending = store.pending_bid(row.id)
+    bid = None if pending is None else [retype(game, renamed, item) for item in pending]
+    return Rewrite(row, players, sides, rows, state, bid)
 
 
 def retype(before: Game, after: Game, item: str) -> str:

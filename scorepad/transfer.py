@@ -61,7 +61,8 @@ HAND_ROW = Record({
     "n": Int(1, 10**9), "status": Text(choices=STATUSES), "typed": TYPED, "hand": TABLE,
     "points": ListOf(Number()), "breakdown": ListOf(ListOf(LINE)), "events": ListOf(Text(max_len=10_000)),
     "state": TABLE, "created": Time()})
-AUDIT = Record({"at": Time(), "action": Text(pattern=r"[a-z][a-z_-]{0,31}", hint="a word such as edit or undo"),
+AUDIT = Record({"at": Time(), "action": Text(pattern=r"[a-z][a-z_-]{0,31}( [a-z][a-z_-]{0,31})?",
+                                              hint="a word such as edit or undo (or two: undo bid)"),
                 "hand": Int(0, 10**9, nullable=True), "detail": TABLE})
 GAME = Record({
     "uid": UID, "ruleset_id": RULESET_ID, "ruleset_hash": HASH, "variant": Text(max_len=100, nullable=True),
@@ -69,7 +70,7 @@ GAME = Record({
     "season": Text(max_len=MAX_NAME, name=True, nullable=True), "created": Time(),
     "players": ListOf(NAME, 1, 64), "sides": ListOf(Record({"name": SIDE_NAME, "members": ListOf(Int(0, 63), 1, 64)}), 1, 64),
     "options": TABLE, "finished": Bool(), "hands": Int(0, 10**9), "state": TABLE,
-    "hand_rows": ListOf(HAND_ROW), "audit": ListOf(AUDIT)})
+    "hand_rows": ListOf(HAND_ROW), "audit": ListOf(AUDIT), "pending_bid": TYPED}, frozenset({"pending_bid"}))
 EXPORT = Record({"format": Text(choices=[FORMAT]), "version": Int(), "meta": Record({"current_season": NAME},
                                                                                      frozenset({"current_season"})),
                  "rulesets": ListOf(RULESET), "games": ListOf(GAME)})
@@ -116,7 +117,8 @@ def _export_game(store: Store, row: tuple[Any, ...]) -> dict[str, Any]:
                            " WHERE game_id = ? ORDER BY id", (gid,)).fetchall()
     audit = db.execute("SELECT at, action, hand_n, detail FROM audit WHERE game_id = ? ORDER BY id",
                        (gid,)).fetchall()
-    return {
+    bid = store.pending_bid(gid)
+    return {**({"pending_bid": bid} if bid is not None else {}),
         "uid": uid, "ruleset_id": rid, "ruleset_hash": rhash, "variant": variant, "name": name,
         "season": season, "players": json.loads(players), "sides": json.loads(sides),
         "options": json.loads(options), "created": created, "finished": bool(finished), "hands": hands,
@@ -438,7 +440,25 @@ def replay_problems(game: Any, g: Mapping[str, Any], where: str) -> list[str]:
     if g["finished"] != bool(state["finished"]):
         return [(f"{where}.finished: {str(g['finished']).lower()}, but the replayed game "
                 f"{'has' if state['finished'] else 'has not'} ended")]
+    if "pending_bid" in g:
+        return pending_bid_problems(game, state, g["pending_bid"], f"{where}.pending_bid")
     return []
+
+
+def pending_bid_problems(game: Any, state: dict[str, Any], typed: list[str], where: str) -> list[str]:
+    """A bid written down for the coming hand: only bidding fields, a whole bid that `scorepad bid` accepts."""
+    from scorepad.assign import split_assignments
+    from scorepad.table.bids import bid_problems, bidding_fields
+
+    if state["finished"]:
+        return [f"{where}: the game has ended, so no bid can be waiting for its next hand"]
+    if not bidding_fields(game.ruleset):
+        return [f"{where}: {game.ruleset.name} has no fields written down at bid time"]
+    try:
+        found = bid_problems(game, state, split_assignments(game, typed))
+    except ScorepadError as exc:
+        found = [exc.message]
+    return [f"{where}: {found[0]}"] if found else []
 
 
 def insert_games(store: Store, games: Iterable[Mapping[str, Any]], pins: Mapping[str, Mapping[str, Any]],
@@ -468,6 +488,9 @@ def insert_games(store: Store, games: Iterable[Mapping[str, Any]], pins: Mapping
                   dumps(h["breakdown"]), dumps(h["events"]), dumps(h["state"]), h["created"]) for h in g["hand_rows"]])
             db.executemany("INSERT INTO audit(game_id, at, action, hand_n, detail) VALUES(?, ?, ?, ?, ?)",
                            [(gid, a["at"], a["action"], a["hand"], dumps(a["detail"])) for a in g["audit"]])
+            if "pending_bid" in g:
+                db.execute("INSERT INTO pending_bids(game_id, typed, created) VALUES(?, ?, ?)",
+                           (gid, dumps(g["pending_bid"]), now()))
             added += 1
         if "current_season" in meta:
             db.execute("INSERT OR IGNORE INTO meta(key, value) VALUES('current_season', ?)", (meta["current_season"],))

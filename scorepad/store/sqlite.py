@@ -88,6 +88,7 @@ class Rewrite:
     sides: list[dict[str, Any]]
     rows: list[HandRow]
     state: dict[str, Any]
+    bid: list[str] | None = None   # the pending bid retyped with the new names, when the game has one
 
 
 def default_path() -> Path:
@@ -367,6 +368,8 @@ class Store:
                 db.execute("UPDATE games SET players = ?, sides = ? WHERE id = ?",
                            (dumps(change.players), dumps(change.sides), gid))
                 self._replace(db, gid, 1, change.rows, action, detail, change.state)
+                if change.bid is not None:
+                    db.execute("UPDATE pending_bids SET typed = ? WHERE game_id = ?", (dumps(change.bid), gid))
 
     def record_action(self, game_id: int, expected_version: int, action: str, detail: dict[str, Any]) -> None:
         """An entry in a game's audit trail that changes no hand (abandon)."""

@@ -1,0 +1,114 @@
+"""A bid written down for the coming hand (`scorepad bid`) is part of the game: export and import
+carry it (and check it), `db copy` copies it, and `rename` rewrites the names inside it."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import Run, dump
+
+
+def _spades_with_bid(cli: Callable[..., Run]) -> None:
+    assert cli("new", "spades", "ann", "bob", "cat", "dan").code == 0
+    assert cli("hand", "bid=4,3,3,3", "tricks=5,3,3,2").code == 0
+    assert cli("bid", "ann.bid=4", "bob.bid=3", "cat.bid=2", "dan.bid=3").code == 0
+
+
+def _bid_shown(cli: Callable[..., Run]) -> list[str]:
+    r = cli("standings", "--json", "--game", "1")
+    assert r.code == 0, r.err
+    return list(json.loads(r.out).get("bid", []))
+
+
+def test_export_and_import_carry_the_pending_bid(cli: Callable[..., Run], tmp_path: Path,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    _spades_with_bid(cli)
+    out = tmp_path / "all.json"
+    assert cli("export", "--output", str(out)).code == 0
+    data = json.loads(out.read_text())
+    assert data["games"][0]["pending_bid"] == ["ann.bid=4", "bob.bid=3", "cat.bid=2", "dan.bid=3"]
+    monkeypatch.setenv("SCOREPAD_DB", str(tmp_path / "fresh.db"))
+    r = cli("import", str(out))
+    assert r.code == 0, r.err
+    assert _bid_shown(cli) == ["ann.bid=4", "bob.bid=3", "cat.bid=2", "dan.bid=3"]
+    again = tmp_path / "again.json"
+    assert cli("export", "--output", str(again)).code == 0
+    assert again.read_bytes() == out.read_bytes()
+    assert cli("hand", "--game", "1", "tricks=4,3,3,3").code == 0    # the imported bid completes the hand
+    assert _bid_shown(cli) == []
+
+
+def test_an_export_without_a_bid_has_no_pending_bid_key(cli: Callable[..., Run], tmp_path: Path) -> None:
+    assert cli("new", "spades", "ann", "bob", "cat", "dan").code == 0
+    out = tmp_path / "all.json"
+    assert cli("export", "--output", str(out)).code == 0
+    assert "pending_bid" not in json.loads(out.read_text())["games"][0]
+
+
+def test_import_checks_the_pending_bid(cli: Callable[..., Run], tmp_path: Path,
+                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    _spades_with_bid(cli)
+    out = tmp_path / "all.json"
+    assert cli("export", "--output", str(out)).code == 0
+    good = json.loads(out.read_text())
+    monkeypatch.setenv("SCOREPAD_DB", str(tmp_path / "fresh.db"))
+    cases = {
+        "ann.bid=99": "games[0].pending_bid: ann.bid must be 0-13",
+        "tricks=4,3,3,3": "games[0].pending_bid: tricks is typed after the play",
+        "zed.bid=3": "games[0].pending_bid: 'zed' is not a player",
+    }
+    for bad, expect in cases.items():
+        data = json.loads(json.dumps(good))
+        data["games"][0]["pending_bid"] = [bad]
+        path = tmp_path / "bad.json"
+        path.write_text(json.dumps(data))
+        r = cli("import", str(path))
+        assert r.code == 2 and expect in r.err, (bad, r.err)
+    data = json.loads(json.dumps(good))
+    data["games"][0]["pending_bid"] = "ann.bid=4"
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(data))
+    r = cli("import", str(path))
+    assert r.code == 2 and "games[0].pending_bid: must be a list, not text" in r.err
+    assert not (tmp_path / "fresh.db").exists() or "spades" not in " ".join(dump(tmp_path / "fresh.db"))
+
+
+def test_db_copy_keeps_the_pending_bid(cli: Callable[..., Run], db: Path, tmp_path: Path,
+                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    _spades_with_bid(cli)
+    target = tmp_path / "copy.db"
+    r = cli("db", "copy", str(db), str(target))
+    assert r.code == 0, r.err
+    monkeypatch.setenv("SCOREPAD_DB", str(target))
+    assert _bid_shown(cli) == ["ann.bid=4", "bob.bid=3", "cat.bid=2", "dan.bid=3"]
+    backup = tmp_path / "backup.json"             # from an export file (what `backup` writes on PostgreSQL)
+    assert cli("export", "--output", str(backup)).code == 0
+    restored = tmp_path / "restored.db"
+    r = cli("db", "copy", str(backup), str(restored))
+    assert r.code == 0, r.err
+    monkeypatch.setenv("SCOREPAD_DB", str(restored))
+    assert _bid_shown(cli) == ["ann.bid=4", "bob.bid=3", "cat.bid=2", "dan.bid=3"]
+
+
+def test_rename_rewrites_the_names_in_the_pending_bid(cli: Callable[..., Run]) -> None:
+    _spades_with_bid(cli)
+    r = cli("rename", "ann", "zoe")
+    assert r.code == 0, r.err
+    assert _bid_shown(cli) == ["zoe.bid=4", "bob.bid=3", "cat.bid=2", "dan.bid=3"]
+    assert cli("hand", "--game", "1", "tricks=4,3,3,3").code == 0
+
+
+def test_a_bid_taken_back_is_in_the_audit_trail_and_imports(cli: Callable[..., Run], tmp_path: Path,
+                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    _spades_with_bid(cli)
+    assert cli("undo").code == 0                  # takes the bid back: an 'undo bid' audit entry
+    out = tmp_path / "all.json"
+    assert cli("export", "--output", str(out)).code == 0
+    assert "pending_bid" not in json.loads(out.read_text())["games"][0]
+    monkeypatch.setenv("SCOREPAD_DB", str(tmp_path / "fresh.db"))
+    r = cli("import", str(out))
+    assert r.code == 0, r.err
