@@ -91,27 +91,33 @@ def describe_field(game: Game, fdef: FieldDef) -> str:
     return "; ".join(parts)
 
 
-def split_assignments(game: Game, args: Sequence[str], strict: bool = False) -> RawHand:
+def split_assignments(game: Game, args: Sequence[str], strict: bool = False, bid: int = 0) -> RawHand:
     """Parse `field=value`, `who.field=value` and `field=v1,v2,...` into per-field raw text.
 
     `strict` (what a person types now) refuses a value given twice with two different values, naming
     both; otherwise (text stored earlier, where an edit's values follow the hand's first ones) the
-    last one wins.
+    last one wins. The first `bid` arguments are a bid written down by `scorepad bid`; a refusal says
+    so, since the player did not type that value now.
     """
     rs = game.ruleset
     values: dict[str, Any] = {}
     problems: list[str] = []
-    given: dict[tuple[str, int | None], tuple[str, str]] = {}  # (field, seat or side) -> (value, as typed)
+    given: dict[tuple[str, int | None], tuple[str, str, bool]] = {}  # (field, seat or side) -> (value, as typed, bid)
+    from_bid = set(args[:bid])
 
     def once(fdef: FieldDef, idx: int | None, value: str, arg: str) -> None:
-        before = given.setdefault((fdef.name, idx), (value, arg))
+        before = given.setdefault((fdef.name, idx), (value, arg, arg in from_bid))
         if strict and before[0].casefold() != value.casefold():
             who = None if idx is None else _who_names(game, fdef.scope)[idx]
             label = f"{who}.{fdef.name}" if who else fdef.name
-            problems.append(_("{label} is given twice, as {first} ({first_typed}) and as {second} ({second_typed}); "
-                              "type it once").format(label=label, first=before[0], first_typed=before[1], second=value,
-                                                     second_typed=arg))
-        given[(fdef.name, idx)] = (value, arg)
+            text = (_("{label} is given twice, as {first} ({first_typed}, written down by `scorepad bid`) and as "
+                      "{second} ({second_typed}); type it once, or take the bid back with `scorepad undo`")
+                    if before[2] else
+                    _("{label} is given twice, as {first} ({first_typed}) and as {second} ({second_typed}); "
+                      "type it once"))
+            problems.append(text.format(label=label, first=before[0], first_typed=before[1], second=value,
+                                        second_typed=arg))
+        given[(fdef.name, idx)] = (value, arg, arg in from_bid)
 
     for arg in args:
         if "=" not in arg:

@@ -152,14 +152,15 @@ class Recorded:
 
 
 def type_and_score(game: Game, state: State, args: Sequence[str],
-                   prompt: Prompt | None, strict: bool = False) -> tuple[RawHand, dict[str, Any], HandResult]:
+                   prompt: Prompt | None, strict: bool = False, bid: int = 0) -> tuple[RawHand, dict[str, Any], HandResult]:
     """Typed text → typed hand (asking for what is missing when a prompt is given) → scored hand.
 
-    `strict` for what a person types now: a value given twice with two different values is refused.
+    `strict` for what a person types now: a value given twice with two different values is refused
+    (the first `bid` of `args` were written down by `scorepad bid`).
     """
     if state["finished"]:
         raise UserError(_('this game has ended and takes no more hands (undo or edit still work)'))
-    raw = split_assignments(game, args, strict)
+    raw = split_assignments(game, args, strict, bid)
     hand, missing = type_hand(game, raw, active_players(game, state), state)
     if missing and prompt is not None:
         raw = ask_missing(game, raw, missing, prompt)
@@ -238,7 +239,8 @@ def record_hand(store: Store, game_id: int | str | None, args: Sequence[str],
         assert prompt is not None
         return prompt(label, legal)
 
-    raw, hand, result = type_and_score(game, row.state, args, noted if prompt is not None else None, strict=True)
+    raw, hand, result = type_and_score(game, row.state, args, noted if prompt is not None else None, strict=True,
+                                       bid=len(bid or []))
     if (asked or bid) and expect is None:
         expect = row.version  # decided on this view of the game (answers at the prompt, the bid written down)
     with store.write() as db:
@@ -250,7 +252,7 @@ def record_hand(store: Store, game_id: int | str | None, args: Sequence[str],
                 raise StoreError(moved(store, fresh, expect))
             if fresh.version != row.version:
                 row, game = fresh, game_of(fresh, lang)
-                raw, hand, result = type_and_score(game, fresh.state, raw.typed, None, strict=True)
+                raw, hand, result = type_and_score(game, fresh.state, raw.typed, None, strict=True, bid=len(bid or []))
             n = fresh.hands + 1
             stored = result
             if game.ruleset is not game_of(row).ruleset:

@@ -112,3 +112,15 @@ def test_a_bid_taken_back_is_in_the_audit_trail_and_imports(cli: Callable[..., R
     monkeypatch.setenv("SCOREPAD_DB", str(tmp_path / "fresh.db"))
     r = cli("import", str(out))
     assert r.code == 0, r.err
+
+
+def test_a_value_typed_twice_names_the_bid_it_came_from(cli: Callable[..., Run]) -> None:
+    assert cli("new", "spades", "ann", "bob", "cat", "dan").code == 0
+    assert cli("bid", "bid=4,3,3,3").code == 0
+    r = cli("hand", "ann.bid=5", "tricks=5,3,3,2")
+    assert r.code == 2
+    assert ("ann.bid is given twice, as 4 (bid=4,3,3,3, written down by `scorepad bid`) and as 5 (ann.bid=5)"
+            in r.err), r.err
+    r = cli("hand", "tricks=5,3,3,2", "tricks=5,3,2,3")     # both typed now: the plain sentence
+    assert r.code == 2 and "(tricks=5,3,3,2) and as" in r.err and "scorepad bid" not in r.err, r.err
+    assert cli("hand", "ann.bid=4", "tricks=5,3,3,2").code == 0     # the same value again is no conflict
