@@ -62,12 +62,23 @@ def test_values_typed_on_the_command_line_are_not_asked_again(store: Store) -> N
     console = Script(["5,3,3", "y"])
     enter_hand(store, None, ["bid=4,3,3,3"], console)
     assert console.questions[0].startswith("ann: tricks")
-    console = Script(["", "3", "3", "3", "y"])           # ann's 4 stands (Enter); the others' bids are asked
+    console = Script(["3", "3", "3", "y"])           # ann's 4 stands, not asked again; only the missing bids are
     rec = enter_hand(store, None, ["ann.bid=4", "tricks=5,3,3,2"], console)
     assert console.said[0] == "  missing bob.bid (0-13; nil, blind, bnil, blind-nil)"
-    assert console.questions[0] == "ann: bid (0-13; nil, blind, bnil, blind-nil) [4]: "
+    assert console.questions[:3] == ["bob: bid (0-13; nil, blind, bnil, blind-nil): ", "cat: bid: ", "dan: bid: "]
     assert not any("tricks" in q for q in console.questions)
     assert store.hands(rec.row.id)[-1].typed == ["bid=4,3,3,3", "tricks=5,3,3,2"]
+
+
+def test_only_the_missing_players_are_asked_and_back_returns_to_them(store: Store) -> None:
+    play.new_game(store, "spades", ["ann", "bob", "cat", "dan"])
+    console = Script(["2", "<", "1", "2", "y"])   # bob and dan are missing; < from dan goes back to bob
+    rec = enter_hand(store, None, ["ann.bid=4", "cat.bid=3", "tricks=5,3,3,2"], console)
+    assert console.questions[:3] == ["bob: bid (0-13; nil, blind, bnil, blind-nil): ", "dan: bid: ",
+                                     "bob: bid (0-13; nil, blind, bnil, blind-nil) [2]: "]
+    assert console.questions[3] == "dan: bid: "
+    assert not any(q.startswith(("ann:", "cat:")) for q in console.questions)
+    assert store.hands(rec.row.id)[-1].typed == ["bid=4,1,3,2", "tricks=5,3,3,2"]
 
 
 def test_ctrl_d_in_the_prompt_is_a_cancel(store: Store) -> None:

@@ -6,7 +6,8 @@ the field's help. A value is checked as it is typed and only that question is as
 and per-side fields are asked player by player ("ann: bid (0-13):"), or take the whole row on the
 first question ("4,3,3,3"); where a ruleset declares a total, the last value is filled in and shown.
 After the last field the hand is scored; a check that fails shows its message and asks again only
-the fields it uses, with what was typed as defaults. Nothing is stored here: the caller stores the
+the fields it uses, with what was typed as defaults; a value missing for some players asks only
+those players. Nothing is stored here: the caller stores the
 outcome after "Record? [Y/n/e]". Ctrl-C, Ctrl-D or "n" raise `Cancelled`.
 """
 
@@ -100,6 +101,7 @@ class HandPrompt:
         self.hand_no = hand_no
         self.asked = False
         self._refused: list[str] = []   # the fields to ask again when typing the hand failed
+        self._seats: dict[str, set[int]] = {}   # of those, the players/sides whose value is missing
 
     # ------------------------------------------------------------------ the whole hand
     def run(self) -> Outcome:
@@ -148,18 +150,21 @@ class HandPrompt:
                 for line in exc.problems or [exc.message]:
                     self.console.say(f"  {line}", "bad")
                 fields = self.fields_to_fix(exc)
-                self.ask_fields(fields)
+                self.ask_fields(fields, dict(self._seats))
 
     def score(self) -> Outcome:
         """The answers typed and scored against the game's state; HandError says what to fix."""
         if self.state["finished"]:
             raise UserError(_('this game has ended and takes no more hands (undo or edit still work)'))
         raw = self.raw()
-        self._refused = []
+        self._refused, self._seats = [], {}
         hand, missing = type_hand(self.game, raw, active_players(self.game, self.state), self.state)
         if missing:
             sentences = missing_sentence(self.game, missing)
             self._refused = list(dict.fromkeys(m.field for m in missing))
+            for m in missing:
+                if m.who is not None:
+                    self._seats.setdefault(m.field, set()).add(m.who)
             raise HandError(sentences[0], sentences)
         problems = copies_problems(self.game, hand)
         if problems:
@@ -217,8 +222,9 @@ class HandPrompt:
             return active
         return [any(active[j] for j in side.members) for side in self.game.sides]
 
-    def ask_fields(self, names: Sequence[str]) -> None:
-        """Ask these fields in order; `<` goes back to the one asked before."""
+    def ask_fields(self, names: Sequence[str], only: dict[str, set[int]] | None = None) -> None:
+        """Ask these fields in order; `<` goes back to the one asked before. `only` narrows a
+        per-player or per-side field to the seats named (the values that are missing)."""
         asked: list[int] = []
         i = 0
         while i < len(names):
@@ -227,7 +233,7 @@ class HandPrompt:
                 self.answers.pop(fdef.name, None)
                 i += 1
                 continue
-            step = self.ask_field(fdef) if fdef.scope == "hand" else self.ask_row(fdef)
+            step = self.ask_field(fdef) if fdef.scope == "hand" else self.ask_row(fdef, (only or {}).get(fdef.name))
             if step == BACK:
                 if asked:
                     i = asked.pop()
@@ -319,16 +325,17 @@ class HandPrompt:
             self.answers[fdef.name] = text
         return None
 
-    def ask_row(self, fdef: FieldDef) -> str | None:
-        """A per-player or per-side field: one question per player, or the whole row at once."""
+    def ask_row(self, fdef: FieldDef, only: Collection[int] | None = None) -> str | None:
+        """A per-player or per-side field: one question per player, or the whole row at once. With
+        `only`, just those players (or sides) are asked; the values typed for the others stand."""
         names = self.who_names(fdef)
         active = self.who_active(fdef)
-        seats = [i for i in range(len(names)) if active[i]]
+        seats = [i for i in range(len(names)) if active[i] and (only is None or i in only)]
         row: list[str | None] = list(self.answers.get(fdef.name) or [None] * len(names))
         j = 0
         while j < len(seats):
             i = seats[j]
-            if j == len(seats) - 1 and j > 0 and fdef.total is not None:
+            if j == len(seats) - 1 and j > 0 and fdef.total is not None and only is None:
                 filled = self.fill(fdef, [None if k == i else v for k, v in enumerate(row)])
                 if filled is not None:
                     row[i] = filled
@@ -337,7 +344,8 @@ class HandPrompt:
                     j += 1
                     continue
             default = row[i] if row[i] is not None else self.default_text(fdef, i)
-            whole = (lambda t: self.whole_row(fdef, names, seats, t)) if j == 0 and fdef.type not in ("cards", "combos") else None
+            whole = ((lambda t: self.whole_row(fdef, names, seats, t))
+                     if j == 0 and only is None and fdef.type not in ("cards", "combos") else None)
             text = self.read(f"{names[i]}: {fdef.name}", fdef, names[i], default, whole, legal=(j == 0))
             if text == BACK:
                 if j == 0:
