@@ -9,11 +9,12 @@ stored totals. Everything game-specific comes from the ruleset's formulas.
 from __future__ import annotations
 
 import copy
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, NamedTuple
 
+from scorepad.cards import card_label
 from scorepad.errors import FormulaError, HandError, UserError
 from scorepad.expr import BudgetError, Formula, budgeted, value_kind
 from scorepad.names import check_name
@@ -463,7 +464,8 @@ def run_checks(game: Game, scope: _Scope, state: State, checks: Sequence[Check],
                     failed.append(check.id)
                 continue
             if not ok:
-                problems.append(render_message(check.message, check.message_parts, env))
+                cards = {name for name, fdef in game.ruleset.fields.items() if fdef.type == "cards"}
+                problems.append(render_message(check.message, check.message_parts, env, cards))
                 if failed is not None:
                     failed.append(check.id)
     return problems
@@ -484,8 +486,10 @@ def _hand_formula_problem(exc: FormulaError) -> str:
     return f"this hand cannot be scored: {exc.message}"
 
 
-def render_message(text: str, parts: Sequence[Formula], env: Mapping[str, Any]) -> str:
-    """Fill a message's `{formula}` parts; a part that cannot be evaluated shows as '?'."""
+def render_message(text: str, parts: Sequence[Formula], env: Mapping[str, Any],
+                   cards: Collection[str] = ()) -> str:
+    """Fill a message's `{formula}` parts; a part that cannot be evaluated shows as '?'. A part that
+    is just one of the `cards` fields shows its cards as the rest of the output does (Q♦, not QD)."""
     if not parts:
         return text
     from scorepad.ruleset import TEMPLATE_RE
@@ -493,7 +497,10 @@ def render_message(text: str, parts: Sequence[Formula], env: Mapping[str, Any]) 
     values = []
     for f in parts:
         try:
-            values.append(format_value(f(env)))
+            value = f(env)
+            if f.source.strip() in cards and isinstance(value, (list, tuple)):
+                value = [card_label(c) if isinstance(c, str) else c for c in value]
+            values.append(format_value(value))
         except BudgetError:
             raise
         except FormulaError:
