@@ -4,7 +4,17 @@ from __future__ import annotations
 
 import pytest
 
-from scorepad.cards import card_label, card_value, check_copies, deck_named, parse_cards, read_cards
+from scorepad.cards import (
+    RANK_WORDS,
+    SUIT_WORDS,
+    card_label,
+    card_value,
+    check_copies,
+    deck_named,
+    parse_card,
+    parse_cards,
+    read_cards,
+)
 from scorepad.errors import UserError
 
 
@@ -51,6 +61,19 @@ def test_suit_and_rank_words() -> None:
     assert parse_cards("дама пик, туз червей, валет бубен, король треф") == ("QS", "AH", "JD", "KC")
     assert parse_cards("дама вини, туз чирва, валет бубна, король хреста") == ("QS", "AH", "JD", "KC")
     assert parse_cards("туз король дама валет") == ("A", "K", "Q", "J")
+    # Ukrainian, the forms after a rank (genitive plural) and the nominatives
+    assert parse_cards("дама пік, туз пік, туз чирв, валет бубон, король хрестів, король треф, дама вин") == (
+        "QS", "AS", "AH", "JD", "KC", "KC", "QS")
+    assert parse_cards("дама піки, туз трефи, 10 піка, ДПІК, 10ЧИРВ") == ("QS", "AC", "10S", "QS", "10H")
+
+
+def test_suit_words_are_not_cards_themselves() -> None:
+    """A suit word joins the rank before it; it must never read as a card of its own, or a rank
+    followed by it would be ambiguous (two cards, or one)."""
+    for word in SUIT_WORDS:
+        with pytest.raises(UserError):
+            parse_card(word)
+        assert word not in RANK_WORDS
     assert parse_cards("10 черви 10черви") == ("10H", "10H")
     assert parse_cards("Q pada K poti Ä ärtu S ruutu 10 risti") == ("QS", "KS", "AH", "JD", "10C")
     assert parse_cards("äss risti emand pada") == ("AC", "QS")
