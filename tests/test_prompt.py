@@ -9,6 +9,7 @@ import pytest
 
 from scorepad import play
 from scorepad.assign import split_assignments
+from scorepad.errors import HandError
 from scorepad.store import GameRow, Store
 from scorepad.table.bids import record_bid
 from scorepad.table.entry import enter_hand
@@ -79,6 +80,15 @@ def test_only_the_missing_players_are_asked_and_back_returns_to_them(store: Stor
     assert console.questions[3] == "dan: bid: "
     assert not any(q.startswith(("ann:", "cat:")) for q in console.questions)
     assert store.hands(rec.row.id)[-1].typed == ["bid=4,1,3,2", "tricks=5,3,3,2"]
+
+
+def test_a_value_typed_against_the_bid_written_down_is_refused_at_the_prompt_too(store: Store) -> None:
+    play.new_game(store, "spades", ["ann", "bob", "cat", "dan"])
+    record_bid(store, None, ["bid=4,3,3,3"])
+    console = Script([])
+    with pytest.raises(HandError, match=r"ann.bid is given twice, as 4 \(bid=4,3,3,3, written down by `scorepad bid`\)"):
+        enter_hand(store, None, ["ann.bid=5", "tricks=5,3,3,2"], console)
+    assert store.game(1).hands == 0 and store.pending_bid(1) == ["bid=4,3,3,3"]
 
 
 def test_ctrl_d_in_the_prompt_is_a_cancel(store: Store) -> None:

@@ -29,7 +29,7 @@ def enter_hand(store: Store, game_id: int | str | None, args: Sequence[str], con
         raise UserError(_('this game has ended and takes no more hands (undo or edit still work)'))
     game = game_of(row, current())   # the questions, the words typed and the result in the chosen language
     pending = store.pending_bid(row.id) or []
-    given = split_assignments(game, [*pending, *args])
+    given = split_assignments(game, [*pending, *args], strict=True, bid=len(pending))  # refused as `hand` refuses
     if args:
         __hand, missing = type_hand(game, given, active_players(game, row.state), row.state)
         if not missing:
