@@ -27,6 +27,7 @@ from scorepad.transfer import (
     audit_entry,
     insert_games,
     option_problems,
+    pending_bid_problems,
     player_problems,
     read_document,
     refuse,
@@ -41,8 +42,9 @@ GAME_FILE = Record({
     "created": Time(), "players": ListOf(NAME, 1, 64),
     "sides": ListOf(Record({"name": SIDE_NAME, "members": ListOf(NAME, 1, 64)}), 1, 64), "options": TABLE,
     "finished_by_command": Bool(), "abandoned": Bool(), "hand": ListOf(Record({"n": Int(1, 10**9), "typed": TYPED})),
-    "ruleset_text": Text()},
-    frozenset({"ruleset", "variant", "name", "season", "created", "finished_by_command", "abandoned", "hand"}))
+    "ruleset_text": Text(), "pending_bid": TYPED},
+    frozenset({"ruleset", "variant", "name", "season", "created", "finished_by_command", "abandoned", "hand",
+               "pending_bid"}))
 
 
 def game_toml(store: Store, game_id: int | str | None) -> str:
@@ -61,6 +63,9 @@ def game_toml(store: Store, game_id: int | str | None) -> str:
         "hand": [{"n": h.n, "typed": h.typed} for h in store.hands(row.id)],
         "ruleset_text": row.ruleset_text,
     }
+    bid = store.pending_bid(row.id)
+    if bid is not None:
+        data["pending_bid"] = bid   # the bid written down for the coming hand (`scorepad bid`)
     return tomli_w.dumps(data, multiline_strings=True)
 
 
@@ -146,6 +151,12 @@ def checked_game(data: dict[str, Any], path: Path) -> tuple[dict[str, Any], dict
         if state["finished"]:
             raise refuse(path, ["abandoned: the game has ended; only an unfinished game can be abandoned"])
         audit.append(audit_entry("abandon", None, {"hands": len(rows), "totals": [s["score"] for s in state["sides"]]}))
+    if "pending_bid" in data:
+        bid = list(data["pending_bid"])
+        found = pending_bid_problems(game, state, bid, "pending_bid")
+        if found:
+            raise refuse(path, found)
+        audit.append(audit_entry("bid", None, {"bid": bid}))
     game_row = {
         "uid": data["uid"], "ruleset_id": rs.id, "ruleset_hash": rs.hash, "variant": variant,
         "name": data.get("name") or None, "season": data.get("season") or None,
@@ -155,6 +166,7 @@ def checked_game(data: dict[str, Any], path: Path) -> tuple[dict[str, Any], dict
                        "breakdown": r.breakdown, "events": r.events, "state": r.state, "created": r.created}
                       for r in rows],
         "audit": audit,
+        **({"pending_bid": list(data["pending_bid"])} if "pending_bid" in data else {}),
     }
     pins = {rs.hash: {"hash": rs.hash, "ruleset_id": rs.id, "source": f"{rs.id}.toml", "text": rs.text}}
     return game_row, pins

@@ -124,3 +124,21 @@ def test_a_value_typed_twice_names_the_bid_it_came_from(cli: Callable[..., Run])
     r = cli("hand", "tricks=5,3,3,2", "tricks=5,3,2,3")     # both typed now: the plain sentence
     assert r.code == 2 and "(tricks=5,3,3,2) and as" in r.err and "scorepad bid" not in r.err, r.err
     assert cli("hand", "ann.bid=4", "tricks=5,3,3,2").code == 0     # the same value again is no conflict
+
+
+def test_the_toml_game_file_carries_the_pending_bid(cli: Callable[..., Run], tmp_path: Path,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    _spades_with_bid(cli)
+    out = tmp_path / "game.toml"
+    assert cli("export", "--game", "1", "--format", "toml", "--output", str(out)).code == 0
+    text = out.read_text()
+    assert 'pending_bid = [' in text and '"cat.bid=2"' in text
+    monkeypatch.setenv("SCOREPAD_DB", str(tmp_path / "fresh.db"))
+    bad = tmp_path / "bad.toml"
+    bad.write_text(text.replace('"cat.bid=2"', '"cat.bid=99"'))
+    r = cli("import", str(bad))
+    assert r.code == 2 and "pending_bid: cat.bid must be 0-13" in r.err, r.err
+    r = cli("import", str(out))
+    assert r.code == 0, r.err
+    assert _bid_shown(cli) == ["ann.bid=4", "bob.bid=3", "cat.bid=2", "dan.bid=3"]
+    assert cli("hand", "--game", "1", "tricks=4,3,3,3").code == 0
