@@ -91,7 +91,8 @@ def num(value: Any) -> str:
     return format_value(value)
 
 
-def hand_text(data: dict[str, Any]) -> str:
+def hand_lines(data: dict[str, Any]) -> list[str]:
+    """The hand itself: cards as read, values worked out, each side's points with the why, the events."""
     lines = [_("Hand {n}").format(n=data['hand'])]
     lines += [f"  {text}" for text in data.get("cards_read", [])]
     if data.get("worked_out"):
@@ -101,6 +102,11 @@ def hand_text(data: dict[str, Any]) -> str:
         lines.append(f"  {side['name']}: {num(side['points'])}  ({why})")
     for event in data["events"]:
         lines.append(f"  * {engine_text(event)}")
+    return lines
+
+
+def hand_text(data: dict[str, Any]) -> str:
+    lines = hand_lines(data)
     lines.append("")
     lines.append(standings_text(data["standings"]))
     return "\n".join(lines)
@@ -139,15 +145,7 @@ def compact_standings(data: dict[str, Any]) -> list[str]:
 def hand_short_text(data: dict[str, Any]) -> str:
     """What `hand` prints at the table: each side's points with the why, the events, then one line
     per side and who deals next. The ruleset's reminders come with the first hand only."""
-    lines = [_("Hand {n}").format(n=data['hand'])]
-    lines += [f"  {text}" for text in data.get("cards_read", [])]
-    if data.get("worked_out"):
-        lines.append("  " + _("worked out: {values}").format(values=", ".join(data["worked_out"])))
-    for side in data["sides"]:
-        why = ", ".join(f"{b['label']} {num(b['points'])}" for b in side["breakdown"]) or _("nothing")
-        lines.append(f"  {side['name']}: {num(side['points'])}  ({why})")
-    for event in data["events"]:
-        lines.append(f"  * {engine_text(event)}")
+    lines = hand_lines(data)
     st = data["standings"]
     lines.append(_("Totals:"))
     lines += compact_standings(st)
