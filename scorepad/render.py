@@ -142,6 +142,21 @@ def compact_standings(data: dict[str, Any]) -> list[str]:
     return lines
 
 
+def outcome_lines(st: dict[str, Any]) -> list[str]:
+    """Who won (or the draw) when the game is over, else what comes next: hand, dealer, the ruleset's values."""
+    if st["finished"]:
+        winners = st.get("winner") or []
+        if st.get("draw"):
+            return [_("Finished: a draw between {names}").format(names=_(" and ").join(winners))]
+        return [ngettext("Finished: {names} won", "Finished: {names} won", len(winners)).format(names=", ".join(winners))]
+    if st.get("next"):
+        nxt = st["next"]
+        parts = [_("hand {n}").format(n=nxt['hand']), _("{dealer} deals").format(dealer=nxt['dealer'])]
+        parts += [f"{k}: {format_value(v)}" for k, v in nxt.items() if k not in ("hand", "dealer")]
+        return [_("Next: {what}").format(what="; ".join(parts))]
+    return []
+
+
 def hand_short_text(data: dict[str, Any]) -> str:
     """What `hand` prints at the table: each side's points with the why, the events, then one line
     per side and who deals next. The ruleset's reminders come with the first hand only."""
@@ -149,16 +164,7 @@ def hand_short_text(data: dict[str, Any]) -> str:
     st = data["standings"]
     lines.append(_("Totals:"))
     lines += compact_standings(st)
-    if st["finished"]:
-        winners = st.get("winner") or []
-        lines.append(_("Finished: a draw between {names}").format(names=_(" and ").join(winners)) if st.get("draw")
-                     else ngettext("Finished: {names} won", "Finished: {names} won", len(winners))
-                     .format(names=", ".join(winners)))
-    elif st.get("next"):
-        nxt = st["next"]
-        parts = [_("hand {n}").format(n=nxt['hand']), _("{dealer} deals").format(dealer=nxt['dealer'])]
-        parts += [f"{k}: {format_value(v)}" for k, v in nxt.items() if k not in ("hand", "dealer")]
-        lines.append(_("Next: {what}").format(what="; ".join(parts)))
+    lines += outcome_lines(st)
     if data["hand"] == 1:
         lines.extend(st.get("info", []))
     return "\n".join(lines)
@@ -187,18 +193,8 @@ def standings_text(data: dict[str, Any]) -> str:
     out = [title, simple_table(rows, [_("side"), _("score"), *shown_labels, _("status")])]
     if data.get("abandoned"):
         out.append(_("Abandoned: counts in no season table, and takes no more hands"))
-    elif data["finished"]:
-        winners = data.get("winner") or []
-        if data.get("draw"):
-            out.append(_("Finished: a draw between {names}").format(names=_(" and ").join(winners)))
-        else:
-            out.append(ngettext("Finished: {names} won", "Finished: {names} won", len(winners))
-                       .format(names=", ".join(winners)))
-    elif data.get("next"):
-        nxt = data["next"]
-        parts = [_("hand {n}").format(n=nxt['hand']), _("{dealer} deals").format(dealer=nxt['dealer'])]
-        parts += [f"{k}: {format_value(v)}" for k, v in nxt.items() if k not in ("hand", "dealer")]
-        out.append(_("Next: {what}").format(what="; ".join(parts)))
+    else:
+        out += outcome_lines(data)
     out.extend(data.get("info", []))
     return "\n".join(out)
 
