@@ -39,6 +39,7 @@ def derive(base: str, new_id: str, options: Mapping[str, str], name: str | None,
     import tomli_w
 
     from scorepad.engine import resolve_options
+    from scorepad.rules.format import SCHEMA_FILE
 
     _check_id(new_id, "skid-505")
     if "variant" in options:
@@ -54,7 +55,7 @@ def derive(base: str, new_id: str, options: Mapping[str, str], name: str | None,
                  "notes": [f"Derived from {rs.id}: " + (changed or "no option changed") + "."]},
         "options": {k: {"default": typed[k]} for k in options},
     }
-    text = tomli_w.dumps(data)
+    text = f"#:schema ./{SCHEMA_FILE}\n" + tomli_w.dumps(data)
     path = target_dir / f"{new_id}.toml"
     with tempfile.TemporaryDirectory() as tmp:   # load it before writing: nothing is written if it fails
         probe = Path(tmp) / path.name
@@ -63,6 +64,7 @@ def derive(base: str, new_id: str, options: Mapping[str, str], name: str | None,
     load_text(merged, str(path))
     target_dir.mkdir(parents=True, exist_ok=True)
     write_new(path, text, force)
+    write_schema(target_dir)
     return path
 
 

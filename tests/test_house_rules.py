@@ -7,6 +7,7 @@ import tomllib
 from collections.abc import Callable
 from pathlib import Path
 
+import jsonschema
 import pytest
 import tomli_w
 
@@ -28,8 +29,13 @@ def test_derive_then_play_by_the_new_limit(cli: Callable[..., Run], home: Path) 
     r = cli("rules", "derive", "skid", "skid-505", "--opt", "limit=505", "--alias", "скид 505")
     assert r.code == 0, r.err
     path = home / "rules" / "skid-505.toml"
-    data = tomllib.loads(path.read_text(encoding="utf-8"))
+    text = path.read_text(encoding="utf-8")
+    data = tomllib.loads(text)
     assert data["base"] == "skid" and data["options"] == {"limit": {"default": 505}}
+    # an editor finds the format's schema named on the first line, written beside the file, and the file fits it
+    assert text.splitlines()[0] == "#:schema ./ruleset.schema.json"
+    schema = json.loads((home / "rules" / "ruleset.schema.json").read_text(encoding="utf-8"))
+    jsonschema.validate(data, schema)
     assert cli("new", "скид 505", "a", "b", "c").code == 0
     # x3 (3 reshuffles): b holds Q♠ J = (50 + 20) x 3 = 210 -- past 125, but the limit is now 505
     assert cli("hand", "out=a", "reshuffles=3", "b.cards=QS JH", "c.cards=9S").code == 0
@@ -81,10 +87,9 @@ def test_changed_base_warns_and_old_games_keep_their_rules(cli: Callable[..., Ru
 
 def test_toml_written_by_scorepad_round_trips(cli: Callable[..., Run], home: Path, tmp_path: Path,
                                              monkeypatch: pytest.MonkeyPatch) -> None:
-    cli("rules", "derive", "hearts", "hearts-50", "--opt", "target=50") if False else None
     assert cli("rules", "derive", "spades", "spades-300", "--opt", "target=300", "--name", "Club spades").code == 0
-    text = (home / "rules" / "spades-300.toml").read_text(encoding="utf-8")
-    assert tomli_w.dumps(tomllib.loads(text)) == text
+    schema_line, text = (home / "rules" / "spades-300.toml").read_text(encoding="utf-8").split("\n", 1)
+    assert schema_line.startswith("#:schema ") and tomli_w.dumps(tomllib.loads(text)) == text
     assert cli("config", "set", "skid.limit", "505").code == 0
     assert cli("config", "set", "alias.a", "ann").code == 0
     conf = (home / "config.toml").read_text(encoding="utf-8")
