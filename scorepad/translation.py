@@ -15,7 +15,7 @@ import copy
 import dataclasses
 import re
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Container, Iterator, Mapping
 from typing import Any
 
 from scorepad.assign import NO, YES
@@ -152,16 +152,10 @@ def _check_sections(data: Mapping[str, Any], tr: Mapping[str, Any], key: str, ou
     """Fields, options, checks, scores, rules and display labels of a language (or of one variant's)."""
     _check_fields(data, tr.get("fields", {}), f"{key}.fields", out)
     options = _merged(data, "options")
-    for oname, otr in _table(tr, "options", key, out).items():
-        okey = f"{key}.options.{oname}"
-        if oname not in options:
-            out.append((okey, f"the ruleset has no option {oname!r}"))
-        elif not isinstance(otr, dict):
-            out.append((okey, "must be a table with help"))
-        else:
-            _unknown(otr, OPTION_TR_KEYS, okey, out)
-            if "help" in otr:
-                _text(otr["help"], options[oname].get("help", ""), f"{okey}.help", out)
+    for oname, otr, okey in _entries(tr, "options", options, "option", OPTION_TR_KEYS, key, out,
+                                     "a table with help"):
+        if "help" in otr:
+            _text(otr["help"], options[oname].get("help", ""), f"{okey}.help", out)
     for section, tkey, attr in (("check", "checks", "message"), ("score", "scores", "label")):
         known = _ids(data, section)
         for ident, text in _table(tr, tkey, key, out).items():
@@ -172,15 +166,8 @@ def _check_sections(data: Mapping[str, Any], tr: Mapping[str, Any], key: str, ou
             for entry in known[ident]:
                 _text(text, entry.get(attr, ""), ikey, out)
     rules = _ids(data, "rule")
-    for ident, rtr in _table(tr, "rules", key, out).items():
-        rkey = f"{key}.rules.{ident}"
-        if ident not in rules:
-            out.append((rkey, f"the ruleset has no [[rule]] with id {ident!r}"))
-            continue
-        if not isinstance(rtr, dict):
-            out.append((rkey, "must be a table with label and/or message"))
-            continue
-        _unknown(rtr, RULE_TR_KEYS, rkey, out)
+    for ident, rtr, rkey in _entries(tr, "rules", rules, "[[rule]] with id", RULE_TR_KEYS, key, out,
+                                     "a table with label and/or message"):
         for entry in rules[ident]:
             for k in ("label", "message"):
                 if k in rtr:
@@ -197,15 +184,7 @@ def _check_sections(data: Mapping[str, Any], tr: Mapping[str, Any], key: str, ou
 
 def _check_variants(data: Mapping[str, Any], tr: Mapping[str, Any], key: str, out: list[tuple[str, str]]) -> None:
     variants = data.get("variants", {}) if isinstance(data.get("variants"), dict) else {}
-    for vname, vtr in _table(tr, "variants", key, out).items():
-        vkey = f"{key}.variants.{vname}"
-        if vname not in variants:
-            out.append((vkey, f"the ruleset has no variant {vname!r}"))
-            continue
-        if not isinstance(vtr, dict):
-            out.append((vkey, "must be a table"))
-            continue
-        _unknown(vtr, VARIANT_TR_KEYS, vkey, out)
+    for vname, vtr, vkey in _entries(tr, "variants", variants, "variant", VARIANT_TR_KEYS, key, out):
         overlay = variants[vname] if isinstance(variants[vname], dict) else {}
         try:
             merged = apply_variant(dict(data), vname, "")
@@ -225,6 +204,20 @@ def _check_variants(data: Mapping[str, Any], tr: Mapping[str, Any], key: str, ou
         sections = {k: vtr[k] for k in VARIANT_SECTIONS if k in vtr}
         if sections:   # what the variant itself says differently: checked against the variant's texts
             _check_sections({k: v for k, v in merged.items() if k != "variants"}, sections, vkey, out)
+
+
+def _entries(tr: Mapping[str, Any], k: str, known: Container[str], what: str, keys: set[str], key: str,
+             out: list[tuple[str, str]], shape: str = "a table") -> Iterator[tuple[str, dict[str, Any], str]]:
+    """The translated tables under `k` that name something the ruleset has, with unknown keys reported."""
+    for name, value in _table(tr, k, key, out).items():
+        nkey = f"{key}.{k}.{name}"
+        if name not in known:
+            out.append((nkey, f"the ruleset has no {what} {name!r}"))
+        elif not isinstance(value, dict):
+            out.append((nkey, f"must be {shape}"))
+        else:
+            _unknown(value, keys, nkey, out)
+            yield name, value, nkey
 
 
 def _table(tr: Mapping[str, Any], k: str, key: str, out: list[tuple[str, str]]) -> dict[str, Any]:

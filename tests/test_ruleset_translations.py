@@ -370,8 +370,26 @@ def test_a_variant_that_words_a_text_differently_has_its_own_translation() -> No
     ('[translations.ru.variants.auction.fields.nope]\nhelp = "x"\n', "variants.auction.fields.nope", "no field"),
     ('[translations.ru.variants.auction.options.target]\nhelpp = "x"\n', "variants.auction.options.target.helpp",
      "unknown key"),
+    ('[translations.ru.options.nope]\nhelp = "x"\n', "options.nope", "no option 'nope'"),
+    ('[translations.ru.rules]\nnope = "x"\n', "rules.nope", "no [[rule]] with id 'nope'"),
+    ('[translations.ru.variants.nope]\nname = "x"\n', "variants.nope", "no variant 'nope'"),
 ])
 def test_the_loader_checks_a_variant_s_own_translations(extra: str, key: str, says: str) -> None:
     data = tomllib.loads((RULESETS / "pinochle.toml").read_text(encoding="utf-8") + "\n" + extra)
     problems = translation_problems(data)
     assert any(k == f"translations.ru.{key}" and says in text for k, text in problems), problems
+
+
+@pytest.mark.parametrize(("path", "says"), [
+    (("options", "target"), "must be a table with help"),
+    (("variants", "auction"), "must be a table"),
+    (("rules",), "must be a table"),
+])
+def test_a_translation_entry_that_is_not_a_table_is_named(path: tuple[str, ...], says: str) -> None:
+    data = tomllib.loads((RULESETS / "pinochle.toml").read_text(encoding="utf-8"))
+    table = data["translations"]["ru"]
+    for k in path[:-1]:
+        table = table[k]
+    table[path[-1]] = "x"
+    problems = translation_problems(data)
+    assert (f"translations.ru.{'.'.join(path)}", says) in problems, problems
