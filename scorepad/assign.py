@@ -83,9 +83,9 @@ def describe_field(game: Game, fdef: FieldDef) -> str:
     elif fdef.type == "pattern":
         parts.append(fdef.help or _("see rules show"))
     elif fdef.type == "combos":
-        parts.append("combinations by code or points, e.g. " + " ".join(
-            c.code for c in list(fdef.combos.values())[:4]) + (" 2x" + next(iter(fdef.combos.values())).code
-                                                               if fdef.combos else "") + "; - for none")
+        example = " ".join(c.code for c in list(fdef.combos.values())[:4]) + (
+            " 2x" + next(iter(fdef.combos.values())).code if fdef.combos else "")
+        parts.append(_("combinations by code or points, e.g. {example}; - for none").format(example=example))
     if fdef.words:
         parts.append(", ".join(fdef.words))
     return "; ".join(parts)
@@ -490,7 +490,14 @@ def check_bids(game: Game, state: State, hand: Hand) -> list[str]:
 
 
 def condition_words(source: str) -> str:
-    """A formula condition read aloud for a player: `out != none and not bridge` → `out is given and not bridge`."""
+    """A formula condition read aloud for a player: `out != none and not bridge` → `out is given and not bridge`.
+    In another language the formula is worded by scorepad.prose, in that language's catalog."""
+    from scorepad.locale import current
+
+    if current() != "en":
+        from scorepad.prose import formula_words
+
+        return formula_words(source)
     text = source.strip()
     for pattern, words in ((r"\s*!=\s*none\b", " is given"), (r"\s*==\s*none\b", " is not given"),
                            (r"\s*==\s*", " is "), (r"\s*!=\s*", " is not "), (r"\s*>=\s*", " is at least "),

@@ -8,8 +8,8 @@ from scorepad.assign import condition_words, describe_field
 from scorepad.engine import Game, base_env, make_game
 from scorepad.errors import FormulaError
 from scorepad.expr import Formula
-from scorepad.locale import _, ngettext
-from scorepad.prose import formula_words, message_words
+from scorepad.locale import N_, _, ngettext
+from scorepad.prose import joined_words, formula_words, message_words
 from scorepad.ruleset import FieldDef, Rule, Ruleset, field_refs
 
 
@@ -35,7 +35,8 @@ def details(rs: Ruleset, language: str | None = None) -> dict[str, Any]:
     """Everything `rules show` says: the formulas' sources, and beside them the same read as prose ("says")."""
     game = sample_game(rs)
     env = base_env(game)
-    who = "a player" if rs.sides_kind == "individual" else "a side"
+    who = _("a player") if rs.sides_kind == "individual" else _("a side")
+    this = _("this player") if rs.sides_kind == "individual" else _("this side")
     fields = []
     for f in rs.fields.values():
         legal = describe_field(game, f)
@@ -70,12 +71,11 @@ def details(rs: Ruleset, language: str | None = None) -> dict[str, Any]:
                     for let in lets],
         "checks": [{"per": c.per, "ok": c.ok.source, "when": c.when.source if c.when else None,
                     "message": c.message,
-                    "says": message_words(c.message, c.message_parts, env, "a player" if c.per == "player" else who)}
+                    "says": message_words(c.message, c.message_parts, env, _("a player") if c.per == "player" else who)}
                    for c in rs.checks if c.total_of is None],
         "scoring": [{"label": s.label, "per": s.per, "points": s.points.source,
                      "when": s.when.source if s.when else None, "to": list(s.to),
-                     "says": _score_words(s.points, s.when, env, "this player" if s.per == "player" else
-                                          who.replace("a ", "this ", 1))}
+                     "says": _score_words(s.points, s.when, env, _("this player") if s.per == "player" else this)}
                     for s in rs.scores],
         "state": {"side": {k: f.source for k, f in rs.side_state.items()},
                   "game": {k: f.source for k, f in rs.game_state.items()}},
@@ -108,10 +108,21 @@ def _constant(f: Formula, env: dict[str, Any]) -> str | None:
 def _score_words(points: Formula, when: Formula | None, env: dict[str, Any], who: str) -> str:
     """A score line without its formula: its fixed value if it has one, and when it applies."""
     value = _constant(points, env)
-    out = (f"{value} point" + ("" if value in ("1", "-1") else "s")) if value is not None else ""
-    if when is not None:
-        out = f"{out} when {formula_words(when.source, who)}".strip()
-    return out
+    out = ngettext("{n} point", "{n} points", _count(value)).format(n=value) if value is not None else ""
+    if when is None:
+        return out
+    condition = formula_words(when.source, who)
+    return (_("{points} when {condition}").format(points=out, condition=condition) if out
+            else _("when {condition}").format(condition=condition))
+
+
+def _count(value: str) -> int:
+    """The number that picks a plural form for a shown value: `-1` is one, `2.5` is many."""
+    try:
+        number = float(value)
+    except ValueError:
+        return 2
+    return int(abs(number)) if number.is_integer() else 2
 
 
 def _rule_words(r: Rule, env: dict[str, Any], who: str) -> str:
@@ -122,19 +133,27 @@ def _rule_words(r: Rule, env: dict[str, Any], who: str) -> str:
         return r.label
     if r.message:
         return message_words(r.message, r.message_parts, env, side)
-    acts = [f"{formula_words(k)} becomes {_constant(f, env) or formula_words(f.source, side)}" for k, f in r.set]
-    acts += [f"add {_constant(f, env) or formula_words(f.source, side)} to {formula_words(k)}" for k, f in r.add]
-    acts += [f"every side's {formula_words(k)} becomes {_constant(f, env) or formula_words(f.source)}"
+    acts = [_("{counter} becomes {value}").format(counter=formula_words(k),
+                                                   value=_constant(f, env) or formula_words(f.source, side))
+            for k, f in r.set]
+    acts += [_("add {value} to {counter}").format(counter=formula_words(k),
+                                                  value=_constant(f, env) or formula_words(f.source, side))
+             for k, f in r.add]
+    acts += [_("every side's {counter} becomes {value}").format(counter=formula_words(k),
+                                                               value=_constant(f, env) or formula_words(f.source))
              for k, f in r.set_all]
     if r.mark:
-        acts.append({"won": f"{side} wins", "lost": f"{side} loses", "out": f"{side} is out",
-                     "playing": f"{side} plays on"}[r.mark])
+        acts.append(_(_MARKS[r.mark]).format(who=side))
     if r.end:
         acts.append(_('the game ends'))
     text = "; ".join(acts)
     if r.when is not None:
-        text = f"when {formula_words(r.when.source, side)}: {text}"
+        text = _("when {condition}: {actions}").format(condition=formula_words(r.when.source, side), actions=text)
     return text
+
+
+_MARKS = {"won": N_("{who} wins"), "lost": N_("{who} loses"), "out": N_("{who} is out"),
+          "playing": N_("{who} plays on")}
 
 
 def value_words(value: Any) -> str:
@@ -192,9 +211,14 @@ def _field_notes(f: dict[str, Any]) -> list[str]:
                          codes=codes, value=', '.join(dict.fromkeys(c['field'] for c in f['combos']))))
     if f.get("default_from"):
         sources = f.get("default_from_fields") or []
-        given = f"when {' or '.join(sources)} {'is' if len(sources) == 1 else 'are'} typed" if sources else ""
-        notes.append(f"may be left out {given}: scorepad works it out; typed as well, the two must agree"
-                     .replace("out :", "out:"))
+        if sources:
+            notes.append(ngettext("may be left out when {fields} is typed: scorepad works it out; typed as well, "
+                                  "the two must agree",
+                                  "may be left out when {fields} are typed: scorepad works it out; typed as well, "
+                                  "the two must agree", len(sources)).format(
+                                      fields=joined_words(N_("{left} or {right}"), sources)))
+        else:
+            notes.append(_("may be left out: scorepad works it out; typed as well, the two must agree"))
     return notes
 
 
@@ -210,6 +234,11 @@ def _total_words(game: Game, total: Formula) -> str:
     if value is None:
         return condition_words(total.source)
     return str(value) if str(value) == total.source.strip() else f"{value} ({condition_words(total.source)})"
+
+
+# end.winner as a reader takes it (the JSON keeps the id)
+WINNERS = {"highest": N_("highest"), "lowest": N_("lowest"), "marked": N_("marked"),
+           "last_standing": N_("last_standing")}
 
 
 def details_text(d: dict[str, Any], formulas: bool = False) -> str:
@@ -285,7 +314,8 @@ def details_text(d: dict[str, Any], formulas: bool = False) -> str:
     when_text = end["when"] if formulas else end["when_words"]
     end_text = end["description"] or (_("when {formula}").format(formula=when_text) if end["when"]
                                       else _("see thresholds"))
-    out += ["", _("End: {text}; winner: {winner}").format(text=end_text, winner=end['winner'])]
+    winner = _(WINNERS[end["winner"]]) if end["winner"] in WINNERS else end["winner"]
+    out += ["", _("End: {text}; winner: {winner}").format(text=end_text, winner=winner)]
     if end.get("first_to"):
         rest = _("not scored") if end["rest_of_deal"] == "void" else _("still scored")
         out.append("  " + _("First to {goal}, counted in the order {labels}; the points after the winning one are "

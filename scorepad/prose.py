@@ -15,97 +15,129 @@ from typing import Any
 
 from scorepad.errors import FormulaError
 from scorepad.expr import Formula
+from scorepad.locale import N_, _, current
 
 TEMPLATE_RE = re.compile(r"\{([^{}]+)\}")
 _MARK = "\x00"
 _ASIDE_RE = re.compile(r"\s*\([^()]*\x00[^()]*\)")
 _OPS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "×", ast.Div: "/", ast.FloorDiv: "/", ast.Mod: "mod",
         ast.Pow: "^"}
-_COMPARE = {ast.Eq: "is", ast.NotEq: "is not", ast.Lt: "is less than", ast.LtE: "is at most",
-            ast.Gt: "is more than", ast.GtE: "is at least", ast.In: "is in", ast.NotIn: "is not in"}
+# A comparison read aloud; the names around it stay the ruleset's ids, so each language words it
+# to read right around an uninflected name ("kui trump ei ole 'none'", "если trump не 'none'").
+_COMPARE = {ast.Eq: N_("{left} is {right}"), ast.NotEq: N_("{left} is not {right}"),
+            ast.Lt: N_("{left} is less than {right}"), ast.LtE: N_("{left} is at most {right}"),
+            ast.Gt: N_("{left} is more than {right}"), ast.GtE: N_("{left} is at least {right}"),
+            ast.In: N_("{left} is in {right}"), ast.NotIn: N_("{left} is not in {right}")}
+_PREFIXES = (("all_", N_("everyone's {name}")), ("others_", N_("the others' {name}")),
+             ("team_", N_("the team's {name}")))
 
 
-def name_words(name: str, who: str = "the player") -> str:
+def _id_words(name: str) -> str:
+    """An id as shown inside prose: English reads `last_trick` as "last trick"; another language keeps
+    the id as it is typed, so that it never passes for a word of that language."""
+    return name.replace("_", " ") if current() == "en" else name
+
+
+def name_words(name: str, who: str | None = None) -> str:
     """`all_tricks` → everyone's tricks, `others_score` → the others' score, `me` → the player."""
     if name == "me":
-        return who
-    for prefix, words in (("all_", "everyone's "), ("others_", "the others' "), ("team_", "the team's ")):
+        return _("the player") if who is None else who
+    for prefix, words in _PREFIXES:
         if name.startswith(prefix):
-            return words + name[len(prefix):].replace("_", " ")
-    return name.replace("_", " ")
+            return _(words).format(name=_id_words(name[len(prefix):]))
+    return _id_words(name)
 
 
-def formula_words(source: str, who: str = "the player") -> str:
+def formula_words(source: str, who: str | None = None) -> str:
     """A formula as words (`sum(all_tricks)` → the total of everyone's tricks); never braces or code."""
     try:
         tree = ast.parse(source.strip(), mode="eval").body
     except SyntaxError:
-        return "a value"
+        return _("a value")
     return _words(tree, who)
 
 
-def _words(node: ast.AST, who: str) -> str:
+def joined_words(template: str, parts: Sequence[str]) -> str:
+    """`a and b and c` through a two-place template ("{left} and {right}"), for any number of parts."""
+    out = parts[0]
+    for part in parts[1:]:
+        out = _(template).format(left=out, right=part)
+    return out
+
+
+def _call_words(fn: str, args: list[str]) -> str:
+    if fn == "sum" and len(args) == 1:
+        return _("the total of {values}").format(values=args[0])
+    if fn in ("max", "min") and len(args) == 1:
+        return (_("the highest of {values}") if fn == "max" else _("the lowest of {values}")).format(values=args[0])
+    if fn in ("max", "min") and args:
+        listed = joined_words(N_("{left} and {right}"), args)
+        return (_("the higher of {values}") if fn == "max" else _("the lower of {values}")).format(values=listed)
+    if fn in ("abs", "round", "int", "floor", "ceil") and args:
+        return args[0]
+    if fn in ("len", "count") and args:
+        return _("the number of {values}").format(values=args[0])
+    if fn == "nrank" and len(args) == 2:
+        return _("the {rank}s in {cards}").format(rank=args[1], cards=args[0])
+    if fn == "nsuit" and len(args) == 2:
+        return _("the {suit} cards in {cards}").format(suit=args[1], cards=args[0])
+    if fn == "value" and len(args) == 1:
+        return _("the card points of {cards}").format(cards=args[0])
+    if fn == "has" and len(args) == 2:
+        return _("whether {cards} hold {card}").format(cards=args[0], card=args[1])
+    if args:
+        return _("{function} of {values}").format(function=_id_words(fn), values=joined_words(N_("{left} and {right}"), args))
+    return _id_words(fn)
+
+
+def _words(node: ast.AST, who: str | None) -> str:
     if isinstance(node, ast.Constant):
         if node.value is None:
             return "none"
         if isinstance(node.value, bool):
-            return "yes" if node.value else "no"
+            return _("yes") if node.value else _("no")
+        if isinstance(node.value, str) and current() != "en":
+            return repr(node.value)     # a value as typed, set apart from the words of the language around it
         return str(node.value)
     if isinstance(node, ast.Name):
         return name_words(node.id, who)
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
-        args = [_words(a, who) for a in node.args]
-        fn = node.func.id
-        if fn == "sum" and len(args) == 1:
-            return f"the total of {args[0]}"
-        if fn in ("max", "min") and len(args) == 1:
-            return f"the {'highest' if fn == 'max' else 'lowest'} of {args[0]}"
-        if fn in ("max", "min") and args:
-            return f"the {'higher' if fn == 'max' else 'lower'} of {' and '.join(args)}"
-        if fn in ("abs", "round", "int", "floor", "ceil") and args:
-            return args[0]
-        if fn in ("len", "count") and args:
-            return f"the number of {args[0]}"
-        if fn == "nrank" and len(args) == 2:
-            return f"the {args[1]}s in {args[0]}"
-        if fn == "nsuit" and len(args) == 2:
-            return f"the {args[1]} cards in {args[0]}"
-        if fn == "value" and len(args) == 1:
-            return f"the card points of {args[0]}"
-        if fn == "has" and len(args) == 2:
-            return f"whether {args[0]} hold {args[1]}"
-        return f"{fn.replace('_', ' ')} of {' and '.join(args)}" if args else fn.replace("_", " ")
+        return _call_words(node.func.id, [_words(a, who) for a in node.args])
     if isinstance(node, ast.Subscript):
-        return f"{_words(node.value, who)} for {_words(node.slice, who)}"
+        return _("{value} for {key}").format(value=_words(node.value, who), key=_words(node.slice, who))
     if isinstance(node, ast.Attribute):
-        return f"{_words(node.value, who)} {node.attr.replace('_', ' ')}"
+        return f"{_words(node.value, who)} {_id_words(node.attr)}"
     if isinstance(node, ast.BinOp) and type(node.op) in _OPS:
         left, right = (f"({_words(n, who)})" if isinstance(n, (ast.BinOp, ast.IfExp)) else _words(n, who)
                        for n in (node.left, node.right))
         return f"{left} {_OPS[type(node.op)]} {right}"
     if isinstance(node, ast.UnaryOp):
         inner = _words(node.operand, who)
-        return f"not {inner}" if isinstance(node.op, ast.Not) else (f"-{inner}" if isinstance(node.op, ast.USub) else inner)
+        if isinstance(node.op, ast.Not):
+            return _("not {condition}").format(condition=inner)
+        return f"-{inner}" if isinstance(node.op, ast.USub) else inner
     if isinstance(node, ast.BoolOp):
-        joiner = " and " if isinstance(node.op, ast.And) else " or "
-        return joiner.join(_words(v, who) for v in node.values)
+        template = N_("{left} and {right}") if isinstance(node.op, ast.And) else N_("{left} or {right}")
+        return joined_words(template, [f"({_words(v, who)})" if isinstance(v, (ast.BoolOp, ast.IfExp))
+                                       else _words(v, who) for v in node.values])
     if isinstance(node, ast.Compare):
         out = _words(node.left, who)
         for op, rhs in zip(node.ops, node.comparators, strict=False):
             is_none = (isinstance(rhs, ast.Constant) and rhs.value is None) or (
                 isinstance(rhs, ast.Name) and rhs.id == "none")
             if is_none and type(op) in (ast.Eq, ast.NotEq):
-                out += " is not given" if isinstance(op, ast.Eq) else " is given"
+                out = (_("{value} is not given") if isinstance(op, ast.Eq) else _("{value} is given")).format(value=out)
             else:
-                out += f" {_COMPARE.get(type(op), 'compared with')} {_words(rhs, who)}"
+                template = _COMPARE.get(type(op), N_("{left} compared with {right}"))
+                out = _(template).format(left=out, right=_words(rhs, who))
         return out
     if isinstance(node, ast.IfExp):
-        return f"{_words(node.body, who)} or {_words(node.orelse, who)}"
+        return _("{left} or {right}").format(left=_words(node.body, who), right=_words(node.orelse, who))
     if isinstance(node, (ast.List, ast.Tuple, ast.Set)):
         return ", ".join(_words(e, who) for e in node.elts)
     if isinstance(node, (ast.ListComp, ast.GeneratorExp)):
         return _words(node.elt, who)
-    return "a value"
+    return _("a value")
 
 
 def message_words(text: str, parts: Sequence[Formula], env: Mapping[str, Any], who: str) -> str:
