@@ -9,7 +9,7 @@ from scorepad.engine import Game, base_env, make_game
 from scorepad.errors import FormulaError
 from scorepad.expr import Formula
 from scorepad.locale import N_, _, ngettext
-from scorepad.prose import joined_words, formula_words, message_words
+from scorepad.prose import formula_words, joined_words, message_words
 from scorepad.ruleset import FieldDef, Rule, Ruleset, field_refs
 
 
