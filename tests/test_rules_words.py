@@ -1,0 +1,176 @@
+"""`rules show` in Estonian, Russian and Ukrainian: the prose scorepad writes around a ruleset's own
+texts (formulas read aloud, score lines, rule actions, field notes, the end) has no English words left
+outside the ruleset's ids and values, for every bundled ruleset and variant."""
+
+from __future__ import annotations
+
+import ast
+import dataclasses
+import re
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from scorepad.describe import _field_notes, details
+from scorepad.expr import Formula
+from scorepad.locale import neutral, set_language
+from scorepad.registry import entries, load
+from scorepad.ruleset import Ruleset
+from scorepad.translation import translate
+
+# English words scorepad itself puts into the prose (connectives, comparisons, the words for the
+# functions and prefixes of formulas, score lines, rule actions and field notes).
+ENGLISH = {
+    "a", "add", "agree", "and", "are", "at", "be", "becomes", "by", "card", "cards", "code", "combinations",
+    "compared", "e.g", "every", "everyone's", "for", "given", "higher", "highest", "hold", "in", "is", "least",
+    "left", "less", "loses", "lower", "lowest", "marked", "may", "more", "most", "no", "not", "number", "of",
+    "on", "or", "others'", "out", "player", "plays", "point", "points", "side", "standing", "team's", "than",
+    "the", "this", "to", "total", "typed", "value", "when", "whether", "wins", "with", "works", "yes",
+}
+WORD = re.compile(r"[\w'.]*[\w']")
+QUOTED = re.compile(r"'[^']*'")
+BRACKETED = re.compile(r"\[([^\[\]]*)\]")
+
+
+def _formulas(obj: Any, seen: set[int]) -> Iterator[Formula]:
+    """Every formula a loaded ruleset holds, wherever it sits."""
+    if id(obj) in seen:
+        return
+    seen.add(id(obj))
+    if isinstance(obj, Formula):
+        yield obj
+    elif dataclasses.is_dataclass(obj) and not isinstance(obj, type):
+        for f in dataclasses.fields(obj):
+            yield from _formulas(getattr(obj, f.name), seen)
+    elif isinstance(obj, dict):
+        for v in obj.values():
+            yield from _formulas(v, seen)
+    elif isinstance(obj, (list, tuple)):
+        for v in obj:
+            yield from _formulas(v, seen)
+
+
+def _words_of(value: Any) -> set[str]:
+    if isinstance(value, dict):
+        return set(map(str, value)) | {w for v in value.values() for w in _words_of(v)}
+    if isinstance(value, (list, tuple)):
+        return {w for v in value for w in _words_of(v)}
+    return set(WORD.findall(str(value)))
+
+
+def ids(rs: Ruleset) -> set[str]:
+    """The ruleset's own names and values: what a player types or the formulas name."""
+    out: set[str] = {"none", "scorepad", "mod", "bid"}     # a value, the program, an operator, a command
+    for f in _formulas(rs, set()):
+        for node in ast.walk(ast.parse(f.source.strip(), mode="eval")):
+            if isinstance(node, ast.Name):
+                out |= {node.id, re.sub(r"^(all|others|team)_", "", node.id)}
+            elif isinstance(node, ast.Attribute):
+                out.add(node.attr)
+            elif isinstance(node, ast.Constant) and isinstance(node.value, str):
+                out |= set(WORD.findall(node.value))
+    for fdef in rs.fields.values():
+        out |= {fdef.name, *fdef.values, *map(str, fdef.words)}
+        out |= {w for c in fdef.combos.values() for w in (c.code, c.field)}
+    for o in rs.options.values():
+        out |= {o.name} | _words_of(list(o.values or ())) | _words_of(o.default)
+    out |= _words_of(rs.tables) | set(rs.seats) | set(rs.side_state) | set(rs.game_state)
+    return out
+
+
+def program_prose(rs: Ruleset, lang: str) -> list[str]:
+    """The texts of `rules show` that scorepad writes (not the ruleset's own labels and messages)."""
+    d = details(translate(rs, lang), lang)
+    texts = [s["says"] for s in d["scoring"]]
+    by_id = {r.id: r for r in rs.rules}
+    for t in d["thresholds"]:
+        r = by_id[t["id"]]
+        if r.label in (r.message, r.id) and not r.message:
+            texts.append(t["says"])
+        else:
+            texts += BRACKETED.findall(t["says"])
+    for c in d["checks"]:
+        texts += BRACKETED.findall(c["says"])
+    for f in d["fields"]:
+        texts += _field_notes(f)
+        if f["type"] == "combos":
+            texts.append(f["legal"])
+    if d["end"]["when_words"]:
+        texts.append(d["end"]["when_words"])
+    return [t for t in texts if t]
+
+
+def english_left(text: str, known: set[str], lang: str = "en") -> list[str]:
+    """English words outside the ruleset's ids and values; in Russian and Ukrainian any word in Latin
+    letters (Estonian "on" is "is", not the English word)."""
+    words = [w for w in WORD.findall(QUOTED.sub("", text))
+             if w not in known and re.search(r"[A-Za-z]", w) and not re.search(r"\d", w)]
+    if lang in ("ru", "uk"):
+        return words
+    return [w for w in words if w.lower() in ENGLISH - ({"on"} if lang == "et" else set())]
+
+
+def rulesets() -> list[str]:
+    out = []
+    for entry in sorted(entries([]).values(), key=lambda e: str(e.path)):
+        rs = load(str(entry.path))
+        out += [rs.id, *(f"{rs.id}:{v}" for v in rs.variants)]
+    return out
+
+
+@pytest.fixture()
+def language() -> Iterator[None]:
+    with neutral():
+        yield
+    set_language(None)
+
+
+@pytest.mark.parametrize("lang", ["et", "ru", "uk"])
+def test_rules_show_prose_has_no_english_words(lang: str, language: None) -> None:
+    problems = []
+    for name in rulesets():
+        rs = load(name)
+        known = ids(rs)
+        set_language(lang)
+        for text in program_prose(rs, lang):
+            left = english_left(text, known, lang)
+            if left:
+                problems.append(f"{name}: {left}: {text}")
+        set_language(None)
+    assert not problems, "\n".join(problems[:40])
+
+
+def test_the_english_prose_is_what_the_list_looks_for(language: None) -> None:
+    """The check above can fail: in English the same texts are full of the listed words."""
+    found = set()
+    for name in rulesets():
+        rs = load(name)
+        known = ids(rs)
+        for text in program_prose(rs, "en"):
+            found |= set(english_left(text, known))
+    assert {"when", "is", "not", "points", "and", "or", "total", "everyone's", "becomes", "add"} <= found
+
+
+@pytest.mark.parametrize(("lang", "says"), [
+    ("et", ["2 punkti, kui trump on see pool", "kui matt on see pool", "1 punkt, kui last on see pool"]),
+    ("ru", ["2 очка, если trump — эта сторона", "если matt — эта сторона", "1 очко, если last — эта сторона"]),
+    ("uk", ["2 очки, якщо trump — ця сторона", "якщо matt — ця сторона", "1 очко, якщо last — ця сторона"]),
+])
+def test_marjas_score_lines(lang: str, says: list[str], language: None) -> None:
+    set_language(lang)
+    d = details(translate(load("marjas"), lang), lang)
+    assert [s["says"] for s in d["scoring"] if s["says"]] == says
+    extra = next(f for f in d["fields"] if f["name"] == "extra")
+    assert extra["applies_when"] == {"et": "trump ei ole 'none'", "ru": "trump не 'none'",
+                                     "uk": "trump не 'none'"}[lang]
+    counter = next(t["says"] for t in d["thresholds"] if t["id"] == "matt_paid")
+    assert counter == {"et": "kui matt ei ole 'tie' ja matt_value ei ole 1: matt_value saab väärtuseks 1",
+                       "ru": "если matt не 'tie' и matt_value не 1: matt_value принимает значение 1",
+                       "uk": "якщо matt не 'tie' і matt_value не 1: matt_value набуває значення 1"}[lang]
+
+
+def test_english_rules_show_reads_as_before(language: None) -> None:
+    d = details(load("marjas"))
+    assert [s["says"] for s in d["scoring"] if s["says"]] == [
+        "2 points when trump is this side", "when matt is this side", "1 point when last is this side"]
