@@ -258,7 +258,8 @@ def details_text(d: dict[str, Any], formulas: bool = False) -> str:
                                                                                                     listed=listed),
                  "side": " " + _("(each side)")}[f["scope"]]
         extra = " " + _("[optional]") if f["optional"] else ""
-        extra += " " + _("[default {value}]").format(value=f['default']) if f["default"] is not None else ""
+        default = (_("yes") if f["default"] else _("no")) if isinstance(f["default"], bool) else f["default"]
+        extra += " " + _("[default {value}]").format(value=default) if f["default"] is not None else ""
         helptext = f" — {f['help']}" if f["help"] and f["help"] not in f["legal"] else ""
         also = " " + _("(also {names})").format(names=", ".join(a + "=" for a in f["aliases"])) if f.get("aliases") else ""
         out.append(f"  {f['name']}{scope}{also}: {f['legal']}{extra}{helptext}")
