@@ -383,8 +383,8 @@ def club_init(prefix: str = typer.Option("scorepad", "--prefix",
     for sql in done:
         typer.echo(sql.rstrip() + ";")
     reader, scorer, owner = club.roles(prefix)
-    typer.echo(f"-- {mask(spec)}: roles {reader}, {scorer}, {owner} are ready; give them to members with "
-               f"GRANT {scorer} TO alice;")
+    typer.echo("-- " + _("{where}: roles {reader}, {scorer}, {owner} are ready; give them to members with GRANT "
+                         "{scorer} TO alice;").format(where=mask(spec), reader=reader, scorer=scorer, owner=owner))
 
 
 # ------------------------------------------------------------------ games
@@ -431,7 +431,7 @@ def hand(assignments: list[str] = typer.Argument(None, metavar="FIELD=VALUE...",
     import uuid
 
     from scorepad import play
-    from scorepad.errors import StoreError, UserError
+    from scorepad.errors import StoreUnreachable, UserError
     from scorepad.render import hand_short_text
 
     if key is not None and not 1 <= len(key) <= 200:
@@ -447,11 +447,9 @@ def hand(assignments: list[str] = typer.Argument(None, metavar="FIELD=VALUE...",
         else:
             rec = play.record_hand(store, game, assignments or [], None, _lang(as_json), expect=expect,
                                        key=write_key)
-    except StoreError as exc:
-        if exc.message.startswith("cannot reach"):
-            raise StoreError(f"{exc.message}; to be sure this hand is stored once, repeat the command with "
-                             f"--key {write_key}") from None
-        raise
+    except StoreUnreachable as exc:
+        raise StoreUnreachable(_("{error}; to be sure this hand is stored once, repeat the command with --key {key}")
+                               .format(error=exc.message, key=write_key)) from None
     data = play.hand_json(rec)
     if as_json:
         typer.echo(json.dumps(data, ensure_ascii=False, indent=2, allow_nan=False))

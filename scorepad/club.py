@@ -20,6 +20,7 @@ import re
 from typing import Any
 
 from scorepad.errors import UserError
+from scorepad.locale import _
 
 READ_TABLES = ("meta", "rulesets", "games", "hands", "audit", "writes", "scorepad_schema")  # printed first, in this order
 
@@ -94,9 +95,10 @@ def init(spec: str, prefix: str = "scorepad") -> list[str]:
     from scorepad.store.protocol import is_server, open_store
 
     if not re.fullmatch(r"[a-z_][a-z0-9_]{0,40}", prefix):
-        raise UserError(f"--prefix {prefix!r}: lower-case letters, digits and _, starting with a letter (e.g. club)")
+        raise UserError(_("--prefix {prefix}: lower-case letters, digits and _, starting with a letter (e.g. club)")
+                        .format(prefix=repr(prefix)))
     if not is_server(spec):
-        raise UserError("club init sets up a PostgreSQL database: give --db postgresql://... (or SCOREPAD_DB)")
+        raise UserError(_("club init sets up a PostgreSQL database: give --db postgresql://... (or SCOREPAD_DB)"))
     store = open_store(spec)
     assert isinstance(store, PgStore)
     try:
@@ -104,7 +106,7 @@ def init(spec: str, prefix: str = "scorepad") -> list[str]:
         with store.write() as db:
             schema = db.execute("SELECT current_schema()").fetchone()[0]
             if schema is None:
-                raise UserError("the connection has no schema to work in (check search_path)")
+                raise UserError(_("the connection has no schema to work in (check search_path)"))
             existing = {r for (r,) in db.execute("SELECT rolname FROM pg_roles WHERE rolname LIKE ?",
                                                  (f"{prefix}\\_%",))}
             for role in roles(prefix):

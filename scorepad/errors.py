@@ -37,3 +37,15 @@ class HandError(UserError):
 
 class StoreError(ScorepadError):
     """The database could not do what was asked (exit 1)."""
+
+
+class StoreUnreachable(StoreError):
+    """The database server could not be reached: whether the last write was stored is not known."""
+
+
+class StoreRefused(StoreError):
+    """The database refused a statement by its own rules (the role's privileges, a trigger)."""
+
+
+class StoreConflict(StoreError):
+    """Another command changed the game between reading it and writing; nothing was stored."""

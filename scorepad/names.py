@@ -11,7 +11,7 @@ from __future__ import annotations
 import unicodedata
 
 from scorepad.errors import UserError
-from scorepad.locale import _
+from scorepad.locale import N_, _, ngettext
 
 MAX_NAME = 40         # players, teams and seasons: fits a score-sheet column
 MAX_GAME_NAME = 80    # a game's --name is a short description ("Friday at Ann's")
@@ -31,31 +31,44 @@ def unsafe_char(ch: str) -> bool:
     return category in ("Cc", "Zl", "Zp", "Cs")
 
 
+# What check_name is told it checks, as the callers say it; translated where the sentence is made.
+WHAT = (N_("a player name"), N_("a team name"), N_("a game name"), N_("a season name"))
+
+
+def _first_unsafe(text: str) -> str | None:
+    return next((ch for ch in text if unsafe_char(ch)), None)   # also in the spaces around the name
+
+
 def name_problem(text: str, limit: int = MAX_NAME) -> str | None:
     """Why a name (player, side, game, season) cannot be stored, or None: the one check of names,
-    used by `new`, `rename`, `season use` and the import of files."""
+    used by `new`, `rename`, `season use` and the import of files. The reason completes "the name ..."."""
     name = text.strip()
     if not name:
-        return "is empty"
-    bad = next((ch for ch in text if unsafe_char(ch)), None)   # also in the spaces around it
+        return _("is empty")
+    bad = _first_unsafe(text)
     if bad is not None:
-        return f"contains the control character U+{ord(bad):04X}"
+        return _("contains the control character U+{code}").format(code=f"{ord(bad):04X}")
     if len(name) > limit:
-        return f"is longer than {limit} characters"
+        return ngettext("is longer than {n} character", "is longer than {n} characters", limit).format(n=limit)
     return None
 
 
 def check_name(text: object, what: str = "a player name", limit: int = MAX_NAME) -> str:
     """The name with surrounding spaces removed, or UserError saying what is wrong with it."""
+    what = _(what)
     if not isinstance(text, str):
         raise UserError(_("{what} must be text, not {name}").format(what=what, name=type(text).__name__))
-    why = name_problem(text, limit)
-    if why is None:
-        return text.strip()
-    shown = "".join("?" if unsafe_char(ch) else ch for ch in text.strip())
+    name = text.strip()
+    if not name:
+        raise UserError(_("{what} is empty").format(what=what))
+    shown = "".join("?" if unsafe_char(ch) else ch for ch in name)
     if len(shown) > 24:
         shown = shown[:20] + "..."
-    if why == "is empty":
-        raise UserError(_("{what} is empty").format(what=what))
-    hint = "; use letters, digits, spaces and punctuation" if "control" in why else ""
-    raise UserError(f"{what} {shown!r} {why}{hint}")
+    bad = _first_unsafe(text)
+    if bad is not None:
+        raise UserError(_("{what} {name} contains the control character U+{code}; use letters, digits, spaces "
+                          "and punctuation").format(what=what, name=repr(shown), code=f"{ord(bad):04X}"))
+    if len(name) > limit:
+        raise UserError(ngettext("{what} {name} is longer than {n} character", "{what} {name} is longer than {n} "
+                                 "characters", limit).format(what=what, name=repr(shown), n=limit))
+    return name

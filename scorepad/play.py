@@ -41,7 +41,7 @@ from scorepad.engine import (
     next_hand_info,
     side_display,
 )
-from scorepad.errors import HandError, ScorepadError, StoreError, UserError
+from scorepad.errors import HandError, ScorepadError, StoreConflict, UserError
 from scorepad.locale import _, ngettext
 from scorepad.names import MAX_GAME_NAME, check_name
 from scorepad.registry import load
@@ -249,7 +249,7 @@ def record_hand(store: Store, game_id: int | str | None, args: Sequence[str],
         if done is None:
             fresh = open_game(store.game(row.id))
             if expect is not None and fresh.version != expect:
-                raise StoreError(moved(store, fresh, expect))
+                raise StoreConflict(moved(store, fresh, expect))
             if fresh.version != row.version:
                 row, game = fresh, game_of(fresh, lang)
                 raw, hand, result = type_and_score(game, fresh.state, raw.typed, None, strict=True, bid=len(bid or []))
@@ -269,23 +269,24 @@ def decided_on(store: Store, row: GameRow) -> Iterator[None]:
     """A write decided on the game as `row` showed it: if the game moved meanwhile, say what changed."""
     try:
         yield
-    except StoreError as exc:
-        if "at the same moment" not in exc.message:
-            raise
-        raise StoreError("another scorepad command changed this game at the same moment: "
-                         + moved(store, store.game(row.id), row.version)) from None
+    except StoreConflict:
+        raise StoreConflict(_("another scorepad command changed this game at the same moment: {what}").format(
+                                what=moved(store, store.game(row.id), row.version))) from None
 
 
 def moved(store: Store, row: GameRow, expect: int) -> str:
     """What changed in a game since the version a command was decided on."""
     hands = store.hands(row.id)
     audit = store.audit(row.id)
-    last = [(h.created, f"hand {h.n} recorded ({' '.join(h.typed)})") for h in hands[-1:]]
-    last += [(a["at"], f"{a['action']}" + (f" of hand {a['hand']}" if a["hand"] else "")) for a in audit[-1:]
-             if a["action"] != "new"]
-    latest = max(last)[1] if last else "a change"
-    return (f"game {row.id} changed since version {expect}: it is at version {row.version} with {row.hands} "
-            f"hand{'s' if row.hands != 1 else ''} (latest: {latest}); nothing was stored, look again and repeat")
+    last = [(h.created, _("hand {n} recorded ({typed})").format(n=h.n, typed=" ".join(h.typed))) for h in hands[-1:]]
+    last += [(a["at"], _("{action} of hand {n}").format(action=a["action"], n=a["hand"]) if a["hand"]
+              else a["action"]) for a in audit[-1:] if a["action"] != "new"]
+    latest = max(last)[1] if last else _("a change")
+    return ngettext("game {id} changed since version {expect}: it is at version {version} with {n} hand (latest: "
+                    "{latest}); nothing was stored, look again and repeat",
+                    "game {id} changed since version {expect}: it is at version {version} with {n} hands (latest: "
+                    "{latest}); nothing was stored, look again and repeat", row.hands).format(
+                        id=row.id, expect=expect, version=row.version, n=row.hands, latest=latest)
 
 
 def repeated(store: Store, game_id: int, done: tuple[int, int], key: str) -> Recorded:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import tomllib
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -24,7 +24,7 @@ from scorepad.engine import (
     side_display,
 )
 from scorepad.errors import ScorepadError, UserError
-from scorepad.locale import _
+from scorepad.locale import N_, _, neutral
 from scorepad.registry import load
 from scorepad.ruleset import Ruleset
 
@@ -36,14 +36,26 @@ RESULT_KEYS = {"finished", "winner", "draw", "totals", "status", "state", "displ
 
 @dataclass
 class Mismatch:
+    """One way a game differs from its scenario: a message (marked with N_) and its values, so the report
+    reads in the user's language while the game itself is played in the scenario's (English)."""
+
     hand: int
-    what: str
+    template: str
+    values: dict[str, Any] = field(default_factory=dict)
     breakdown: str = ""
 
+    @property
+    def what(self) -> str:
+        """The mismatch in English, as the scenario files are written."""
+        return self.template.format(**self.values)
+
     def __str__(self) -> str:
-        where = f"hand {self.hand}" if self.hand else "result"
-        text = f"{where}: {self.what}"
+        where = _("hand {n}").format(n=self.hand) if self.hand else _("result")
+        text = f"{where}: {_(self.template).format(**self.values)}"
         return text + (f"\n      {self.breakdown}" if self.breakdown else "")
+
+
+_EXPECTED = N_("{key}: expected {want}, got {got}")
 
 
 def record(game: Game, state: State, args: Sequence[str]) -> HandResult:
@@ -91,22 +103,30 @@ def _compare_state(expected: dict[str, Any], state: State, hand_no: int, out: li
         elif key in state["sides"][0]:
             got = [s[key] for s in state["sides"]]
         else:
-            out.append(Mismatch(hand_no, f"no counter {key!r}"))
+            out.append(Mismatch(hand_no, N_("no counter {key}"), {"key": repr(key)}))
             continue
         if got != want:
-            out.append(Mismatch(hand_no, f"{key}: expected {want}, got {got}", _fmt_breakdown(game, result)))
+            out.append(Mismatch(hand_no, _EXPECTED, {"key": key, "want": want, "got": got},
+                                _fmt_breakdown(game, result)))
 
 
 def run_scenario(path: Path, ruleset: Ruleset | None = None,
                  extra_dirs: Sequence[str] = ()) -> list[Mismatch]:
-    """Play a scenario; every way the game differs from the expected numbers, in order."""
+    """Play a scenario; every way the game differs from the expected numbers, in order. The game is
+    played with the program's texts in English, the language the scenario's expected refusals and events
+    are written in, whatever language the report is shown in."""
     data, game = load_scenario(path, ruleset, extra_dirs)
+    with neutral():
+        return _play(data, game)
+
+
+def _play(data: dict[str, Any], game: Game) -> list[Mismatch]:
     state = initial_state(game)
     out: list[Mismatch] = []
     for n, spec in enumerate(data.get("hand", []), start=1):
         unknown = set(spec) - HAND_KEYS
         if unknown:
-            out.append(Mismatch(n, f"unknown keys {sorted(unknown)}"))
+            out.append(Mismatch(n, N_("unknown keys {keys}"), {"keys": sorted(unknown)}))
             continue
         result: HandResult | None = None
         try:
@@ -118,49 +138,52 @@ def run_scenario(path: Path, ruleset: Ruleset | None = None,
             want = spec.get("error")
             text = "\n".join([exc.message, *exc.problems])
             if want is None:
-                out.append(Mismatch(n, f"refused: {text}"))
+                out.append(Mismatch(n, N_("refused: {text}"), {"text": text}))
                 return out
             if str(want).lower() not in text.lower():
-                out.append(Mismatch(n, f"refused with {text!r}, expected a message containing {want!r}"))
+                out.append(Mismatch(n, N_("refused with {text}, expected a message containing {want}"),
+                                    {"text": repr(text), "want": repr(want)}))
             continue
         if "error" in spec:
-            out.append(Mismatch(n, f"expected a refusal containing {spec['error']!r}, but the hand was accepted",
-                                _fmt_breakdown(game, result)))
+            out.append(Mismatch(n, N_("expected a refusal containing {want}, but the hand was accepted"),
+                                {"want": repr(spec["error"])}, _fmt_breakdown(game, result)))
             continue
         state = result.state
         if "points" in spec and list(result.points) != spec["points"]:
-            out.append(Mismatch(n, f"points: expected {spec['points']}, got {result.points}",
+            out.append(Mismatch(n, _EXPECTED, {"key": "points", "want": spec["points"], "got": result.points},
                                 _fmt_breakdown(game, result)))
         totals = [s["score"] for s in state["sides"]]
         if "totals" in spec and totals != spec["totals"]:
-            out.append(Mismatch(n, f"totals: expected {spec['totals']}, got {totals}",
+            out.append(Mismatch(n, _EXPECTED, {"key": "totals", "want": spec["totals"], "got": totals},
                                 _fmt_breakdown(game, result)))
         _compare_state(spec.get("state", {}), state, n, out, game, result)
         _compare_display(spec, game, state, n, out)
         for text in spec.get("events", []):
             if not any(str(text).lower() in e.lower() for e in result.events):
-                out.append(Mismatch(n, f"no event containing {text!r} (events: {result.events})"))
+                out.append(Mismatch(n, N_("no event containing {text} (events: {events})"),
+                                    {"text": repr(text), "events": result.events}))
         for text in spec.get("no_events", []):
             if any(str(text).lower() in e.lower() for e in result.events):
-                out.append(Mismatch(n, f"an event contains {text!r}, which must not be said (events: {result.events})"))
+                out.append(Mismatch(n, N_("an event contains {text}, which must not be said (events: {events})"),
+                                    {"text": repr(text), "events": result.events}))
     expect = data.get("result", {})
     unknown_result = set(expect) - RESULT_KEYS
     if unknown_result:
-        out.append(Mismatch(0, f"unknown keys in [result]: {sorted(unknown_result)}"))
+        out.append(Mismatch(0, N_("unknown keys in [result]: {keys}"), {"keys": sorted(unknown_result)}))
     if "finished" in expect and state["finished"] != expect["finished"]:
-        out.append(Mismatch(0, f"finished: expected {expect['finished']}, got {state['finished']}"))
+        out.append(Mismatch(0, _EXPECTED, {"key": "finished", "want": expect["finished"], "got": state["finished"]}))
     if "winner" in expect and state["winners"] != expect["winner"]:
-        out.append(Mismatch(0, f"winner: expected {expect['winner']}, got {state['winners']}"))
+        out.append(Mismatch(0, _EXPECTED, {"key": "winner", "want": expect["winner"], "got": state["winners"]}))
     if "draw" in expect and state["draw"] != expect["draw"]:
-        out.append(Mismatch(0, f"draw: expected {expect['draw']}, got {state['draw']}"))
+        out.append(Mismatch(0, _EXPECTED, {"key": "draw", "want": expect["draw"], "got": state["draw"]}))
     if "totals" in expect:
         totals = [s["score"] for s in state["sides"]]
         if totals != expect["totals"]:
-            out.append(Mismatch(0, f"totals: expected {expect['totals']}, got {totals}"))
+            out.append(Mismatch(0, _EXPECTED, {"key": "totals", "want": expect["totals"], "got": totals}))
     if "status" in expect:
         status = [s["status"] for s in state["sides"]]
         if status != expect["status"]:
-            out.append(Mismatch(0, f"status: expected {expect['status']}, got {status}"))
+            out.append(Mismatch(0, _EXPECTED, {"key": "status", "want": expect["status"], "got": status}))
     _compare_state(expect.get("state", {}), state, 0, out, game, None)
     _compare_display(expect, game, state, 0, out)
     return out
@@ -173,9 +196,11 @@ def _compare_display(spec: dict[str, Any], game: Game, state: State, n: int, out
         for label, want in spec["display"].items():
             got = [s.get(label) for s in shown]
             if got != want:
-                out.append(Mismatch(n, f"display {label!r}: expected {want}, got {got}"))
+                out.append(Mismatch(n, N_("display {label}: expected {want}, got {got}"),
+                                    {"label": repr(label), "want": want, "got": got}))
     if "next" in spec:
         info = next_hand_info(game, state)
         for label, want in spec["next"].items():
             if info.get(label) != want:
-                out.append(Mismatch(n, f"next {label!r}: expected {want!r}, got {info.get(label)!r}"))
+                out.append(Mismatch(n, N_("next {label}: expected {want}, got {got}"),
+                                    {"label": repr(label), "want": repr(want), "got": repr(info.get(label))}))

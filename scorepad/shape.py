@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from scorepad.locale import _
 from scorepad.names import MAX_NAME as MAX_NAME  # the limits and the one check of names: scorepad.names
 from scorepad.names import name_problem as name_problem
 
@@ -151,7 +152,7 @@ class Text(Shape):
         elif self.pattern is not None and re.fullmatch(self.pattern, value) is None:
             out.append(f"{path}: must be {self.hint or 'text of the form ' + self.pattern}, not {_short(value)}")
         elif self.name and (why := name_problem(value, self.max_len)) is not None:
-            out.append(f"{path}: the name {why}")
+            out.append(_("{key}: the name {why}").format(key=path, why=why))
 
 
 @dataclass

@@ -26,7 +26,8 @@ from typing import TYPE_CHECKING, Any, cast
 import psycopg
 from psycopg import conninfo as pg_conninfo
 
-from scorepad.errors import StoreError, UserError
+from scorepad.errors import StoreConflict, StoreError, StoreRefused, StoreUnreachable, UserError
+from scorepad.locale import _
 from scorepad.store.migrations import MIGRATIONS, SCHEMA_VERSION
 from scorepad.store.protocol import mask
 from scorepad.store.sqlite import Store
@@ -120,12 +121,13 @@ def error(exc: psycopg.Error, where: str) -> StoreError:
     """A sentence for a server error: unreachable, refused by the database's rules, or another failure."""
     first = mask(str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__)
     if isinstance(exc, psycopg.OperationalError) and not isinstance(exc, psycopg.errors.QueryCanceled):
-        return StoreError(f"cannot reach the club database {where}: {first}")
+        return StoreUnreachable(_("cannot reach the club database {where}: {error}").format(where=where, error=first))
     if isinstance(exc, psycopg.errors.InsufficientPrivilege):
-        return StoreError(f"the club database {where} refused: {first} (your database role may not do this)")
+        return StoreRefused(_("the club database {where} refused: {error} (your database role may not do this)")
+                            .format(where=where, error=first))
     if isinstance(exc, psycopg.errors.RaiseException):
-        return StoreError(f"the club database {where} refused: {first}")
-    return StoreError(f"the club database {where}: {first}")
+        return StoreRefused(_("the club database {where} refused: {error}").format(where=where, error=first))
+    return StoreError(_("the club database {where}: {error}").format(where=where, error=first))
 
 
 class PgStore(Store):
@@ -142,7 +144,7 @@ class PgStore(Store):
             if "connect_timeout" not in pg_conninfo.conninfo_to_dict(spec):
                 extra["connect_timeout"] = 10
         except psycopg.Error:
-            raise UserError(f"{mask(spec)} is not a PostgreSQL URL or connection string") from None
+            raise UserError(_("{spec} is not a PostgreSQL URL or connection string").format(spec=mask(spec))) from None
         try:
             raw = psycopg.connect(spec, autocommit=True, **extra)
         except psycopg.Error as exc:
@@ -175,8 +177,8 @@ class PgStore(Store):
     def _migrate(self) -> None:
         version = self.schema_version()
         if version > SCHEMA_VERSION:
-            raise StoreError(f"the club database {self.where} was written by a newer scorepad "
-                             f"(schema {version}, this one knows {SCHEMA_VERSION})")
+            raise StoreError(_("the club database {where} was written by a newer scorepad (schema {version}, this "
+                               "one knows {known})").format(where=self.where, version=version, known=SCHEMA_VERSION))
         if version == SCHEMA_VERSION:
             return
         try:
@@ -188,11 +190,10 @@ class PgStore(Store):
                     MIGRATIONS[step](db)
                 db.execute(f"DELETE FROM {VERSION_TABLE}")
                 db.execute(f"INSERT INTO {VERSION_TABLE}(version) VALUES(?)", (SCHEMA_VERSION,))
-        except StoreError as exc:
-            if "refused" in exc.message:
-                raise StoreError(f"the club database {self.where} needs schema {SCHEMA_VERSION} (it has "
-                                 f"{version}); its owner runs `scorepad db migrate`") from None
-            raise
+        except StoreRefused:
+            raise StoreError(_("the club database {where} needs schema {wanted} (it has {version}); its owner "
+                               "runs `scorepad db migrate`").format(where=self.where, wanted=SCHEMA_VERSION,
+                                                                   version=version)) from None
 
     # ------------------------------------------------------------------ per-client current game
     def _meta_key(self, key: str) -> str:
@@ -235,7 +236,7 @@ class PgStore(Store):
     def _claim(db: Any, game_id: int, expected_version: int) -> None:
         current = db.execute("SELECT version FROM games WHERE id = ? FOR UPDATE", (game_id,)).fetchone()
         if current is None or current[0] != expected_version:
-            raise StoreError("another scorepad command changed this game at the same moment; try again")
+            raise StoreConflict(_("another scorepad command changed this game at the same moment; try again"))
         db.execute("UPDATE games SET version = version + 1 WHERE id = ?", (game_id,))
 
     # ------------------------------------------------------------------ backup

@@ -13,6 +13,7 @@ import re
 from typing import TYPE_CHECKING
 
 from scorepad.errors import UserError
+from scorepad.locale import _
 
 if TYPE_CHECKING:  # the protocol is for the type checker: defining it at run time would cost start-up time
     from collections.abc import Iterator, Sequence
@@ -102,8 +103,8 @@ def open_store(spec: str | None) -> Store:
         try:
             import psycopg  # noqa: F401  (only to say what to install when it is missing)
         except ImportError:
-            raise UserError(f"{mask(spec)} is a PostgreSQL database, and the PostgreSQL driver is not "
-                            f"installed: {EXTRA_HINT}") from None
+            raise UserError(_("{spec} is a PostgreSQL database, and the PostgreSQL driver is not installed: {hint}")
+                            .format(spec=mask(spec), hint=EXTRA_HINT)) from None
         from scorepad.store.postgres import PgStore
 
         return PgStore(spec)

@@ -21,7 +21,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from scorepad.errors import StoreError, UserError
+from scorepad.errors import StoreConflict, StoreError, UserError
 from scorepad.locale import _
 from scorepad.store.migrations import MIGRATIONS, SCHEMA_VERSION
 
@@ -310,8 +310,7 @@ class Store:
         """Inside a write: refuse if the game changed since it was read, else bump its version."""
         current = db.execute("SELECT version FROM games WHERE id = ?", (game_id,)).fetchone()
         if current is None or current[0] != expected_version:
-            # the words are checked by play.decided_on: not translated here (the CLI shows them as they are)
-            raise StoreError("another scorepad command changed this game at the same moment; try again")
+            raise StoreConflict(_("another scorepad command changed this game at the same moment; try again"))
         db.execute("UPDATE games SET version = version + 1 WHERE id = ?", (game_id,))
 
     def add_hand(self, game_id: int, expected_version: int, row: HandRow) -> None:

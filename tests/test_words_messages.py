@@ -1,0 +1,126 @@
+"""Refusals and reports that were English in every language: names, `rules test`, the stores' conflicts
+and the club database. They read in the chosen language, and nothing recognises them by their words."""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from scorepad import play
+from scorepad.errors import StoreConflict, UserError
+from scorepad.locale import set_language
+from scorepad.names import check_name, name_problem
+from scorepad.scenario import run_scenario
+from scorepad.store.protocol import open_store
+from tests.conftest import STORE_KINDS, Run, store_spec
+
+
+@pytest.fixture(params=STORE_KINDS)
+def spec(request: pytest.FixtureRequest, tmp_path: Path, pg_admin: str | None) -> Iterator[str]:
+    with contextlib.ExitStack() as stack:
+        yield store_spec(request.param, tmp_path, pg_admin, stack)
+
+
+def refusal(text: object, *args: Any) -> str:
+    with pytest.raises(UserError) as caught:
+        check_name(text, *args)
+    return caught.value.message
+
+
+def test_name_refusals_in_english_read_as_before() -> None:
+    assert refusal(" ", "a season name") == "a season name is empty"
+    assert refusal("a\x07b") == ("a player name 'a?b' contains the control character U+0007; use letters, digits, "
+                                 "spaces and punctuation")
+    assert refusal("x" * 41) == f"a player name '{'x' * 20}...' is longer than 40 characters"
+    assert name_problem("x" * 41) == "is longer than 40 characters"
+
+
+def test_name_refusals_in_estonian_russian_ukrainian() -> None:
+    set_language("et")
+    assert refusal(" ", "a season name") == "hooaja nimi on tühi"
+    assert refusal("a\x07b", "a team name") == ("meeskonna nimi 'a?b' sisaldab juhtmärki U+0007; kasuta tähti, numbreid, "
+                                                "tühikuid ja kirjavahemärke")
+    assert name_problem("x" * 41) == "on pikem kui 40 märki"
+    set_language("ru")
+    assert refusal("x" * 41) == f"имя игрока '{'x' * 20}...': больше 40 символов"
+    assert name_problem("a\u202eb") == "содержит управляющий символ U+202E"
+    set_language("uk")
+    assert refusal("", "a game name") == "назва партії: порожнє значення"
+    assert name_problem("x" * 41, 21) == "довше за 21 символ"
+
+
+def scenario(tmp_path: Path, totals: str) -> Path:
+    path = tmp_path / "one.toml"
+    path.write_text('ruleset = "marjas"\nplayers = ["n", "e", "s", "w"]\n\n[[hand]]\n'
+                    'input = ["trump=n", "extra=1,1", "matt=n", "last=e"]\n'
+                    f'totals = {totals}\n\n[[hand]]\ninput = ["trump=none", "extra=1,0", "matt=n", "last=n"]\n'
+                    'error = "extra does not apply to this hand"\n', encoding="utf-8")
+    return path
+
+
+def test_rules_test_in_another_language_matches_the_english_refusals(cli: Callable[..., Run],
+                                                                       tmp_path: Path) -> None:
+    """A scenario's expected refusals are written in English: the game is played in English whatever
+    the reader's language, and only the report is translated."""
+    path = scenario(tmp_path, "[4, 2]")
+    for lang in ("et", "ru", "uk"):
+        r = cli("--lang", lang, "rules", "test", "marjas", str(path))
+        assert r.code == 0, r.out + r.err
+    r = cli("--lang", "et", "rules", "test", "marjas")
+    assert r.code == 0 and "6 stsenaariumi 6-st läbivad." in r.out, r.out
+
+
+def test_rules_test_mismatches_read_in_the_language(cli: Callable[..., Run], tmp_path: Path) -> None:
+    path = scenario(tmp_path, "[5, 2]")
+    r = cli("--lang", "ru", "rules", "test", "marjas", str(path))
+    assert r.code == 1
+    assert "  раздача 1: totals: ожидалось [5, 2], получено [4, 2]" in r.out, r.out
+    set_language("uk")
+    [m] = run_scenario(path)
+    assert m.what == "totals: expected [5, 2], got [4, 2]"        # what scripts and tests look at
+    assert str(m).startswith("роздача 1: totals: очікувалося [5, 2], отримано [4, 2]")
+
+
+def test_a_conflict_is_known_by_its_type_in_any_language(spec: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`undo` read the game, another table wrote a hand meanwhile: said in Russian, with what changed."""
+    set_language("ru")
+    store = open_store(spec)
+    row = play.new_game(store, "spades", ["a", "b", "c", "d"])
+    play.record_hand(store, row.id, ["bid=4,3,3,3", "tricks=5,3,3,2"])
+    real_hands = store.hands
+    interfered: list[int] = []
+
+    def hands_then_another_table_writes(game_id: int) -> Any:
+        got = real_hands(game_id)
+        if not interfered:
+            interfered.append(1)
+            other = open_store(spec)
+            play.record_hand(other, row.id, ["bid=3,3,3,3", "tricks=4,3,3,3"])
+            other.close()
+        return got
+
+    monkeypatch.setattr(store, "hands", hands_then_another_table_writes)
+    with pytest.raises(StoreConflict) as caught:
+        play.undo(store, row.id)
+    assert caught.value.message == (
+        "другая команда scorepad одновременно изменила эту партию: партия 1 изменилась после версии 1: теперь "
+        "версия 2, 2 раздачи (последнее: записана раздача 2 (bid=3,3,3,3 tricks=4,3,3,3)); ничего не сохранено, "
+        "посмотрите ещё раз и повторите")
+    monkeypatch.undo()
+    assert store.game(row.id).hands == 2
+    store.close()
+
+
+def test_an_unreachable_club_database_in_ukrainian(cli: Callable[..., Run], monkeypatch: pytest.MonkeyPatch) -> None:
+    pytest.importorskip("psycopg")
+    monkeypatch.setenv("SCOREPAD_DB", "postgresql://ann:hunter2@127.0.0.1:1/club?connect_timeout=2")
+    r = cli("--lang", "uk", "hand", "bid=4,3,3,3", "tricks=5,3,3,2", "--key", "k1")
+    assert r.code == 1 and r.err.startswith("помилка: немає зв'язку з базою даних клубу 127.0.0.1:1/club"), r.err
+    assert "повторіть команду з --key k1" in r.err and "hunter2" not in r.err
+    monkeypatch.setenv("SCOREPAD_DB", "")
+    r = cli("--lang", "ru", "club", "init")
+    assert r.code == 2 and "club init настраивает базу данных PostgreSQL" in r.err, r.err
