@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from scorepad.errors import StoreError, UserError
+from scorepad.locale import _, ngettext
 from scorepad.store import Store
 from scorepad.store.protocol import is_server, mask, open_store
 
@@ -64,15 +65,19 @@ def rows(store: Store, table: str, cols: list[str]) -> list[tuple[Any, ...]]:
 def copy_database(source: str, target: str) -> Copied:
     """Copy `source` (a database, or an export file) into the empty database `target`; then compare."""
     if source.strip() == target.strip():
-        raise UserError("the source and the target are the same database")
+        raise UserError(_("the source and the target are the same database"))
     src_file = not is_server(source) and Path(source).suffix.lower() == ".json"
     if not src_file and not is_server(source) and not Path(source).is_file():
-        raise UserError(f"no database {source}")
+        raise UserError(_("no database {path}").format(path=source))
     dst = open_store(target)
     try:
         if dst.games():
-            raise UserError(f"{mask(target)} already holds {len(dst.games())} games; db copy fills an empty "
-                            f"database (`scorepad import` merges an export into one that is not)")
+            held = len(dst.games())
+            raise UserError(ngettext("{target} already holds {n} game; db copy fills an empty database (`scorepad "
+                                     "import` merges an export into one that is not)",
+                                     "{target} already holds {n} games; db copy fills an empty database (`scorepad "
+                                     "import` merges an export into one that is not)", held).format(
+                                         target=mask(target), n=held))
         if src_file:
             return _from_file(Path(source), dst, target)
         src = open_store(source)
@@ -88,7 +93,8 @@ def _copy(src: Store, dst: Store, source: str, target: str) -> Copied:
     names = tables(src)
     missing = [t for t in names if t not in tables(dst)]
     if missing:
-        raise StoreError(f"{mask(target)} has no table {missing[0]}; is it a scorepad database?")
+        raise StoreError(_("{target} has no table {table}; is it a scorepad database?").format(
+                             target=mask(target), table=missing[0]))
     counts: dict[str, int] = {}
     with dst.write() as db:
         for table in names:
@@ -108,8 +114,10 @@ def _copy(src: Store, dst: Store, source: str, target: str) -> Copied:
         dst.set_meta("current_game", current)
     differences = compare(src, dst)
     if differences:
-        raise StoreError(f"the copy in {mask(target)} differs from {mask(source)}: {differences[0]}", differences)
-    return Copied(counts, f"Copied {_summary(counts)} from {mask(source)} to {mask(target)}; both sides are equal.")
+        raise StoreError(_("the copy in {target} differs from {source}: {difference}").format(
+                             target=mask(target), source=mask(source), difference=differences[0]), differences)
+    return Copied(counts, _("Copied {what} from {source} to {target}; both sides are equal.").format(
+                      what=_summary(counts), source=mask(source), target=mask(target)))
 
 
 def compare(a: Store, b: Store) -> list[str]:
@@ -117,13 +125,14 @@ def compare(a: Store, b: Store) -> list[str]:
     out = []
     names = tables(a)
     if names != tables(b):
-        out.append(f"tables {names} and {tables(b)}")
+        out.append(_("tables {left} and {right}").format(left=names, right=tables(b)))
     for table in names:
         cols = columns(a, table)
         left, right = rows(a, table, cols), rows(b, table, cols)
         if left != right:
             first = next((i for i, (x, y) in enumerate(zip(left, right, strict=False)) if x != y), min(len(left), len(right)))
-            out.append(f"{table}: {len(left)} and {len(right)} rows, first difference at row {first + 1}")
+            out.append(_("{table}: {left} and {right} rows, first difference at row {n}").format(
+                           table=table, left=len(left), right=len(right), n=first + 1))
     return out
 
 
@@ -131,16 +140,27 @@ def _from_file(path: Path, dst: Store, target: str) -> Copied:
     from scorepad.shape import read_json
     from scorepad.transfer import export_data, import_file, read_document
 
-    added, _ = import_file(dst, path)
+    added, _skipped = import_file(dst, path)
     want = read_json(read_document(path, "a scorepad export"))
     got = export_data(dst)
     if json.dumps(got, sort_keys=True) != json.dumps(want, sort_keys=True):
-        raise StoreError(f"the copy in {mask(target)} differs from {path} after the import")
+        raise StoreError(_("the copy in {target} differs from {source} after the import").format(
+                             target=mask(target), source=path))
     hands = sum(len(g["hand_rows"]) for g in want["games"])
     counts = {"games": added, "hands": hands}
-    return Copied(counts, f"Copied {_summary(counts)} from {path} to {mask(target)}; both sides are equal.")
+    return Copied(counts, _("Copied {what} from {source} to {target}; both sides are equal.").format(
+                      what=_summary(counts), source=path, target=mask(target)))
 
 
 def _summary(counts: dict[str, int]) -> str:
-    parts = [f"{counts.get(t, 0)} {t}" for t in ("games", "hands", "audit", "rulesets") if t in counts]
-    return ", ".join(parts).replace("audit", "audit entries").replace(" rulesets", " pinned rulesets")
+    parts = []
+    if "games" in counts:
+        parts.append(ngettext("{n} game", "{n} games", counts["games"]).format(n=counts["games"]))
+    if "hands" in counts:
+        parts.append(ngettext("{n} hand", "{n} hands", counts["hands"]).format(n=counts["hands"]))
+    if "audit" in counts:
+        parts.append(ngettext("{n} audit entry", "{n} audit entries", counts["audit"]).format(n=counts["audit"]))
+    if "rulesets" in counts:
+        parts.append(ngettext("{n} pinned ruleset", "{n} pinned rulesets", counts["rulesets"]).format(
+                         n=counts["rulesets"]))
+    return ", ".join(parts)

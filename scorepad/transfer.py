@@ -151,8 +151,8 @@ def _dumps(value: Any, depth: int) -> str:
     try:
         text = json.dumps(value, ensure_ascii=False, indent=1, sort_keys=True, allow_nan=False)
     except ValueError:
-        raise StoreError("the database holds a value that is not a number (NaN or an infinity); "
-                         "`scorepad verify` shows which game") from None
+        raise StoreError(_("the database holds a value that is not a number (NaN or an infinity); "
+                           "`scorepad verify` shows which game")) from None
     return text.replace("\n", "\n" + " " * depth)
 
 

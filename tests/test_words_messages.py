@@ -124,3 +124,12 @@ def test_an_unreachable_club_database_in_ukrainian(cli: Callable[..., Run], monk
     monkeypatch.setenv("SCOREPAD_DB", "")
     r = cli("--lang", "ru", "club", "init")
     assert r.code == 2 and "club init настраивает базу данных PostgreSQL" in r.err, r.err
+
+
+def test_db_copy_reports_in_the_language(cli: Callable[..., Run], db: Path, tmp_path: Path) -> None:
+    assert cli("new", "spades", "a", "b", "c", "d").code == 0
+    r = cli("--lang", "ru", "db", "copy", str(db), str(tmp_path / "copy.db"))
+    assert r.code == 0 and r.out.startswith("Скопировано 1 игра, "), r.out
+    assert "обе стороны совпадают" in r.out
+    r = cli("--lang", "et", "db", "copy", str(db), str(tmp_path / "copy.db"))
+    assert r.code == 2 and "on juba 1 mäng; db copy täidab tühja andmebaasi" in r.err, r.err
