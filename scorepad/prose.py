@@ -142,8 +142,9 @@ def _words(node: ast.AST, who: str | None) -> str:
 
 def message_words(text: str, parts: Sequence[Formula], env: Mapping[str, Any], who: str) -> str:
     """A check's or rule's message as a rule for a player: placeholders fixed by the options and tables
-    show their value, `me` reads as `who`, an aside in brackets that reports the hand's values is left
-    out, and any other value of the hand is named in words between square brackets."""
+    show their value, `me` reads as `who` (in brackets inside a sentence of another language), an aside
+    in brackets that reports the hand's values is left out, and any other value of the hand is named in
+    words between square brackets."""
     from scorepad.engine import format_value
 
     pieces: list[str] = []
@@ -155,7 +156,10 @@ def message_words(text: str, parts: Sequence[Formula], env: Mapping[str, Any], w
         f = parts[i] if i < len(parts) else None
         source = m.group(1).strip()
         if source == "me":
-            out.append(who)
+            # Another language inflects the word where it is not the subject ("у {me}"): there it is
+            # shown as a slot, like the hand's values, rather than in a case the sentence does not take.
+            opening = not "".join(out).strip()
+            out.append(who if opening or current() == "en" else f"[{who}]")
             continue
         if f is not None and set(f.names) <= set(env):
             try:

@@ -174,3 +174,15 @@ def test_english_rules_show_reads_as_before(language: None) -> None:
     d = details(load("marjas"))
     assert [s["says"] for s in d["scoring"] if s["says"]] == [
         "2 points when trump is this side", "when matt is this side", "1 point when last is this side"]
+
+
+def test_the_player_inside_a_sentence_is_a_slot(language: None) -> None:
+    """`{me}` opening a message reads as a word; further in, where the language would inflect it
+    ("у {me}"), it is shown as a slot like the hand's values."""
+    set_language("uk")
+    d = details(translate(load("skid"), "uk"), "uk")
+    says = [c["says"] for c in d["checks"]]
+    assert "гравець вийшов, тож у [гравець] на руках немає карт" in says
+    set_language(None)
+    d = details(load("skid"))
+    assert "a player went out, so a player holds no cards" in [c["says"] for c in d["checks"]]
