@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from scorepad.locale import _
+from scorepad.locale import _, ngettext
 from scorepad.names import MAX_NAME as MAX_NAME  # the limits and the one check of names: scorepad.names
 from scorepad.names import name_problem as name_problem
 
@@ -65,16 +65,16 @@ def kind(value: Any) -> str:
     if isinstance(value, bool):
         return "true/false"
     if isinstance(value, int):
-        return "a whole number"
+        return _("a whole number")
     if isinstance(value, float):
-        return "a number"
+        return _("a number")
     if isinstance(value, str):
-        return "text"
+        return _("text")
     if isinstance(value, list):
-        return "a list"
+        return _("a list")
     if isinstance(value, dict):
-        return "a table"
-    return "a " + type(value).__name__
+        return _("a table")
+    return type(value).__name__
 
 
 def scan(value: Any, path: str = "", out: list[str] | None = None, depth: int = 0) -> list[str]:
@@ -82,15 +82,18 @@ def scan(value: Any, path: str = "", out: list[str] | None = None, depth: int = 
     out = [] if out is None else out
     if len(out) >= MAX_PROBLEMS:
         return out
-    where = path or "the file"
+    where = path or _("the file")
     if depth > MAX_DEPTH:
-        out.append(f"{where}: nests deeper than {MAX_DEPTH} levels")
+        out.append(_("{where}: nests deeper than {n} levels").format(where=where, n=MAX_DEPTH))
     elif isinstance(value, BigNumber):
-        out.append(f"{where}: a number with {len(value.text)} digits; numbers here are below {MAX_NUMBER}")
+        out.append(_("{where}: a number with {digits} digits; numbers here are below {limit}").format(
+                       where=where, digits=len(value.text), limit=MAX_NUMBER))
     elif isinstance(value, NotFinite) or (isinstance(value, float) and not math.isfinite(value)):
-        out.append(f"{where}: {getattr(value, 'text', value)} is not a number (NaN and infinities are refused)")
+        out.append(_("{where}: {value} is not a number (NaN and infinities are refused)").format(
+                       where=where, value=getattr(value, "text", value)))
     elif isinstance(value, (int, float)) and not isinstance(value, bool) and abs(value) > MAX_NUMBER:
-        out.append(f"{where}: {value:.4g} is too large; numbers here are below {MAX_NUMBER}")
+        out.append(_("{where}: {value} is too large; numbers here are below {limit}").format(
+                       where=where, value=f"{value:.4g}", limit=MAX_NUMBER))
     elif isinstance(value, str):
         _text_problem(value, where, out)
     elif isinstance(value, list):
@@ -98,19 +101,19 @@ def scan(value: Any, path: str = "", out: list[str] | None = None, depth: int = 
             scan(item, f"{path}[{i}]", out, depth + 1)
     elif isinstance(value, dict):
         for key, item in value.items():
-            _text_problem(key, f"{where} (a key)", out)
+            _text_problem(key, _("{where} (a key)").format(where=where), out)
             scan(item, _join(path, key), out, depth + 1)
     return out
 
 
 def _text_problem(text: str, where: str, out: list[str]) -> None:
     if len(text) > MAX_TEXT:
-        out.append(f"{where}: text longer than {MAX_TEXT // 1024} KiB")
+        out.append(_("{where}: text longer than {n} KiB").format(where=where, n=MAX_TEXT // 1024))
         return
     try:
         text.encode("utf-8")
     except UnicodeEncodeError:
-        out.append(f"{where}: not valid Unicode text (a lone surrogate)")
+        out.append(_("{where}: not valid Unicode text (a lone surrogate)").format(where=where))
 
 
 def _join(path: str, key: str) -> str:
@@ -137,20 +140,23 @@ class Shape:
 class Text(Shape):
     max_len: int = MAX_TEXT
     pattern: str | None = None
-    hint: str = ""
+    hint: str = ""           # marked with N_(), translated where the sentence is made
     name: bool = False
     choices: Sequence[str] = ()
     nullable: bool = False
 
     def check_value(self, value: Any, path: str, out: list[str]) -> None:
         if not isinstance(value, str):
-            out.append(f"{path}: must be text, not {kind(value)}")
+            out.append(_("{path}: must be text, not {kind}").format(path=path, kind=kind(value)))
         elif self.choices and value not in self.choices:
-            out.append(f"{path}: must be one of {', '.join(self.choices)}, not {_short(value)}")
+            out.append(_("{path}: must be one of {choices}, not {value}").format(
+                           path=path, choices=", ".join(self.choices), value=_short(value)))
         elif len(value) > self.max_len:
-            out.append(f"{path}: longer than {self.max_len} characters")
+            out.append(ngettext("{path}: longer than {n} character", "{path}: longer than {n} characters",
+                                self.max_len).format(path=path, n=self.max_len))
         elif self.pattern is not None and re.fullmatch(self.pattern, value) is None:
-            out.append(f"{path}: must be {self.hint or 'text of the form ' + self.pattern}, not {_short(value)}")
+            hint = _(self.hint) if self.hint else _("text of the form {pattern}").format(pattern=self.pattern)
+            out.append(_("{path}: must be {hint}, not {value}").format(path=path, hint=hint, value=_short(value)))
         elif self.name and (why := name_problem(value, self.max_len)) is not None:
             out.append(_("{key}: the name {why}").format(key=path, why=why))
 
@@ -163,9 +169,10 @@ class Int(Shape):
 
     def check_value(self, value: Any, path: str, out: list[str]) -> None:
         if not isinstance(value, int) or isinstance(value, bool):
-            out.append(f"{path}: must be a whole number, not {kind(value)}")
+            out.append(_("{path}: must be a whole number, not {kind}").format(path=path, kind=kind(value)))
         elif not self.low <= value <= self.high:
-            out.append(f"{path}: must be between {self.low} and {self.high}, not {value}")
+            out.append(_("{path}: must be between {low} and {high}, not {value}").format(
+                           path=path, low=self.low, high=self.high, value=value))
 
 
 @dataclass
@@ -174,14 +181,14 @@ class Number(Shape):
 
     def check_value(self, value: Any, path: str, out: list[str]) -> None:
         if not isinstance(value, (int, float)) or isinstance(value, bool):
-            out.append(f"{path}: must be a number, not {kind(value)}")
+            out.append(_("{path}: must be a number, not {kind}").format(path=path, kind=kind(value)))
 
 
 @dataclass
 class Bool(Shape):
     def check_value(self, value: Any, path: str, out: list[str]) -> None:
         if not isinstance(value, bool):
-            out.append(f"{path}: must be true or false, not {kind(value)}")
+            out.append(_("{path}: must be true or false, not {kind}").format(path=path, kind=kind(value)))
 
 
 @dataclass
@@ -190,14 +197,15 @@ class Time(Shape):
 
     def check_value(self, value: Any, path: str, out: list[str]) -> None:
         if not isinstance(value, str):
-            out.append(f"{path}: must be a date and time as text, not {kind(value)}")
+            out.append(_("{path}: must be a date and time as text, not {kind}").format(path=path, kind=kind(value)))
             return
         try:
             ok = len(value) <= 40 and value[:4].isdigit() and bool(datetime.fromisoformat(value))
         except ValueError:
             ok = False
         if not ok:
-            out.append(f"{path}: must be a date and time like 2026-11-29T14:00:00+00:00, not {_short(value)}")
+            out.append(_("{path}: must be a date and time like 2026-11-29T14:00:00+00:00, not {value}").format(
+                           path=path, value=_short(value)))
 
 
 @dataclass
@@ -208,7 +216,7 @@ class Anything(Shape):
 
     def check_value(self, value: Any, path: str, out: list[str]) -> None:
         if self.table and not isinstance(value, dict):
-            out.append(f"{path}: must be a table, not {kind(value)}")
+            out.append(_("{path}: must be a table, not {kind}").format(path=path, kind=kind(value)))
 
 
 @dataclass
@@ -219,10 +227,11 @@ class ListOf(Shape):
 
     def check_value(self, value: Any, path: str, out: list[str]) -> None:
         if not isinstance(value, list):
-            out.append(f"{path}: must be a list, not {kind(value)}")
+            out.append(_("{path}: must be a list, not {kind}").format(path=path, kind=kind(value)))
             return
         if not self.min_len <= len(value) <= self.max_len:
-            out.append(f"{path}: must hold {self.min_len} to {self.max_len} entries, not {len(value)}")
+            out.append(_("{path}: must hold {low} to {high} entries, not {n}").format(
+                           path=path, low=self.min_len, high=self.max_len, n=len(value)))
             return
         for i, item in enumerate(value):
             if len(out) >= MAX_PROBLEMS:
@@ -238,8 +247,10 @@ class Items(Shape):
 
     def check_value(self, value: Any, path: str, out: list[str]) -> None:
         if not isinstance(value, list) or len(value) != len(self.items):
-            out.append(f"{path}: must be a list of {len(self.items)} entries, not {kind(value)}"
-                       + (f" of {len(value)}" if isinstance(value, list) else ""))
+            out.append((_("{path}: must be a list of {n} entries, not a list of {got}") if isinstance(value, list)
+                        else _("{path}: must be a list of {n} entries, not {kind}")).format(
+                           path=path, n=len(self.items), got=len(value) if isinstance(value, list) else 0,
+                           kind=kind(value)))
             return
         for i, (item, shape) in enumerate(zip(value, self.items, strict=True)):
             shape.check(item, f"{path}[{i}]", out)
@@ -255,16 +266,17 @@ class Record(Shape):
 
     def check_value(self, value: Any, path: str, out: list[str]) -> None:
         if not isinstance(value, dict):
-            out.append(f"{path or 'the file'}: must be a table, not {kind(value)}")
+            out.append(_("{path}: must be a table, not {kind}").format(path=path or _("the file"), kind=kind(value)))
             return
         for key in value:
             if key not in self.fields:
-                out.append(f"{_join(path, key)}: unknown key (expected {', '.join(self.fields)})")
+                out.append(_("{path}: unknown key (expected {keys})").format(path=_join(path, key),
+                                                                            keys=", ".join(self.fields)))
         for key, shape in self.fields.items():
             if key in value:
                 shape.check(value[key], _join(path, key), out)
             elif key not in self.optional:
-                out.append(f"{_join(path, key)}: missing")
+                out.append(_("{path}: missing").format(path=_join(path, key)))
 
 
 def problems(document: Any, shape: Shape) -> list[str]:

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from scorepad.errors import ScorepadError, StoreError, UserError
-from scorepad.locale import _
+from scorepad.locale import N_, _
 from scorepad.names import MAX_GAME_NAME, MAX_SIDE_NAME
 from scorepad.shape import (
     MAX_NAME,
@@ -50,8 +50,8 @@ STATUSES = ("active", "undone", "replaced")
 
 NAME = Text(max_len=MAX_NAME, name=True)
 SIDE_NAME = Text(max_len=MAX_SIDE_NAME, name=True)
-HASH = Text(pattern=r"[0-9a-f]{16}", hint="16 hexadecimal digits")
-UID = Text(pattern=r"[0-9A-Za-z][0-9A-Za-z_-]{0,63}", hint="up to 64 letters, digits, - and _")
+HASH = Text(pattern=r"[0-9a-f]{16}", hint=N_("16 hexadecimal digits"))
+UID = Text(pattern=r"[0-9A-Za-z][0-9A-Za-z_-]{0,63}", hint=N_("up to 64 letters, digits, - and _"))
 RULESET_ID = Text(max_len=100)
 TYPED = ListOf(Text(max_len=1000), max_len=1000)
 TABLE = Anything(table=True)
@@ -62,7 +62,7 @@ HAND_ROW = Record({
     "points": ListOf(Number()), "breakdown": ListOf(ListOf(LINE)), "events": ListOf(Text(max_len=10_000)),
     "state": TABLE, "created": Time()})
 AUDIT = Record({"at": Time(), "action": Text(pattern=r"[a-z][a-z_-]{0,31}( [a-z][a-z_-]{0,31})?",
-                                              hint="a word such as edit or undo (or two: undo bid)"),
+                                              hint=N_("a word such as edit or undo (or two: undo bid)")),
                 "hand": Int(0, 10**9, nullable=True), "detail": TABLE})
 GAME = Record({
     "uid": UID, "ruleset_id": RULESET_ID, "ruleset_hash": HASH, "variant": Text(max_len=100, nullable=True),

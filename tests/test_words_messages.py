@@ -133,3 +133,23 @@ def test_db_copy_reports_in_the_language(cli: Callable[..., Run], db: Path, tmp_
     assert "обе стороны совпадают" in r.out
     r = cli("--lang", "et", "db", "copy", str(db), str(tmp_path / "copy.db"))
     assert r.code == 2 and "on juba 1 mäng; db copy täidab tühja andmebaasi" in r.err, r.err
+
+
+def test_a_file_s_problems_read_in_the_language() -> None:
+    """The import and game-file checks (scorepad.shape) say what is wrong in the reader's language."""
+    from scorepad.shape import Int, ListOf, Record, Text, problems
+    from scorepad.transfer import HASH
+
+    shape = Record({"n": Int(low=0, high=9), "tags": ListOf(Text()), "hash": HASH, "who": Text(name=True)})
+    doc = {"n": 12, "tags": "x", "hash": "XYZ", "who": "a\x07", "extra": 1}
+    english = problems(doc, shape)
+    assert english == ["extra: unknown key (expected n, tags, hash, who)", "n: must be between 0 and 9, not 12",
+                       "tags: must be a list, not text", "hash: must be 16 hexadecimal digits, not \"XYZ\"",
+                       "who: the name contains the control character U+0007"]
+    set_language("ru")
+    assert problems(doc, shape) == [
+        "extra: неизвестный ключ (ожидались n, tags, hash, who)", "n: нужно число от 0 до 9, а здесь 12",
+        "tags: нужен список, а здесь текст", "hash: нужно: 16 шестнадцатеричных цифр, а здесь \"XYZ\"",
+        "who: имя содержит управляющий символ U+0007"]
+    set_language("uk")
+    assert problems([], shape) == ["файл: потрібна таблиця, а тут список"]
