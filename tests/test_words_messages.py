@@ -153,3 +153,11 @@ def test_a_file_s_problems_read_in_the_language() -> None:
         "who: имя содержит управляющий символ U+0007"]
     set_language("uk")
     assert problems([], shape) == ["файл: потрібна таблиця, а тут список"]
+
+
+def test_the_engine_s_team_refusals_are_translated_where_shown() -> None:
+    from scorepad.locale.engine_text import engine_text
+
+    set_language("uk")
+    assert engine_text("Rubber bridge has 2 sides; --team named 3") == "у грі Rubber bridge сторін: 2; --team назвав 3"
+    assert engine_text("Rubber bridge teams have 2 and 2 players") == "у грі Rubber bridge у командах по 2/2 гравців"

@@ -34,6 +34,8 @@ PATTERNS: tuple[tuple[str, str], ...] = (
     (r"two players have the same name; give each player a different name",
      N_("two players have the same name; give each player a different name")),
     (r"every player must be in exactly one --team", N_("every player must be in exactly one --team")),
+    (r"(?P<game>.+) has (?P<sides>\d+) sides; --team named (?P<n>\d+)", N_("{game} has {sides} sides; --team named {n}")),
+    (r"(?P<game>.+) teams have (?P<sizes>\d+(?: and \d+)+) players", N_("{game} teams have {sizes} players")),
     (r"(?P<game>.+) is played each for himself; --team does not apply",
      N_("{game} is played each for himself; --team does not apply")),
     (r"(?P<text>'.*') is not one of the players \((?P<names>.*)\)",
@@ -61,6 +63,8 @@ def engine_text(text: str) -> str:
         m = pattern.fullmatch(text)
         if m is not None:
             parts = {k: engine_text(v) if k == "problem" else v for k, v in m.groupdict().items()}
+            if "sizes" in parts:                  # "2 and 3": the numbers, without the English word
+                parts["sizes"] = parts["sizes"].replace(" and ", "/")
             try:
                 return _(msgid).format(**parts)
             except (KeyError, IndexError, ValueError):
