@@ -435,7 +435,7 @@ def hand(assignments: list[str] = typer.Argument(None, metavar="FIELD=VALUE...",
     from scorepad.render import hand_short_text
 
     if key is not None and not 1 <= len(key) <= 200:
-        raise UserError("--key: write 1 to 200 characters, e.g. a UUID")
+        raise UserError(_("--key: write 1 to 200 characters, e.g. a UUID"))
     write_key = key or uuid.uuid4().hex
     try:
         store = _store()
