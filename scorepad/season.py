@@ -8,6 +8,7 @@ conservative ordinal (mu - 3 sigma).
 
 from __future__ import annotations
 
+import math
 import tomllib
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -146,43 +147,110 @@ def selected(games: Sequence[GameRow], ruleset: str | None, since: str | None, u
     return out
 
 
+MU, SIGMA = 25.0, 25.0 / 3.0          # openskill's PlackettLuce() defaults, which the season uses
+_BETA_SQUARED = (25.0 / 6.0) ** 2
+_TAU_SQUARED = (25.0 / 300.0) * (25.0 / 300.0)
+_KAPPA = 0.0001
+
+
+def rate(teams: Sequence[Sequence[tuple[float, float]]], ranks: Sequence[int]) -> list[list[tuple[float, float]]]:
+    """Each player's (mu, sigma) after one game: openskill's `PlackettLuce().rate(teams, ranks=ranks)`.
+
+    The same operations in the same order as openskill 6 (default model, no weights, scores or
+    limit_sigma), so the same floats; without its deep copy of every rating and the uuid4 each
+    rating is born with, which were a third of a 5,000-game season (tests compare on random seasons).
+    """
+    k = len(teams)
+    order = sorted(range(k), key=ranks.__getitem__)    # best first; ties keep their order (a stable sort)
+    team_rank = [int(ranks[i]) for i in order]
+    players = [[(mu, math.sqrt(sigma * sigma + _TAU_SQUARED)) for mu, sigma in teams[i]] for i in order]
+    team_mu, team_s2 = [], []
+    for team in players:
+        mu_sum = s2_sum = 0.0
+        for mu, sigma in sorted(team, key=lambda p: p[0] - 3.0 * p[1], reverse=True):  # openskill's order
+            mu_sum += mu
+            s2_sum += sigma ** 2
+        team_mu.append(mu_sum)
+        team_s2.append(s2_sum)
+    collective = 0.0
+    for s2 in team_s2:
+        collective += s2 + _BETA_SQUARED
+    c = math.sqrt(collective)
+    sum_q = [0.0] * k
+    for i in range(k):
+        summed = math.exp(team_mu[i] / c)
+        for q in range(k):
+            if team_rank[i] >= team_rank[q]:
+                sum_q[q] += summed
+    a = [team_rank.count(r) for r in team_rank]
+    out: list[list[tuple[float, float]]] = [[] for _ in range(k)]
+    for i in range(k):
+        omega = delta = 0.0
+        e = math.exp(team_mu[i] / c)
+        for q in range(k):
+            x = e / sum_q[q]
+            if team_rank[q] <= team_rank[i]:
+                delta += x * (1 - x) / a[q]
+                if q == i:
+                    omega += (1 - x) / a[q]
+                else:
+                    omega -= x / a[q]
+        s2 = team_s2[i]
+        omega *= s2 / c
+        delta *= s2 / c ** 2
+        delta *= math.sqrt(s2) / c
+        new = []
+        for mu, sigma in players[i]:
+            share = sigma ** 2 / s2
+            new.append((mu + share * omega, sigma * math.sqrt(max(1 - share * delta, _KAPPA))))
+        out[order[i]] = new
+    return out
+
+
 def compute(games: Sequence[GameRow], *, ruleset: str | None = None, since: str | None = None,
             until: str | None = None, include_unfinished: bool = False) -> dict[str, PlayerLine]:
-    from openskill.models import PlackettLuce
-
-    model = PlackettLuce()
     lines: dict[str, PlayerLine] = {}
-    ratings: dict[str, Any] = {}
+    ratings: dict[str, tuple[float, float]] = {}
+    unrated = (MU, SIGMA)
     for g in selected(games, ruleset, since, until):
         results = results_of(g, include_unfinished)
+        decided = len(results) >= 2
         for res in results:
+            score = res.score if isinstance(res.score, (int, float)) else 0
+            outcome = res.outcome
+            decided = decided and bool(outcome)
+            place = (res.place - 1) / (res.n_sides - 1) if res.n_sides > 1 else 0.0
             for p in res.players:
-                line = lines.setdefault(p, PlayerLine(p))
+                line = lines.get(p)
+                if line is None:
+                    line = lines[p] = PlayerLine(p)
                 line.games += 1
-                score = res.score if isinstance(res.score, (int, float)) else 0
                 line.points += score
-                kind = line.by_ruleset.setdefault(res.ruleset, [0, 0])
+                kind = line.by_ruleset.get(res.ruleset)
+                if kind is None:
+                    kind = line.by_ruleset[res.ruleset] = [0, 0]
                 kind[0] += score
                 kind[1] += 1
                 for key, value in res.counters.items():
                     line.counters[key] = line.counters.get(key, 0) + value
-                if res.outcome:
-                    line.recent.append(res.outcome)
-                    line.wins += res.outcome == "W"
-                    line.draws += res.outcome == "D"
-                    line.losses += res.outcome == "L"
-                    line.places.append((res.place - 1) / (res.n_sides - 1) if res.n_sides > 1 else 0.0)
-        if not all(r.outcome for r in results) or len(results) < 2:
+                if outcome:
+                    line.recent.append(outcome)
+                    if outcome == "W":
+                        line.wins += 1
+                    elif outcome == "D":
+                        line.draws += 1
+                    else:
+                        line.losses += 1
+                    line.places.append(place)
+        if not decided:
             continue
-        teams = [[ratings.setdefault(p, model.rating(name=p)) for p in r.players] for r in results]
-        new = model.rate(teams, ranks=[r.place for r in results])
-        for team in new:
-            for rating in team:
-                name = str(rating.name)
-                ratings[name] = rating
+        new = rate([[ratings.get(p, unrated) for p in r.players] for r in results], [r.place for r in results])
+        for res, team in zip(results, new, strict=True):
+            for name, (mu, sigma) in zip(res.players, team, strict=True):
+                ratings[name] = (mu, sigma)
                 line = lines[name]
-                line.mu, line.sigma = rating.mu, rating.sigma
-                line.history.append((g.id, round(rating.mu - 3 * rating.sigma, 2)))
+                line.mu, line.sigma = mu, sigma
+                line.history.append((g.id, round(mu - 3 * sigma, 2)))
     return lines
 
 

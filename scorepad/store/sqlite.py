@@ -278,12 +278,24 @@ class Store:
             what, guess = f"game {text.strip()}", f" (the last game is {last})" if last is not None else ""
         raise UserError(_("there is no {what}{guess}; `scorepad games` lists them").format(what=what, guess=guess))
 
+    # The games without their ruleset's text: joined, SQLite hands Python a copy of the (10 kB) text
+    # for every row, 90% of reading 5,000 games; `games` reads each pinned text once instead.
+    _GAMES_SQL = ("SELECT g.id, g.uid, g.ruleset_id, g.ruleset_hash, g.variant, g.name, g.season, g.players,"
+                  " g.sides, g.options, g.created, g.finished, g.hands, g.state, g.version,"
+                  " EXISTS(SELECT 1 FROM audit a WHERE a.game_id = g.id AND a.action = 'abandon')"
+                  " FROM games g")
+
     def games(self, season: str | None = None) -> list[GameRow]:
         if season is None:
-            rows = self.db.execute(self._GAME_SQL + " ORDER BY g.id")
+            rows = self.db.execute(self._GAMES_SQL + " ORDER BY g.id").fetchall()
         else:
-            rows = self.db.execute(self._GAME_SQL + " WHERE g.season = ? ORDER BY g.id", (season,))
-        return [self._game_from_row(r) for r in rows]  # row by row: not every row's ruleset text at once
+            rows = self.db.execute(self._GAMES_SQL + " WHERE g.season = ? ORDER BY g.id", (season,)).fetchall()
+        pinned: dict[str, tuple[str, str]] = {}
+        for rhash in {r[3] for r in rows}:
+            found = self.db.execute("SELECT text, source FROM rulesets WHERE hash = ?", (rhash,)).fetchone()
+            if found is not None:  # a game without its text is left out, as the join of `game` would
+                pinned[rhash] = (found[0], found[1])
+        return [self._game_from_row((*r[:15], *pinned[r[3]], r[15])) for r in rows if r[3] in pinned]
 
     def seasons(self) -> list[str]:
         """Every season some game belongs to."""
