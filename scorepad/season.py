@@ -17,6 +17,7 @@ from typing import Any
 
 from scorepad.locale import N_, _
 from scorepad.store import GameRow
+from scorepad.store.sqlite import gc_paused
 
 
 @dataclass
@@ -88,16 +89,16 @@ def results_of(row: GameRow, include_unfinished: bool) -> list[Result]:
     winners = set(state.get("winners") or [])
     names = [s["name"] for s in row.sides]
 
-    def key(k: int) -> tuple[int, Any]:
-        score = sides[k]["score"]
-        won = names[k] in winners or sides[k]["status"] == "won"
+    keys = []   # winners first, then by total in the ruleset's direction
+    for k, side in enumerate(sides):
+        score = side["score"]
+        won = names[k] in winners or side["status"] == "won"
         number = score if isinstance(score, (int, float)) else 0
-        return (0 if won else 1, number if lowest else -number)
-
-    order = sorted(range(len(sides)), key=key)
+        keys.append((0 if won else 1, number if lowest else -number))
+    order = sorted(range(len(sides)), key=keys.__getitem__)
     places = [0] * len(sides)
     for pos, k in enumerate(order):
-        if pos and key(order[pos - 1]) == key(k):
+        if pos and keys[order[pos - 1]] == keys[k]:
             places[k] = places[order[pos - 1]]
         else:
             places[k] = pos + 1
@@ -209,6 +210,13 @@ def rate(teams: Sequence[Sequence[tuple[float, float]]], ranks: Sequence[int]) -
 
 def compute(games: Sequence[GameRow], *, ruleset: str | None = None, since: str | None = None,
             until: str | None = None, include_unfinished: bool = False) -> dict[str, PlayerLine]:
+    """Every player's line over the selected games, ratings updated in the order the games were played."""
+    with gc_paused():   # thousands of small results and no cycles among them
+        return _compute(games, ruleset, since, until, include_unfinished)
+
+
+def _compute(games: Sequence[GameRow], ruleset: str | None, since: str | None, until: str | None,
+             include_unfinished: bool) -> dict[str, PlayerLine]:
     lines: dict[str, PlayerLine] = {}
     ratings: dict[str, tuple[float, float]] = {}
     unrated = (MU, SIGMA)
