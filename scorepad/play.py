@@ -596,10 +596,10 @@ def _verify_game(store: Store, row: GameRow) -> list[str]:
     try:
         game = game_of(row)
         state = initial_state(game)
-        for h in store.hands(row.id):
-            state = apply_hand(game, state, h.hand).state
-            if state != h.state:
-                problems.append(_("game {id}: hand {n} replays to a different state").format(id=row.id, n=h.n))
+        for n, hand, stored in store.replay_hands(row.id):
+            state = apply_hand(game, state, hand).state
+            if state != stored:
+                problems.append(_("game {id}: hand {n} replays to a different state").format(id=row.id, n=n))
                 break
         if row.state.get("finished") and not state["finished"]:
             replayed_finish = finish_game(game, state).state

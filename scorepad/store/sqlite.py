@@ -334,6 +334,14 @@ class Store:
         return [HandRow(n, json.loads(t), json.loads(h), json.loads(p), json.loads(b), json.loads(e),
                         json.loads(s), c) for n, t, h, p, b, e, s, c in rows]
 
+    def replay_hands(self, game_id: int) -> list[tuple[int, dict[str, Any], dict[str, Any]]]:
+        """(n, hand, state after it) of each active hand, in order: what a replay reads, and only that
+        (decoding the typed text, points, breakdown and events too was most of reading a game's hands)."""
+        rows = self.db.execute("SELECT n, hand, state FROM hands WHERE game_id = ? AND status = 'active' ORDER BY n",
+                               (game_id,)).fetchall()
+        loads = json.loads
+        return [(n, loads(h), loads(s)) for n, h, s in rows]
+
     @staticmethod
     def _claim(db: sqlite3.Connection, game_id: int, expected_version: int) -> None:
         """Inside a write: refuse if the game changed since it was read, else bump its version."""
