@@ -2,7 +2,7 @@
 
     python bench/run.py            # everything (about 2-3 minutes on 2 cores)
     python bench/run.py --quick    # fewer runs and a smaller season database, for a smoke test
-    python bench/run.py --only latency,flat,scale,engine
+    python bench/run.py --only latency,flat,scale,engine,play
 
 These are benchmarks, not tests: they print figures and the targets beside them and never fail
 a build. bench/README.md keeps the latest figures and the machine they were taken on.
@@ -11,13 +11,17 @@ a build. bench/README.md keeps the latest figures and the machine they were take
    against a minimal Typer program (bench/minimal_typer.py) and `python -c "import sqlite3"`,
    run in turn (A B C D A B C D ...) so that drift of the machine hits all alike; min and median.
 2. flat: recording hand 1000 of a game against recording hand 1 (library level, play.record_hand).
-3. scale: a database of 5,000 games and 100,000 hands; `scorepad season` wall time and peak memory.
+3. scale: a database of 5,000 games and 100,000 hands; `season`, `games`, `export`, `verify`: wall time,
+   CPU and peak memory, each against its target and against the same command of the code before
+   (commit SCALE_REF, run in turn with it).
 4. engine: replay throughput (hands per second) of every bundled ruleset, using its scenario files.
+5. play: inside one `scorepad play` process (a pseudo-terminal), a typed hand line to its standings.
 """
 
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import os
 import platform
@@ -214,7 +218,26 @@ def build_season_db(db: Path, games: int, hands_per_game: int, players: int = 40
     return time.perf_counter() - start
 
 
-def bench_scale(tmp: Path, games: int, hands_per_game: int, runs: int) -> dict[str, Any]:
+SCALE_TARGETS = {"season": 0.5, "games": 0.5, "verify": 5.0}  # seconds of wall time (issue 16)
+SCALE_REF = "8135896"  # the code before this round's scale work: `season`, `verify` ... as they were
+
+
+def reference_tree(tmp: Path, ref: str) -> Path | None:
+    """The scorepad package of commit `ref` (git archive), to run the same command as it was; None
+    when the git history is not at hand (a shallow clone or an exported tree)."""
+    out = tmp / f"ref-{ref}"
+    if (out / "scorepad").is_dir():
+        return out
+    try:
+        tar = subprocess.run(["git", "archive", ref, "scorepad"], cwd=ROOT, capture_output=True, check=True).stdout
+    except (OSError, subprocess.CalledProcessError):
+        return None
+    out.mkdir()
+    subprocess.run(["tar", "-x", "-C", str(out)], input=tar, check=True)
+    return out
+
+
+def bench_scale(tmp: Path, games: int, hands_per_game: int, runs: int, ref: str | None = SCALE_REF) -> dict[str, Any]:
     db = tmp / "season.db"
     built = build_season_db(db, games, hands_per_game)
     size_mb = db.stat().st_size / 2**20
@@ -224,6 +247,11 @@ def bench_scale(tmp: Path, games: int, hands_per_game: int, runs: int) -> dict[s
     results: dict[str, Any] = {"games": games, "hands": games * hands_per_game, "build_s": round(built, 1),
                                "db_mb": round(size_mb, 1)}
     print(f"\n3. Scale: {games} games, {games * hands_per_game} hands (built in {built:.1f} s, {size_mb:.0f} MB)")
+    before_tree = reference_tree(tmp, ref) if ref else None
+    ref_env = None
+    if before_tree is not None:
+        ref_env = dict(env, PYTHONPATH=str(before_tree))
+        print(f"   'before': the same command of commit {ref} (git archive), run in turn with this one")
     commands = {
         "season": ["season", "bench"],
         "season --format json": ["season", "bench", "--format", "json"],
@@ -232,22 +260,162 @@ def bench_scale(tmp: Path, games: int, hands_per_game: int, runs: int) -> dict[s
         "export": ["export", "--output", str(tmp / "export.json"), "--force"],
         "verify": ["verify"],
     }
+    py_m = [sys.executable, "-m", "scorepad"]
     for label, args in commands.items():
-        walls, peaks, cpus = [], [], []
+        walls, peaks, cpus, ref_walls, ref_cpus = [], [], [], [], []
         heavy = label in ("export", "verify")
         run_timed([*sp, *args], env)
+        use_ref = ref_env is not None and label != "export"  # export: memory is its figure, see README
+        if use_ref:
+            try:
+                run_timed([*py_m, *args], ref_env)  # type: ignore[arg-type]
+            except SystemExit as exc:   # e.g. a database newer than the code before
+                print(f"   (no 'before' for {label}: {str(exc).splitlines()[0][:100]})")
+                use_ref = False
         for _ in range(1 if heavy else runs):  # the heavy ones once: they take seconds each
+            if use_ref:
+                ref_walls.append(run_timed([*py_m, *args], ref_env)[0])  # type: ignore[arg-type]
+                ref_cpus.append(LAST_CPU[0])
             wall, peak, _ = run_timed([*sp, *args], env)
             walls.append(wall)
             peaks.append(peak)
             cpus.append(LAST_CPU[0])
-        med = statistics.median(walls)
-        results[label] = {"median_s": round(med, 2), "min_s": round(min(walls), 2), "peak_mb": round(max(peaks), 1),
-                          "cpu_s": round(statistics.median(cpus), 2)}
-        print(f"   scorepad {label:24} median {med:5.2f} s  min {min(walls):5.2f} s  cpu {statistics.median(cpus):5.2f} s"
-              f"  peak {max(peaks):6.1f} MB")
-    print("   targets: season and games at most 0.5 s, verify at most 5 s, export at most 100 MB")
+        med, cpu = statistics.median(walls), statistics.median(cpus)
+        entry: dict[str, Any] = {"median_s": round(med, 2), "min_s": round(min(walls), 2),
+                                 "peak_mb": round(max(peaks), 1), "cpu_s": round(cpu, 2)}
+        line = (f"   scorepad {label:22} median {med:5.2f} s  min {min(walls):5.2f} s  cpu {cpu:5.2f} s"
+                f"  peak {max(peaks):6.1f} MB")
+        if ref_walls:
+            rmed, rcpu = statistics.median(ref_walls), statistics.median(ref_cpus)
+            entry.update(before_median_s=round(rmed, 2), before_cpu_s=round(rcpu, 2),
+                         vs_before_wall=round(med / rmed, 2), vs_before_cpu=round(cpu / rcpu, 2))
+            line += f"  | before {rmed:5.2f} s cpu {rcpu:5.2f} s: {med / rmed:4.2f}x wall {cpu / rcpu:4.2f}x cpu"
+        target = SCALE_TARGETS.get(label)
+        if target:
+            entry["vs_target"] = round(med / target, 2)
+            line += f"  | {med / target:4.2f}x its target {target:g} s"
+        results[label] = entry
+        print(line)
+    print("   targets: season and games at most 0.5 s, verify at most 5 s (wall, a quiet machine), export at most 100 MB")
     return results
+
+
+# --------------------------------------------------------------------------- 5. play
+
+def bench_play(tmp: Path, hands: int) -> dict[str, Any]:
+    """Inside one `scorepad play` process on a pseudo-terminal: from a typed hand line (Enter) to its
+    standings printed ('Next: hand N, X deals.') and to the next prompt; plus the CPU per hand of the
+    same session driven in-process (a scripted console), which a loaded machine does not skew."""
+    from scorepad import play
+    from scorepad.store import Store
+
+    out: dict[str, Any] = {"hands": hands}
+    print("\n5. Inside play: a typed hand line to its standings printed (spades, a game at hand 50 and at hand 1000)")
+    for start_at in (50, 1000):
+        db = tmp / f"play{start_at}.db"
+        store = Store(db)
+        row = play.new_game(store, "spades", ["ann", "bob", "cat", "dan"], opts=["target=1000000"])
+        rng = random.Random(4)
+        for _ in range(start_at):
+            play.record_hand(store, row.id, spades_hand(rng))
+        store.close()
+        lines = [" ".join(spades_hand(rng)) for _ in range(hands)]
+        env = clean_env(tmp)
+        env.update(SCOREPAD_DB=str(db), TERM="xterm", LANG="C.UTF-8")
+        shown = play_on_pty(env, lines)
+        shutil.copy(db, tmp / "play-cpu.db")  # the same game, for the in-process run
+        cpu = play_in_process(tmp / "play-cpu.db", lines)
+        if shown is None:
+            print("   (no pseudo-terminal here: wall times skipped)")
+            out[str(start_at)] = {"cpu_median_ms": round(statistics.median(cpu) * 1000, 2)}
+            continue
+        printed = [a for a, _ in shown]
+        prompt = [b for _, b in shown]
+        rest = printed[1:] or printed
+        entry = {"first_ms": round(printed[0] * 1000, 1), "median_ms": round(statistics.median(rest) * 1000, 1),
+                 "p95_ms": round(sorted(rest)[int(0.95 * (len(rest) - 1))] * 1000, 1),
+                 "max_ms": round(max(rest) * 1000, 1), "to_prompt_median_ms": round(statistics.median(prompt) * 1000, 1),
+                 "cpu_first_ms": round(cpu[0] * 1000, 2), "cpu_median_ms": round(statistics.median(cpu[1:] or cpu) * 1000, 2)}
+        entry["vs_target"] = round(entry["median_ms"] / 20, 2)
+        out[str(start_at)] = entry
+        print(f"   from hand {start_at + 1}: first hand of the session {entry['first_ms']:.1f} ms, then median "
+              f"{entry['median_ms']:.1f} ms, p95 {entry['p95_ms']:.1f} ms, max {entry['max_ms']:.1f} ms "
+              f"({entry['vs_target']:.2f}x the 20 ms target); next prompt {entry['to_prompt_median_ms']:.1f} ms; "
+              f"CPU per hand {entry['cpu_median_ms']:.2f} ms (first {entry['cpu_first_ms']:.2f} ms)")
+    print("   target: at most 20 ms from Enter to the standings, inside one play process")
+    return out
+
+
+def play_on_pty(env: dict[str, str], lines: list[str]) -> list[tuple[float, float]] | None:
+    """(seconds to the standings printed, seconds to the next prompt) for each line typed into `play`."""
+    try:
+        import pty
+        import re
+        import select
+    except ImportError:
+        return None
+    master, slave = pty.openpty()
+    proc = subprocess.Popen([*scorepad_cmd(), "play"], stdin=slave, stdout=slave, stderr=slave, env=env,
+                            close_fds=True)
+    os.close(slave)
+    buf = b""
+
+    def until(pattern: bytes, timeout: float = 60) -> float:
+        nonlocal buf
+        end = time.monotonic() + timeout
+        while True:
+            found = re.search(pattern, buf)
+            if found:
+                buf = buf[found.end():]
+                return time.perf_counter()
+            ready, _, _ = select.select([master], [], [], max(0.0, end - time.monotonic()))
+            if not ready:
+                proc.kill()
+                raise SystemExit(f"play: no {pattern!r} within {timeout} s; last output {buf[-300:]!r}")
+            buf += os.read(master, 65536)
+
+    try:
+        until(rb"hand \d+> ")
+        times = []
+        for line in lines:
+            start = time.perf_counter()
+            os.write(master, line.encode() + b"\r")
+            printed = until(rb"Next: hand \d+, \w+ deals\.")
+            prompt = until(rb"hand \d+> ")
+            times.append((printed - start, prompt - start))
+        os.write(master, b"quit\r")
+        proc.wait(30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        os.close(master)
+    return times
+
+
+def play_in_process(db: Path, lines: list[str]) -> list[float]:
+    """CPU seconds per typed line of a `play` session run in this process with a scripted console."""
+    from scorepad.store import Store
+    from scorepad.table.session import Session
+
+    marks: list[float] = []
+    answers = [*lines, "quit"]
+
+    class Scripted:
+        def ask(self, question: str, candidates: Any = ()) -> str:
+            marks.append(time.process_time())
+            return answers.pop(0)
+
+        def say(self, text: str, style: str = "") -> None:
+            pass
+
+    store = Store(db)
+    try:
+        Session(store, Scripted()).run()
+    finally:
+        store.close()
+    if answers:
+        raise SystemExit(f"play (in process) stopped with {len(answers)} lines unread")
+    return [b - a for a, b in itertools.pairwise(marks)]
 
 
 # --------------------------------------------------------------------------- 4. engine
@@ -330,7 +498,7 @@ def machine() -> dict[str, str]:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--quick", action="store_true", help="fewer runs, a smaller season database")
-    ap.add_argument("--only", default="latency,flat,scale,engine", help="comma-separated parts to run")
+    ap.add_argument("--only", default="latency,flat,scale,engine,play", help="comma-separated parts to run")
     ap.add_argument("--json", type=Path, help="also write the figures as JSON to this file")
     ap.add_argument("--no-pyc", action="store_true", help="measure start-up without byte-code caches")
     args = ap.parse_args()
@@ -350,6 +518,8 @@ def main() -> None:
             results["scale"] = bench_scale(tmp, 500 if args.quick else 5000, 20, 2 if args.quick else 5)
         if "engine" in parts:
             results["engine"] = bench_engine(0.1 if args.quick else 0.5)
+        if "play" in parts:
+            results["play"] = bench_play(tmp, 10 if args.quick else 60)
     if args.json:
         args.json.write_text(json.dumps(results, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
 
