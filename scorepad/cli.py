@@ -609,8 +609,8 @@ def standings(game: str | None = typer.Option(None, "--game", metavar="GAME", he
 def games(season: str | None = typer.Option(None, "--season", help="only this season"),
           as_json: bool = typer.Option(False, "--json", help="JSON output")) -> None:
     """List games (the current one is marked *)."""
-    from scorepad.play import season_name
     from scorepad.render import games_text
+    from scorepad.season import season_name
 
     store = _store()
     season = season if season is None else season_name(store, season)
@@ -778,8 +778,8 @@ def season(name: str | None = typer.Argument(None, help="season name (default: t
            include_unfinished: bool = typer.Option(False, "--include-unfinished",
                                                    help="count unfinished games by their current standings")) -> None:
     """The season table per player (games, wins, places, points, rating) in text, markdown, csv, json or html."""
-    from scorepad import play
     from scorepad.errors import UserError
+    from scorepad.season import season_report
 
     store = _store()
     if name == "use":
@@ -797,7 +797,7 @@ def season(name: str | None = typer.Argument(None, help="season name (default: t
     for label, day in (("--since", since), ("--until", until)):
         if day is not None:
             _check_date(label, day)
-    text = play.season_report(store, name, fmt, ruleset=ruleset, since=since, until=until, player=player,
+    text = season_report(store, name, fmt, ruleset=ruleset, since=since, until=until, player=player,
                               include_unfinished=include_unfinished, rules_dirs=_rules_dirs(),
                               aliases=_config().get("aliases", {}))
     if output is None:

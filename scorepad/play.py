@@ -11,7 +11,6 @@ import os
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from datetime import date
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -46,6 +45,10 @@ from scorepad.locale import _, ngettext
 from scorepad.names import MAX_GAME_NAME, check_name
 from scorepad.registry import load
 from scorepad.ruleset import Ruleset, load_text
+from scorepad.season import current_season
+from scorepad.season import season_name as season_name  # the season's functions live in scorepad.season
+from scorepad.season import season_player as season_player
+from scorepad.season import season_report as season_report
 from scorepad.store import GameRow, HandRow, Store, now
 
 Prompt = Callable[[str, str], str]
@@ -87,27 +90,6 @@ def parse_teams(items: Sequence[str]) -> dict[str, list[str]]:
                 item=repr(item)))
         out[name.strip()] = [m.strip() for m in members.split(",") if m.strip()]
     return out
-
-
-def current_season(store: Store) -> str:
-    return store.get_meta("current_season") or str(date.today().year)
-
-
-def season_name(store: Store, name: str | None) -> str:
-    """A season to report on: the current one, or one that has games (else a sentence and exit 2)."""
-    current = current_season(store)
-    if name is None or name == current:
-        return current
-    seasons = store.seasons()
-    if name in seasons:
-        return name
-    from scorepad.registry import closest, did_you_mean
-
-    folded = [s for s in seasons if s.casefold() == name.casefold()]
-    if len(folded) == 1:
-        return folded[0]
-    raise UserError(_("there are no games in season {name}{value}; seasons: {value2}").format(
-                        name=repr(name), value=did_you_mean(closest(name, seasons)), value2=', '.join(seasons) or 'none yet'))
 
 
 def new_game(store: Store, spec: str, players: Sequence[str], teams: Sequence[str] = (),
@@ -612,76 +594,6 @@ def _verify_game(store: Store, row: GameRow) -> list[str]:
     except ScorepadError as exc:
         problems.append(_("game {id}: cannot be replayed: {message}").format(id=row.id, message=exc.message))
     return problems
-
-
-def season_report(store: Store, name: str | None, fmt: str = "text", *, ruleset: str | None = None,
-                  since: str | None = None, until: str | None = None, player: str | None = None,
-                  include_unfinished: bool = False, rules_dirs: Sequence[str] = (),
-                  aliases: Mapping[str, str] | None = None) -> str:
-    """The season table in one of the formats (or any tabulate table format by name).
-
-    `ruleset` and `player` are found as `new` finds them (ids, aliases, native names; the config's
-    player aliases); a name that means nothing is refused with the nearest ones, never an empty table.
-    """
-    import json
-
-    from scorepad.season import compute, report_columns, season_table, selected, table_text
-
-    season = season_name(store, name)
-    games = store.games(season)
-    if ruleset is not None:
-        from scorepad.registry import ruleset_id
-
-        ruleset = ruleset_id(ruleset, rules_dirs, {g.ruleset_id for g in store.games()})
-    if player is not None:
-        player = season_player(store, player, selected(games, ruleset, since, until), season, aliases or {})
-    lines = compute(games, ruleset=ruleset, since=since, until=until, include_unfinished=include_unfinished)
-    rows = season_table(lines, player)
-    chosen = selected(games, ruleset, since, until)
-    columns = report_columns(rows, [g.ruleset_id for g in chosen])
-    if fmt == "json":
-        return json.dumps({"season": season, "filters": {"ruleset": ruleset, "since": since, "until": until,
-                                                         "player": player, "include_unfinished": include_unfinished},
-                           "games": len(chosen), "players": rows},
-                          ensure_ascii=False, indent=2, allow_nan=False) + "\n"
-    if fmt == "html":
-        from scorepad.report import MAX_GAME_CHARTS, season_html
-
-        if player:
-            lines = {k: v for k, v in lines.items() if k.lower() == player.lower()}
-        drawn = [{"id": g.id, "ruleset": g.ruleset_id, "date": g.created[:10], "name": g.name,
-                  "sides": [s["name"] for s in g.sides],
-                  "finished": bool(g.state.get("finished")), "draw": bool(g.state.get("draw")),
-                  "winners": list(g.state.get("winners") or []),
-                  "final": [s["score"] for s in g.state["sides"]],
-                  "totals": [[s["score"] for s in h.state["sides"]] for h in store.hands(g.id)]}
-                 for g in chosen[-MAX_GAME_CHARTS:]]
-        return season_html(_("Season {season}").format(season=season), rows, columns, lines, drawn, len(chosen),
-                           [g.id for g in chosen])
-    body = table_text(fmt, rows, columns)
-    if fmt == "text":
-        title = ngettext("Season {season}: {n} game", "Season {season}: {n} games", len(chosen))
-        return title.format(season=season, n=len(chosen)) + f"\n{body}"
-    return body
-
-
-def season_player(store: Store, text: str, chosen: Sequence[GameRow], season: str,
-                  aliases: Mapping[str, str]) -> str:
-    """A --player name as the season knows it: by its config alias, any case; else a sentence and exit 2."""
-    from scorepad.registry import closest, did_you_mean
-
-    want = {k.lower(): v for k, v in aliases.items()}.get(text.strip().lower(), text.strip())
-    for g in chosen:
-        for p in g.players:
-            if p.casefold() == want.casefold():
-                return p
-    known = [p for g in store.games() for p in g.players if p.casefold() == want.casefold()]
-    if known:
-        raise UserError(_("{value} played no counted game in season {season} with these filters").format(
-                            value=known[0], season=season))
-    guess = did_you_mean(closest(want, [p for g in store.games() for p in g.players]))
-    raise UserError(_("no player called {want}{guess}; `scorepad season` lists the players").format(
-                        want=repr(want), guess=guess))
 
 
 @dataclass

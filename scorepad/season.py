@@ -10,14 +10,19 @@ from __future__ import annotations
 
 import math
 import tomllib
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from datetime import date
 from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from scorepad.locale import N_, _
+from scorepad.errors import UserError
+from scorepad.locale import N_, _, ngettext
 from scorepad.store import GameRow
 from scorepad.store.sqlite import gc_paused
+
+if TYPE_CHECKING:
+    from scorepad.store import Store
 
 
 @dataclass
@@ -356,3 +361,94 @@ def column_label(column: str) -> str:
     if column.endswith(" points") and column not in COLUMN_LABELS:
         return _("{ruleset} points").format(ruleset=column[: -len(" points")])
     return _(COLUMN_LABELS[column]) if column in COLUMN_LABELS else column
+
+
+# --------------------------------------------------------------------------- the report
+
+def current_season(store: Store) -> str:
+    return store.get_meta("current_season") or str(date.today().year)
+
+
+def season_name(store: Store, name: str | None) -> str:
+    """A season to report on: the current one, or one that has games (else a sentence and exit 2)."""
+    current = current_season(store)
+    if name is None or name == current:
+        return current
+    seasons = store.seasons()
+    if name in seasons:
+        return name
+    from scorepad.registry import closest, did_you_mean
+
+    folded = [s for s in seasons if s.casefold() == name.casefold()]
+    if len(folded) == 1:
+        return folded[0]
+    raise UserError(_("there are no games in season {name}{value}; seasons: {value2}").format(
+                        name=repr(name), value=did_you_mean(closest(name, seasons)), value2=', '.join(seasons) or 'none yet'))
+
+
+def season_report(store: Store, name: str | None, fmt: str = "text", *, ruleset: str | None = None,
+                  since: str | None = None, until: str | None = None, player: str | None = None,
+                  include_unfinished: bool = False, rules_dirs: Sequence[str] = (),
+                  aliases: Mapping[str, str] | None = None) -> str:
+    """The season table in one of the formats (or any tabulate table format by name).
+
+    `ruleset` and `player` are found as `new` finds them (ids, aliases, native names; the config's
+    player aliases); a name that means nothing is refused with the nearest ones, never an empty table.
+    """
+    import json
+
+    season = season_name(store, name)
+    games = store.games(season)
+    if ruleset is not None:
+        from scorepad.registry import ruleset_id
+
+        ruleset = ruleset_id(ruleset, rules_dirs, {g.ruleset_id for g in store.games()})
+    if player is not None:
+        player = season_player(store, player, selected(games, ruleset, since, until), season, aliases or {})
+    lines = compute(games, ruleset=ruleset, since=since, until=until, include_unfinished=include_unfinished)
+    rows = season_table(lines, player)
+    chosen = selected(games, ruleset, since, until)
+    columns = report_columns(rows, [g.ruleset_id for g in chosen])
+    if fmt == "json":
+        return json.dumps({"season": season, "filters": {"ruleset": ruleset, "since": since, "until": until,
+                                                         "player": player, "include_unfinished": include_unfinished},
+                           "games": len(chosen), "players": rows},
+                          ensure_ascii=False, indent=2, allow_nan=False) + "\n"
+    if fmt == "html":
+        from scorepad.report import MAX_GAME_CHARTS, season_html
+
+        if player:
+            lines = {k: v for k, v in lines.items() if k.lower() == player.lower()}
+        drawn = [{"id": g.id, "ruleset": g.ruleset_id, "date": g.created[:10], "name": g.name,
+                  "sides": [s["name"] for s in g.sides],
+                  "finished": bool(g.state.get("finished")), "draw": bool(g.state.get("draw")),
+                  "winners": list(g.state.get("winners") or []),
+                  "final": [s["score"] for s in g.state["sides"]],
+                  "totals": [[s["score"] for s in h.state["sides"]] for h in store.hands(g.id)]}
+                 for g in chosen[-MAX_GAME_CHARTS:]]
+        return season_html(_("Season {season}").format(season=season), rows, columns, lines, drawn, len(chosen),
+                           [g.id for g in chosen])
+    body = table_text(fmt, rows, columns)
+    if fmt == "text":
+        title = ngettext("Season {season}: {n} game", "Season {season}: {n} games", len(chosen))
+        return title.format(season=season, n=len(chosen)) + f"\n{body}"
+    return body
+
+
+def season_player(store: Store, text: str, chosen: Sequence[GameRow], season: str,
+                  aliases: Mapping[str, str]) -> str:
+    """A --player name as the season knows it: by its config alias, any case; else a sentence and exit 2."""
+    from scorepad.registry import closest, did_you_mean
+
+    want = {k.lower(): v for k, v in aliases.items()}.get(text.strip().lower(), text.strip())
+    for g in chosen:
+        for p in g.players:
+            if p.casefold() == want.casefold():
+                return p
+    known = [p for g in store.games() for p in g.players if p.casefold() == want.casefold()]
+    if known:
+        raise UserError(_("{value} played no counted game in season {season} with these filters").format(
+                            value=known[0], season=season))
+    guess = did_you_mean(closest(want, [p for g in store.games() for p in g.players]))
+    raise UserError(_("no player called {want}{guess}; `scorepad season` lists the players").format(
+                        want=repr(want), guess=guess))

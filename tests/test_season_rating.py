@@ -24,7 +24,7 @@ def close(a: float, b: float) -> bool:
 
 
 @given(SIDES)
-@settings(max_examples=400)
+@settings(max_examples=400, deadline=None)
 def test_one_game_is_rated_as_openskill_rates_it(game: tuple[list[list[tuple[float, float]]], list[int]]) -> None:
     teams, ranks = game
     model = PlackettLuce()
