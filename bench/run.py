@@ -251,6 +251,10 @@ def bench_scale(tmp: Path, games: int, hands_per_game: int, runs: int, ref: str 
     ref_env = None
     if before_tree is not None:
         ref_env = dict(env, PYTHONPATH=str(before_tree))
+        found = subprocess.run([sys.executable, "-P", "-c", "import scorepad; print(scorepad.__file__)"], env=ref_env,
+                               capture_output=True, text=True).stdout.strip()
+        if not found.startswith(str(before_tree)):
+            raise SystemExit(f"the code before is not the one imported ({found}): the 'before' figures would be wrong")
         print(f"   'before': the same command of commit {ref} (git archive), run in turn with this one")
     commands = {
         "season": ["season", "bench"],
@@ -260,7 +264,7 @@ def bench_scale(tmp: Path, games: int, hands_per_game: int, runs: int, ref: str 
         "export": ["export", "--output", str(tmp / "export.json"), "--force"],
         "verify": ["verify"],
     }
-    py_m = [sys.executable, "-m", "scorepad"]
+    py_m = [sys.executable, "-P", "-m", "scorepad"]  # -P: the package from PYTHONPATH, not the current directory
     for label, args in commands.items():
         walls, peaks, cpus, ref_walls, ref_cpus = [], [], [], [], []
         heavy = label in ("export", "verify")
