@@ -266,6 +266,29 @@ def test_the_current_game_and_unknown_games(spec: str) -> None:
     assert [g.id for g in store.games()] == [a.id, b.id]
 
 
+def test_the_bulk_reads_give_what_the_single_reads_give(spec: str) -> None:
+    """`games` reads each pinned ruleset text once, `replay_hands` two columns of each hand: the same
+    rows and values as reading each game and all its hands (undone hands left out), both stores."""
+    store = open_store(spec)
+    a = play.new_game(store, "spades", ["a", "b", "c", "d"], season="s1")
+    b = play.new_game(store, "hearts", ["e", "f", "g", "h"], season="s2")
+    c = play.new_game(store, "spades", ["i", "j", "k", "l"], opts=["target=300"], season="s1")
+    for typed in (["bid=4,3,3,3", "tricks=5,3,3,2"], ["bid=3,3,3,3", "tricks=4,3,3,3"], ["bid=2,2,2,2", "tricks=4,3,3,3"]):
+        play.record_hand(store, a.id, typed)
+        play.record_hand(store, c.id, typed)
+    play.undo(store, a.id)
+    play.record_hand(store, b.id, ["hearts=5,4,3,1", "queen=g"])
+    play.abandon(store, b.id)
+    fresh = open_store(spec)
+    assert fresh.games() == [fresh.game(g) for g in (a.id, b.id, c.id)]
+    assert fresh.games("s1") == [fresh.game(a.id), fresh.game(c.id)]
+    assert fresh.games("none") == []
+    assert fresh.games()[1].abandoned and fresh.games()[1].ruleset_text == b.ruleset_text
+    for g in (a, b, c):
+        assert fresh.replay_hands(g.id) == [(h.n, h.hand, h.state) for h in fresh.hands(g.id)]
+    assert [n for n, _, _ in fresh.replay_hands(a.id)] == [1, 2]
+
+
 # ------------------------------------------------------------------ every scenario, through each store
 
 @pytest.fixture(scope="module", params=STORE_KINDS)
