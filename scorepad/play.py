@@ -524,19 +524,24 @@ def rubber_pad(game: Game, hands: Sequence[HandRow], below: str, final: State) -
 
 
 PARALLEL_HANDS = 5000  # a database with more hands than this is verified by one process per core
+CHUNKS_PER_WORKER = 16  # the games go out in runs of about this share of the hands, to whichever process is free
 
 
 def verify(store: Store, workers: int | None = None) -> list[str]:
     """Replay every game from its stored hands and pinned ruleset; one line per difference.
 
     Games replay independently, so a large database is shared out among `workers` processes (one
-    per core by default, where processes can be forked); the lines come back in the order of the games."""
+    per core by default, where processes can be forked): in runs of consecutive games of about equal
+    numbers of hands, each to whichever process is free, so a process slowed by other work on the
+    machine, or given the long games, does not hold up the end; the lines come back in the order of
+    the games."""
     problems = [f"ruleset {rid}: the text pinned as {rhash} is not the text with that hash (the database "
                 f"was altered; starting a new {rid} game pins the real text)"
                 for rhash, rid in store.misfiled_rulesets()]
     rows = store.games()
+    total = sum(r.hands for r in rows)
     if workers is None:
-        workers = (os.cpu_count() or 1) if sum(r.hands for r in rows) > PARALLEL_HANDS else 1
+        workers = (os.cpu_count() or 1) if total > PARALLEL_HANDS else 1
     import multiprocessing
 
     if (workers <= 1 or len(rows) < 2 or "fork" not in multiprocessing.get_all_start_methods()
@@ -544,29 +549,39 @@ def verify(store: Store, workers: int | None = None) -> list[str]:
         return problems + _verify_rows(store, rows)
     global _VERIFY_JOB
     _VERIFY_JOB = (store.path, rows)
-    chunks = [list(range(i, len(rows), workers)) for i in range(workers)]  # games of all sizes to each
+    chunks = _runs(rows, max(1, total // (workers * CHUNKS_PER_WORKER)))
     try:
-        with multiprocessing.get_context("fork").Pool(min(workers, len(rows))) as pool:
-            found = pool.map(_verify_chunk, chunks)
+        with multiprocessing.get_context("fork").Pool(min(workers, len(chunks))) as pool:
+            found = pool.imap(_verify_chunk, chunks)  # in order, each run to the first free process
+            return problems + [line for per_run in found for line in per_run]
     finally:
         _VERIFY_JOB = None
-    by_game = {i: lines for chunk, per_game in zip(chunks, found, strict=True)
-               for i, lines in zip(chunk, per_game, strict=True)}
-    return problems + [line for i in range(len(rows)) for line in by_game[i]]
+
+
+def _runs(rows: Sequence[GameRow], hands: int) -> list[range]:
+    """Consecutive games in runs of at least `hands` hands (a run of one long game may hold more)."""
+    out, start, count = [], 0, 0
+    for i, row in enumerate(rows):
+        count += row.hands + 1  # + 1: a game without hands still costs its set-up
+        if count >= hands:
+            out.append(range(start, i + 1))
+            start, count = i + 1, 0
+    if start < len(rows):
+        out.append(range(start, len(rows)))
+    return out
 
 
 _VERIFY_JOB: tuple[Path, list[GameRow]] | None = None  # what forked workers inherit
+_WORKER_STORE: list[Store] = []  # a worker's own connection, opened for its first run
 
 
-def _verify_chunk(indexes: list[int]) -> list[list[str]]:
-    """In a worker: the problems of some games (by their index in the job), each game's as a list."""
+def _verify_chunk(indexes: range) -> list[str]:
+    """In a worker: the problems of a run of games (by their index in the job), in order."""
     assert _VERIFY_JOB is not None
     path, rows = _VERIFY_JOB
-    store = Store(path)  # a connection of its own: the parent's is not shared across a fork
-    try:
-        return [_verify_game(store, rows[i]) for i in indexes]
-    finally:
-        store.close()
+    if not _WORKER_STORE:  # a connection of its own: the parent's is not shared across a fork
+        _WORKER_STORE.append(Store(path))
+    return _verify_rows(_WORKER_STORE[0], [rows[i] for i in indexes])
 
 
 def _verify_rows(store: Store, rows: Sequence[GameRow]) -> list[str]:
