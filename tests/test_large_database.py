@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 from scorepad import play
 from scorepad.store import Store
@@ -51,3 +52,19 @@ def test_verify_shared_among_processes_says_what_one_process_says(tmp_path: Path
     assert sorted({line.split(":")[0] for line in alone}) == [f"game {ids[1]}", f"game {ids[3]}"]
     assert play.verify(store, workers=2) == alone
     assert play.verify(store, workers=3) == alone
+
+
+def test_verify_runs_cover_every_game_once_in_order() -> None:
+    """The runs of games handed to the processes: consecutive, every game once, each run (but the last)
+    at least the asked number of hands and set-ups."""
+    import random
+    from types import SimpleNamespace
+
+    rng = random.Random(7)
+    for _ in range(200):
+        rows: Any = [SimpleNamespace(hands=rng.choice([0, 1, 5, 20, 300])) for _ in range(rng.randint(1, 60))]
+        size = rng.randint(1, 400)
+        runs = play._runs(rows, size)
+        assert [i for run in runs for i in run] == list(range(len(rows)))
+        assert all(len(run) > 0 for run in runs)
+        assert all(sum(rows[i].hands + 1 for i in run) >= size for run in runs[:-1])
