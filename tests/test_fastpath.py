@@ -1,0 +1,191 @@
+"""The quick route for hand, standings and sheet against Typer: one definition, equal results.
+
+The quick route's option table is generated from the Typer app (scorepad/fastgen.py); these tests
+fail when it is stale, and run a corpus of command lines (valid, edge and invalid) through both
+routes, comparing stdout, stderr, exit status and every stored row.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from scorepad import cli, fastgen, fastpath
+from tests.conftest import Run, dump
+
+HAND = ["bid=3,3,3,3", "tricks=4,3,3,3"]
+
+CORPUS: list[list[str]] = [
+    # the commands as typed at the table
+    ["standings"], ["standings", "--json"], ["sheet"], ["sheet", "--chart"], ["sheet", "--json"],
+    ["hand", *HAND], ["hand", "--json", *HAND], ["hand", HAND[0], "--quiet", HAND[1]], ["hand", "-q", *HAND],
+    # options before and after, --opt=value, repeated options, --
+    ["standings", "--game", "first"], ["standings", "--game=first"], ["sheet", "--game", "1", "--chart"],
+    ["sheet", "--chart", "--game=first", "--chart"], ["standings", "--json", "--json"],
+    ["hand", "--game", "first", *HAND], ["hand", *HAND, "--game=first"], ["hand", "--game", "1", "--game", "2", *HAND],
+    ["hand", "--key", "k-1", *HAND], ["hand", "--key=k-1", *HAND], ["hand", "--key", "", *HAND],
+    ["hand", "--expect", "3", *HAND], ["hand", "--expect=0003", *HAND], ["hand", "--expect", "99", *HAND],
+    ["hand", "--", *HAND], ["hand", HAND[0], "--", HAND[1]], ["hand", "--", "--json"], ["hand", "-", *HAND],
+    ["hand", "--json", "--quiet", "--", *HAND],
+    # global options
+    ["--db", "{db}", "standings"], ["--db={db}", "sheet"], ["--db", "{other}", "--db", "{db}", "standings"],
+    ["--rules-dir", "{tmp}", "standings"], ["--rules-dir", "{tmp}", "--rules-dir={tmp}", "sheet", "--json"],
+    ["--lang", "ru", "standings"], ["--lang=uk", "sheet"], ["--lang", "et", "hand", *HAND], ["--lang", "RU", "sheet"],
+    ["--lang", "xx", "standings"], ["--lang", "ru", "hand", "--json", *HAND], ["--lang", "", "standings"],
+    ["--db", "{other}", "standings"],
+    # bad input the commands refuse
+    ["hand"], ["hand", "bid=9,9,9,9", "tricks=1,1,1,1"], ["hand", "nonsense"], ["hand", "bid=3,3,3,3"],
+    ["hand", *HAND, "zed.bid=1"], ["hand", *HAND, "ünïcødé=1"], ["standings", "--game", "ünï"],
+    ["standings", "--game", "999"], ["standings", "--game", ""], ["sheet", "--game", "\udcff"],
+    ["hand", "--key", "x" * 201, *HAND], ["hand", "--expect=-1", *HAND],
+    # usage errors, help, version: Typer answers
+    ["standings", "--game"], ["standings", "extra"], ["standings", "-h"], ["standings", "--help"], ["hand", "-h"],
+    ["-h"], [], ["--version"], ["standings", "--lang", "ru"], ["standings", "--jsonx"], ["standings", "--js"],
+    ["hand", "-qq", *HAND], ["hand", "-q=1", *HAND], ["hand", "--quiet=yes", *HAND], ["standings", "--json=1"],
+    ["-q", "standings"], ["--db"], ["--db", "{db}"], ["stand"], ["Standings"], ["--", "standings"],
+    ["hand", "--expect", "x", *HAND], ["hand", "--expect", "-1", *HAND], ["hand", "--expect", " 3", *HAND],
+    ["hand", "--expect", "1_0", *HAND], ["hand", "--expect", "٣", *HAND], ["hand", "--game", "--json", *HAND],
+    ["sheet", "--chart", "-h"], ["--lang", "ru", "hand", "-h"], ["hand", "--", "-h"],
+]
+
+MUST_TAKE = [["standings"], ["sheet", "--chart"], ["hand", *HAND], ["--db={db}", "sheet"], ["hand", "-q", *HAND],
+             ["hand", "--", *HAND], ["hand", "--expect=0003", *HAND], ["--lang", "ru", "standings"]]
+MUST_LEAVE = [["standings", "-h"], ["hand", "-h"], [], ["--version"], ["standings", "--jsonx"], ["hand", "-qq", *HAND],
+              ["standings", "--game"], ["standings", "extra"], ["hand", "--expect", "x", *HAND], ["stand"]]
+
+
+def test_generated_table_is_current() -> None:
+    assert fastgen.TARGET.read_text(encoding="utf-8") == fastgen.text(), \
+        "scorepad/fastspec.py is stale: run python -m scorepad.fastgen"
+
+
+def _fill(args: list[str], tmp: Path) -> list[str]:
+    return [a.replace("{db}", str(tmp / "route.db")).replace("{other}", str(tmp / "other.db"))
+            .replace("{tmp}", str(tmp)) for a in args]
+
+
+def test_parser_takes_and_leaves(tmp_path: Path) -> None:
+    for args in MUST_TAKE:
+        assert fastpath.parse(_fill(args, tmp_path), {}) is not None, args
+    for args in MUST_LEAVE:
+        assert fastpath.parse(_fill(args, tmp_path), {}) is None, args
+    assert fastpath.parse(["standings"], {"_SCOREPAD_COMPLETE": "complete_bash"}) is None
+
+
+def test_parser_reads_like_click() -> None:
+    assert fastpath.parse(["--db", "a", "--rules-dir", "x", "--rules-dir=y", "--lang=ru", "hand", "-q", "a=1",
+                           "--game", "g", "--game=h", "--expect", "0012", "--", "--json"], {}) == (
+        "hand", {"db": "a", "rules_dir": ["x", "y"], "lang": "ru"},
+        {"assignments": ["a=1", "--json"], "game": "h", "expect": 12, "key": None, "as_json": False, "quiet": True})
+    assert fastpath.parse(["sheet"], {}) == ("sheet", {"db": None, "rules_dir": [], "lang": None},
+                                             {"game": None, "as_json": False, "chart": False})
+
+
+_STAMP = re.compile(r"\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d(\.\d+)?([+-]\d\d:\d\d|Z)?")
+_KEY = re.compile(r"\b[0-9a-f]{32}\b")
+
+
+def _rows(path: Path) -> list[str]:
+    """Every stored row, with the moment of writing and the random keys left out."""
+    if not path.exists():
+        return []
+    return [_KEY.sub("KEY", _STAMP.sub("TIME", line)) for line in dump(path)]
+
+
+@pytest.fixture(scope="module")
+def template(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A database with two spades games ("first" with 3 hands, then the current one with 2)."""
+    from scorepad import play
+    from scorepad.store import Store
+
+    path = tmp_path_factory.mktemp("template") / "template.db"
+    store = Store(path)
+    first = play.new_game(store, "spades", ["ann", "bob", "cat", "dan"], name="first")
+    for _ in range(3):
+        play.record_hand(store, first.id, HAND)
+    second = play.new_game(store, "spades", ["eve", "fay", "gus", "hal"], name="second")
+    for _ in range(2):
+        play.record_hand(store, second.id, ["bid=4,3,3,3", "tricks=5,3,3,2"])
+    store.close()
+    return path
+
+
+def _route(run: Callable[[], None], args: list[str], capsys: pytest.CaptureFixture[str]) -> Run:
+    sys.argv = ["scorepad", *args]
+    code = 0
+    try:
+        run()
+    except SystemExit as exc:
+        code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
+    captured = capsys.readouterr()
+    return Run(code, captured.out, captured.err)
+
+
+@pytest.mark.parametrize("args", CORPUS, ids=[" ".join(a) or "(none)" for a in CORPUS])
+def test_both_routes_agree(args: list[str], template: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                           monkeypatch: pytest.MonkeyPatch) -> None:
+    results = []
+    for route in ("quick", "typer"):
+        where = tmp_path / route
+        where.mkdir()
+        shutil.copy(template, where / "route.db")
+        monkeypatch.setenv("SCOREPAD_DB", str(where / "route.db"))
+        argv = _fill(args, where)
+        call = fastpath.parse(argv)
+        if route == "quick" and call is None:  # left to Typer: the console script runs cli.main as it is
+            result = _route(cli.main, argv, capsys)
+            assert "Traceback" not in result.err, result.err
+            return
+        result = _route((lambda call=call: fastpath.run(call)) if route == "quick" else cli.main, argv, capsys)
+        results.append((result.code, result.out.replace(str(where), "<dir>"), result.err.replace(str(where), "<dir>"),
+                        _rows(where / "route.db"), _rows(where / "other.db")))
+    assert results[0] == results[1], f"the routes differ on {args}"
+
+
+def test_console_script_imports_no_typer(tmp_path: Path) -> None:
+    """The reason for the route: a hand and the standings without Typer, click, pydantic or tabulate."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("SCOREPAD_")}
+    env["SCOREPAD_DB"] = str(tmp_path / "t.db")
+    code = ("import sys; sys.argv = ['scorepad'] + sys.argv[1:]; from scorepad.fastpath import main\n"
+            "try:\n    main()\nfinally:\n"
+            "    print(sorted(m for m in sys.modules if m.split('.')[0] in ('typer', 'click', 'pydantic', 'tabulate')),"
+            " file=sys.stderr)")
+    root = Path(__file__).resolve().parent.parent
+    subprocess.run([sys.executable, "-m", "scorepad", "new", "spades", "a", "b", "c", "d"], env=env, cwd=root,
+                   check=True, capture_output=True)
+    for args in (["hand", *HAND], ["standings"], ["sheet"], ["--lang", "ru", "standings"]):
+        done = subprocess.run([sys.executable, "-c", code, *args], env=env, cwd=root, capture_output=True, text=True)
+        assert done.returncode == 0, done.stderr
+        assert done.stderr.strip().splitlines()[-1] == "[]", (args, done.stderr)
+
+
+def test_sheet_table_is_what_tabulate_prints() -> None:
+    """`sheet` prints its hands with render.simple_table(numparse=False) instead of importing tabulate:
+    the same text as tabulate's simple format with disable_numparse (random tables, several scripts)."""
+    from hypothesis import given
+    from hypothesis import strategies as st
+    from tabulate import tabulate
+
+    from scorepad.render import simple_table
+
+    words = st.text(st.sampled_from("ab Zé1-+.,;:ЖжїЄõÄ"), max_size=10).map(str.strip)
+    cell = st.one_of(st.integers(-10**6, 10**6).map(str), st.integers(-999, 999).map(lambda v: f"{v:+}"),
+                     st.floats(-1e4, 1e4, allow_nan=False).map(str), words,
+                     st.sampled_from(["", "0", "True", "False", "inf", "-", "1e5", "made 4; bags 2"]))
+
+    @given(st.integers(1, 6).flatmap(lambda n: st.tuples(
+        st.lists(st.lists(cell, min_size=n, max_size=n), min_size=0, max_size=6),
+        st.lists(words.filter(bool), min_size=n, max_size=n))))
+    def check(table: tuple[list[list[str]], list[str]]) -> None:
+        rows, headers = table
+        assert simple_table(rows, headers, numparse=False) == tabulate(rows, headers=headers, tablefmt="simple",
+                                                                       disable_numparse=True)
+
+    check()
