@@ -16,6 +16,7 @@ from typing import Any
 import typer
 
 from scorepad import clicore
+from scorepad.clicoerce import plain_coercion
 from scorepad.clicore import CTX
 from scorepad.clicore import config as _config
 from scorepad.clicore import db_spec as _db_spec
@@ -31,6 +32,7 @@ from scorepad.errors import ScorepadError
 from scorepad.locale import _, ngettext
 
 words_not_types()  # help in words (GAME, PLAYER), not Python types
+plain_coercion()  # str, int and flag values converted without building pydantic adapters
 app = typer.Typer(add_completion=True, no_args_is_help=True, pretty_exceptions_enable=False,
                   context_settings={"help_option_names": ["-h", "--help"]},
                   help="Scorekeeper for card games played at a real table.")

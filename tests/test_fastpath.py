@@ -14,6 +14,7 @@ import subprocess
 import sys
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -189,3 +190,61 @@ def test_sheet_table_is_what_tabulate_prints() -> None:
                                                                        disable_numparse=True)
 
     check()
+
+
+def test_plain_coercion_gives_what_typer_gives() -> None:
+    """scorepad.clicoerce converts str, list[str], flag and digit values without pydantic: the same
+    values typer's own (pydantic) conversion gives, for random values of every parameter of the app."""
+    import typer.main
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+    from typer import _coercion
+
+    from scorepad.clicoerce import _Plain
+
+    assert getattr(typer.core.build_runtime_param, "scorepad_plain", False)  # type: ignore[attr-defined]
+    root: Any = typer.main.get_command(cli.app)
+
+    def commands(group: Any) -> list[Any]:
+        subs = getattr(group, "commands", None)
+        return [group] if subs is None else [group, *(c for sub in subs.values() for c in commands(sub))]
+
+    params = [p for command in commands(root) for p in command.params]
+    assert len(params) > 50
+    text = st.text(st.characters(blacklist_categories=("Cs",)), max_size=12)
+    value = st.one_of(st.none(), text, st.booleans(), st.from_regex(r"[0-9]{1,25}", fullmatch=True),
+                      st.lists(text, max_size=3), st.lists(text, max_size=3).map(tuple))
+    ctx = root.make_context("scorepad", ["games"], resilient_parsing=True)
+
+    def outcome(fn: Callable[[], object]) -> tuple[str, object]:
+        try:
+            return "value", fn()
+        except Exception as exc:  # noqa: BLE001 - the kind of refusal is what is compared
+            return "refused", type(exc).__name__
+
+    @settings(max_examples=400, deadline=None)
+    @given(st.sampled_from(params), value)
+    def check(param: Any, raw: object) -> None:
+        original = _coercion.build_runtime_param(param.type_descriptor)
+        ours = _Plain(param.type_descriptor, _coercion.build_runtime_param)
+        a = outcome(lambda: ours.coerce(raw, param=param, ctx=ctx))
+        b = outcome(lambda: original.coerce(raw, param=param, ctx=ctx))
+        assert a == b and type(a[1]) is type(b[1]), (param, raw, a, b)
+
+    check()
+
+
+def test_other_commands_build_no_pydantic(tmp_path: Path) -> None:
+    """Commands without a Path value start without pydantic (typer 0.29 would build an adapter per value)."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("SCOREPAD_")}
+    env["SCOREPAD_DB"] = str(tmp_path / "t.db")
+    code = ("import sys; sys.argv = ['scorepad'] + sys.argv[1:]; from scorepad.fastpath import main\n"
+            "try:\n    main()\nfinally:\n"
+            "    print(sorted(m for m in sys.modules if m.split('.')[0] == 'pydantic'), file=sys.stderr)")
+    root = Path(__file__).resolve().parent.parent
+    for args in (["new", "spades", "a", "b", "c", "d", "--opt", "target=500"], ["games", "--json"],
+                 ["edit", "1", "--game", "1"], ["hand", "--game=1", "-h"],
+                 ["undo"], ["--help"], ["rules", "show", "spades"], ["season"], ["config", "list"]):
+        done = subprocess.run([sys.executable, "-c", code, *args], env=env, cwd=root, capture_output=True, text=True)
+        assert done.returncode in (0, 2), (args, done.stderr)
+        assert done.stderr.strip().splitlines()[-1] == "[]", (args, done.stderr)
