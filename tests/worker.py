@@ -3,7 +3,7 @@
     python tests/worker.py PLAN.json
 
 PLAN is {"db": path, "commands": [[arg, ...], ...], "retry": bool, "start_at": unix time}. Each command is run through
-`scorepad.fastpath.main` exactly as the console script would run it (a fresh database connection per
+`scorepad.cli.main` exactly as the console script would run it (a fresh database connection per
 command), and one JSON line per command is printed and flushed as soon as the command returns:
 {"i": index, "args": [...], "code": exit status, "out": ..., "err": ..., "tries": n}. A line is
 printed only after the command finished, so a line with code 0 means the command had reported
@@ -24,7 +24,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from scorepad.fastpath import main
+from scorepad.cli import main
 
 CONFLICT = "at the same moment"
 UNREACHABLE = "cannot reach the club database"
