@@ -157,8 +157,8 @@ def test_console_script_imports_no_typer(tmp_path: Path) -> None:
     env["SCOREPAD_DB"] = str(tmp_path / "t.db")
     code = ("import sys; sys.argv = ['scorepad'] + sys.argv[1:]; from scorepad.fastpath import main\n"
             "try:\n    main()\nfinally:\n"
-            "    print(sorted(m for m in sys.modules if m.split('.')[0] in ('typer', 'click', 'pydantic', 'tabulate', 'platformdirs', 'uuid')),"
-            " file=sys.stderr)")
+            "    print(sorted(m for m in sys.modules if m.split('.')[0] in\n"
+            "                 ('typer', 'click', 'pydantic', 'tabulate', 'platformdirs', 'uuid')), file=sys.stderr)")
     root = Path(__file__).resolve().parent.parent
     subprocess.run([sys.executable, "-m", "scorepad", "new", "spades", "a", "b", "c", "d"], env=env, cwd=root,
                    check=True, capture_output=True)
