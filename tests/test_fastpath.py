@@ -132,12 +132,40 @@ def _route(run: Callable[[], None], args: list[str], capsys: pytest.CaptureFixtu
 @pytest.mark.parametrize("args", CORPUS, ids=[" ".join(a) or "(none)" for a in CORPUS])
 def test_both_routes_agree(args: list[str], template: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str],
                            monkeypatch: pytest.MonkeyPatch) -> None:
+    _compare(args, template, tmp_path, capsys, monkeypatch)
+
+
+CONFIGS = {
+    "language": 'language = "uk"\n',
+    "unknown language": 'language = "xx"\n',
+    "database": 'db = "{db}"\n',
+    "broken": "language = \n",
+    "unknown key": 'colour = "red"\n',
+}
+
+
+@pytest.mark.parametrize("config", CONFIGS)
+@pytest.mark.parametrize("args", [["standings"], ["sheet", "--json"], ["hand", *HAND], ["--lang", "et", "standings"]])
+def test_both_routes_agree_with_a_config_file(config: str, args: list[str], template: Path, tmp_path: Path,
+                                              capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+                                              own_home: Path) -> None:
+    path = tmp_path / "config.toml"
+    monkeypatch.setenv("SCOREPAD_CONFIG", str(path))
+    _compare(args, template, tmp_path, capsys, monkeypatch, config=CONFIGS[config], config_path=path)
+
+
+def _compare(args: list[str], template: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str],
+             monkeypatch: pytest.MonkeyPatch, config: str | None = None, config_path: Path | None = None) -> None:
     results = []
     for route in ("quick", "typer"):
         where = tmp_path / route
         where.mkdir()
         shutil.copy(template, where / "route.db")
         monkeypatch.setenv("SCOREPAD_DB", str(where / "route.db"))
+        if config is not None and config_path is not None:
+            config_path.write_text(config.replace("{db}", str(where / "route.db")), encoding="utf-8")
+            if "db =" in config:
+                monkeypatch.delenv("SCOREPAD_DB")
         argv = _fill(args, where)
         call = fastpath.parse(argv)
         if route == "quick" and call is None:  # left to Typer: the console script runs cli.main as it is
