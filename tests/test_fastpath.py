@@ -222,8 +222,8 @@ def test_sheet_table_is_what_tabulate_prints() -> None:
 
 
 def test_plain_coercion_gives_what_typer_gives() -> None:
-    """scorepad.clicoerce converts str, list[str], flag and digit values without pydantic: the same
-    values typer's own (pydantic) conversion gives, for random values of every parameter of the app."""
+    """scorepad.clicoerce converts str, flag, digit and path values without pydantic: the same values
+    typer's own (pydantic) conversion gives, for random values of every parameter of the app."""
     import typer.main
     from hypothesis import given, settings
     from hypothesis import strategies as st
@@ -241,8 +241,10 @@ def test_plain_coercion_gives_what_typer_gives() -> None:
     params = [p for command in commands(root) for p in command.params]
     assert len(params) > 50
     text = st.text(st.characters(blacklist_categories=("Cs",)), max_size=12)
-    value = st.one_of(st.none(), text, st.booleans(), st.from_regex(r"[0-9]{1,25}", fullmatch=True),
-                      st.lists(text, max_size=3), st.lists(text, max_size=3).map(tuple))
+    paths = st.sampled_from([__file__, str(Path(__file__).parent), "/", ".", "", "no/such/file.json", "a\x00b",
+                             "~/x.toml", "-"])
+    value = st.one_of(st.none(), text, st.booleans(), st.from_regex(r"[0-9]{1,25}", fullmatch=True), paths,
+                      st.lists(st.one_of(text, paths), max_size=3), st.lists(text, max_size=3).map(tuple))
     ctx = root.make_context("scorepad", ["games"], resilient_parsing=True)
 
     def outcome(fn: Callable[[], object]) -> tuple[str, object]:
@@ -251,20 +253,29 @@ def test_plain_coercion_gives_what_typer_gives() -> None:
         except Exception as exc:  # noqa: BLE001 - the kind of refusal is what is compared
             return "refused", type(exc).__name__
 
-    @settings(max_examples=400, deadline=None)
-    @given(st.sampled_from(params), value)
-    def check(param: Any, raw: object) -> None:
+    def same(param: Any, raw: object) -> None:
         original = _coercion.build_runtime_param(param.type_descriptor)
         ours = _Plain(param.type_descriptor, _coercion.build_runtime_param)
         a = outcome(lambda: ours.coerce(raw, param=param, ctx=ctx))
         b = outcome(lambda: original.coerce(raw, param=param, ctx=ctx))
         assert a == b and type(a[1]) is type(b[1]), (param, raw, a, b)
 
+    fixed: list[object] = [None, True, False, "", "abc", "7", "0007", " 5", "-3", "+3", "1_0", "٣", "5.0", "x" * 300,
+                           "9" * 30, __file__, "/", "no/such", "a\x00b", [], ["a", "b"], ("a",), [__file__, "/"], [1]]
+    for param in params:
+        for raw in fixed:
+            same(param, raw)
+
+    @settings(max_examples=400, deadline=None)
+    @given(st.sampled_from(params), value)
+    def check(param: Any, raw: object) -> None:
+        same(param, raw)
+
     check()
 
 
 def test_other_commands_build_no_pydantic(tmp_path: Path) -> None:
-    """Commands without a Path value start without pydantic (typer 0.29 would build an adapter per value)."""
+    """Commands start without pydantic (typer 0.29 would build an adapter per value)."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("SCOREPAD_")}
     env["SCOREPAD_DB"] = str(tmp_path / "t.db")
     code = ("import sys; sys.argv = ['scorepad'] + sys.argv[1:]; from scorepad.fastpath import main\n"
@@ -273,7 +284,10 @@ def test_other_commands_build_no_pydantic(tmp_path: Path) -> None:
     root = Path(__file__).resolve().parent.parent
     for args in (["new", "spades", "a", "b", "c", "d", "--opt", "target=500"], ["games", "--json"],
                  ["edit", "1", "--game", "1"], ["hand", "--game=1", "-h"],
-                 ["undo"], ["--help"], ["rules", "show", "spades"], ["season"], ["config", "list"]):
+                 ["undo"], ["--help"], ["rules", "show", "spades"], ["season"], ["config", "list"],
+                 ["season", "--output", str(tmp_path / "season.txt")], ["export", "--output", str(tmp_path / "all.json")],
+                 ["import", str(tmp_path / "all.json")], ["rules", "check", str(Path(__file__).parent.parent / "rulesets" /
+                                                                                  "spades.toml")]):
         done = subprocess.run([sys.executable, "-c", code, *args], env=env, cwd=root, capture_output=True, text=True)
         assert done.returncode in (0, 2), (args, done.stderr)
         assert done.stderr.strip().splitlines()[-1] == "[]", (args, done.stderr)
