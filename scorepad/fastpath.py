@@ -62,6 +62,8 @@ def parse(args: Sequence[str], environ: Any = None) -> Call | None:
     environ = os.environ if environ is None else environ
     if any(k.endswith("_COMPLETE") for k in environ):  # the shell asks for Tab candidates
         return None
+    if os.name == "nt" and any(c in arg for arg in args for c in "~$%*?["):
+        return None  # typer expands ~, variables and wildcards on Windows as a Unix shell would
     glob: dict[str, Any] = {k: (list(v) if isinstance(v, list) else v) for k, v in GLOBAL_DEFAULTS.items()}
     i = 0
     while i < len(args) and args[i].startswith("-") and args[i] != "-":

@@ -317,3 +317,12 @@ def test_user_dirs_are_platformdirs(env: dict[str, str], monkeypatch: pytest.Mon
 
     assert answer(lambda: user_dir("config")) == answer(lambda: platformdirs.user_config_dir("scorepad", appauthor=False))
     assert answer(lambda: user_dir("data")) == answer(lambda: platformdirs.user_data_dir("scorepad", appauthor=False))
+
+
+def test_windows_expansion_left_to_typer(monkeypatch: pytest.MonkeyPatch) -> None:
+    """On Windows typer expands ~, variables and wildcards in arguments: such a command line goes to Typer."""
+    monkeypatch.setattr(fastpath.os, "name", "nt")
+    assert fastpath.parse(["hand", "bid=3,3,3,3", "tricks=*"], {}) is None
+    assert fastpath.parse(["--db", "~/x.db", "standings"], {}) is None
+    assert fastpath.parse(["standings", "--game", "%G%"], {}) is None
+    assert fastpath.parse(["standings", "--game", "first"], {}) is not None
