@@ -30,6 +30,7 @@ class Context:
         self.rules_dirs: list[str] = []
         self.config: dict[str, Any] | None = None   # the user's config file, read once per invocation
         self.config_fresh = False   # read by main() for this invocation already (the language of --help)
+        self.stores: list[Any] = []   # opened by this invocation: the quick route closes them before it exits
 
 
 CTX = Context()
@@ -62,6 +63,7 @@ def start(db: str | None, rules_dir: Sequence[str], lang: str | None) -> None:
     """The global options (--db, --rules-dir, --lang): kept for the command, and the language chosen."""
     CTX.db = db
     CTX.rules_dirs = list(rules_dir)
+    CTX.stores = []
     if not CTX.config_fresh:
         CTX.config = None
     CTX.config_fresh = False
@@ -101,7 +103,15 @@ def db_spec() -> str | None:
 def store() -> Any:
     from scorepad.store.protocol import open_store
 
-    return open_store(db_spec())
+    opened = open_store(db_spec())
+    CTX.stores.append(opened)
+    return opened
+
+
+def close_stores() -> None:
+    """Close what this invocation opened (SQLite checkpoints its log into the file, as at a normal exit)."""
+    while CTX.stores:
+        CTX.stores.pop().close()
 
 
 def lang(as_json: bool = False) -> str | None:

@@ -134,7 +134,7 @@ def run(call: Call) -> None:
 
 
 def main() -> None:
-    """The console script: the quick route when it is sure of the command line, else Typer."""
+    """The quick route when it is sure of the command line, else Typer (in-process: the tests)."""
     call = parse(sys.argv[1:])
     if call is None:
         from scorepad.cli import main as typer_main
@@ -142,3 +142,36 @@ def main() -> None:
         typer_main()
         return
     run(call)
+
+
+def script() -> None:
+    """The console script: main(), and after the quick route an exit without the interpreter's
+    teardown (freeing every module and object costs ~10 ms, 15% of a `scorepad standings`).
+
+    Before it leaves, the route's databases are closed (SQLite writes its log back into the file, as
+    at a normal exit) and the output is flushed. The ordinary exit stays where something else may
+    want the teardown: the Typer route, an error escaping as a traceback, readline having been set up
+    for the terminal, a tracer or coverage measuring the run."""
+    call = parse(sys.argv[1:])
+    if call is None:
+        from scorepad.cli import main as typer_main
+
+        typer_main()
+        return
+    try:
+        run(call)
+        code: object = 0
+    except SystemExit as exc:
+        code = 0 if exc.code is None else exc.code
+    if not isinstance(code, int) or "readline" in sys.modules or sys.gettrace() is not None \
+            or "coverage" in sys.modules:
+        raise SystemExit(code)
+    from scorepad import clicore
+
+    try:
+        clicore.close_stores()
+        sys.stdout.flush()
+        sys.stderr.flush()
+    except Exception:  # noqa: BLE001 - whatever it is, the ordinary exit reports it as it always did
+        raise SystemExit(code) from None
+    os._exit(code)

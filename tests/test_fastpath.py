@@ -326,3 +326,31 @@ def test_windows_expansion_left_to_typer(monkeypatch: pytest.MonkeyPatch) -> Non
     assert fastpath.parse(["--db", "~/x.db", "standings"], {}) is None
     assert fastpath.parse(["standings", "--game", "%G%"], {}) is None
     assert fastpath.parse(["standings", "--game", "first"], {}) is not None
+
+
+def test_console_script_leaves_a_whole_database_and_all_its_output(tmp_path: Path) -> None:
+    """The console script leaves the quick route without the interpreter's teardown: the database is
+    still closed first (its log written back, so the file alone holds every hand), and every line is out."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("SCOREPAD_")}
+    db = tmp_path / "t.db"
+    env["SCOREPAD_DB"] = str(db)
+    root = Path(__file__).resolve().parent.parent
+
+    def scorepad(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, "-m", "scorepad", *args], env=env, cwd=root, capture_output=True,
+                              text=True)
+
+    assert scorepad("new", "spades", "ann", "bob", "cat", "dan").returncode == 0
+    for _ in range(3):
+        done = scorepad("hand", *HAND)
+        assert done.returncode == 0, done.stderr
+        assert done.stdout.endswith("deals\n") or "Next" in done.stdout, done.stdout
+    wal = db.with_name(db.name + "-wal")
+    assert not wal.exists() or wal.stat().st_size == 0
+    alone = tmp_path / "alone.db"
+    shutil.copy(db, alone)  # the file alone, as a person copying it would
+    assert _rows(alone) == _rows(db) and sum(" INTO \"hands\" " in r for r in _rows(alone)) == 3
+    sheet = scorepad("sheet", "--json")
+    assert sheet.returncode == 0 and sheet.stdout.rstrip().endswith("}")
+    refused = scorepad("hand", "nonsense")
+    assert refused.returncode == 2 and "not an assignment" in refused.stderr and refused.stdout == ""
