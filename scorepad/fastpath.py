@@ -7,6 +7,7 @@ scorepad/fastgen.py writes from the Typer app, and runs the same body (scorepad.
 command runs. Anything else goes to Typer unchanged: help, completion, an unknown or misspelt
 option, a value this parser would have to guess about, a usage error. So click keeps its own
 wording and exit statuses for them, and a test runs a corpus of command lines through both routes.
+`script()` is the console script; `main()` the same without its quick exit, for running in-process.
 """
 
 from __future__ import annotations
