@@ -6,7 +6,6 @@ commands start fast.
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 from collections.abc import Iterable, Sequence
@@ -124,6 +123,7 @@ def rules_check(paths: list[Path] = typer.Argument(..., help="ruleset files"),
                 fmt: str = typer.Option("text", "--format",
                                         help="text (file:line:column: key: message) or json (for editors)")) -> None:
     """Validate ruleset files: every problem as file:line:column: TOML key: a sentence."""
+    import json
 
     from scorepad.errors import UserError
     from scorepad.house import check_file, locate_problems
