@@ -1,5 +1,5 @@
 """`python -m scorepad` runs the same program as the `scorepad` console script."""
 
-from scorepad.cli import main
+from scorepad.fastpath import script
 
-main()
+script()

@@ -6,39 +6,37 @@ commands start fast.
 
 from __future__ import annotations
 
-import json
 import os
 import sys
-from collections.abc import Iterable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Iterable, Sequence
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any
 
 import typer
 
+from scorepad import clicore
+from scorepad.clicoerce import plain_coercion
+from scorepad.clicore import CTX
+from scorepad.clicore import config as _config
+from scorepad.clicore import db_spec as _db_spec
+from scorepad.clicore import fail as _fail
+from scorepad.clicore import lang as _lang
+from scorepad.clicore import on_terminal as _on_terminal
+from scorepad.clicore import print_json as _print_json
+from scorepad.clicore import rules_dirs as _rules_dirs
+from scorepad.clicore import store as _store
+from scorepad.clicore import table as _table
 from scorepad.clihelp import add_examples, words_not_types
 from scorepad.errors import ScorepadError
 from scorepad.locale import _, ngettext
 
 words_not_types()  # help in words (GAME, PLAYER), not Python types
+plain_coercion()  # str, int and flag values converted without building pydantic adapters
 app = typer.Typer(add_completion=True, no_args_is_help=True, pretty_exceptions_enable=False,
                   context_settings={"help_option_names": ["-h", "--help"]},
                   help="Scorekeeper for card games played at a real table.")
 rules_app = typer.Typer(no_args_is_help=True, help="List, show and check rulesets.")
 app.add_typer(rules_app, name="rules")
-
-
-class Context:
-    """The global options of this invocation."""
-
-    def __init__(self) -> None:
-        self.db: str | None = None
-        self.rules_dirs: list[str] = []
-        self.config: dict[str, Any] | None = None   # the user's config file, read once per invocation
-        self.config_fresh = False   # read by main() for this invocation already (the language of --help)
-
-
-CTX = Context()
 
 
 def _version(value: bool) -> None:
@@ -60,80 +58,7 @@ def _global(db: str | None = typer.Option(None, "--db", metavar="FILE|URL",
             lang: str | None = typer.Option(None, "--lang", metavar="CODE",
                                             help="language: en, et, ru or uk (default: the config's "
                                             "language, SCOREPAD_LANG, else the locale)")) -> None:
-    CTX.db = db
-    CTX.rules_dirs = list(rules_dir)
-    if not CTX.config_fresh:
-        CTX.config = None
-    CTX.config_fresh = False
-    from scorepad.locale import choose, set_language
-
-    try:
-        configured = _config().get("language")
-    except ScorepadError:
-        configured = None   # a broken config file is reported by the command that needs it
-        CTX.config = None
-    code, warning = choose(lang, configured)
-    if warning:
-        typer.echo(warning, err=True)
-    set_language(code)
-
-
-def _config() -> dict[str, Any]:
-    if CTX.config is None:
-        from scorepad.config import load_config
-
-        CTX.config = load_config()
-    return CTX.config
-
-
-def _rules_dirs() -> list[str]:
-    """--rules-dir, then SCOREPAD_RULES (added by the registry), the config's dirs, the user rules dir."""
-    from scorepad.config import user_rules_dir
-
-    return [*CTX.rules_dirs, *_config().get("rules_dirs", []), str(user_rules_dir())]
-
-
-def _db_spec() -> str | None:
-    """--db, else SCOREPAD_DB, else the config's db: a file path, or a PostgreSQL URL or connection string."""
-    return CTX.db or os.environ.get("SCOREPAD_DB") or _config().get("db")
-
-
-def _store() -> Any:
-    from scorepad.store.protocol import open_store
-
-    return open_store(_db_spec())
-
-
-def _lang(as_json: bool = False) -> str | None:
-    """The language of the texts shown; None (the rulesets' own texts) for JSON, which stays neutral:
-    a command with --json also prints the program's own texts in English."""
-    from scorepad.locale import current, set_language
-
-    if as_json:
-        set_language(None)
-        return None
-    return current()
-
-
-def _print_json(data: Any) -> None:
-    typer.echo(json.dumps(data, ensure_ascii=False, indent=2, allow_nan=False))
-
-
-def _on_terminal() -> bool:
-    return sys.stdin.isatty() and sys.stdout.isatty()
-
-
-@contextmanager
-def _table() -> Iterator[Any]:
-    """A terminal console for the prompt; a cancelled prompt says so and stores nothing."""
-    from scorepad.table.console import TerminalConsole
-    from scorepad.table.prompt import Cancelled
-
-    try:
-        yield TerminalConsole()
-    except Cancelled as exc:
-        typer.echo(_('\nNot recorded; nothing was stored.'), err=True)
-        raise SystemExit(130 if exc.interrupted else 0) from None
+    clicore.start(db, rules_dir, lang)
 
 
 # ------------------------------------------------------------------ rules
@@ -428,35 +353,7 @@ def hand(assignments: list[str] = typer.Argument(None, metavar="FIELD=VALUE...",
 
     On a terminal without FIELD=VALUE it asks every field of the hand, then "Record? [Y/n/e]".
     """
-    import uuid
-
-    from scorepad import play
-    from scorepad.errors import StoreUnreachable, UserError
-    from scorepad.render import hand_short_text
-
-    if key is not None and not 1 <= len(key) <= 200:
-        raise UserError(_("--key: write 1 to 200 characters, e.g. a UUID"))
-    write_key = key or uuid.uuid4().hex
-    try:
-        store = _store()
-        if _on_terminal() and not as_json and expect is None and key is None:
-            from scorepad.table.entry import enter_hand
-
-            with _table() as console:
-                rec = enter_hand(store, game, assignments or [], console)
-        else:
-            rec = play.record_hand(store, game, assignments or [], None, _lang(as_json), expect=expect,
-                                       key=write_key)
-    except StoreUnreachable as exc:
-        raise StoreUnreachable(_("{error}; to be sure this hand is stored once, repeat the command with --key {key}")
-                               .format(error=exc.message, key=write_key)) from None
-    data = play.hand_json(rec)
-    if as_json:
-        typer.echo(json.dumps(data, ensure_ascii=False, indent=2, allow_nan=False))
-    elif not quiet:
-        from scorepad.table.console import colour_lines, emit
-
-        emit(colour_lines(hand_short_text(data), sys.stdout))
+    clicore.hand(assignments, game, expect, key, as_json, quiet)
 
 
 @app.command("undo")
@@ -576,33 +473,14 @@ def sheet(game: str | None = typer.Option(None, "--game", metavar="GAME", help="
           as_json: bool = typer.Option(False, "--json", help="JSON output"),
           chart: bool = typer.Option(False, "--chart", help="draw the running totals as a chart")) -> None:
     """The score sheet: hand by hand, points and running totals (bridge: the WE/THEY pad)."""
-    from scorepad import play
-    from scorepad.render import chart_text, sheet_text
-
-    store = _store()
-    data = play.sheet(store, store.game(game), _lang(as_json))
-    if as_json:
-        typer.echo(json.dumps(data, ensure_ascii=False, indent=2, allow_nan=False))
-    else:
-        typer.echo(chart_text(data) if chart else sheet_text(data))
+    clicore.sheet(game, as_json, chart)
 
 
 @app.command("standings")
 def standings(game: str | None = typer.Option(None, "--game", metavar="GAME", help="game id (default: the current game)"),
               as_json: bool = typer.Option(False, "--json", help="JSON output")) -> None:
     """Current totals, each side's counters, who deals next, finished/winner."""
-    from scorepad import play
-    from scorepad.render import standings_text
-
-    store = _store()
-    row = store.game(game)
-    data = play.standings(row, lang=_lang(as_json))
-    pending = store.pending_bid(row.id)
-    if pending is not None:
-        data["bid"] = pending  # the bid written down for the coming hand
-    typer.echo(json.dumps(data, ensure_ascii=False, indent=2, allow_nan=False) if as_json else standings_text(data))
-    if pending is not None and not as_json:
-        typer.echo(_("Bid for hand {value}: {value2}").format(value=row.hands + 1, value2=' '.join(pending)))
+    clicore.standings(game, as_json)
 
 
 @app.command("games")
@@ -915,19 +793,6 @@ def rescore(game_id: str = typer.Argument(..., help="game id"),
     typer.echo(_('Re-scored; the old hands are kept in the audit trail.'))
 
 
-def _fail(exc: ScorepadError) -> NoReturn:
-    from scorepad.locale.engine_text import engine_text
-    from scorepad.output import terminal_safe
-    from scorepad.table.console import colour_wanted, emit, paint
-
-    label = _("error:")
-    emit(f"{paint(label, 'bad', colour_wanted(sys.stderr))} {terminal_safe(engine_text(exc.message))}", err=True)
-    for line in exc.problems:
-        if line != exc.message:
-            typer.echo(f"  - {engine_text(line)}", err=True)
-    raise SystemExit(exc.exit_code)
-
-
 def _click_errors() -> tuple[tuple[type[BaseException], ...], tuple[type[Exception], ...]]:
     """Abort and usage-error classes of click, and of the copy of click that newer typer ships instead."""
     import importlib
@@ -1010,19 +875,19 @@ def _run() -> None:
         from scorepad.locale.cli_help import localized
 
         with localized(app):
-            app(standalone_mode=False)
+            code = app(standalone_mode=False)
+        if code == 130:  # Ctrl-C inside a command: typer returns Exit(130) when not in standalone mode
+            clicore.interrupted()
     except ScorepadError as exc:
         _fail(exc)
     except SystemExit:
         raise
     except KeyboardInterrupt:
-        typer.echo(_('interrupted; nothing was stored'), err=True)
-        raise SystemExit(130) from None
+        clicore.interrupted()
     except Exception as exc:  # usage errors and the unexpected
         aborts, usage = _click_errors()
         if isinstance(exc, aborts):
-            typer.echo(_('aborted; nothing was stored'), err=True)
-            raise SystemExit(2) from None
+            clicore.aborted()
         if type(exc).__name__ == "NoArgsIsHelpError" and getattr(exc, "ctx", None) is not None:
             typer.echo(exc.ctx.get_help())  # type: ignore[attr-defined]
             raise SystemExit(0) from None
@@ -1031,6 +896,4 @@ def _run() -> None:
             raise SystemExit(2) from None
         if os.environ.get("SCOREPAD_DEBUG"):
             raise
-        typer.echo(_("internal error: {name}: {exc} (set SCOREPAD_DEBUG=1 for details)").format(
-                       name=type(exc).__name__, exc=exc), err=True)
-        raise SystemExit(1) from None
+        clicore.internal(exc)

@@ -23,9 +23,9 @@ def config_path() -> Path:
     env = os.environ.get("SCOREPAD_CONFIG")
     if env:
         return Path(env)
-    from platformdirs import user_config_dir
+    from scorepad.userdirs import user_dir
 
-    return Path(user_config_dir("scorepad", appauthor=False)) / "config.toml"
+    return Path(user_dir("config")) / "config.toml"
 
 
 def user_rules_dir() -> Path:
@@ -33,9 +33,9 @@ def user_rules_dir() -> Path:
     env = os.environ.get("SCOREPAD_HOME")
     if env:
         return Path(env) / "rules"
-    from platformdirs import user_data_dir
+    from scorepad.userdirs import user_dir
 
-    return Path(user_data_dir("scorepad", appauthor=False)) / "rules"
+    return Path(user_dir("data")) / "rules"
 
 
 def load_config(path: Path | None = None) -> dict[str, Any]:

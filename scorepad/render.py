@@ -55,14 +55,15 @@ def _afterpoint(text: str) -> int:
     return len(text) - pos - 1 if pos >= 0 else -1
 
 
-def simple_table(rows: list[list[str]], headers: list[str]) -> str:
+def simple_table(rows: list[list[str]], headers: list[str], numparse: bool = True) -> str:
     """The table `tabulate(rows, headers, tablefmt="simple")` prints, for the standings on every
-    `hand` and `standings` (without importing tabulate). Columns of numbers align right on the point."""
+    `hand` and `standings` (without importing tabulate). Columns of numbers align right on the point;
+    with `numparse=False` every column is text, as tabulate's `disable_numparse=True`."""
     cols = list(zip(*rows, strict=False)) if rows else [() for _ in headers]
     out_cols = []
     for header, cells in zip(headers, cols, strict=False):
         values = [c for c in cells if c != ""]
-        numeric = bool(values) and all(_number(c) for c in values)
+        numeric = numparse and bool(values) and all(_number(c) for c in values)
         if numeric:
             floats = not all(_isint(c) for c in values)
             shown = [format(float(c), "g") if c != "" and floats else c for c in cells]
@@ -246,8 +247,11 @@ def hands_text(data: dict[str, Any]) -> str:
     rows = []
     for h in data["hands"]:
         notes = "; ".join(engine_text(e) for e in h["events"])
-        rows.append([h["hand"], *[num(p) for p in h["points"]], *[format_value(t) for t in h["totals"]], notes])
-    out = [tabulate(rows, headers=headers, tablefmt="simple", disable_numparse=True)]
+        rows.append([str(h["hand"]), *[num(p) for p in h["points"]], *[format_value(t) for t in h["totals"]], notes])
+    if any("\n" in cell for row in rows for cell in row):  # tabulate lays out lines within a cell
+        out = [tabulate(rows, headers=headers, tablefmt="simple", disable_numparse=True)]
+    else:  # the same text without importing tabulate (~20 ms of `scorepad sheet`)
+        out = [simple_table(rows, headers, numparse=False)]
     out.append(_("Totals: {totals}").format(
         totals=", ".join(f"{s} {format_value(t)}" for s, t in zip(sides, data["totals"], strict=False))))
     if data["finished"] and data.get("winner"):

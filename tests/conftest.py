@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from scorepad.cli import main
+from scorepad.fastpath import main
 
 
 @dataclass

@@ -3,8 +3,9 @@
     python tests/worker.py PLAN.json
 
 PLAN is {"db": path, "commands": [[arg, ...], ...], "retry": bool, "start_at": unix time}. Each command is run through
-`scorepad.cli.main` exactly as the console script would run it (a fresh database connection per
-command), and one JSON line per command is printed and flushed as soon as the command returns:
+`scorepad.cli.main`, the Typer route of the console script (a fresh database connection per command;
+the quick route of `hand` would record the hands faster than the kill test's timing expects), and
+one JSON line per command is printed and flushed as soon as the command returns:
 {"i": index, "args": [...], "code": exit status, "out": ..., "err": ..., "tries": n}. A line is
 printed only after the command finished, so a line with code 0 means the command had reported
 success (the crash test relies on that). With "retry", a command refused because another command

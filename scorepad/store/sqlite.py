@@ -13,7 +13,6 @@ import json
 import os
 import sqlite3
 import time
-import uuid
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -107,10 +106,16 @@ class Rewrite:
     bid: list[str] | None = None   # the pending bid retyped with the new names, when the game has one
 
 
-def default_path() -> Path:
-    from platformdirs import user_data_dir
+def _uuid4_hex() -> str:
+    import uuid  # here: importing uuid imports platform, a cost of every start otherwise
 
-    return Path(user_data_dir("scorepad", appauthor=False)) / "scorepad.db"
+    return uuid.uuid4().hex
+
+
+def default_path() -> Path:
+    from scorepad.userdirs import user_dir
+
+    return Path(user_dir("data")) / "scorepad.db"
 
 
 class Store:
@@ -204,7 +209,7 @@ class Store:
             cur = db.execute(
                 "INSERT INTO games(uid, ruleset_id, ruleset_hash, variant, name, season, players, sides,"
                 " options, created, state) VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (uid or uuid.uuid4().hex, ruleset_id, ruleset_hash, variant, name, season, dumps(list(players)),
+                (uid or _uuid4_hex(), ruleset_id, ruleset_hash, variant, name, season, dumps(list(players)),
                  dumps(sides), dumps(options), created or now(), dumps(state)))
             game_id = int(cur.lastrowid or 0)
             db.execute("INSERT INTO audit(game_id, at, action, hand_n, detail) VALUES(?, ?, 'new', NULL, ?)",
