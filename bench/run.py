@@ -13,6 +13,8 @@ a build. bench/README.md keeps the latest figures and the machine they were take
 2. flat: recording hand 1000 of a game against recording hand 1 (library level, play.record_hand).
 3. scale: a database of 5,000 games and 100,000 hands; `scorepad season` wall time and peak memory.
 4. engine: replay throughput (hands per second) of every bundled ruleset, using its scenario files.
+5. commands: every command and sub-command as a whole process, each run paired with a run of the
+   minimal Typer program, on a small database (bench/commands.py).
 """
 
 from __future__ import annotations
@@ -330,7 +332,7 @@ def machine() -> dict[str, str]:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--quick", action="store_true", help="fewer runs, a smaller season database")
-    ap.add_argument("--only", default="latency,flat,scale,engine", help="comma-separated parts to run")
+    ap.add_argument("--only", default="latency,flat,scale,engine,commands", help="comma-separated parts to run")
     ap.add_argument("--json", type=Path, help="also write the figures as JSON to this file")
     ap.add_argument("--no-pyc", action="store_true", help="measure start-up without byte-code caches")
     args = ap.parse_args()
@@ -350,6 +352,10 @@ def main() -> None:
             results["scale"] = bench_scale(tmp, 500 if args.quick else 5000, 20, 2 if args.quick else 5)
         if "engine" in parts:
             results["engine"] = bench_engine(0.1 if args.quick else 0.5)
+        if "commands" in parts:
+            from commands import bench_commands
+
+            results["commands"] = bench_commands(tmp, 1 if args.quick else 5, clean_env(tmp), scorepad_cmd())
     if args.json:
         args.json.write_text(json.dumps(results, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
 
