@@ -141,20 +141,9 @@ def _table() -> Iterator[Any]:
 @rules_app.command("list")
 def rules_list(as_json: bool = typer.Option(False, "--json", help="JSON output")) -> None:
     """All rulesets: id, name, aliases, players, variants."""
-    from scorepad.describe import summary
-    from scorepad.registry import entries, load
+    from scorepad.registry import summaries
 
-    items = []
-    problems = []
-    from scorepad.translation import translate
-
-    language = _lang(as_json)
-    for entry in entries(_rules_dirs()).values():
-        try:
-            items.append(summary(translate(load(str(entry.path)), language), language))
-        except ScorepadError as exc:
-            problems.append(f"{entry.path}: {exc.message}")
-    items.sort(key=lambda d: d["id"])
+    items, problems = summaries(_rules_dirs(), _lang(as_json))
     if as_json:
         _print_json(items)
     else:
