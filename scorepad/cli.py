@@ -598,7 +598,7 @@ def standings(game: str | None = typer.Option(None, "--game", metavar="GAME", he
 def games(season: str | None = typer.Option(None, "--season", help="only this season"),
           as_json: bool = typer.Option(False, "--json", help="JSON output")) -> None:
     """List games (the current one is marked *)."""
-    from scorepad.play import season_name
+    from scorepad.gamerows import season_name
     from scorepad.render import games_text
 
     store = _store()
@@ -623,7 +623,7 @@ def use(game_id: str = typer.Argument(..., help="game id, or the name it was sta
 def delete(game: str = typer.Argument(..., help="game id or name"),
            yes: bool = typer.Option(False, "--yes", help="delete without asking")) -> None:
     """Remove a game typed by mistake, with its hands (recorded in the audit trail)."""
-    from scorepad import play
+    from scorepad import gamerows
     from scorepad.errors import UserError
 
     store = _store()
@@ -640,16 +640,16 @@ def delete(game: str = typer.Argument(..., help="game id or name"),
         if not typer.confirm(_('Delete it?')):
             typer.echo(_('Nothing deleted.'))
             return
-    play.delete(store, row.id)
+    gamerows.delete(store, row.id)
     typer.echo(_("Deleted {what}. `scorepad log --game {id}` still shows what it was.").format(what=what, id=row.id))
 
 
 @app.command("abandon")
 def abandon(game: str | None = typer.Option(None, "--game", help="game id or name (default: the current game)")) -> None:
     """Give up an unfinished game: kept, but out of the season tables, not a draw, and it takes no more hands."""
-    from scorepad import play
+    from scorepad.gamerows import abandon
 
-    row = play.abandon(_store(), game)
+    row = abandon(_store(), game)
     typer.echo(ngettext("Game {id} abandoned after {hands} hand; it counts in no season table "
                         "(`scorepad rematch` starts it again).",
                         "Game {id} abandoned after {hands} hands; it counts in no season table "
@@ -711,9 +711,9 @@ def finish(game: str | None = typer.Option(None, "--game", metavar="GAME", help=
 def log(game: str | None = typer.Option(None, "--game", metavar="GAME", help="game id (default: the current game)"),
         as_json: bool = typer.Option(False, "--json", help="JSON output")) -> None:
     """The audit trail of a game: when it started, every undo, edit, rescore and finish, with what changed."""
-    from scorepad import play
+    from scorepad.gamerows import game_log
 
-    gid, entries, deleted = play.game_log(_store(), game)
+    gid, entries, deleted = game_log(_store(), game)
     if as_json:
         _print_json(entries)
         return

@@ -11,7 +11,6 @@ import os
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from datetime import date
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -42,6 +41,10 @@ from scorepad.engine import (
     side_display,
 )
 from scorepad.errors import HandError, ScorepadError, StoreConflict, UserError
+from scorepad.gamerows import abandon as abandon  # re-exported: the commands that need no engine import gamerows
+from scorepad.gamerows import current_season, season_name, totals
+from scorepad.gamerows import delete as delete
+from scorepad.gamerows import game_log as game_log
 from scorepad.locale import _, ngettext
 from scorepad.names import MAX_GAME_NAME, check_name
 from scorepad.registry import load
@@ -87,27 +90,6 @@ def parse_teams(items: Sequence[str]) -> dict[str, list[str]]:
                 item=repr(item)))
         out[name.strip()] = [m.strip() for m in members.split(",") if m.strip()]
     return out
-
-
-def current_season(store: Store) -> str:
-    return store.get_meta("current_season") or str(date.today().year)
-
-
-def season_name(store: Store, name: str | None) -> str:
-    """A season to report on: the current one, or one that has games (else a sentence and exit 2)."""
-    current = current_season(store)
-    if name is None or name == current:
-        return current
-    seasons = store.seasons()
-    if name in seasons:
-        return name
-    from scorepad.registry import closest, did_you_mean
-
-    folded = [s for s in seasons if s.casefold() == name.casefold()]
-    if len(folded) == 1:
-        return folded[0]
-    raise UserError(_("there are no games in season {name}{value}; seasons: {value2}").format(
-                        name=repr(name), value=did_you_mean(closest(name, seasons)), value2=', '.join(seasons) or 'none yet'))
 
 
 def new_game(store: Store, spec: str, players: Sequence[str], teams: Sequence[str] = (),
@@ -748,46 +730,6 @@ def rescore_apply(store: Store, plan: RescorePlan) -> GameRow:
 
 
 # ------------------------------------------------------------------ housekeeping
-
-def totals(row: GameRow) -> list[Any]:
-    return [s["score"] for s in row.state["sides"]]
-
-
-def abandon(store: Store, game_id: int | str | None) -> GameRow:
-    """Mark an unfinished game abandoned: kept, but out of the season tables, not a draw, no more hands."""
-    row = store.game(game_id)
-    if row.abandoned:
-        raise UserError(_("game {id} is already abandoned").format(id=row.id))
-    if row.state["finished"]:
-        raise UserError(_("game {id} has ended; abandon is for a game left unfinished (`scorepad delete` "
-                           "removes a game typed by mistake)").format(id=row.id))
-    store.record_action(row.id, row.version, "abandon", {"hands": row.hands, "totals": totals(row)})
-    return store.game(row.id)
-
-
-def delete(store: Store, game_id: int | str) -> GameRow:
-    """Remove a game typed by mistake; the audit trail keeps what it was, hand by hand as typed."""
-    row = store.game(game_id)
-    detail = {"uid": row.uid, "ruleset": row.ruleset_id, "variant": row.variant, "name": row.name,
-              "season": row.season, "created": row.created, "players": row.players, "sides": row.sides,
-              "options": row.options, "totals": totals(row),
-              "hands": [{"n": h.n, "typed": h.typed} for h in store.hands(row.id)]}
-    store.delete_game(row.id, row.version, detail)
-    return row
-
-
-def game_log(store: Store, game_id: int | str | None) -> tuple[int, list[dict[str, Any]], bool]:
-    """A game's audit trail: (id, entries, deleted?); a deleted game's trail is still there by its number."""
-    try:
-        row = store.game(game_id)
-    except UserError:
-        number = str(game_id).strip() if game_id is not None else ""
-        entries = store.deleted_audit(int(number)) if number.isdigit() and int(number) < 2**63 else []
-        if not entries:
-            raise
-        return int(number), entries, True
-    return row.id, store.audit(row.id), False
-
 
 def rematch(store: Store, game_id: int | str | None, name: str | None = None,
             season: str | None = None) -> GameRow:

@@ -5,7 +5,6 @@ from __future__ import annotations
 import unicodedata
 from typing import Any
 
-from scorepad.engine import format_value
 from scorepad.locale import N_, _, ngettext
 from scorepad.locale.engine_text import engine_text
 
@@ -15,6 +14,13 @@ STATUS = {"playing": N_("playing"), "won": N_("won"), "lost": N_("lost"), "out":
 
 def status_text(status: str) -> str:
     return _(STATUS[status]) if status in STATUS else status
+
+
+def format_value(value: Any) -> str:
+    """engine.format_value, imported when first used: `rules list` and `games` need no engine."""
+    from scorepad.engine import format_value as real
+
+    return real(value)
 
 
 def tabulate(*args: Any, **kwargs: Any) -> str:
