@@ -176,38 +176,69 @@ def run_once(cmd: list[str], env: dict[str, str], stdin: str, ok: tuple[int, ...
     return wall, usage.ru_utime + usage.ru_stime
 
 
-def bench_commands(tmp: Path, runs: int, env: dict[str, str], scorepad: list[str]) -> dict[str, Any]:
-    paths = prepare(tmp / "commands")
-    env = dict(env, SCOREPAD_DB=str(paths.db))
+def _own_home(env: dict[str, str], home: Path) -> dict[str, str]:
+    home.mkdir(parents=True, exist_ok=True)
+    return dict(env, HOME=str(home), XDG_CONFIG_HOME=str(home / "config"), XDG_DATA_HOME=str(home / "data"))
+
+
+def bench_commands(tmp: Path, runs: int, env: dict[str, str], scorepad: list[str],
+                   only: str | None = None, against: list[str] | None = None) -> dict[str, Any]:
+    """The table; `only` (comma-separated labels) runs a few of them (commands that change what
+    another puts back, like hand and undo, should then be chosen together). `against`: another
+    scorepad (e.g. an older checkout) run the same way, interleaved, on its own copy of the files."""
     typer_cmd = [sys.executable, str(ROOT / "bench" / "minimal_typer.py"), "hello"]
-    cmds = command_list(paths)
-    walls: dict[str, list[float]] = {c.label: [] for c in cmds}
-    cpus: dict[str, list[float]] = {c.label: [] for c in cmds}
-    ref_walls: dict[str, list[float]] = {c.label: [] for c in cmds}
-    ref_cpus: dict[str, list[float]] = {c.label: [] for c in cmds}
+    subjects: list[tuple[str, list[str], list[Command], dict[str, str]]] = []
+    for name, exe in (("before", against), ("now", scorepad)):
+        if exe is None:
+            continue
+        paths = prepare(tmp / f"commands-{name}")
+        cmds = command_list(paths)
+        if only:
+            wanted = {w.strip() for w in only.split(",")}
+            unknown = wanted - {c.label for c in cmds}
+            if unknown:
+                raise SystemExit(f"unknown command labels: {', '.join(sorted(unknown))}")
+            cmds = [c for c in cmds if c.label in wanted]
+        subjects.append((name, exe, cmds, dict(_own_home(env, tmp / f"home-{name}"), SCOREPAD_DB=str(paths.db))))
+    labels = [c.label for c in subjects[0][2]]
+    walls: dict[tuple[str, str], list[float]] = {}
+    cpus: dict[tuple[str, str], list[float]] = {}
     for r in range(runs + 1):   # round 0 warms up: page cache, .pyc files
-        for c in cmds:
-            tw, tc = run_once(typer_cmd, env, "", (0,))
-            w, cpu = run_once([*scorepad, *c.args(r)], dict(env, **dict(c.env)), c.stdin, c.ok)
+        for i, label in enumerate(labels):
+            timed = [("typer", *run_once(typer_cmd, env, "", (0,)))]
+            for name, exe, cmds, sub_env in subjects:
+                c = cmds[i]
+                timed.append((name, *run_once([*exe, *c.args(r)], dict(sub_env, **dict(c.env)), c.stdin, c.ok)))
             if r:
-                ref_walls[c.label].append(tw)
-                ref_cpus[c.label].append(tc)
-                walls[c.label].append(w)
-                cpus[c.label].append(cpu)
-    print(f"\n5. Every command (whole process, {runs} runs each, each paired with a run of the minimal Typer "
+                for name, wall, cpu in timed:
+                    walls.setdefault((label, name), []).append(wall)
+                    cpus.setdefault((label, name), []).append(cpu)
+    print(f"\n5. Every command (whole process, {runs} runs each, each run beside a run of the minimal Typer "
           "program; a small database)")
-    print(f"   {'command':34} {'median':>10} {'typer':>10} {'/typer':>7} {'cpu/typer':>10}")
+    print("   ratios: median wall time over the median of the Typer runs beside it; cpu: the same in CPU seconds"
+          + ("; 'before': the other scorepad given with --against" if against else ""))
+    head = f"   {'command':34} {'median':>10} {'typer':>10} {'/typer':>7} {'cpu/typer':>10}"
+    print(head + (f" {'before':>8} {'cpu before':>11}" if against else ""))
     out: dict[str, Any] = {"runs": runs, "commands": {}}
     over = []
-    for c in cmds:
-        med, ref = statistics.median(walls[c.label]), statistics.median(ref_walls[c.label])
-        cpu, ref_cpu = statistics.median(cpus[c.label]), statistics.median(ref_cpus[c.label])
-        ratio, cpu_ratio = med / ref, cpu / ref_cpu
-        out["commands"][c.label] = {"median_ms": round(med * 1000, 1), "typer_median_ms": round(ref * 1000, 1),
-                                    "vs_typer": round(ratio, 2), "cpu_vs_typer": round(cpu_ratio, 2)}
-        if ratio > 1.0:
-            over.append(c.label)
-        print(f"   {c.label:34} {med * 1000:7.1f} ms {ref * 1000:7.1f} ms {ratio:6.2f}x {cpu_ratio:9.2f}x")
+
+    def med(label: str, name: str, table: dict[tuple[str, str], list[float]]) -> float:
+        return statistics.median(table[(label, name)])
+
+    for label in labels:
+        ref, ref_cpu = med(label, "typer", walls), med(label, "typer", cpus)
+        now, now_cpu = med(label, "now", walls), med(label, "now", cpus)
+        row: dict[str, Any] = {"median_ms": round(now * 1000, 1), "typer_median_ms": round(ref * 1000, 1),
+                               "vs_typer": round(now / ref, 2), "cpu_vs_typer": round(now_cpu / ref_cpu, 2)}
+        line = f"   {label:34} {now * 1000:7.1f} ms {ref * 1000:7.1f} ms {now / ref:6.2f}x {now_cpu / ref_cpu:9.2f}x"
+        if against:
+            before, before_cpu = med(label, "before", walls), med(label, "before", cpus)
+            row.update(before_vs_typer=round(before / ref, 2), before_cpu_vs_typer=round(before_cpu / ref_cpu, 2))
+            line += f" {before / ref:7.2f}x {before_cpu / ref_cpu:10.2f}x"
+        out["commands"][label] = row
+        if now / ref > 1.0:
+            over.append(label)
+        print(line)
     print("   target: every command at most 1.0x the minimal Typer program"
           + (f"; over: {', '.join(over)}" if over else "; all within"))
     return out

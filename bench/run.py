@@ -334,6 +334,9 @@ def main() -> None:
     ap.add_argument("--quick", action="store_true", help="fewer runs, a smaller season database")
     ap.add_argument("--only", default="latency,flat,scale,engine,commands", help="comma-separated parts to run")
     ap.add_argument("--json", type=Path, help="also write the figures as JSON to this file")
+    ap.add_argument("--commands", help="with the commands part: only these labels (comma-separated)")
+    ap.add_argument("--against", help="with the commands part: another scorepad to time beside this one, "
+                                      "e.g. 'python /path/to/old/checkout/sp.py' (split on spaces)")
     ap.add_argument("--no-pyc", action="store_true", help="measure start-up without byte-code caches")
     args = ap.parse_args()
     global NO_PYC
@@ -355,7 +358,8 @@ def main() -> None:
         if "commands" in parts:
             from commands import bench_commands
 
-            results["commands"] = bench_commands(tmp, 1 if args.quick else 5, clean_env(tmp), scorepad_cmd())
+            results["commands"] = bench_commands(tmp, 1 if args.quick else 5, clean_env(tmp), scorepad_cmd(),
+                                                args.commands, args.against.split() if args.against else None)
     if args.json:
         args.json.write_text(json.dumps(results, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
 
