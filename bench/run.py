@@ -316,6 +316,14 @@ def bench_engine(min_seconds: float) -> dict[str, Any]:
 
 # --------------------------------------------------------------------------- main
 
+def against_cmd(checkout: Path) -> list[str]:
+    """`scorepad` run from another checkout's source, with this Python's packages."""
+    if not (checkout / "scorepad" / "cli.py").is_file():
+        raise SystemExit(f"--against {checkout}: not a scorepad checkout (no scorepad/cli.py)")
+    code = f"import sys; sys.path.insert(0, {str(checkout.resolve())!r}); from scorepad.cli import main; sys.exit(main())"
+    return [sys.executable, "-c", code]
+
+
 def machine() -> dict[str, str]:
     cpu = platform.processor() or "unknown"
     try:
@@ -335,8 +343,8 @@ def main() -> None:
     ap.add_argument("--only", default="latency,flat,scale,engine,commands", help="comma-separated parts to run")
     ap.add_argument("--json", type=Path, help="also write the figures as JSON to this file")
     ap.add_argument("--commands", help="with the commands part: only these labels (comma-separated)")
-    ap.add_argument("--against", help="with the commands part: another scorepad to time beside this one, "
-                                      "e.g. 'python /path/to/old/checkout/sp.py' (split on spaces)")
+    ap.add_argument("--against", type=Path, help="with the commands part: a checkout of another scorepad "
+                                                 "(e.g. `git worktree add /tmp/old main`) to time beside this one")
     ap.add_argument("--no-pyc", action="store_true", help="measure start-up without byte-code caches")
     args = ap.parse_args()
     global NO_PYC
@@ -359,7 +367,7 @@ def main() -> None:
             from commands import bench_commands
 
             results["commands"] = bench_commands(tmp, 1 if args.quick else 5, clean_env(tmp), scorepad_cmd(),
-                                                args.commands, args.against.split() if args.against else None)
+                                                args.commands, against_cmd(args.against) if args.against else None)
     if args.json:
         args.json.write_text(json.dumps(results, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
 

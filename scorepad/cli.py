@@ -814,8 +814,6 @@ def _check_date(label: str, day: str) -> None:
 def player(name: str = typer.Argument(..., help="player name"),
            as_json: bool = typer.Option(False, "--json", help="JSON output")) -> None:
     """One player's history: every game, side, score, place and result."""
-    from tabulate import tabulate
-
     from scorepad.errors import UserError
     from scorepad.registry import closest, did_you_mean
     from scorepad.season import player_history
@@ -829,9 +827,9 @@ def player(name: str = typer.Argument(..., help="player name"),
     if as_json:
         _print_json(rows)
         return
-    typer.echo(tabulate([[r["date"], r["game"], r["ruleset"], ", ".join(r["side"]), r["score"],
-                          f"{r['place']}/{r['of']}", r["result"]] for r in rows],
-                        headers=["date", "game", "ruleset", "side", "score", "place", "result"], tablefmt="simple"))
+    from scorepad.render import player_text
+
+    typer.echo(player_text(rows))
 
 
 @app.command("export")

@@ -4,13 +4,17 @@ benchmark list of every command (bench/commands.py) kept complete."""
 from __future__ import annotations
 
 import importlib.util
+import json
 import os
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
 
 import pytest
+
+from tests.conftest import Run
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -91,3 +95,23 @@ def test_commands_that_score_nothing_load_no_engine(args: list[str], env: dict[s
 
 def test_the_check_above_can_see_the_engine(env: dict[str, str]) -> None:
     assert _loaded(["rules", "show", "spades"], env, ENGINE) == list(ENGINE)
+
+
+def test_player_prints_what_tabulate_printed(cli: Callable[..., Run]) -> None:
+    """`player` writes its table without tabulate: the same text as tabulate's simple format."""
+    from tabulate import tabulate
+
+    assert cli("new", "hearts", "ann", "bob", "cat", "dan").code == 0
+    assert cli("new", "spades", "ann", "bob", "cat", "dan", "--opt", "target=100").code == 0
+    for _ in range(2):
+        assert cli("hand", "bid=3,3,3,3", "tricks=4,3,3,3").code == 0
+    rows = json.loads(cli("player", "ann", "--json").out)
+    assert len(rows) == 2
+    rows.append(dict(rows[0], score=12.5, game=1234))   # a score with a fraction aligns on the point
+    expected = tabulate([[r["date"], r["game"], r["ruleset"], ", ".join(r["side"]), r["score"],
+                          f"{r['place']}/{r['of']}", r["result"]] for r in rows],
+                        headers=["date", "game", "ruleset", "side", "score", "place", "result"], tablefmt="simple")
+    from scorepad.render import player_text
+
+    assert player_text(rows) == expected
+    assert cli("player", "ann").out == player_text(rows[:2]) + "\n"
