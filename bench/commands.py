@@ -176,16 +176,35 @@ def run_once(cmd: list[str], env: dict[str, str], stdin: str, ok: tuple[int, ...
     return wall, usage.ru_utime + usage.ru_stime
 
 
+def instructions(cmd: list[str], env: dict[str, str], stdin: str, ok: tuple[int, ...]) -> int:
+    """Instructions the whole process executes, counted by valgrind's callgrind: a figure the load of
+    the machine does not change (children, like a pager, are not followed)."""
+    import re
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as tmp:
+        run = subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={tmp}/cg.out", *cmd],
+                             env=env, input=stdin, capture_output=True, text=True)
+    if run.returncode not in ok:
+        raise SystemExit(f"{' '.join(cmd)} exited {run.returncode} under valgrind: {run.stderr[-2000:]}")
+    found = re.search(r"Collected : (\d+)", run.stderr)
+    if not found:
+        raise SystemExit(f"no instruction count from callgrind: {run.stderr[-2000:]}")
+    return int(found.group(1))
+
+
 def _own_home(env: dict[str, str], home: Path) -> dict[str, str]:
     home.mkdir(parents=True, exist_ok=True)
     return dict(env, HOME=str(home), XDG_CONFIG_HOME=str(home / "config"), XDG_DATA_HOME=str(home / "data"))
 
 
 def bench_commands(tmp: Path, runs: int, env: dict[str, str], scorepad: list[str],
-                   only: str | None = None, against: list[str] | None = None) -> dict[str, Any]:
+                   only: str | None = None, against: list[str] | None = None,
+                   count_instructions: bool = False) -> dict[str, Any]:
     """The table; `only` (comma-separated labels) runs a few of them (commands that change what
     another puts back, like hand and undo, should then be chosen together). `against`: another
-    scorepad (e.g. an older checkout) run the same way, interleaved, on its own copy of the files."""
+    scorepad (e.g. an older checkout) run the same way, interleaved, on its own copy of the files.
+    `count_instructions`: also one run of each under valgrind, instructions as a ratio to Typer's."""
     typer_cmd = [sys.executable, str(ROOT / "bench" / "minimal_typer.py"), "hello"]
     subjects: list[tuple[str, list[str], list[Command], dict[str, str]]] = []
     for name, exe in (("before", against), ("now", scorepad)):
@@ -213,12 +232,23 @@ def bench_commands(tmp: Path, runs: int, env: dict[str, str], scorepad: list[str
                 for name, wall, cpu in timed:
                     walls.setdefault((label, name), []).append(wall)
                     cpus.setdefault((label, name), []).append(cpu)
+    counts: dict[tuple[str, str], int] = {}
+    if count_instructions:
+        typer_count = instructions(typer_cmd, env, "", (0,))
+        for i, label in enumerate(labels):
+            counts[(label, "typer")] = typer_count
+            for name, exe, cmds, sub_env in subjects:
+                c = cmds[i]
+                counts[(label, name)] = instructions([*exe, *c.args(runs + 1)], dict(sub_env, **dict(c.env)),
+                                                     c.stdin, c.ok)
     print(f"\n5. Every command (whole process, {runs} runs each, each run beside a run of the minimal Typer "
           "program; a small database)")
     print("   ratios: median wall time over the median of the Typer runs beside it; cpu: the same in CPU seconds"
           + ("; 'before': the other scorepad given with --against" if against else ""))
     head = f"   {'command':34} {'median':>10} {'typer':>10} {'/typer':>7} {'cpu/typer':>10}"
-    print(head + (f" {'before':>8} {'cpu before':>11}" if against else ""))
+    head += f" {'before':>8} {'cpu before':>11}" if against else ""
+    head += f" {'instr':>7}" + (f" {'instr before':>13}" if against else "") if counts else ""
+    print(head)
     out: dict[str, Any] = {"runs": runs, "commands": {}}
     over = []
 
@@ -235,6 +265,14 @@ def bench_commands(tmp: Path, runs: int, env: dict[str, str], scorepad: list[str
             before, before_cpu = med(label, "before", walls), med(label, "before", cpus)
             row.update(before_vs_typer=round(before / ref, 2), before_cpu_vs_typer=round(before_cpu / ref_cpu, 2))
             line += f" {before / ref:7.2f}x {before_cpu / ref_cpu:10.2f}x"
+        if counts:
+            ref_count = counts[(label, "typer")]
+            row["instructions"] = counts[(label, "now")]
+            row["instructions_vs_typer"] = round(counts[(label, "now")] / ref_count, 2)
+            line += f" {counts[(label, 'now')] / ref_count:6.2f}x"
+            if against:
+                row["before_instructions_vs_typer"] = round(counts[(label, "before")] / ref_count, 2)
+                line += f" {counts[(label, 'before')] / ref_count:12.2f}x"
         out["commands"][label] = row
         if now / ref > 1.0:
             over.append(label)

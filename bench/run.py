@@ -345,6 +345,8 @@ def main() -> None:
     ap.add_argument("--commands", help="with the commands part: only these labels (comma-separated)")
     ap.add_argument("--against", type=Path, help="with the commands part: a checkout of another scorepad "
                                                  "(e.g. `git worktree add /tmp/old main`) to time beside this one")
+    ap.add_argument("--instructions", action="store_true",
+                    help="with the commands part: also count each command's instructions (valgrind, slow)")
     ap.add_argument("--no-pyc", action="store_true", help="measure start-up without byte-code caches")
     args = ap.parse_args()
     global NO_PYC
@@ -367,7 +369,8 @@ def main() -> None:
             from commands import bench_commands
 
             results["commands"] = bench_commands(tmp, 1 if args.quick else 5, clean_env(tmp), scorepad_cmd(),
-                                                args.commands, against_cmd(args.against) if args.against else None)
+                                                args.commands, against_cmd(args.against) if args.against else None,
+                                                args.instructions)
     if args.json:
         args.json.write_text(json.dumps(results, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
 
