@@ -11,7 +11,6 @@ and checked as before: the index can make a lookup faster, never different.
 
 from __future__ import annotations
 
-import copy
 import hashlib
 import json
 from functools import lru_cache
@@ -62,7 +61,16 @@ def summary(text_digest: str, language: str | None) -> dict[str, Any] | None:
     rec = record(text_digest)
     summaries = rec.get("summaries") if rec else None
     found = summaries.get(language or "") if isinstance(summaries, dict) else None
-    return copy.deepcopy(found) if isinstance(found, dict) else None
+    return _copy(found) if isinstance(found, dict) else None
+
+
+def _copy(value: Any) -> Any:
+    """A copy of a JSON value (the cached index is never handed out to be changed); deepcopy is slower."""
+    if isinstance(value, dict):
+        return {k: _copy(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_copy(v) for v in value]
+    return value
 
 
 def build() -> dict[str, Any]:
