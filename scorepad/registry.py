@@ -229,9 +229,12 @@ def resolved_text(path: Path, extra_dirs: Sequence[str] = (), depth: int = 0) ->
     Returns the text and warnings (a base whose text changed since the file was derived from it).
     Games pin this text, so a later change of the base never changes them.
     """
+    from scorepad import rules_index
     from scorepad.rules.source import parse_toml, read_text
 
     text = read_text(path)
+    if rules_index.record(rules_index.digest(text)) is not None:
+        return text, []   # an indexed text is a bundled ruleset's, and the index holds none with a base
     data = parse_toml(text, str(path))
     if "base" not in data:
         return text, []
