@@ -17,6 +17,8 @@ a build. bench/README.md keeps the latest figures and the machine they were take
    (commit SCALE_REF, run in turn with it).
 4. engine: replay throughput (hands per second) of every bundled ruleset, using its scenario files.
 5. play: inside one `scorepad play` process (a pseudo-terminal), a typed hand line to its standings.
+6. commands: every command and sub-command as a whole process, each run paired with a run of the
+   minimal Typer program, on a small database (bench/commands.py).
 """
 
 from __future__ import annotations
@@ -509,6 +511,14 @@ def bench_engine(min_seconds: float) -> dict[str, Any]:
 
 # --------------------------------------------------------------------------- main
 
+def against_cmd(checkout: Path) -> list[str]:
+    """`scorepad` run from another checkout's source, with this Python's packages."""
+    if not (checkout / "scorepad" / "cli.py").is_file():
+        raise SystemExit(f"--against {checkout}: not a scorepad checkout (no scorepad/cli.py)")
+    code = f"import sys; sys.path.insert(0, {str(checkout.resolve())!r}); from scorepad.cli import main; sys.exit(main())"
+    return [sys.executable, "-c", code]
+
+
 def machine() -> dict[str, str]:
     cpu = platform.processor() or "unknown"
     try:
@@ -525,8 +535,13 @@ def machine() -> dict[str, str]:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--quick", action="store_true", help="fewer runs, a smaller season database")
-    ap.add_argument("--only", default="latency,flat,scale,engine,play", help="comma-separated parts to run")
+    ap.add_argument("--only", default="latency,flat,scale,engine,play,commands", help="comma-separated parts to run")
     ap.add_argument("--json", type=Path, help="also write the figures as JSON to this file")
+    ap.add_argument("--commands", help="with the commands part: only these labels (comma-separated)")
+    ap.add_argument("--against", type=Path, help="with the commands part: a checkout of another scorepad "
+                                                 "(e.g. `git worktree add /tmp/old main`) to time beside this one")
+    ap.add_argument("--instructions", action="store_true",
+                    help="with the commands part: also count each command's instructions (valgrind, slow)")
     ap.add_argument("--no-pyc", action="store_true", help="measure start-up without byte-code caches")
     args = ap.parse_args()
     global NO_PYC
@@ -547,6 +562,12 @@ def main() -> None:
             results["engine"] = bench_engine(0.1 if args.quick else 0.5)
         if "play" in parts:
             results["play"] = bench_play(tmp, 10 if args.quick else 60)
+        if "commands" in parts:
+            from commands import bench_commands
+
+            results["commands"] = bench_commands(tmp, 1 if args.quick else 5, clean_env(tmp), scorepad_cmd(),
+                                                args.commands, against_cmd(args.against) if args.against else None,
+                                                args.instructions)
     if args.json:
         args.json.write_text(json.dumps(results, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
 

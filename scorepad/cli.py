@@ -66,20 +66,9 @@ def _global(db: str | None = typer.Option(None, "--db", metavar="FILE|URL",
 @rules_app.command("list")
 def rules_list(as_json: bool = typer.Option(False, "--json", help="JSON output")) -> None:
     """All rulesets: id, name, aliases, players, variants."""
-    from scorepad.describe import summary
-    from scorepad.registry import entries, load
+    from scorepad.registry import summaries
 
-    items = []
-    problems = []
-    from scorepad.translation import translate
-
-    language = _lang(as_json)
-    for entry in entries(_rules_dirs()).values():
-        try:
-            items.append(summary(translate(load(str(entry.path)), language), language))
-        except ScorepadError as exc:
-            problems.append(f"{entry.path}: {exc.message}")
-    items.sort(key=lambda d: d["id"])
+    items, problems = summaries(_rules_dirs(), _lang(as_json))
     if as_json:
         _print_json(items)
     else:
@@ -487,8 +476,8 @@ def standings(game: str | None = typer.Option(None, "--game", metavar="GAME", he
 def games(season: str | None = typer.Option(None, "--season", help="only this season"),
           as_json: bool = typer.Option(False, "--json", help="JSON output")) -> None:
     """List games (the current one is marked *)."""
+    from scorepad.gamerows import season_name
     from scorepad.render import games_text
-    from scorepad.season import season_name
 
     store = _store()
     season = season if season is None else season_name(store, season)
@@ -512,7 +501,7 @@ def use(game_id: str = typer.Argument(..., help="game id, or the name it was sta
 def delete(game: str = typer.Argument(..., help="game id or name"),
            yes: bool = typer.Option(False, "--yes", help="delete without asking")) -> None:
     """Remove a game typed by mistake, with its hands (recorded in the audit trail)."""
-    from scorepad import play
+    from scorepad import gamerows
     from scorepad.errors import UserError
 
     store = _store()
@@ -529,16 +518,16 @@ def delete(game: str = typer.Argument(..., help="game id or name"),
         if not typer.confirm(_('Delete it?')):
             typer.echo(_('Nothing deleted.'))
             return
-    play.delete(store, row.id)
+    gamerows.delete(store, row.id)
     typer.echo(_("Deleted {what}. `scorepad log --game {id}` still shows what it was.").format(what=what, id=row.id))
 
 
 @app.command("abandon")
 def abandon(game: str | None = typer.Option(None, "--game", help="game id or name (default: the current game)")) -> None:
     """Give up an unfinished game: kept, but out of the season tables, not a draw, and it takes no more hands."""
-    from scorepad import play
+    from scorepad.gamerows import abandon
 
-    row = play.abandon(_store(), game)
+    row = abandon(_store(), game)
     typer.echo(ngettext("Game {id} abandoned after {hands} hand; it counts in no season table "
                         "(`scorepad rematch` starts it again).",
                         "Game {id} abandoned after {hands} hands; it counts in no season table "
@@ -600,9 +589,9 @@ def finish(game: str | None = typer.Option(None, "--game", metavar="GAME", help=
 def log(game: str | None = typer.Option(None, "--game", metavar="GAME", help="game id (default: the current game)"),
         as_json: bool = typer.Option(False, "--json", help="JSON output")) -> None:
     """The audit trail of a game: when it started, every undo, edit, rescore and finish, with what changed."""
-    from scorepad import play
+    from scorepad.gamerows import game_log
 
-    gid, entries, deleted = play.game_log(_store(), game)
+    gid, entries, deleted = game_log(_store(), game)
     if as_json:
         _print_json(entries)
         return
@@ -703,8 +692,6 @@ def _check_date(label: str, day: str) -> None:
 def player(name: str = typer.Argument(..., help="player name"),
            as_json: bool = typer.Option(False, "--json", help="JSON output")) -> None:
     """One player's history: every game, side, score, place and result."""
-    from tabulate import tabulate
-
     from scorepad.errors import UserError
     from scorepad.registry import closest, did_you_mean
     from scorepad.season import player_history
@@ -718,9 +705,9 @@ def player(name: str = typer.Argument(..., help="player name"),
     if as_json:
         _print_json(rows)
         return
-    typer.echo(tabulate([[r["date"], r["game"], r["ruleset"], ", ".join(r["side"]), r["score"],
-                          f"{r['place']}/{r['of']}", r["result"]] for r in rows],
-                        headers=["date", "game", "ruleset", "side", "score", "place", "result"], tablefmt="simple"))
+    from scorepad.render import player_text
+
+    typer.echo(player_text(rows))
 
 
 @app.command("export")

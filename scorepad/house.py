@@ -6,7 +6,6 @@ Everything a player does with ruleset files lives here, so the CLI only parses a
 from __future__ import annotations
 
 import re
-import tempfile
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -15,7 +14,9 @@ from typing import Any
 from scorepad.errors import RulesetError, UserError
 from scorepad.locale import _
 from scorepad.registry import load, resolve, resolved_text, text_hash
-from scorepad.ruleset import load_text, parse_toml
+
+# scorepad.ruleset (the loader and every formula's compiler) is imported in the functions that load a
+# ruleset: `rules export` only reads a file's text and needs none of it.
 
 ID_RE = re.compile(r"^[a-z0-9][a-z0-9-]{0,40}$")
 
@@ -36,10 +37,13 @@ def _check_id(new_id: str, example: str) -> None:
 def derive(base: str, new_id: str, options: Mapping[str, str], name: str | None, aliases: Sequence[str],
            rules_dirs: Sequence[str], target_dir: Path, force: bool) -> Path:
     """Write `target_dir/NEW.toml`: only what differs from BASE, the base's id and the hash of its text."""
+    import tempfile
+
     import tomli_w
 
     from scorepad.engine import resolve_options
     from scorepad.rules.format import SCHEMA_FILE
+    from scorepad.ruleset import load_text
 
     _check_id(new_id, "skid-505")
     if "variant" in options:
@@ -70,6 +74,7 @@ def derive(base: str, new_id: str, options: Mapping[str, str], name: str | None,
 
 def write_starter(new_id: str, name: str | None, target_dir: Path, force: bool) -> tuple[Path, Path]:
     """The starter ruleset and its example scenario, both checked before anything is written."""
+    from scorepad.ruleset import load_text
     from scorepad.starter import SCENARIO, STARTER
 
     _check_id(new_id, "my-game")
@@ -112,6 +117,8 @@ class FileCheck:
 
 def check_file(path: Path, rules_dirs: Sequence[str]) -> FileCheck:
     """Load a ruleset file and every variant of it; collect problems and warnings instead of failing."""
+    from scorepad.ruleset import load_text, parse_toml
+
     result = FileCheck(path)
     try:
         text, result.warnings = resolved_text(path, rules_dirs)
@@ -141,6 +148,8 @@ def locate_problems(result: FileCheck) -> list[Any]:
 
 def scenario_files(spec: str, given: Sequence[Path], rules_dirs: Sequence[str]) -> tuple[Any, list[Path]]:
     """The ruleset to test and its scenario files: those named, else the ones found beside it."""
+    from scorepad.ruleset import load_text
+
     path, variant = resolve(spec, rules_dirs)
     text, _warnings = resolved_text(path, rules_dirs)
     rs = load_text(text, str(path), variant)

@@ -41,12 +41,15 @@ from scorepad.engine import (
     side_display,
 )
 from scorepad.errors import HandError, ScorepadError, StoreConflict, UserError
+from scorepad.gamerows import abandon as abandon  # re-exported: the commands that need no engine import gamerows
+from scorepad.gamerows import current_season, totals
+from scorepad.gamerows import delete as delete
+from scorepad.gamerows import game_log as game_log
+from scorepad.gamerows import season_name as season_name
 from scorepad.locale import _, ngettext
 from scorepad.names import MAX_GAME_NAME, check_name
 from scorepad.registry import load
 from scorepad.ruleset import Ruleset, load_text
-from scorepad.season import current_season
-from scorepad.season import season_name as season_name  # the season's functions live in scorepad.season
 from scorepad.season import season_player as season_player
 from scorepad.season import season_report as season_report
 from scorepad.store import GameRow, HandRow, Store, now
@@ -675,46 +678,6 @@ def rescore_apply(store: Store, plan: RescorePlan) -> GameRow:
 
 
 # ------------------------------------------------------------------ housekeeping
-
-def totals(row: GameRow) -> list[Any]:
-    return [s["score"] for s in row.state["sides"]]
-
-
-def abandon(store: Store, game_id: int | str | None) -> GameRow:
-    """Mark an unfinished game abandoned: kept, but out of the season tables, not a draw, no more hands."""
-    row = store.game(game_id)
-    if row.abandoned:
-        raise UserError(_("game {id} is already abandoned").format(id=row.id))
-    if row.state["finished"]:
-        raise UserError(_("game {id} has ended; abandon is for a game left unfinished (`scorepad delete` "
-                           "removes a game typed by mistake)").format(id=row.id))
-    store.record_action(row.id, row.version, "abandon", {"hands": row.hands, "totals": totals(row)})
-    return store.game(row.id)
-
-
-def delete(store: Store, game_id: int | str) -> GameRow:
-    """Remove a game typed by mistake; the audit trail keeps what it was, hand by hand as typed."""
-    row = store.game(game_id)
-    detail = {"uid": row.uid, "ruleset": row.ruleset_id, "variant": row.variant, "name": row.name,
-              "season": row.season, "created": row.created, "players": row.players, "sides": row.sides,
-              "options": row.options, "totals": totals(row),
-              "hands": [{"n": h.n, "typed": h.typed} for h in store.hands(row.id)]}
-    store.delete_game(row.id, row.version, detail)
-    return row
-
-
-def game_log(store: Store, game_id: int | str | None) -> tuple[int, list[dict[str, Any]], bool]:
-    """A game's audit trail: (id, entries, deleted?); a deleted game's trail is still there by its number."""
-    try:
-        row = store.game(game_id)
-    except UserError:
-        number = str(game_id).strip() if game_id is not None else ""
-        entries = store.deleted_audit(int(number)) if number.isdigit() and int(number) < 2**63 else []
-        if not entries:
-            raise
-        return int(number), entries, True
-    return row.id, store.audit(row.id), False
-
 
 def rematch(store: Store, game_id: int | str | None, name: str | None = None,
             season: str | None = None) -> GameRow:

@@ -13,10 +13,13 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
-from scorepad.errors import RulesetError, UserError
+from scorepad.errors import RulesetError, ScorepadError, UserError
 from scorepad.locale import _
-from scorepad.ruleset import Ruleset, load_text, merge, parse_toml, read_text
+
+if TYPE_CHECKING:
+    from scorepad.ruleset import Ruleset
 
 
 @dataclass(frozen=True)
@@ -24,6 +27,7 @@ class Entry:
     id: str
     path: Path
     names: tuple[str, ...]
+    digest: str = ""   # SHA-256 of the file's text: its key in the bundled summary index
 
 
 def bundled_dir() -> Path:
@@ -52,12 +56,8 @@ def fold(text: str) -> str:
     return "".join(c for c in decomposed if not unicodedata.combining(c) or c in "\u0306")
 
 
-@lru_cache(maxsize=64)
-def _entry(path: Path, mtime: float) -> Entry | None:
-    try:
-        data = parse_toml(read_text(path), str(path))
-    except RulesetError:
-        return None
+def names_of(data: dict[str, Any]) -> tuple[str, tuple[str, ...]] | None:
+    """A parsed ruleset's id and the folded names it is found by (id, name, aliases, native names)."""
     game = data.get("game")
     if not isinstance(game, dict) or not isinstance(game.get("id"), str):
         return None
@@ -66,7 +66,26 @@ def _entry(path: Path, mtime: float) -> Entry | None:
         names += [str(a) for a in game["aliases"]]
     if isinstance(game.get("names"), dict):
         names += [str(n) for n in game["names"].values()]
-    return Entry(game["id"], path, tuple(fold(n) for n in names if n))
+    return game["id"], tuple(fold(n) for n in names if n)
+
+
+@lru_cache(maxsize=64)
+def _entry(path: Path, mtime: float) -> Entry | None:
+    """A ruleset file's id and names: from the bundled index when its text is an indexed one, else parsed."""
+    from scorepad import rules_index
+    from scorepad.rules.source import read_text
+
+    try:
+        text = read_text(path)
+        key = rules_index.digest(text)
+        found = rules_index.entry_names(key)
+        if found is None:
+            from scorepad.rules.source import parse_toml
+
+            found = names_of(parse_toml(text, str(path)))
+    except RulesetError:
+        return None
+    return None if found is None else Entry(found[0], path, found[1], key)
 
 
 def entries(extra_dirs: Sequence[str] = ()) -> dict[str, Entry]:
@@ -170,9 +189,35 @@ def ruleset_id(spec: str, extra_dirs: Sequence[str] = (), stored: Iterable[str] 
 
 def load(spec: str, extra_dirs: Sequence[str] = (), variant: str | None = None) -> Ruleset:
     """Load a ruleset by RULESET argument; `variant` (from --opt variant=) wins over `:VARIANT`."""
+    from scorepad.ruleset import load_text
+
     path, spec_variant = resolve(spec, extra_dirs)
     text, _warnings = resolved_text(path, extra_dirs)
     return load_text(text, display_source(path), variant or spec_variant)
+
+
+def summaries(extra_dirs: Sequence[str], language: str | None) -> tuple[list[dict[str, Any]], list[str]]:
+    """`rules list`: every known ruleset's entry (sorted by id) and a problem line per file that does not load.
+
+    A ruleset whose text is in the bundled index is answered from it; any other file is loaded and checked."""
+    from scorepad import rules_index
+
+    items: list[dict[str, Any]] = []
+    problems: list[str] = []
+    for entry in entries(extra_dirs).values():
+        found = rules_index.summary(entry.digest, language)
+        if found is not None:
+            items.append(found)
+            continue
+        from scorepad.describe import summary
+        from scorepad.translation import translate
+
+        try:
+            items.append(summary(translate(load(str(entry.path)), language), language))
+        except ScorepadError as exc:
+            problems.append(f"{entry.path}: {exc.message}")
+    items.sort(key=lambda d: d["id"])
+    return items, problems
 
 
 MAX_DERIVATION = 5
@@ -184,7 +229,12 @@ def resolved_text(path: Path, extra_dirs: Sequence[str] = (), depth: int = 0) ->
     Returns the text and warnings (a base whose text changed since the file was derived from it).
     Games pin this text, so a later change of the base never changes them.
     """
+    from scorepad import rules_index
+    from scorepad.rules.source import parse_toml, read_text
+
     text = read_text(path)
+    if rules_index.record(rules_index.digest(text)) is not None:
+        return text, []   # an indexed text is a bundled ruleset's, and the index holds none with a base
     data = parse_toml(text, str(path))
     if "base" not in data:
         return text, []
@@ -205,6 +255,8 @@ def resolved_text(path: Path, extra_dirs: Sequence[str] = (), depth: int = 0) ->
         warnings.append(_("{path}: warning: its base {base_spec} has changed since this ruleset was "
                            "derived from it; check that the overlay still does what you want (games already "
                            "played keep their rules)").format(path=path, base_spec=repr(base_spec)))
+    from scorepad.ruleset import merge
+
     overlay = {k: v for k, v in data.items() if k not in ("base", "base_hash")}
     merged = merge(parse_toml(base_text, str(base_path)), overlay)
     if isinstance(overlay.get("game"), dict):

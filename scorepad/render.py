@@ -5,7 +5,6 @@ from __future__ import annotations
 import unicodedata
 from typing import Any
 
-from scorepad.engine import format_value
 from scorepad.locale import N_, _, ngettext
 from scorepad.locale.engine_text import engine_text
 
@@ -15,6 +14,13 @@ STATUS = {"playing": N_("playing"), "won": N_("won"), "lost": N_("lost"), "out":
 
 def status_text(status: str) -> str:
     return _(STATUS[status]) if status in STATUS else status
+
+
+def format_value(value: Any) -> str:
+    """engine.format_value, imported when first used: `rules list` and `games` need no engine."""
+    from scorepad.engine import format_value as real
+
+    return real(value)
 
 
 def tabulate(*args: Any, **kwargs: Any) -> str:
@@ -304,6 +310,13 @@ def games_text(rows: list[dict[str, Any]], current: str | None) -> str:
     # thousands of games took a second)
     return simple_table(table, ["id", _("game"), _("players"), _("hands"), _("state"), _("season"), _("name"),
                                _("started")])
+
+
+def player_text(rows: list[dict[str, Any]]) -> str:
+    """`scorepad player`: the text of tabulate's "simple" format (simple_table), without importing tabulate."""
+    table = [[r["date"], str(r["game"]), r["ruleset"], ", ".join(r["side"]), "" if r["score"] is None else str(r["score"]),
+              f"{r['place']}/{r['of']}", r["result"]] for r in rows]
+    return simple_table(table, ["date", "game", "ruleset", "side", "score", "place", "result"])
 
 
 def audit_text(entries: list[dict[str, Any]]) -> str:

@@ -12,11 +12,11 @@ import math
 import tomllib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import date
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from scorepad.errors import UserError
+from scorepad.gamerows import season_name
 from scorepad.locale import N_, _, ngettext
 from scorepad.store import GameRow
 from scorepad.store.sqlite import gc_paused
@@ -364,27 +364,6 @@ def column_label(column: str) -> str:
 
 
 # --------------------------------------------------------------------------- the report
-
-def current_season(store: Store) -> str:
-    return store.get_meta("current_season") or str(date.today().year)
-
-
-def season_name(store: Store, name: str | None) -> str:
-    """A season to report on: the current one, or one that has games (else a sentence and exit 2)."""
-    current = current_season(store)
-    if name is None or name == current:
-        return current
-    seasons = store.seasons()
-    if name in seasons:
-        return name
-    from scorepad.registry import closest, did_you_mean
-
-    folded = [s for s in seasons if s.casefold() == name.casefold()]
-    if len(folded) == 1:
-        return folded[0]
-    raise UserError(_("there are no games in season {name}{value}; seasons: {value2}").format(
-                        name=repr(name), value=did_you_mean(closest(name, seasons)), value2=', '.join(seasons) or 'none yet'))
-
 
 def season_report(store: Store, name: str | None, fmt: str = "text", *, ruleset: str | None = None,
                   since: str | None = None, until: str | None = None, player: str | None = None,

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 from scorepad.expr import MAX_NUMBER
@@ -174,12 +175,17 @@ class Map:
     array: bool = False                 # [[name]]: a list of such tables
     extra: Mapping[str, Any] = field(default_factory=dict)   # more JSON Schema (e.g. on the whole map)
 
+    @cached_property
+    def by_name(self) -> dict[str, Key]:
+        """The declared keys by name (read for every key of every table a ruleset has)."""
+        return {k.name: k for k in self.keys}
+
     @property
     def allowed(self) -> set[str]:
-        return {k.name for k in self.keys}
+        return set(self.by_name)
 
     def key(self, name: str) -> Key:
-        return next(k for k in self.keys if k.name == name)
+        return self.by_name[name]
 
     def json_schema(self) -> dict[str, Any]:
         out: dict[str, Any] = {"type": "object", **_described(self.description)}
@@ -224,13 +230,13 @@ def validate(value: Mapping[str, Any], m: Map, where: str, p: Problems) -> dict[
     """Report unknown keys and values of the wrong kind (file order); return the table without them,
     so a reader falls back to the key's default and reports nothing twice."""
     out: dict[str, Any] = {}
-    allowed = m.allowed
+    allowed = m.by_name
     for k, v in value.items():
         key = f"{where}.{k}" if where else str(k)
         if k not in allowed:
             p.add(key, f"{m.unknown} (known: {', '.join(sorted(allowed))})")
             continue
-        kind = m.key(k).kind
+        kind = allowed[k].kind
         if kind.message is not None and not kind.ok(v):
             p.add(key, kind.message)
             continue

@@ -8,8 +8,6 @@ from pathlib import Path
 from typing import Any
 
 from scorepad.errors import RulesetError
-from scorepad.expr import MAX_NUMBER
-from scorepad.rules.schema import MAX_TEXT
 
 MAX_FILE_BYTES = 256 * 1024
 MAX_TABLE_ITEMS = 2000
@@ -62,6 +60,10 @@ def depth_and_size(value: Any, depth: int = 0) -> tuple[int, int]:
 
 def oversized(value: Any, key: str) -> list[tuple[str, str]]:
     """Numbers beyond ±10^15 (or inf/nan) and text over 10,000 characters anywhere in the file."""
+    # imported here, not at the top: reading a file for its [game] header needs neither
+    from scorepad.expr import MAX_NUMBER
+    from scorepad.rules.schema import MAX_TEXT
+
     out: list[tuple[str, str]] = []
     stack: list[tuple[Any, str]] = [(value, key)]
     while stack and len(out) < 20:
