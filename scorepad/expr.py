@@ -23,6 +23,7 @@ from collections.abc import Callable, Collection, Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
+from types import CodeType
 from typing import Any, ParamSpec, TypeVar
 
 from scorepad.errors import FormulaError
@@ -888,7 +889,7 @@ class _CodeGen:
                 f"        return {body}\n"
                 f"    except {self.bind(_CAUGHT)} as exc:\n"
                 f"        raise {self.bind(_failed)}(exc, budget, {self.bind(key)}, {self.bind(source)}) from None\n")
-        code = compile(text, f"<formula {key[:100]!r}>", "exec")
+        code = _compiled(text, f"<formula {key[:100]!r}>")
         exec(code, self.glob)  # the text is built from the validated tree only; see the class docstring
         return self.glob["_expression"], self.glob["_formula"]
 
@@ -1022,16 +1023,25 @@ def compile_formula(source: Any, key: str, known: Collection[str],
 WARM_UP = 100  # calls of a formula through its closure tree before it is compiled to Python code (one
 # hand calls a formula once per player at most; a ruleset can hold thousands of formulas)
 
+# Calls through the closure tree per formula (its key and text) in this process, over every load of its
+# ruleset: a ruleset loaded again (another game's options, a scenario, a reloaded file) does not warm up
+# again. Both tables are bounded; emptied when full, they only cost a warm-up or a compile again.
+_WARM_CALLS: dict[tuple[str, str], int] = {}
+_CODE: dict[tuple[str, str], CodeType] = {}  # generated text and file name -> its code object
+_TABLE_LIMIT = 20_000
+
 
 def _warm_up(formula: Formula, functions: Mapping[str, Callable[..., Any]]) -> Evaluator:
     """A formula's first evaluations go through its closure tree (cheap to make; a command that
     scores one hand calls most formulas once or twice); then it is compiled once to generated code,
     which replaces `run` and `fast` (a replay calls it thousands of times)."""
-    calls = 0
+    seen = (formula.key, formula.source)
 
     def warm(env: Env) -> Any:
-        nonlocal calls
-        calls += 1
+        calls = _WARM_CALLS.get(seen, 0) + 1
+        if len(_WARM_CALLS) >= _TABLE_LIMIT:
+            _WARM_CALLS.clear()
+        _WARM_CALLS[seen] = calls
         if calls > WARM_UP or env is None:
             assert formula.tree is not None
             run, fast = _CodeGen(functions).function(formula.tree, formula.key, formula.source, formula.weight)
@@ -1040,6 +1050,17 @@ def _warm_up(formula: Formula, functions: Mapping[str, Callable[..., Any]]) -> E
             return None if env is None else fast(env)
         return formula.evaluate(env, formula.run)
     return warm
+
+
+def _compiled(text: str, filename: str) -> CodeType:
+    """The code object of generated text, compiled once per process (the same formula text of
+    another load of a ruleset gives the same text; its values are bound anew in its globals)."""
+    code = _CODE.get((text, filename))
+    if code is None:
+        if len(_CODE) >= _TABLE_LIMIT:
+            _CODE.clear()
+        code = _CODE[(text, filename)] = compile(text, filename, "exec")
+    return code
 
 
 # --------------------------------------------------------------------------- the static cost estimate
