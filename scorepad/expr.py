@@ -932,7 +932,7 @@ class _CodeGen:
         cap, is_int = MAX_NUMBER, self.bind(int)
         kind = [f"({self.bind(type)}({first}) is {is_int})" for first, _, const in operands if not const]
         ranges = [f"-{cap} <= {name} <= {cap}" for _, name, const in operands if not const]
-        return " and ".join([" & ".join(kind)] + ranges if kind else ranges or ["True"])
+        return " and ".join([" & ".join(kind), *ranges] if kind else ranges or ["True"])
 
     def arithmetic(self, node: ast.BinOp, symbol: str) -> str:
         """`a + b`, `a - b`, `a * b` inline: the fast path of `_fast_add` etc. without the call; anything
