@@ -477,18 +477,20 @@ def run_checks(game: Game, scope: _Scope, state: State, checks: Sequence[Check],
     """The sentences of every check that fails; empty when the hand is legal. The ids of the
     failing checks are appended to `failed` when it is given."""
     problems: list[str] = []
+    if not checks:
+        return problems
+    hand = [scope.hand_env]
+    active = scope.hand_env["active"]
+    players = [e for i, e in enumerate(scope.player_envs) if active[i]]
+    sides = [e for k, e in enumerate(scope.side_envs) if state["sides"][k]["status"] == "playing"]
     for check in checks:
-        if check.per == "hand":
-            targets = [scope.hand_env]
-        elif check.per == "player":
-            targets = [e for i, e in enumerate(scope.player_envs) if scope.hand_env["active"][i]]
-        else:
-            targets = [e for k, e in enumerate(scope.side_envs) if state["sides"][k]["status"] == "playing"]
+        targets = hand if check.per == "hand" else players if check.per == "player" else sides
+        when, test = check.when, check.ok
         for env in targets:
             try:
-                if check.when is not None and not check.when.fast(env):
+                if when is not None and not when.fast(env):
                     continue
-                ok = check.ok.fast(env)
+                ok = test.fast(env)
             except BudgetError as exc:
                 raise HandError(_hand_formula_problem(exc)) from None
             except FormulaError as exc:
