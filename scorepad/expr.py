@@ -824,11 +824,21 @@ def _charge_list(value: list[Any]) -> None:
 
 
 def _sum_one(value: Any) -> Any:
-    """`sum(xs)` in generated code: the charge of `_iterate_one` and `_fast_sum` in one call."""
+    """`sum(xs)` in generated code: the charge of `_iterate_one` and `_fast_sum` in one call. Whole
+    numbers (and yes/no, which count 1 and 0 either way) whose sizes together stay within the cap
+    are added at once: no partial sum can leave it; a fraction makes the total one, and goes the
+    checked way."""
     if type(value) is list:
-        _charge_list(value)
-        if value and set(map(type, value)) <= _INT_ONLY and sum(map(abs, value)) <= MAX_NUMBER:
-            return sum(value)
+        budget = _ACTIVE.get()
+        if budget is not None:
+            budget.left -= len(value)
+            if budget.left < 0:
+                raise _Exhausted
+        try:
+            if sum(map(abs, value)) <= MAX_NUMBER and type(total := sum(value)) is int:
+                return total
+        except TypeError:
+            pass
         return _sum(value)
     return _iterate_one(_fast_sum, value)
 
