@@ -1067,13 +1067,13 @@ class _CodeGen:
                 fn = {ast.Eq: _plain_eq, ast.NotEq: _plain_ne}.get(type(op), fn)
             fns.append(fn)
         if len(fns) == 1:
-            op = type(node.ops[0])
+            kind: type = type(node.ops[0])
             if fns[0] is _plain_eq or fns[0] is _plain_ne:  # a word or number on one side: plain ==
                 return f"({self.expr(node.left)} {'==' if fns[0] is _plain_eq else '!='} {self.expr(node.comparators[0])})"
-            if op in _INLINE_ORDER and not self.plain:
-                return self.order(node.left, node.comparators[0], _INLINE_ORDER[op], fns[0])
-            if op in (ast.Eq, ast.NotEq) and not self.plain:
-                return self.equality(node.left, node.comparators[0], op is ast.Eq)
+            if kind in _INLINE_ORDER and not self.plain:
+                return self.order(node.left, node.comparators[0], _INLINE_ORDER[kind], fns[0])
+            if kind in (ast.Eq, ast.NotEq) and not self.plain:
+                return self.equality(node.left, node.comparators[0], kind is ast.Eq)
             return f"{self.bind(fns[0])}({self.expr(node.left)}, {self.expr(node.comparators[0])})"
         rest = "".join(f"({self.bind(fn)}, lambda: {self.expr(c)}), " for fn, c in zip(fns, node.comparators,
                                                                                      strict=True))

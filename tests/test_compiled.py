@@ -62,7 +62,8 @@ def test_card_functions_agree(source: str, cards: list[str]) -> None:
 EDGE_ENV: dict[str, Any] = {
     "n": 3, "m": -2, "cap": 10**15, "ncap": -10**15, "over": 10**15 + 1, "yes": True, "half": 2.5,
     "whole_f": 4.0, "w": "a", "w2": "b", "ns": [1, 2, 3], "caps": [10**15, 10**15], "mixed": [1, True, 2.0],
-    "empty": [], "bools": [True, False, True], "fracs": [0.5, 0.5], "swing": [10**15, 1, -2], "tab": {"a": 1, "3": [4, 5], "b": "a"}, "nothing": None, "nested": [[1, 2], [1, 2]],
+    "empty": [], "bools": [True, False, True], "fracs": [0.5, 0.5], "swing": [10**15, 1, -2],
+    "tab": {"a": 1, "3": [4, 5], "b": "a"}, "nothing": None, "nested": [[1, 2], [1, 2]],
 }
 EDGE_NAMES = sorted(EDGE_ENV)
 EDGE_LEAVES = st.one_of(st.sampled_from(EDGE_NAMES), st.sampled_from(["0", "1", "-1", "2", "'a'", "'3'", "'zz'",
