@@ -18,7 +18,7 @@ from scorepad.cards import card_label
 from scorepad.errors import FormulaError, HandError, UserError
 from scorepad.expr import BudgetError, Formula, budgeted, value_kind
 from scorepad.names import check_name
-from scorepad.ruleset import Check, Rule, Ruleset
+from scorepad.ruleset import Check, Rule, Ruleset, ScoreItem
 
 State = dict[str, Any]
 Hand = dict[str, Any]
@@ -202,7 +202,22 @@ class _Plan:
         self.early = [c for c in rs.checks if not _uses_lets(c, let_names)]
         self.late = [c for c in rs.checks if _uses_lets(c, let_names)]
         self.resolvers: dict[tuple[str, ...], tuple[dict[str, tuple[str, int]], dict[str, tuple[str, int]]]] = {}
+        self.own: dict[tuple[str, ...], tuple[frozenset[str], frozenset[str]]] = {}
         self.hand_rules = [r for r in rs.rules if r.on == "hand"]
+        # each field's value in the hand's names: (field, name, how many values; _HAND or _PATTERN: one)
+        self.field_keys = [(fname, fname, _PATTERN if fdef.type == "pattern" else _HAND) if fdef.scope == "hand" else
+                           (fname, "all_" + fname, len(game.players) if fdef.scope == "player" else len(game.sides))
+                           for fname, fdef in rs.fields.items()]
+        # each score item with the sides (or players) it is worked out for, in order: (side, index
+        # into the player's or side's names, the label of its line)
+        self.scores: list[tuple[ScoreItem, bool, list[tuple[int, int, str]]]] = []
+        for item in rs.scores:
+            if item.per == "player":
+                targets = [(side_of[i], i, item.label if len(game.sides[side_of[i]].members) == 1
+                            else f"{item.label} ({game.players[i]})") for i in range(len(game.players))]
+            else:
+                targets = [(k, k, item.label) for k in range(len(game.sides))]
+            self.scores.append((item, item.per == "player", targets))
         self.end_rules = [r for r in rs.rules if r.on == "end"]
         self.finish_rules = [r for r in rs.rules if r.on == "finish"]
 
@@ -245,10 +260,26 @@ class _Plan:
             found = self.resolvers[counters] = (player, side)
         return found
 
+    def own_lets(self, game: Game, counters: tuple[str, ...]) -> tuple[frozenset[str], frozenset[str]]:
+        """The player lets a player reads as his own value (`X` is `all_X[seat]`), and the side lets a
+        side reads as its own: once worked out for everyone, put straight into each one's names."""
+        found = self.own.get(counters)
+        if found is None:
+            player, side = self.resolver(game, counters)
+            rs = game.ruleset
+            fixed = {name for names in (*self.player_static, *self.side_static) for name in names}  # me, seat...
+            found = self.own[counters] = (
+                frozenset(let.name for let in rs.player_lets
+                          if player.get(let.name) == ("all_" + let.name, _MINE) and let.name not in fixed),
+                frozenset(let.name for let in rs.side_lets
+                          if side.get(let.name) == ("all_" + let.name, _SIDES) and let.name not in fixed))
+        return found
+
 
 # how a player's or side's name is read from a hand table of values per player or per side:
 # the player's own, the other players', the side's own, the other sides', the side's players'
 _MINE, _NOT_MINE, _SIDES, _NOT_SIDES, _TEAM = range(5)
+_HAND, _PATTERN = -1, -2  # a hand field's value, and a pattern's with its parts, in `_Plan.field_keys`
 _SCALARS = frozenset({int, float, str, bool, type(None)})
 
 
@@ -392,19 +423,20 @@ class _Scope:
         env.update(state["game"])
         env.update(hand_no=hand_no, hands=state["hands"], dealer=current_dealer(state, n),
                    active=active, n_active=sum(active))
-        for fname, fdef in rs.fields.items():
-            value = hand.get(fname)
-            if fdef.scope == "hand":
-                env[fname] = value
-                if fdef.type == "pattern":
-                    env.update(pattern_parts(fdef.name, fdef.parts, value, hand.get(f"_{fname}_parts")))
-            elif fdef.scope == "player":
-                env["all_" + fname] = list(value) if value is not None else [None] * n
+        get = hand.get
+        for fname, key, count in plan.field_keys:
+            value = get(fname)
+            if count >= 0:
+                env[key] = list(value) if value is not None else [None] * count
             else:
-                env["all_" + fname] = list(value) if value is not None else [None] * len(game.sides)
-        counters = tuple(state["sides"][0])
+                env[key] = value
+                if count == _PATTERN:
+                    fdef = rs.fields[fname]
+                    env.update(pattern_parts(fdef.name, fdef.parts, value, get(f"_{fname}_parts")))
+        sides = state["sides"]
+        counters = tuple(sides[0])
         for cname in counters:
-            env["all_" + cname] = [s[cname] for s in state["sides"]]
+            env["all_" + cname] = [s[cname] for s in sides]
         self.hand_env = env
         self.rule_envs: dict[int | None, _RuleEnv] = {}
         for_player, for_side = plan.resolver(game, counters)
@@ -413,6 +445,7 @@ class _Scope:
                             for i in range(n)]
         self.side_envs = [self._names(plan.side_static[k], for_side, k, k, plan.members[k])
                           for k in range(len(game.sides))]
+        self.own_lets = plan.own_lets(game, counters)
 
     def _names(self, static: dict[str, Any], resolve: dict[str, tuple[str, int]], index: int, side_no: int,
                mates: tuple[int, ...]) -> _Names:
@@ -444,18 +477,20 @@ def run_checks(game: Game, scope: _Scope, state: State, checks: Sequence[Check],
     """The sentences of every check that fails; empty when the hand is legal. The ids of the
     failing checks are appended to `failed` when it is given."""
     problems: list[str] = []
+    if not checks:
+        return problems
+    hand = [scope.hand_env]
+    active = scope.hand_env["active"]
+    players = [e for i, e in enumerate(scope.player_envs) if active[i]]
+    sides = [e for k, e in enumerate(scope.side_envs) if state["sides"][k]["status"] == "playing"]
     for check in checks:
-        if check.per == "hand":
-            targets = [scope.hand_env]
-        elif check.per == "player":
-            targets = [e for i, e in enumerate(scope.player_envs) if scope.hand_env["active"][i]]
-        else:
-            targets = [e for k, e in enumerate(scope.side_envs) if state["sides"][k]["status"] == "playing"]
+        targets = hand if check.per == "hand" else players if check.per == "player" else sides
+        when, test = check.when, check.ok
         for env in targets:
             try:
-                if check.when is not None and not check.when.fast(env):
+                if when is not None and not when.fast(env):
                     continue
-                ok = check.ok.fast(env)
+                ok = test.fast(env)
             except BudgetError as exc:
                 raise HandError(_hand_formula_problem(exc)) from None
             except FormulaError as exc:
@@ -566,10 +601,19 @@ def apply_hand(game: Game, state: State, hand: Hand) -> HandResult:
     try:
         for let in rs.hand_lets:
             scope.set_hand(let.name, let.formula.fast(scope.hand_env))
+        own_player, own_side = scope.own_lets
         for let in rs.player_lets:
-            scope.set_players(let.name, [let.formula.fast(env) for env in scope.player_envs])
+            values = [let.formula.fast(env) for env in scope.player_envs]
+            scope.set_players(let.name, values)
+            if let.name in own_player:  # what each player's `_Names` would work out when first read
+                for env, value in zip(scope.player_envs, values, strict=True):
+                    env[let.name] = value
         for let in rs.side_lets:
-            scope.set_sides(let.name, [let.formula.fast(env) for env in scope.side_envs])
+            values = [let.formula.fast(env) for env in scope.side_envs]
+            scope.set_sides(let.name, values)
+            if let.name in own_side:
+                for env, value in zip(scope.side_envs, values, strict=True):
+                    env[let.name] = value
     except FormulaError as exc:
         raise HandError(_hand_formula_problem(exc)) from None
     problems = run_checks(game, scope, state, scope.plan.late, failed)
@@ -583,32 +627,32 @@ def apply_hand(game: Game, state: State, hand: Hand) -> HandResult:
     breakdown: Breakdown = [[] for _ in range(n_sides)]
     try:
         race = _Race.start(game, scope, state)
-        for item in rs.scores:
-            targets: list[tuple[int, dict[str, Any], str | None]]
-            if item.per == "player":
-                targets = [(scope.side_of[i], env, game.players[i]) for i, env in enumerate(scope.player_envs)]
-            else:
-                targets = [(k, env, None) for k, env in enumerate(scope.side_envs)]
+        playing = [side["status"] == "playing" for side in state["sides"]]
+        new_sides = new["sides"]
+        for item, per_player, targets in scope.plan.scores:
+            envs = scope.player_envs if per_player else scope.side_envs
+            when, formula = item.when, item.points
             stage: list[tuple[int, str, int | float]] = []
-            for k, env, who in targets:
-                if state["sides"][k]["status"] != "playing":
+            for k, at, label in targets:
+                if not playing[k]:
                     continue
-                if item.when is not None and not item.when.fast(env):
+                env = envs[at]
+                if when is not None and not when.fast(env):
                     continue
-                pts = item.points.fast(env)
-                if isinstance(pts, bool) or not isinstance(pts, (int, float)):
+                pts = formula.fast(env)
+                if type(pts) is not int and (isinstance(pts, bool) or not isinstance(pts, (int, float))):
                     raise FormulaError(f"{item.id}: points must be a number, got {value_kind(pts)}")
                 if pts == 0:
                     continue
-                label = item.label if who is None or len(game.sides[k].members) == 1 else f"{item.label} ({who})"
                 stage.append((k, label, pts))
             if race is not None:
                 stage = race.count(stage, item.label, "score" in item.to, new)
             for k, label, pts in stage:
                 points[k] += pts
                 breakdown[k].append(Line(label, pts, item.to))
+                side = new_sides[k]
                 for counter in item.to:
-                    new["sides"][k][counter] = new["sides"][k][counter] + pts
+                    side[counter] = side[counter] + pts
     except FormulaError as exc:
         raise HandError(_hand_formula_problem(exc)) from None
 
@@ -753,21 +797,25 @@ def _run_rules(game: Game, scope: _Scope, state: State, rules: Sequence[Rule],
     """Apply threshold rules in order; returns True when a rule ended the game."""
     ended = False
     try:
+        sides = state["sides"]
+        every_side = range(len(sides))
         for rule in rules:
-            targets: list[int | None]
+            targets: Sequence[int | None]
             if rule.per == "game":
-                targets = [None]
+                targets = _THE_GAME
+            elif rule.include_out:
+                targets = every_side
             else:
-                targets = [k for k in range(len(game.sides))
-                           if rule.include_out or state["sides"][k]["status"] == "playing"]
+                targets = [k for k in every_side if sides[k]["status"] == "playing"]
+            when = rule.when
             for k in targets:
                 env = _rule_env(game, scope, state, k, points, finished_early)
-                if rule.when is not None and not rule.when.fast(env):
+                if when is not None and not when.fast(env):
                     continue
                 before = state["sides"][k]["score"] if k is not None else None
-                sets = [(c, _counter(f.key, f.fast(env))) for c, f in rule.set]
-                adds = [(c, _counter(f.key, f.fast(env))) for c, f in rule.add]
-                set_all = [(c, _counter(f.key, f.fast(env))) for c, f in rule.set_all]
+                sets = [(c, _counter(f.key, f.fast(env))) for c, f in rule.set] if rule.set else []
+                adds = [(c, _counter(f.key, f.fast(env))) for c, f in rule.add] if rule.add else []
+                set_all = [(c, _counter(f.key, f.fast(env))) for c, f in rule.set_all] if rule.set_all else []
                 message = render_message(rule.message, rule.message_parts, env) if rule.message else ""
                 for counter, value in sets:
                     _store(state, k, counter, value)
@@ -794,6 +842,9 @@ def _run_rules(game: Game, scope: _Scope, state: State, rules: Sequence[Rule],
     except TypeError as exc:
         raise HandError(f"this hand cannot be scored: a rule mixes words and numbers ({exc})") from None
     return ended
+
+
+_THE_GAME: tuple[None] = (None,)  # the target of a rule per game
 
 
 def _counter(key: str, value: Any) -> Any:

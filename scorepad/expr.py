@@ -23,6 +23,7 @@ from collections.abc import Callable, Collection, Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
+from types import CodeType
 from typing import Any, ParamSpec, TypeVar
 
 from scorepad.errors import FormulaError
@@ -814,6 +815,59 @@ def _fast_minmax(pick: Callable[..., Any], slow: Callable[..., Any]) -> Callable
     return run
 
 
+def _charge_list(value: list[Any]) -> None:
+    budget = _ACTIVE.get()
+    if budget is not None:
+        budget.left -= len(value)
+        if budget.left < 0:
+            raise _Exhausted
+
+
+def _sum_one(value: Any) -> Any:
+    """`sum(xs)` in generated code: the charge of `_iterate_one` and `_fast_sum` in one call. Whole
+    numbers (and yes/no, which count 1 and 0 either way) whose sizes together stay within the cap
+    are added at once: no partial sum can leave it; a fraction makes the total one, and goes the
+    checked way."""
+    if type(value) is list:
+        budget = _ACTIVE.get()
+        if budget is not None:
+            budget.left -= len(value)
+            if budget.left < 0:
+                raise _Exhausted
+        try:
+            if sum(map(abs, value)) <= MAX_NUMBER and type(total := sum(value)) is int:
+                return total
+        except TypeError:
+            pass
+        return _sum(value)
+    return _iterate_one(_fast_sum, value)
+
+
+def _pick_one(pick: Callable[..., Any], slow: Callable[..., Any]) -> Callable[[Any], Any]:
+    """`max(xs)`, `min(xs)` in generated code: `_iterate_one` and `_fast_minmax` in one call."""
+    def run(value: Any) -> Any:
+        if type(value) is list:
+            _charge_list(value)
+            if value and set(map(type, value)) <= _INT_ONLY and sum(map(abs, value)) <= MAX_NUMBER:
+                return pick(value)
+            return slow(value)
+        return _iterate_one(slow, value)
+    return run
+
+
+def _len_one(value: Any) -> Any:
+    """`len(xs)` in generated code: `_iterate_one` and len() in one call."""
+    if type(value) is list:
+        _charge_list(value)
+        return len(value)
+    return _iterate_one(BUILTINS["len"], value)
+
+
+_ONE_LIST: dict[str, Callable[[Any], Any]] = {
+    "sum": _sum_one, "max": _pick_one(max, BUILTINS["max"]), "min": _pick_one(min, BUILTINS["min"]), "len": _len_one,
+}
+
+
 _FAST_FUNCTIONS: dict[str, Callable[..., Any]] = {
     "sum": _fast_sum, "max": _fast_minmax(max, BUILTINS["max"]), "min": _fast_minmax(min, BUILTINS["min"]),
 }
@@ -847,6 +901,10 @@ _GEN_CMPOPS: dict[type, Callable[[Any, Any], bool]] = {
 }
 
 
+_INLINE_ARITHMETIC: dict[type, str] = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*"}
+_INLINE_ORDER: dict[type, str] = {ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">="}
+
+
 class _CodeGen:
     """Python source for a formula the _Compiler has accepted, turned into one code object.
 
@@ -862,6 +920,68 @@ class _CodeGen:
         self.glob: dict[str, Any] = {"__builtins__": {}}
         self.locals: list[str] = []
         self.ids: dict[int, str] = {}
+        self.temps = 0
+        self.plain = False  # True: every operation as a helper call (where := cannot be used)
+
+    def temp(self) -> str:
+        """A new local name for a value worked out once in the generated text."""
+        self.temps += 1
+        return f"_t{self.temps}"
+
+    def operand(self, node: ast.AST) -> tuple[str, str, bool]:
+        """How generated code evaluates an operand once and names it: (the first use, the later uses,
+        whether it is a whole number known to be within the cap: a constant)."""
+        if isinstance(node, ast.Constant) and type(node.value) is int:
+            text = repr(_number(node.value, "constant"))
+            return text, text, True
+        name = self.temp()
+        return f"({name} := {self.expr(node)})", name, False
+
+    def whole(self, *operands: tuple[str, str, bool]) -> str:
+        """The test that each operand is a whole number within the cap (each evaluated, in order)."""
+        cap, is_int = MAX_NUMBER, self.bind(int)
+        kind = [f"({self.bind(type)}({first}) is {is_int})" for first, _, const in operands if not const]
+        ranges = [f"-{cap} <= {name} <= {cap}" for _, name, const in operands if not const]
+        return " and ".join([" & ".join(kind), *ranges] if kind else ranges or ["True"])
+
+    def arithmetic(self, node: ast.BinOp, symbol: str) -> str:
+        """`a + b`, `a - b`, `a * b` inline: the fast path of `_fast_add` etc. without the call; anything
+        else (a float, a bool, a number beyond the cap, a word) goes to the same helper."""
+        a, b, result = self.operand(node.left), self.operand(node.right), self.temp()
+        cap = MAX_NUMBER
+        slow = self.bind(_GEN_BINOPS[type(node.op)])
+        return (f"({result} if {self.whole(a, b)} and -{cap} <= ({result} := {a[1]} {symbol} {b[1]}) <= {cap} "
+                f"else {slow}({a[1]}, {b[1]}))")
+
+    def order(self, left: ast.AST, right: ast.AST, symbol: str, slow: Callable[[Any, Any], bool]) -> str:
+        """`a < b` inline for whole numbers within the cap; anything else goes to the helper."""
+        a, b = self.operand(left), self.operand(right)
+        return f"({a[1]} {symbol} {b[1]} if {self.whole(a, b)} else {self.bind(slow)}({a[1]}, {b[1]}))"
+
+    def equality(self, left: ast.AST, right: ast.AST, equal: bool) -> str:
+        """`a == b` inline: lists and tables compared item by item (charged) as `_fast_eq` does."""
+        a, b = self.operand(left), self.operand(right)
+        kinds = self.bind(_CONTAINER_TYPES)
+        deep = f"{self.bind(_deep_eq)}({a[1]}, {b[1]})"
+        test = f"({self.bind(type)}({a[0]}) in {kinds}) & ({self.bind(type)}({b[0]}) in {kinds})"
+        if equal:
+            return f"({deep} if {test} else {a[1]} == {b[1]})"
+        return f"((not {deep}) if {test} else {a[1]} != {b[1]})"
+
+    def subscript(self, node: ast.Subscript) -> str:
+        """`t['word']`, `xs[i]` inline for a word in a table and a position in a list; anything
+        else (a missing entry, a number naming an entry, a position outside) goes to `_lookup`."""
+        c = self.temp()
+        lookup = self.bind(_lookup)
+        container = f"({c} := {self.expr(node.value)})"
+        key = node.slice
+        if isinstance(key, ast.Constant) and type(key.value) is str:
+            k = self.bind(key.value)
+            return f"({c}[{k}] if {self.bind(type)}{container} is {self.bind(dict)} and {k} in {c} else {lookup}({c}, {k}))"
+        k = self.temp()
+        kind = self.bind(type)
+        return (f"({c}[{k}] if ({kind}{container} is {self.bind(dict)}) & ({kind}({k} := {self.expr(key)}) is "
+                f"{self.bind(str)}) and {k} in {c} else {lookup}({c}, {k}))")
 
     def bind(self, value: Any) -> str:
         """A global name for `value` in the generated code."""
@@ -888,7 +1008,7 @@ class _CodeGen:
                 f"        return {body}\n"
                 f"    except {self.bind(_CAUGHT)} as exc:\n"
                 f"        raise {self.bind(_failed)}(exc, budget, {self.bind(key)}, {self.bind(source)}) from None\n")
-        code = compile(text, f"<formula {key[:100]!r}>", "exec")
+        code = _compiled(text, f"<formula {key[:100]!r}>")
         exec(code, self.glob)  # the text is built from the validated tree only; see the class docstring
         return self.glob["_expression"], self.glob["_formula"]
 
@@ -908,6 +1028,9 @@ class _CodeGen:
                 return f"_v{self.locals[::-1].index(name)}_{len(self.locals)}"
             return f"env[{self.bind(name)}]"
         if isinstance(node, ast.BinOp):
+            symbol = _INLINE_ARITHMETIC.get(type(node.op))
+            if symbol is not None and not self.plain:
+                return self.arithmetic(node, symbol)
             return f"{self.bind(_GEN_BINOPS[type(node.op)])}({self.expr(node.left)}, {self.expr(node.right)})"
         if isinstance(node, ast.UnaryOp):
             inner = self.expr(node.operand)
@@ -926,6 +1049,8 @@ class _CodeGen:
         if isinstance(node, ast.Call):
             return self.call(node)
         if isinstance(node, ast.Subscript):
+            if not self.plain:
+                return self.subscript(node)
             return f"{self.bind(_lookup)}({self.expr(node.value)}, {self.expr(node.slice)})"
         if isinstance(node, (ast.List, ast.Tuple)):
             return "[" + "".join(self.expr(e) + ", " for e in node.elts) + "]"
@@ -942,6 +1067,13 @@ class _CodeGen:
                 fn = {ast.Eq: _plain_eq, ast.NotEq: _plain_ne}.get(type(op), fn)
             fns.append(fn)
         if len(fns) == 1:
+            kind: type = type(node.ops[0])
+            if fns[0] is _plain_eq or fns[0] is _plain_ne:  # a word or number on one side: plain ==
+                return f"({self.expr(node.left)} {'==' if fns[0] is _plain_eq else '!='} {self.expr(node.comparators[0])})"
+            if kind in _INLINE_ORDER and not self.plain:
+                return self.order(node.left, node.comparators[0], _INLINE_ORDER[kind], fns[0])
+            if kind in (ast.Eq, ast.NotEq) and not self.plain:
+                return self.equality(node.left, node.comparators[0], kind is ast.Eq)
             return f"{self.bind(fns[0])}({self.expr(node.left)}, {self.expr(node.comparators[0])})"
         rest = "".join(f"({self.bind(fn)}, lambda: {self.expr(c)}), " for fn, c in zip(fns, node.comparators,
                                                                                      strict=True))
@@ -958,6 +1090,8 @@ class _CodeGen:
             c, a, b = args
             return f"({a} if {c} else {b})"
         if name in ITERATING or name in self.functions:
+            if len(args) == 1 and name in _ONE_LIST and name not in self.functions:
+                return f"{self.bind(_ONE_LIST[name])}({args[0]})"
             if len(args) == 1 and name != "sorted":
                 return f"{self.bind(_iterate_one)}({self.bind(fn)}, {args[0]})"
             log = "True" if name == "sorted" else "False"
@@ -967,7 +1101,11 @@ class _CodeGen:
     def comprehension(self, node: ast.ListComp | ast.GeneratorExp) -> str:
         gen = node.generators[0]
         assert isinstance(gen.target, ast.Name)
-        iterable = self.expr(gen.iter)
+        saved, self.plain = self.plain, True  # no := in a comprehension's iterable: helper calls there
+        try:
+            iterable = self.expr(gen.iter)
+        finally:
+            self.plain = saved
         per_item = 1 + _parts(node.elt) + sum(_parts(c) for c in gen.ifs)
         self.locals.append(gen.target.id)
         try:
@@ -1022,16 +1160,25 @@ def compile_formula(source: Any, key: str, known: Collection[str],
 WARM_UP = 100  # calls of a formula through its closure tree before it is compiled to Python code (one
 # hand calls a formula once per player at most; a ruleset can hold thousands of formulas)
 
+# Calls through the closure tree per formula (its key and text) in this process, over every load of its
+# ruleset: a ruleset loaded again (another game's options, a scenario, a reloaded file) does not warm up
+# again. Both tables are bounded; emptied when full, they only cost a warm-up or a compile again.
+_WARM_CALLS: dict[tuple[str, str], int] = {}
+_CODE: dict[tuple[str, str], CodeType] = {}  # generated text and file name -> its code object
+_TABLE_LIMIT = 20_000
+
 
 def _warm_up(formula: Formula, functions: Mapping[str, Callable[..., Any]]) -> Evaluator:
     """A formula's first evaluations go through its closure tree (cheap to make; a command that
     scores one hand calls most formulas once or twice); then it is compiled once to generated code,
     which replaces `run` and `fast` (a replay calls it thousands of times)."""
-    calls = 0
+    seen = (formula.key, formula.source)
 
     def warm(env: Env) -> Any:
-        nonlocal calls
-        calls += 1
+        calls = _WARM_CALLS.get(seen, 0) + 1
+        if len(_WARM_CALLS) >= _TABLE_LIMIT:
+            _WARM_CALLS.clear()
+        _WARM_CALLS[seen] = calls
         if calls > WARM_UP or env is None:
             assert formula.tree is not None
             run, fast = _CodeGen(functions).function(formula.tree, formula.key, formula.source, formula.weight)
@@ -1040,6 +1187,17 @@ def _warm_up(formula: Formula, functions: Mapping[str, Callable[..., Any]]) -> E
             return None if env is None else fast(env)
         return formula.evaluate(env, formula.run)
     return warm
+
+
+def _compiled(text: str, filename: str) -> CodeType:
+    """The code object of generated text, compiled once per process (the same formula text of
+    another load of a ruleset gives the same text; its values are bound anew in its globals)."""
+    code = _CODE.get((text, filename))
+    if code is None:
+        if len(_CODE) >= _TABLE_LIMIT:
+            _CODE.clear()
+        code = _CODE[(text, filename)] = compile(text, filename, "exec")
+    return code
 
 
 # --------------------------------------------------------------------------- the static cost estimate
