@@ -39,8 +39,14 @@ def load_data(path: Path) -> dict[str, Any]:
     return tomllib.loads(path.read_text(encoding="utf-8"))
 
 
+def languages(data: dict[str, Any]) -> list[str]:
+    """The source languages, then every other language the file translates into (checked the same way)."""
+    own = source_languages(data["game"]["id"])
+    return own + sorted(set(data.get("translations", {})) - set(own))
+
+
 FILES = sorted(RULESETS.glob("*.toml"))
-CASES = [(p, lang) for p in FILES for lang in source_languages(load_data(p)["game"]["id"])]
+CASES = [(p, lang) for p in FILES for lang in languages(load_data(p))]
 CASE_IDS = [f"{p.stem}-{lang}" for p, lang in CASES]
 
 
@@ -136,7 +142,9 @@ PLACEHOLDER = re.compile(r"\{[^{}]*\}")
 
 
 def test_every_bundled_ruleset_has_a_source_language() -> None:
-    assert len(CASES) == len(FILES) + 1  # Skid has two
+    sources = [(p, lang) for p in FILES for lang in source_languages(load_data(p)["game"]["id"])]
+    assert len(sources) == len(FILES) + 1  # Skid has two
+    assert set(sources) <= set(CASES)
     assert {load_data(p)["game"]["id"] for p in FILES} >= RUSSIAN_TEXT
 
 
@@ -267,7 +275,7 @@ def test_loader_accepts_the_translations(path: Path) -> None:
 # else a scenario expects (points, totals, state, winners, which hands are refused) must hold.
 TEXT_ONLY = ("refused with ", "no event containing ", "an event contains ", "display ", "next ")
 SCENARIO_CASES = [(s, lang) for s in sorted(SCENARIOS.rglob("*.toml"))
-                  for lang in source_languages(load_data(RULESETS / f"{s.parent.name}.toml")["game"]["id"])]
+                  for lang in languages(load_data(RULESETS / f"{s.parent.name}.toml"))]
 
 
 @pytest.mark.parametrize(("scenario", "lang"), SCENARIO_CASES,
