@@ -335,6 +335,8 @@ NATIVE_HANDS = [
      ["out=c", "jack=yes", "a.cards=QS", "b.cards=K"]),
     ("pitch", "ru", ["a", "b", "c"], ["питчер=a", "объявление=2", "старший=a", "младший=b", "валет=нет", "игра=ничья"],
      ["pitcher=a", "bid=2", "high=a", "low=b", "jack=none", "game=tie"]),
+    ("pitch", "uk", ["a", "b", "c"], ["пітчер=a", "заявка=2", "старший=a", "молодший=b", "валет=нема", "гра=нічия"],
+     ["pitcher=a", "bid=2", "high=a", "low=b", "jack=none", "game=tie"]),
     ("marjas", "et", ["a", "b", "c", "d"], ["trumbitegija=pole", "matid=viik", "viimane=a"],
      ["trump=none", "matt=tie", "last=a"]),
     ("spades", "et", ["a", "b", "c", "d"], ["pakkumine=3,nil,4,2", "tihid=4,0,5,4"],
