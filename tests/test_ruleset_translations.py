@@ -39,11 +39,14 @@ def load_data(path: Path) -> dict[str, Any]:
     return tomllib.loads(path.read_text(encoding="utf-8"))
 
 
+def languages(data: dict[str, Any]) -> list[str]:
+    """The source languages, then every other language the file translates into (checked the same way)."""
+    own = source_languages(data["game"]["id"])
+    return own + sorted(set(data.get("translations", {})) - set(own))
+
+
 FILES = sorted(RULESETS.glob("*.toml"))
-SOURCE_CASES = [(p, lang) for p in FILES for lang in source_languages(load_data(p)["game"]["id"])]
-# every language a bundled ruleset carries is held to the same standard as its source language
-CASES = SOURCE_CASES + [(p, lang) for p in FILES for lang in sorted(load_data(p).get("translations", {}))
-                        if lang not in source_languages(load_data(p)["game"]["id"])]
+CASES = [(p, lang) for p in FILES for lang in languages(load_data(p))]
 CASE_IDS = [f"{p.stem}-{lang}" for p, lang in CASES]
 
 
@@ -139,7 +142,9 @@ PLACEHOLDER = re.compile(r"\{[^{}]*\}")
 
 
 def test_every_bundled_ruleset_has_a_source_language() -> None:
-    assert len(SOURCE_CASES) == len(FILES) + 1  # Skid has two
+    sources = [(p, lang) for p in FILES for lang in source_languages(load_data(p)["game"]["id"])]
+    assert len(sources) == len(FILES) + 1  # Skid has two
+    assert set(sources) <= set(CASES)
     assert {load_data(p)["game"]["id"] for p in FILES} >= RUSSIAN_TEXT
 
 
@@ -270,7 +275,7 @@ def test_loader_accepts_the_translations(path: Path) -> None:
 # else a scenario expects (points, totals, state, winners, which hands are refused) must hold.
 TEXT_ONLY = ("refused with ", "no event containing ", "an event contains ", "display ", "next ")
 SCENARIO_CASES = [(s, lang) for s in sorted(SCENARIOS.rglob("*.toml"))
-                  for lang in sorted(load_data(RULESETS / f"{s.parent.name}.toml").get("translations", {}))]
+                  for lang in languages(load_data(RULESETS / f"{s.parent.name}.toml"))]
 
 
 @pytest.mark.parametrize(("scenario", "lang"), SCENARIO_CASES,
@@ -330,10 +335,14 @@ NATIVE_HANDS = [
      ["out=c", "jack=yes", "a.cards=QS", "b.cards=K"]),
     ("pitch", "ru", ["a", "b", "c"], ["питчер=a", "объявление=2", "старший=a", "младший=b", "валет=нет", "игра=ничья"],
      ["pitcher=a", "bid=2", "high=a", "low=b", "jack=none", "game=tie"]),
+    ("pitch", "uk", ["a", "b", "c"], ["пітчер=a", "заявка=2", "старший=a", "молодший=b", "валет=нема", "гра=нічия"],
+     ["pitcher=a", "bid=2", "high=a", "low=b", "jack=none", "game=tie"]),
     ("marjas", "et", ["a", "b", "c", "d"], ["trumbitegija=pole", "matid=viik", "viimane=a"],
      ["trump=none", "matt=tie", "last=a"]),
     ("spades", "et", ["a", "b", "c", "d"], ["pakkumine=3,nil,4,2", "tihid=4,0,5,4"],
      ["bid=3,0,4,2", "tricks=4,0,5,4"]),
+    ("thousand", "uk", ["a", "b", "c"], ["грає=a", "заявка=110", "очки=70,30,20", "a.марьяжі=Ч", "b.марʼяжі=нема"],
+     ["bidder=a", "bid=110", "points=70,30,20", "a.marriages=H", "b.marriages=-"]),
     ("thousand", "et", ["a", "b", "c"], ["pakkuja=a", "pakkumine=110", "punktid=70,30,20", "a.trumbid=H", "b.trumbid=pole"],
      ["bidder=a", "bid=110", "points=70,30,20", "a.marriages=H", "b.marriages=-"]),
 ]
