@@ -32,10 +32,16 @@ from scorepad.locale import _, ngettext
 
 words_not_types()  # help in words (GAME, PLAYER), not Python types
 plain_coercion()  # str, int and flag values converted without building pydantic adapters
-app = typer.Typer(add_completion=True, no_args_is_help=True, pretty_exceptions_enable=False,
+def _typer(**kwargs: Any) -> typer.Typer:
+    """A command group whose help and usage errors are click's plain text: rich's boxes cost as much
+    start-up as the rest of a command."""
+    return typer.Typer(rich_markup_mode=None, **kwargs)
+
+
+app = _typer(add_completion=True, no_args_is_help=True, pretty_exceptions_enable=False,
                   context_settings={"help_option_names": ["-h", "--help"]},
                   help="Scorekeeper for card games played at a real table.")
-rules_app = typer.Typer(no_args_is_help=True, help="List, show and check rulesets.")
+rules_app = _typer(no_args_is_help=True, help="List, show and check rulesets.")
 app.add_typer(rules_app, name="rules")
 
 
@@ -214,7 +220,7 @@ def rules_test(ruleset: str = typer.Argument(..., help="ruleset file or id"),
         raise SystemExit(1)
 
 
-config_app = typer.Typer(no_args_is_help=True,
+config_app = _typer(no_args_is_help=True,
                          help="Your settings: default database, rules directories, option defaults, aliases.")
 app.add_typer(config_app, name="config")
 
@@ -256,7 +262,7 @@ def config_set(key: str = typer.Argument(..., help="db, rules_dirs, language, al
     typer.echo(_("{key} = {value} (in {path})").format(key=key, value=mask(value) if key == "db" else value, path=path))
 
 
-db_app = typer.Typer(no_args_is_help=True, help="The database itself: migrate the schema, copy between SQLite and PostgreSQL.")
+db_app = _typer(no_args_is_help=True, help="The database itself: migrate the schema, copy between SQLite and PostgreSQL.")
 app.add_typer(db_app, name="db")
 
 
@@ -280,7 +286,7 @@ def db_copy(source: str = typer.Argument(..., help="database file, postgresql://
     typer.echo(copy_database(source, target).text)
 
 
-club_app = typer.Typer(no_args_is_help=True,
+club_app = _typer(no_args_is_help=True,
                        help="A club's shared PostgreSQL database: roles and the history nobody can rewrite.")
 app.add_typer(club_app, name="club")
 

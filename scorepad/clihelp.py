@@ -8,6 +8,7 @@ only Typer's help rendering, and only where the installed Typer has the methods 
 
 from __future__ import annotations
 
+import inspect
 from typing import Any
 
 
@@ -109,7 +110,8 @@ def add_examples(*groups: tuple[str, Any]) -> None:
             callback = info.callback
             name = info.name or (callback.__name__ if callback else "")
             key = f"{prefix} {name}".strip()
-            text = info.help or (callback.__doc__ if callback else None) or ""
+            text = inspect.cleandoc(info.help or (callback.__doc__ if callback else None) or "")
             example = EXAMPLES.get(key)
             if example and "Example:" not in text:
-                info.help = f"{text.rstrip()}\n\nExample: {example}"
+                text = f"{text}\n\n\b\nExample: {example}"   # \b: click keeps the example's line unwrapped
+            info.help = text

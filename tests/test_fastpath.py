@@ -274,17 +274,19 @@ def test_plain_coercion_gives_what_typer_gives() -> None:
     check()
 
 
-def test_other_commands_build_no_pydantic(tmp_path: Path) -> None:
-    """Commands start without pydantic (typer 0.29 would build an adapter per value)."""
+def test_other_commands_build_no_pydantic_and_no_rich(tmp_path: Path) -> None:
+    """Commands start without pydantic (typer 0.29 would build an adapter per value) and without rich
+    (help and usage errors are click's plain text, which costs half of what rich's boxes do)."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("SCOREPAD_")}
     env["SCOREPAD_DB"] = str(tmp_path / "t.db")
     code = ("import sys; sys.argv = ['scorepad'] + sys.argv[1:]; from scorepad.fastpath import main\n"
             "try:\n    main()\nfinally:\n"
-            "    print(sorted(m for m in sys.modules if m.split('.')[0] == 'pydantic'), file=sys.stderr)")
+            "    print(sorted(m for m in sys.modules if m.split('.')[0] in ('pydantic', 'rich')), file=sys.stderr)")
     root = Path(__file__).resolve().parent.parent
     for args in (["new", "spades", "a", "b", "c", "d", "--opt", "target=500"], ["games", "--json"],
                  ["edit", "1", "--game", "1"], ["hand", "--game=1", "-h"],
-                 ["undo"], ["--help"], ["rules", "show", "spades"], ["season"], ["config", "list"],
+                 ["undo"], ["--help"], ["rules", "--help"], ["nosuch"], ["new", "--nosuch"],
+                 ["rules", "show", "spades"], ["season"], ["config", "list"],
                  ["season", "--output", str(tmp_path / "season.txt")], ["export", "--output", str(tmp_path / "all.json")],
                  ["import", str(tmp_path / "all.json")], ["rules", "check", str(Path(__file__).parent.parent / "rulesets" /
                                                                                   "spades.toml")]):
