@@ -91,7 +91,6 @@ END $$""")
 
 def init(spec: str, prefix: str = "scorepad") -> list[str]:
     """Migrate the club database, make the roles, grant, add the triggers; the statements run, in order."""
-    from scorepad.store.postgres import PgStore
     from scorepad.store.protocol import is_server, open_store
 
     if not re.fullmatch(r"[a-z_][a-z0-9_]{0,40}", prefix):
@@ -99,7 +98,9 @@ def init(spec: str, prefix: str = "scorepad") -> list[str]:
                         .format(prefix=repr(prefix)))
     if not is_server(spec):
         raise UserError(_("club init sets up a PostgreSQL database: give --db postgresql://... (or SCOREPAD_DB)"))
-    store = open_store(spec)
+    store = open_store(spec)   # says what to install when the PostgreSQL driver is missing
+    from scorepad.store.postgres import PgStore
+
     assert isinstance(store, PgStore)
     try:
         done: list[str] = []

@@ -61,11 +61,12 @@ def test_config_list_and_errors_never_show_the_password(cli: Callable[..., Run],
     assert "hunter2" not in r.out + r.err and "Traceback" not in r.err
 
 
-def test_a_url_without_the_driver_says_what_to_install(cli: Callable[..., Run],
-                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize("command", [("standings",), ("club", "init"), ("db", "migrate"), ("backup", "x.json")])
+def test_a_url_without_the_driver_says_what_to_install(cli: Callable[..., Run], monkeypatch: pytest.MonkeyPatch,
+                                                       command: tuple[str, ...]) -> None:
     monkeypatch.setitem(sys.modules, "psycopg", None)  # as if the extra were not installed
-    r = cli("--db", "postgresql://ann:hunter2@db.example/club", "standings")
-    assert r.code == 2
+    r = cli("--db", "postgresql://ann:hunter2@db.example/club", *command)
+    assert r.code == 2, r.err
     assert "pip install 'scorepad[postgres]'" in r.err and "hunter2" not in r.err
 
 
