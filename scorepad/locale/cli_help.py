@@ -23,8 +23,9 @@ def translate_help(text: str) -> str:
     time (the current game's fields) or an example command stays as it is, its "Example:" translated."""
     out = []
     for para in text.split("\n\n"):
-        if para.startswith("Example:"):
-            out.append(_("Example:") + para[len("Example:"):])
+        keep = "\b\n" if para.startswith("\b\n") else ""   # click's mark for a paragraph printed unwrapped
+        if para[len(keep):].startswith("Example:"):
+            out.append(keep + _("Example:") + para[len(keep) + len("Example:"):])
         else:
             out.append(_(para))
     return "\n\n".join(out)
