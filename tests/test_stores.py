@@ -16,7 +16,8 @@ from typing import Any
 import pytest
 
 from scorepad import play
-from scorepad.errors import ScorepadError, StoreError, UserError
+from scorepad.errors import ScorepadError, StoreConflict, StoreError, UserError
+from scorepad.locale import set_language
 from scorepad.store import SCHEMA_VERSION, Store, _v1
 from scorepad.store.protocol import is_server, mask, open_store
 from tests.conftest import STORE_KINDS, Run, dump_any, store_spec
@@ -515,8 +516,19 @@ def test_db_copy_refuses_what_is_not_a_database(cli: Callable[..., Run], tmp_pat
     assert r.code == 2 and "the same database" in r.err
 
 
-def test_undo_decided_on_an_old_view_says_what_changed(spec: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    """`undo` read the game, then another table recorded a hand before the undo was written."""
+@pytest.mark.parametrize(("lang", "says"), [
+    (None, ("another scorepad command changed this game at the same moment: game 1 changed since version 1: it is at "
+           "version 2 with 2 hands (latest: hand 2 recorded (bid=3,3,3,3 tricks=4,3,3,3)); nothing was stored, "
+           "look again and repeat")),
+    ("ru", ("другая команда scorepad одновременно изменила эту партию: партия 1 изменилась после версии 1: теперь "
+           "версия 2, 2 раздачи (последнее: записана раздача 2 (bid=3,3,3,3 tricks=4,3,3,3)); ничего не сохранено, "
+           "посмотрите ещё раз и повторите")),
+])
+def test_undo_decided_on_an_old_view_says_what_changed(spec: str, monkeypatch: pytest.MonkeyPatch, lang: str | None,
+                                                        says: str) -> None:
+    """`undo` read the game, then another table recorded a hand before the undo was written: a conflict,
+    known by its type (never by its words), said in the chosen language."""
+    set_language(lang)
     store = open_store(spec)
     row = play.new_game(store, "spades", ["a", "b", "c", "d"])
     play.record_hand(store, row.id, ["bid=4,3,3,3", "tricks=5,3,3,2"])
@@ -533,12 +545,9 @@ def test_undo_decided_on_an_old_view_says_what_changed(spec: str, monkeypatch: p
         return got
 
     monkeypatch.setattr(store, "hands", hands_then_another_table_writes)
-    with pytest.raises(StoreError) as caught:
+    with pytest.raises(StoreConflict) as caught:
         play.undo(store, row.id)
-    assert caught.value.message == (
-        "another scorepad command changed this game at the same moment: game 1 changed since version 1: it is at "
-        "version 2 with 2 hands (latest: hand 2 recorded (bid=3,3,3,3 tricks=4,3,3,3)); nothing was stored, "
-        "look again and repeat")
+    assert caught.value.message == says
     monkeypatch.undo()
     assert store.game(row.id).hands == 2
 

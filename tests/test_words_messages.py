@@ -10,12 +10,10 @@ from typing import Any
 
 import pytest
 
-from scorepad import play
-from scorepad.errors import StoreConflict, UserError
+from scorepad.errors import UserError
 from scorepad.locale import set_language
 from scorepad.names import check_name, name_problem
 from scorepad.scenario import run_scenario
-from scorepad.store.protocol import open_store
 from tests.conftest import STORE_KINDS, Run, store_spec
 
 
@@ -83,36 +81,6 @@ def test_rules_test_mismatches_read_in_the_language(cli: Callable[..., Run], tmp
     [m] = run_scenario(path)
     assert m.what == "totals: expected [5, 2], got [4, 2]"        # what scripts and tests look at
     assert str(m).startswith("роздача 1: totals: очікувалося [5, 2], отримано [4, 2]")
-
-
-def test_a_conflict_is_known_by_its_type_in_any_language(spec: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    """`undo` read the game, another table wrote a hand meanwhile: said in Russian, with what changed."""
-    set_language("ru")
-    store = open_store(spec)
-    row = play.new_game(store, "spades", ["a", "b", "c", "d"])
-    play.record_hand(store, row.id, ["bid=4,3,3,3", "tricks=5,3,3,2"])
-    real_hands = store.hands
-    interfered: list[int] = []
-
-    def hands_then_another_table_writes(game_id: int) -> Any:
-        got = real_hands(game_id)
-        if not interfered:
-            interfered.append(1)
-            other = open_store(spec)
-            play.record_hand(other, row.id, ["bid=3,3,3,3", "tricks=4,3,3,3"])
-            other.close()
-        return got
-
-    monkeypatch.setattr(store, "hands", hands_then_another_table_writes)
-    with pytest.raises(StoreConflict) as caught:
-        play.undo(store, row.id)
-    assert caught.value.message == (
-        "другая команда scorepad одновременно изменила эту партию: партия 1 изменилась после версии 1: теперь "
-        "версия 2, 2 раздачи (последнее: записана раздача 2 (bid=3,3,3,3 tricks=4,3,3,3)); ничего не сохранено, "
-        "посмотрите ещё раз и повторите")
-    monkeypatch.undo()
-    assert store.game(row.id).hands == 2
-    store.close()
 
 
 def test_an_unreachable_club_database_in_ukrainian(cli: Callable[..., Run], monkeypatch: pytest.MonkeyPatch) -> None:
