@@ -241,7 +241,7 @@ def bench_commands(tmp: Path, runs: int, env: dict[str, str], scorepad: list[str
                 c = cmds[i]
                 counts[(label, name)] = instructions([*exe, *c.args(runs + 1)], dict(sub_env, **dict(c.env)),
                                                      c.stdin, c.ok)
-    print(f"\n5. Every command (whole process, {runs} runs each, each run beside a run of the minimal Typer "
+    print(f"\n6. Every command (whole process, {runs} runs each, each run beside a run of the minimal Typer "
           "program; a small database)")
     print("   ratios: median wall time over the median of the Typer runs beside it; cpu: the same in CPU seconds"
           + ("; 'before': the other scorepad given with --against" if against else ""))

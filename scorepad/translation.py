@@ -42,6 +42,7 @@ def placeholders(text: str) -> Counter[str]:
 def translation_problems(data: Mapping[str, Any]) -> list[tuple[str, str]]:
     """Every problem of a ruleset's `[translations]` table, as (TOML key, sentence); the raw file data."""
     out: list[tuple[str, str]] = []
+    merged: dict[str, dict[str, Any]] = {}   # each variant applied once, whatever the number of languages
     table = data.get("translations", {})
     if not isinstance(table, dict):
         return [("translations", "must be a table of languages ([translations.et] ...)")]
@@ -53,7 +54,7 @@ def translation_problems(data: Mapping[str, Any]) -> list[tuple[str, str]]:
         if not isinstance(tr, dict):
             out.append((key, "must be a table"))
             continue
-        _check_language(data, tr, key, out)
+        _check_language(data, tr, key, out, merged)
     return out
 
 
@@ -131,7 +132,8 @@ def _merged(data: Mapping[str, Any], table: str, sub: str = "") -> dict[str, Any
     return found
 
 
-def _check_language(data: Mapping[str, Any], tr: Mapping[str, Any], key: str, out: list[tuple[str, str]]) -> None:
+def _check_language(data: Mapping[str, Any], tr: Mapping[str, Any], key: str, out: list[tuple[str, str]],
+                    merged: dict[str, dict[str, Any]]) -> None:
     _unknown(tr, LANG_KEYS, key, out)
     game = data.get("game", {}) if isinstance(data.get("game"), dict) else {}
     end = data.get("end", {}) if isinstance(data.get("end"), dict) else {}
@@ -145,7 +147,7 @@ def _check_language(data: Mapping[str, Any], tr: Mapping[str, Any], key: str, ou
     if "info" in tr:
         _texts(tr["info"], display.get("info", []), f"{key}.info", out)
     _check_sections(data, tr, key, out)
-    _check_variants(data, tr, key, out)
+    _check_variants(data, tr, key, out, merged)
 
 
 def _check_sections(data: Mapping[str, Any], tr: Mapping[str, Any], key: str, out: list[tuple[str, str]]) -> None:
@@ -182,14 +184,24 @@ def _check_sections(data: Mapping[str, Any], tr: Mapping[str, Any], key: str, ou
             out.append((f"{key}.display.{label}", "must be text"))
 
 
-def _check_variants(data: Mapping[str, Any], tr: Mapping[str, Any], key: str, out: list[tuple[str, str]]) -> None:
+def _variant_data(data: Mapping[str, Any], vname: str, cache: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    """The ruleset as variant `vname` makes it, without the translations (which the variant's texts are
+    checked against, never copied): merging copies its tables, and three languages' tables dwarf the rules."""
+    if vname not in cache:
+        rules = {k: v for k, v in data.items() if k != "translations"}
+        try:
+            cache[vname] = apply_variant(rules, vname, "")
+        except Exception:  # noqa: BLE001 - the loader reports a broken variant itself
+            cache[vname] = rules
+    return cache[vname]
+
+
+def _check_variants(data: Mapping[str, Any], tr: Mapping[str, Any], key: str, out: list[tuple[str, str]],
+                    cache: dict[str, dict[str, Any]]) -> None:
     variants = data.get("variants", {}) if isinstance(data.get("variants"), dict) else {}
     for vname, vtr, vkey in _entries(tr, "variants", variants, "variant", VARIANT_TR_KEYS, key, out):
         overlay = variants[vname] if isinstance(variants[vname], dict) else {}
-        try:
-            merged = apply_variant(dict(data), vname, "")
-        except Exception:  # noqa: BLE001 - the loader reports a broken variant itself
-            merged = dict(data)
+        merged = _variant_data(data, vname, cache)
         mgame = merged.get("game", {}) if isinstance(merged.get("game"), dict) else {}
         mend = merged.get("end", {}) if isinstance(merged.get("end"), dict) else {}
         mdisplay = merged.get("display", {}) if isinstance(merged.get("display"), dict) else {}
