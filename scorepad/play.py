@@ -50,8 +50,6 @@ from scorepad.locale import _, ngettext
 from scorepad.names import MAX_GAME_NAME, check_name
 from scorepad.registry import load
 from scorepad.ruleset import Ruleset, load_text
-from scorepad.season import season_player as season_player
-from scorepad.season import season_report as season_report
 from scorepad.store import GameRow, HandRow, Store, now
 
 Prompt = Callable[[str, str], str]
