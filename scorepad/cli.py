@@ -164,8 +164,7 @@ def rules_derive(base: str = typer.Argument(..., help="the ruleset to start from
                  alias: list[str] = typer.Option([], "--alias", help="another name to find it by (repeatable)"),
                  force: bool = typer.Option(False, "--force", help="replace an existing file")) -> None:
     """Write a house-rules ruleset: an overlay of BASE with new option defaults, into the user rules directory."""
-    from scorepad.house import derive
-    from scorepad.play import parse_opts
+    from scorepad.house import derive, parse_opts
 
     path = derive(base, new_id, parse_opts(opt), name, alias, _rules_dirs(), _first_rules_dir(), force)
     typer.echo(_("Wrote {path}; play it with `scorepad new {new_id} ...`.").format(path=path, new_id=new_id))

@@ -13,7 +13,7 @@ from typing import Any
 
 from scorepad.errors import RulesetError, UserError
 from scorepad.locale import _
-from scorepad.registry import load, resolve, resolved_text, text_hash
+from scorepad.registry import bundled_dir, load, resolve, resolved_text, text_hash
 
 # scorepad.ruleset (the loader and every formula's compiler) is imported in the functions that load a
 # ruleset: `rules export` only reads a file's text and needs none of it.
@@ -32,6 +32,17 @@ def _check_id(new_id: str, example: str) -> None:
     if not ID_RE.match(new_id):
         raise UserError(_("{new_id}: an id is lower-case letters, digits and - (like {example})").format(
                             new_id=repr(new_id), example=example))
+
+
+def parse_opts(items: Sequence[str]) -> dict[str, str]:
+    """`--opt KEY=VALUE` items as a table (keys lower-cased), for `new` and `rules derive`."""
+    out: dict[str, str] = {}
+    for item in items:
+        key, eq, value = item.partition("=")
+        if not eq or not key.strip():
+            raise UserError(_("--opt {item}: write KEY=VALUE, e.g. --opt target=300").format(item=repr(item)))
+        out[key.strip().lower()] = value.strip()
+    return out
 
 
 def derive(base: str, new_id: str, options: Mapping[str, str], name: str | None, aliases: Sequence[str],
@@ -98,7 +109,10 @@ def write_schema(target_dir: Path) -> Path:
     from scorepad.rules.format import SCHEMA_FILE, schema_text
 
     path = target_dir / SCHEMA_FILE
-    text = schema_text()
+    try:   # the shipped copy (a test keeps it equal to the generated one), cheaper than generating it
+        text = (bundled_dir() / SCHEMA_FILE).read_text(encoding="utf-8")
+    except OSError:
+        text = schema_text()
     try:
         if path.read_text(encoding="utf-8") == text:
             return path

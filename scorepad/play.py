@@ -46,6 +46,7 @@ from scorepad.gamerows import current_season, totals
 from scorepad.gamerows import delete as delete
 from scorepad.gamerows import game_log as game_log
 from scorepad.gamerows import season_name as season_name
+from scorepad.house import parse_opts as parse_opts  # re-exported: `rules derive` needs it without the engine
 from scorepad.locale import _, ngettext
 from scorepad.names import MAX_GAME_NAME, check_name
 from scorepad.registry import load
@@ -70,16 +71,6 @@ def game_of(row: GameRow, lang: str | None = None) -> Game:
         rs = translate(rs, lang)
     sides = tuple(Side(s["name"], tuple(s["members"])) for s in row.sides)
     return Game(rs, tuple(row.players), sides, dict(row.options))
-
-
-def parse_opts(items: Sequence[str]) -> dict[str, str]:
-    out: dict[str, str] = {}
-    for item in items:
-        key, eq, value = item.partition("=")
-        if not eq or not key.strip():
-            raise UserError(_("--opt {item}: write KEY=VALUE, e.g. --opt target=300").format(item=repr(item)))
-        out[key.strip().lower()] = value.strip()
-    return out
 
 
 def parse_teams(items: Sequence[str]) -> dict[str, list[str]]:
