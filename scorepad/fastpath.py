@@ -136,17 +136,17 @@ def run(call: Call) -> None:
 
 def main() -> None:
     """The quick route when it is sure of the command line, else Typer (in-process: the tests)."""
-    import gc
-
-    gc.disable()   # a short command makes no garbage worth collecting; the collector ran ~2 ms of it
     call = parse(sys.argv[1:])
     if call is None:
-        gc.enable()
-        from scorepad.cli import main as typer_main
-
-        typer_main()
+        _typer()
         return
     run(call)
+
+
+def _typer() -> None:
+    from scorepad.cli import main as typer_main
+
+    typer_main()
 
 
 def script() -> None:
@@ -160,14 +160,11 @@ def script() -> None:
     the quick route (it passes over every module's objects while they are imported)."""
     import gc
 
-    gc.disable()   # a short command makes no garbage worth collecting; the collector ran ~2 ms of it
     call = parse(sys.argv[1:])
     if call is None:
-        gc.enable()
-        from scorepad.cli import main as typer_main
-
-        typer_main()
+        _typer()
         return
+    gc.disable()   # a short command makes no garbage worth collecting; the collector took ~2 ms of it
     try:
         run(call)
         code: object = 0

@@ -356,3 +356,14 @@ def test_console_script_leaves_a_whole_database_and_all_its_output(tmp_path: Pat
     assert sheet.returncode == 0 and sheet.stdout.rstrip().endswith("}")
     refused = scorepad("hand", "nonsense")
     assert refused.returncode == 2 and "not an assignment" in refused.stderr and refused.stdout == ""
+
+
+def test_in_process_runs_leave_the_garbage_collector_on(cli: Callable[..., Run]) -> None:
+    """Only the console script turns the collector off (its process ends with the command); running
+    the route in-process, as the tests and any embedding program do, must leave it on."""
+    import gc
+
+    assert gc.isenabled()
+    cli("new", "spades", "a", "b", "c", "d")
+    assert cli("standings").code == 0 and cli("hand", "bid=3,3,3,3", "tricks=4,3,3,3").code == 0
+    assert gc.isenabled()
