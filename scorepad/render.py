@@ -17,7 +17,10 @@ def status_text(status: str) -> str:
 
 
 def format_value(value: Any) -> str:
-    """engine.format_value, imported when first used: `rules list` and `games` need no engine."""
+    """engine.format_value, imported when first used (`rules list` and `games` need no engine); a
+    yes/no value in the reader's language (the engine's own texts stay English)."""
+    if isinstance(value, bool):
+        return _("yes") if value else _("no")
     from scorepad.engine import format_value as real
 
     return real(value)

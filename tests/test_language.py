@@ -121,3 +121,18 @@ def test_the_html_report_names_its_language(cli: Callable[..., Run], tmp_path: P
         assert cli("--lang", lang, "season", "s1", "--format", "html", "--output", str(out)).code == 0
         page = out.read_text(encoding="utf-8")
         assert f'<html lang="{lang}">' in page and all(w in page for w in words)
+
+
+@pytest.mark.parametrize(("lang", "no", "yes"), [("en", "no", "yes"), ("et", "ei", "jah"), ("ru", "нет", "да"),
+                                                 ("uk", "ні", "так")])
+def test_yes_no_columns_read_in_the_language(cli: Callable[..., Run], lang: str, no: str, yes: str) -> None:
+    """A side's yes/no value (bridge's vulnerable) in the reader's words; --json keeps true/false."""
+    assert cli("new", "bridge", "ann", "bob", "cat", "dan").code == 0
+    # NS make 4 spades: 120 below the line, a game, so NS become vulnerable
+    assert cli("hand", "contract=4S", "by=ann", "result=made").code == 0
+    rows = cli("--lang", lang, "standings").out.splitlines()
+    ns = next(r for r in rows if r.startswith("NS"))
+    ew = next(r for r in rows if r.startswith("EW"))
+    assert f" {yes} " in ns and f" {no} " in ew, rows
+    sides = json.loads(cli("--lang", lang, "standings", "--json").out)["sides"]
+    assert [s["shown"]["vulnerable"] for s in sides] == [True, False]
