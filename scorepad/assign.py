@@ -191,11 +191,16 @@ def _who_names(game: Game, scope: str) -> list[str]:
     return list(game.players) if scope == "player" else [s.name for s in game.sides]
 
 
+APOSTROPHE = "\u02bc"   # MODIFIER LETTER APOSTROPHE: a letter, so names may hold it (a ' may not)
+
+
 def _find_field(fields: Mapping[str, FieldDef], name: str, aliases: Mapping[str, str] | None = None) -> FieldDef | None:
     """A field by name, by an alias of the game's language (`tihid`), or by a unique prefix of either."""
     aliases = aliases or {}
     if name in fields:
         return fields[name]
+    if name not in aliases:   # мар'яжі typed with ' or ’: Ukrainian names are written with the letter ʼ
+        name = name.replace("'", APOSTROPHE).replace("\u2019", APOSTROPHE)
     if name in aliases and aliases[name] in fields:
         return fields[aliases[name]]
     matches = {n for n in fields if n.startswith(name)} | {f for a, f in aliases.items() if a.startswith(name) and f in fields}

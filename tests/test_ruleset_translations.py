@@ -343,6 +343,9 @@ NATIVE_HANDS = [
      ["bid=3,0,4,2", "tricks=4,0,5,4"]),
     ("thousand", "uk", ["a", "b", "c"], ["грає=a", "заявка=110", "очки=70,30,20", "a.марьяжі=Ч", "b.марʼяжі=нема"],
      ["bidder=a", "bid=110", "points=70,30,20", "a.marriages=H", "b.marriages=-"]),
+    # the usual spelling, with a typewriter or a typographic apostrophe, finds марʼяжі
+    ("thousand", "uk", ["a", "b", "c"], ["грає=a", "заявка=110", "очки=70,30,20", "a.мар'яжі=Ч", "b.мар’яжі=нема"],
+     ["bidder=a", "bid=110", "points=70,30,20", "a.marriages=H", "b.marriages=-"]),
     ("thousand", "et", ["a", "b", "c"], ["pakkuja=a", "pakkumine=110", "punktid=70,30,20", "a.trumbid=H", "b.trumbid=pole"],
      ["bidder=a", "bid=110", "points=70,30,20", "a.marriages=H", "b.marriages=-"]),
 ]
