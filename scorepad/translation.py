@@ -135,17 +135,8 @@ def _merged(data: Mapping[str, Any], table: str, sub: str = "") -> dict[str, Any
 def _check_language(data: Mapping[str, Any], tr: Mapping[str, Any], key: str, out: list[tuple[str, str]],
                     merged: dict[str, dict[str, Any]]) -> None:
     _unknown(tr, LANG_KEYS, key, out)
-    game = data.get("game", {}) if isinstance(data.get("game"), dict) else {}
-    end = data.get("end", {}) if isinstance(data.get("end"), dict) else {}
-    display = data.get("display", {}) if isinstance(data.get("display"), dict) else {}
-    for k, original in (("name", game.get("name")), ("description", game.get("description")),
-                        ("end", end.get("description"))):
-        if k in tr:
-            _text(tr[k], original, f"{key}.{k}", out)
-    if "notes" in tr:
-        _texts(tr["notes"], game.get("notes", []), f"{key}.notes", out)
-    if "info" in tr:
-        _texts(tr["info"], display.get("info", []), f"{key}.info", out)
+    game = _section(data, "game")
+    _check_own_texts(tr, data, game.get("name"), game.get("description"), key, out)
     _check_sections(data, tr, key, out)
     _check_variants(data, tr, key, out, merged)
 
@@ -196,23 +187,32 @@ def _variant_data(data: Mapping[str, Any], vname: str, cache: dict[str, dict[str
     return cache[vname]
 
 
+def _section(data: Mapping[str, Any], name: str) -> dict[str, Any]:
+    value = data.get(name)
+    return value if isinstance(value, dict) else {}
+
+
+def _check_own_texts(tr: Mapping[str, Any], data: Mapping[str, Any], name: Any, description: Any, key: str,
+                     out: list[tuple[str, str]]) -> None:
+    """The name, description, end, notes and info of a language (or of a variant: `data` is the ruleset
+    as the variant makes it), against the originals."""
+    for k, original in (("name", name), ("description", description),
+                        ("end", _section(data, "end").get("description"))):
+        if k in tr:
+            _text(tr[k], original, f"{key}.{k}", out)
+    if "notes" in tr:
+        _texts(tr["notes"], _section(data, "game").get("notes", []), f"{key}.notes", out)
+    if "info" in tr:
+        _texts(tr["info"], _section(data, "display").get("info", []), f"{key}.info", out)
+
+
 def _check_variants(data: Mapping[str, Any], tr: Mapping[str, Any], key: str, out: list[tuple[str, str]],
                     cache: dict[str, dict[str, Any]]) -> None:
     variants = data.get("variants", {}) if isinstance(data.get("variants"), dict) else {}
     for vname, vtr, vkey in _entries(tr, "variants", variants, "variant", VARIANT_TR_KEYS, key, out):
         overlay = variants[vname] if isinstance(variants[vname], dict) else {}
         merged = _variant_data(data, vname, cache)
-        mgame = merged.get("game", {}) if isinstance(merged.get("game"), dict) else {}
-        mend = merged.get("end", {}) if isinstance(merged.get("end"), dict) else {}
-        mdisplay = merged.get("display", {}) if isinstance(merged.get("display"), dict) else {}
-        for k, original in (("name", overlay.get("name", vname)), ("description", overlay.get("description", "")),
-                            ("end", mend.get("description", ""))):
-            if k in vtr:
-                _text(vtr[k], original, f"{vkey}.{k}", out)
-        if "notes" in vtr:
-            _texts(vtr["notes"], mgame.get("notes", []), f"{vkey}.notes", out)
-        if "info" in vtr:
-            _texts(vtr["info"], mdisplay.get("info", []), f"{vkey}.info", out)
+        _check_own_texts(vtr, merged, overlay.get("name", vname), overlay.get("description", ""), vkey, out)
         sections = {k: vtr[k] for k in VARIANT_SECTIONS if k in vtr}
         if sections:   # what the variant itself says differently: checked against the variant's texts
             _check_sections({k: v for k, v in merged.items() if k != "variants"}, sections, vkey, out)
