@@ -167,38 +167,39 @@ def test_translation_is_complete(path: Path, lang: str) -> None:
     assert not wrong, f"{path.name} [{lang}]: {wrong}"
 
 
+def text_pairs(path: Path, lang: str) -> Iterator[tuple[tuple[str, ...], str, str]]:
+    """(key, original, translation) for every text the language must give (each line of a list)."""
+    data = load_data(path)
+    table = data["translations"][lang]
+    for key, original in required(data).items():
+        got = lookup(table, key)
+        pairs = list(zip(original, got, strict=True)) if isinstance(original, list) else [(original, got)]
+        for orig, text in pairs:
+            yield key, orig, text
+
+
 @pytest.mark.parametrize(("path", "lang"), CASES, ids=CASE_IDS)
 def test_translation_is_translated(path: Path, lang: str) -> None:
     """Cyrillic languages are written in Cyrillic; the Estonian texts are not the English ones."""
-    data = load_data(path)
-    table = data["translations"][lang]
     same = []
-    for key, original in required(data).items():
-        got = lookup(table, key)
-        texts = list(zip(original, got, strict=True)) if isinstance(original, list) else [(original, got)]
-        for orig, text in texts:
-            bare = PLACEHOLDER.sub("", text)
-            latin_only = lang in ("ru", "uk") and len(re.sub(r"[^A-Za-z]", "", bare)) > 8 \
-                and not re.search(r"[А-Яа-яЁёІіЇїЄєҐґ]", bare)
-            unchanged = text == orig and len(re.findall(r"[A-Za-z]{4,}", bare)) > 1 and key[0] != "display" \
-                and key != ("name",)   # a game's name may be the same word in both languages
-            if latin_only or unchanged:
-                same.append(".".join(key))
+    for key, orig, text in text_pairs(path, lang):
+        bare = PLACEHOLDER.sub("", text)
+        latin_only = lang in ("ru", "uk") and len(re.sub(r"[^A-Za-z]", "", bare)) > 8 \
+            and not re.search(r"[А-Яа-яЁёІіЇїЄєҐґ]", bare)
+        unchanged = text == orig and len(re.findall(r"[A-Za-z]{4,}", bare)) > 1 and key[0] != "display" \
+            and key != ("name",)   # a game's name may be the same word in both languages
+        if latin_only or unchanged:
+            same.append(".".join(key))
     assert not same, f"{path.name} [{lang}] left in English: {same}"
 
 
 @pytest.mark.parametrize(("path", "lang"), CASES, ids=CASE_IDS)
 def test_translation_keeps_placeholders(path: Path, lang: str) -> None:
-    data = load_data(path)
-    table = data["translations"][lang]
     wrong = []
-    for key, original in required(data).items():
-        got = lookup(table, key)
-        pairs = list(zip(original, got, strict=True)) if isinstance(original, list) else [(original, got)]
-        for orig, text in pairs:
-            if placeholders(orig) != placeholders(text):
-                wrong.append(f"{'.'.join(key)}: {sorted(placeholders(orig).elements())} vs "
-                             f"{sorted(placeholders(text).elements())}")
+    for key, orig, text in text_pairs(path, lang):
+        if placeholders(orig) != placeholders(text):
+            wrong.append(f"{'.'.join(key)}: {sorted(placeholders(orig).elements())} vs "
+                         f"{sorted(placeholders(text).elements())}")
     assert not wrong, f"{path.name} [{lang}]: {wrong}"
 
 
