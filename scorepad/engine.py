@@ -9,7 +9,8 @@ stored totals. Everything game-specific comes from the ruleset's formulas.
 from __future__ import annotations
 
 import copy
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Collection, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, NamedTuple
@@ -587,12 +588,32 @@ def _format_into(value: Any, out: list[str], left: list[int], depth: int = 0) ->
         left[0] -= len(text)
 
 
+HAND_WARM_UP = 8  # hands of one game scored formula by formula before its hand code is generated
+_PER_FORMULA = False  # True: every hand scored formula by formula (the reference for the hand code)
+
+
+@contextmanager
+def per_formula_engine() -> Iterator[None]:
+    """Score every hand formula by formula, never through a game's generated hand code: the
+    reference the hand code is checked against (tests, benchmarks)."""
+    global _PER_FORMULA
+    saved, _PER_FORMULA = _PER_FORMULA, True
+    try:
+        yield
+    finally:
+        _PER_FORMULA = saved
+
+
 @budgeted
 def apply_hand(game: Game, state: State, hand: Hand) -> HandResult:
     """Score one hand: checks, derived values, points, counters, thresholds, end of game."""
-    rs = game.ruleset
     if state["finished"]:
         raise UserError("this game has ended and takes no more hands (undo or edit still work)")
+    return _apply_hand(game, state, hand)
+
+
+def _apply_hand(game: Game, state: State, hand: Hand) -> HandResult:
+    rs = game.ruleset
     scope = _Scope(game, state, hand)
     failed: list[str] = []
     problems = run_checks(game, scope, state, scope.plan.early, failed)
