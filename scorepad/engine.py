@@ -9,12 +9,14 @@ stored totals. Everything game-specific comes from the ruleset's formulas.
 from __future__ import annotations
 
 import copy
+from collections import Counter
 from collections.abc import Collection, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, NamedTuple
 
+from scorepad import expr
 from scorepad.cards import card_label
 from scorepad.errors import FormulaError, HandError, UserError
 from scorepad.expr import BudgetError, Formula, budgeted, value_kind
@@ -220,6 +222,8 @@ class _Plan:
                 targets = [(k, k, item.label) for k in range(len(game.sides))]
             self.scores.append((item, item.per == "player", targets))
         self.end_rules = [r for r in rs.rules if r.on == "end"]
+        # the game's generated hand functions, per shape of its state (see scorepad/handcode.py)
+        self.hand_functions: dict[tuple[tuple[str, ...], tuple[str, ...]], Any] = {}
         self.finish_rules = [r for r in rs.rules if r.on == "finish"]
 
 
@@ -408,45 +412,69 @@ class _Names(dict[str, Any]):
         return value
 
 
+def hand_names(game: Game, state: State, hand: Hand) -> tuple[dict[str, Any], tuple[str, ...]]:
+    """The names every formula of a hand can read (the game's, the hand's fields, each counter's
+    `all_X` as the hand starts), and the side counters' names."""
+    rs = game.ruleset
+    plan = game.plan
+    n = len(game.players)
+    active = active_players(game, state)
+    env = dict(plan.base)
+    env.update(state["game"])
+    env.update(hand_no=state["hands"] + 1, hands=state["hands"], dealer=current_dealer(state, n),
+               active=active, n_active=sum(active))
+    get = hand.get
+    for fname, key, count in plan.field_keys:
+        value = get(fname)
+        if count >= 0:
+            env[key] = list(value) if value is not None else [None] * count
+        else:
+            env[key] = value
+            if count == _PATTERN:
+                fdef = rs.fields[fname]
+                env.update(pattern_parts(fdef.name, fdef.parts, value, get(f"_{fname}_parts")))
+    sides = state["sides"]
+    counters = tuple(sides[0])
+    for cname in counters:
+        env["all_" + cname] = [s[cname] for s in sides]
+    return env, counters
+
+
 class _Scope:
     """The names a hand's formulas see: the hand, each player, each side; kept in step as values appear."""
 
     def __init__(self, game: Game, state: State, hand: Hand) -> None:
-        rs = game.ruleset
-        plan = game.plan
+        self._setup(game, *hand_names(game, state, hand))
+
+    @classmethod
+    def of_names(cls, game: Game, env: dict[str, Any], counters: tuple[str, ...]) -> _Scope:
+        """A scope over names already worked out (the hand code's: every let in them)."""
+        scope = cls.__new__(cls)
+        scope._setup(game, env, counters)
+        return scope
+
+    def _setup(self, game: Game, env: dict[str, Any], counters: tuple[str, ...]) -> None:
         self.game = game
-        self.plan = plan
+        self.plan = plan = game.plan
         self.side_of = game.side_of
-        n = len(game.players)
-        hand_no = state["hands"] + 1
-        active = active_players(game, state)
-        env = dict(plan.base)
-        env.update(state["game"])
-        env.update(hand_no=hand_no, hands=state["hands"], dealer=current_dealer(state, n),
-                   active=active, n_active=sum(active))
-        get = hand.get
-        for fname, key, count in plan.field_keys:
-            value = get(fname)
-            if count >= 0:
-                env[key] = list(value) if value is not None else [None] * count
-            else:
-                env[key] = value
-                if count == _PATTERN:
-                    fdef = rs.fields[fname]
-                    env.update(pattern_parts(fdef.name, fdef.parts, value, get(f"_{fname}_parts")))
-        sides = state["sides"]
-        counters = tuple(sides[0])
-        for cname in counters:
-            env["all_" + cname] = [s[cname] for s in sides]
         self.hand_env = env
+        self.counters = counters
         self.rule_envs: dict[int | None, _RuleEnv] = {}
-        for_player, for_side = plan.resolver(game, counters)
-        side_of = self.side_of
-        self.player_envs = [self._names(plan.player_static[i], for_player, i, side_of[i], plan.mates[i])
-                            for i in range(n)]
-        self.side_envs = [self._names(plan.side_static[k], for_side, k, k, plan.members[k])
-                          for k in range(len(game.sides))]
         self.own_lets = plan.own_lets(game, counters)
+
+    @cached_property
+    def player_envs(self) -> list[_Names]:
+        plan, side_of = self.plan, self.side_of
+        for_player = plan.resolver(self.game, self.counters)[0]
+        return [self._names(plan.player_static[i], for_player, i, side_of[i], plan.mates[i])
+                for i in range(len(side_of))]
+
+    @cached_property
+    def side_envs(self) -> list[_Names]:
+        plan = self.plan
+        for_side = plan.resolver(self.game, self.counters)[1]
+        return [self._names(plan.side_static[k], for_side, k, k, plan.members[k])
+                for k in range(len(plan.members))]
 
     def _names(self, static: dict[str, Any], resolve: dict[str, tuple[str, int]], index: int, side_no: int,
                mates: tuple[int, ...]) -> _Names:
@@ -609,10 +637,41 @@ def apply_hand(game: Game, state: State, hand: Hand) -> HandResult:
     """Score one hand: checks, derived values, points, counters, thresholds, end of game."""
     if state["finished"]:
         raise UserError("this game has ended and takes no more hands (undo or edit still work)")
-    return _apply_hand(game, state, hand)
+    if not _PER_FORMULA and not expr._REFERENCE:
+        result = _by_hand_code(game, state, hand)
+        if result is not None:
+            return result
+    return _per_formula(game, state, hand)
 
 
-def _apply_hand(game: Game, state: State, hand: Hand) -> HandResult:
+hand_code_counts: Counter[str] = Counter()  # hands scored by hand code, and given up to the per-formula way
+
+
+def _by_hand_code(game: Game, state: State, hand: Hand) -> HandResult | None:
+    """The hand scored by the game's generated hand code (scorepad/handcode.py); None when there is
+    none yet, or when it gave up on this hand (the per-formula engine then scores it from the start,
+    on a budget as fresh as the hand code's was)."""
+    names, counters = hand_names(game, state, hand)
+    from scorepad.handcode import hand_function
+
+    fn = hand_function(game, state, names, counters)
+    if fn is None:
+        return None
+    budget = expr.active_budget()
+    try:
+        new, points, breakdown, events, ended, race = fn(state, names, budget)
+        scope = _Scope.of_names(game, names, counters)
+        finish_if_over(game, new, scope, points, breakdown, events, forced_end=ended, race=race)
+        _pass_deal(game, new, scope, points)
+    except Exception:  # noqa: BLE001  # whatever it was, the per-formula engine says it in its own words
+        budget.left, budget.message = budget.limit, None
+        hand_code_counts["given up"] += 1
+        return None
+    hand_code_counts["scored"] += 1
+    return HandResult(new, points, breakdown, events)
+
+
+def _per_formula(game: Game, state: State, hand: Hand) -> HandResult:
     rs = game.ruleset
     scope = _Scope(game, state, hand)
     failed: list[str] = []
@@ -647,7 +706,7 @@ def _apply_hand(game: Game, state: State, hand: Hand) -> HandResult:
     points: list[int | float] = [0] * n_sides
     breakdown: Breakdown = [[] for _ in range(n_sides)]
     try:
-        race = _Race.start(game, scope, state)
+        race = _Race.start(game, scope.hand_env, state)
         playing = [side["status"] == "playing" for side in state["sides"]]
         new_sides = new["sides"]
         for item, per_player, targets in scope.plan.scores:
@@ -700,11 +759,11 @@ class _Race:
     rest_skipped: bool = False
 
     @classmethod
-    def start(cls, game: Game, scope: _Scope, state: State) -> _Race | None:
+    def start(cls, game: Game, names: Mapping[str, Any], state: State) -> _Race | None:
         end = game.ruleset.end
         if end.first_to is None:
             return None
-        goal = end.first_to(scope.hand_env)
+        goal = end.first_to(names)
         if isinstance(goal, bool) or not isinstance(goal, (int, float)):
             raise FormulaError(f"end.first_to must be a number, got {goal!r}")
         playing = [s for s in state["sides"] if s["status"] == "playing"]

@@ -105,6 +105,14 @@ def reference_evaluation() -> Iterator[None]:
         _REFERENCE = saved
 
 
+def active_budget() -> Budget:
+    """The budget the formulas evaluated now run on (the engine's entry points each set one)."""
+    budget = _ACTIVE.get()
+    if budget is None:
+        raise RuntimeError("no formula budget is active")
+    return budget
+
+
 def _charge(steps: int) -> None:
     budget = _ACTIVE.get()
     if budget is not None:
@@ -129,6 +137,8 @@ class Formula:
     # the whole evaluation as one generated function: the budget charge, `run`'s expression and the
     # errors as __call__ gives them (the engine calls it directly: one Python call per formula)
     fast: Evaluator = field(default=lambda env: _not_compiled(), compare=False, repr=False)
+    # the ruleset's functions the formula may call (card functions): what generated code binds
+    functions: Mapping[str, Callable[..., Any]] = field(default_factory=dict, compare=False, repr=False)
 
     def __call__(self, env: Env) -> Any:
         if not _REFERENCE:
@@ -922,6 +932,8 @@ class _CodeGen:
         self.ids: dict[int, str] = {}
         self.temps = 0
         self.plain = False  # True: every operation as a helper call (where := cannot be used)
+        # how a name the formula reads is written: `env['name']` unless the hand code says otherwise
+        self.name_of: Callable[[str], str] | None = None
 
     def temp(self) -> str:
         """A new local name for a value worked out once in the generated text."""
@@ -1026,6 +1038,8 @@ class _CodeGen:
                 return "False"
             if name in self.locals:
                 return f"_v{self.locals[::-1].index(name)}_{len(self.locals)}"
+            if self.name_of is not None:
+                return self.name_of(name)
             return f"env[{self.bind(name)}]"
         if isinstance(node, ast.BinOp):
             symbol = _INLINE_ARITHMETIC.get(type(node.op))
@@ -1152,7 +1166,8 @@ def compile_formula(source: Any, key: str, known: Collection[str],
     compiler = _Compiler(text, key, known, functions or {})
     assert isinstance(tree, ast.Expression)
     reference = compiler.compile(tree.body)
-    formula = Formula(text, key, frozenset(compiler.used), reference, count, tree.body, reference)
+    formula = Formula(text, key, frozenset(compiler.used), reference, count, tree.body, reference,
+                      functions=compiler.functions)
     object.__setattr__(formula, "fast", _warm_up(formula, compiler.functions))
     return formula
 

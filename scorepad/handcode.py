@@ -1,0 +1,434 @@
+"""A game's whole hand as one generated Python function: the checks, lets, score lines and rules of
+its ruleset written out in the order the engine runs them, every name a formula reads a local
+variable of that function.
+
+The per-formula engine (engine.py) makes a Python call per formula and looks each name up in a
+table per player and per side; a replay of thousands of hands spends most of its time there. The
+hand code does the same work in one call. It covers only the way a hand usually goes: when a check
+fails, a formula raises anything, the budget runs out or the state is not shaped as the code
+expects, it gives up (None) and the engine scores the hand again from the start formula by formula,
+so every refusal and every error is the per-formula engine's own. The text is made from the
+validated formula trees by expr._CodeGen (the same translation a formula's own generated code
+uses, with the same budget charges), once per ruleset; each game binds its players and sides.
+"""
+
+from __future__ import annotations
+
+import weakref
+from collections.abc import Callable
+from typing import Any
+
+from scorepad import engine
+from scorepad.engine import Game, Line, State, _Race
+from scorepad.expr import Budget, Formula, _CodeGen, _compiled, _Exhausted
+from scorepad.ruleset import TEMPLATE_RE, Ruleset
+
+HandFunction = Callable[[State, dict[str, Any], Budget], "tuple[Any, ...]"]
+
+
+class _Refused(Exception):
+    """Raised by the hand code where the per-formula engine would refuse the hand (a check failed)."""
+
+
+def _without(values: list[Any], k: int) -> list[Any]:
+    return values[:k] + values[k + 1:]
+
+
+def _pick(values: list[Any], seats: tuple[int, ...]) -> list[Any]:
+    return [values[j] for j in seats]
+
+
+def _column(sides: list[dict[str, Any]], name: str) -> list[Any]:
+    return [side[name] for side in sides]
+
+
+def _fill(text: str, values: list[str]) -> str:
+    it = iter(values)
+    return TEMPLATE_RE.sub(lambda m: next(it, "?"), text)
+
+
+def _points(pts: Any) -> Any:
+    """A score line's points: a number, or the hand goes the per-formula way (which names the item)."""
+    if type(pts) is not int and (isinstance(pts, bool) or not isinstance(pts, (int, float))):
+        raise _Refused
+    return pts
+
+
+class _Writer:
+    """Writes the text of one ruleset's hand function. Names are resolved as engine._Names and
+    engine._RuleEnv resolve them; the game's seats and sides are bound by `bind_game`."""
+
+    def __init__(self, game: Game, counters: tuple[str, ...], game_counters: tuple[str, ...],
+                 hand_keys: frozenset[str]) -> None:
+        rs = game.ruleset
+        self.rs = rs
+        self.plan = game.plan
+        self.counters = counters
+        self.game_counters = game_counters
+        self.hand_keys = hand_keys
+        self.gen = _CodeGen({})
+        self.gen.name_of = self.name
+        self.player_resolve, self.side_resolve = self.plan.resolver(game, counters)
+        self.lines: list[str] = []
+        self.depth = 1
+        self.loads: dict[str, str] = {}   # a name of the hand read at the start -> its local
+        self.lets: dict[str, str] = {}    # a hand let's name, a player/side let's all_ name -> its local
+        self.context: tuple[str, str] = ("hand", "")
+        self.player_static = set(self.plan.player_static[0]) if self.plan.player_static else set()
+        self.side_static = set(self.plan.side_static[0]) if self.plan.side_static else set()
+
+    # ------------------------------------------------------------------ names
+
+    def local(self, name: str) -> str:
+        return f"n{len(self.loads) + len(self.lets)}"
+
+    def hand_level(self, name: str) -> str:
+        """A name read from the hand's names: a let once worked out, a name the hand starts with,
+        anything else looked up when read (a missing one raises KeyError as the engine's table)."""
+        found = self.lets.get(name)
+        if found is not None:
+            return found
+        if name in self.hand_keys:
+            found = self.loads.get(name)
+            if found is None:
+                found = self.loads[name] = self.local(name)
+            return found
+        return f"H[{self.gen.bind(name)}]"
+
+    def name(self, name: str) -> str:
+        kind, at = self.context
+        if kind == "player":
+            return self.player_name(name, at)
+        if kind == "side":
+            return self.side_name(name, at)
+        if kind == "rule":
+            return self.rule_name(name, at)
+        if kind == "game":
+            return self.game_rule_name(name)
+        return self.hand_level(name)
+
+    def resolved(self, how: tuple[str, int], index: str, side_no: str, mates: str) -> str:
+        key, mode = how
+        values = self.hand_level(key)
+        if mode == engine._MINE:
+            return f"{values}[{index}]"
+        if mode == engine._SIDES:
+            return f"{values}[{side_no}]"
+        if mode == engine._TEAM:
+            return f"{self.gen.bind(_pick)}({values}, {mates})"
+        k = index if mode == engine._NOT_MINE else side_no
+        return f"{self.gen.bind(_without)}({values}, {k})"
+
+    def player_name(self, name: str, i: str) -> str:
+        if name in self.player_static:
+            return {"me": f"_PL[{i}]", "seat": i, "side": f"_SIDE[{i}]", "side_no": f"_SO[{i}]"}[name]
+        how = self.player_resolve.get(name)
+        if how is not None:
+            return self.resolved(how, i, f"_SO[{i}]", f"_MATES[{i}]")
+        return self.hand_level(name)
+
+    def side_name(self, name: str, k: str) -> str:
+        if name in self.side_static:
+            return {"me": f"_SN[{k}]", "side_no": k, "members": f"_MN[{k}]"}[name]
+        how = self.side_resolve.get(name)
+        if how is not None:
+            return self.resolved(how, k, k, f"_MEMBERS[{k}]")
+        return self.hand_level(name)
+
+    def live_name(self, name: str, k: str | None) -> str | None:
+        """What a rule reads from the counters as they stand now (engine._RuleEnv.__missing__)."""
+        bind = self.gen.bind
+        if name == "all_gained":
+            return f"{bind(list)}(points)"
+        if name == "finished_early":
+            return "False"
+        if name == "gained" and k is not None:
+            return f"points[{k}]"
+        if k is not None and name in self.side_static:
+            return None
+        if name == "active":
+            return f"{bind(engine.active_players)}(_GAME, new)"
+        if name == "n_active":
+            return f"{bind(sum)}({bind(engine.active_players)}(_GAME, new))"
+        if k is not None and name in self.counters:
+            return f"NS[{k}][{bind(name)}]"
+        if name.startswith("all_") and name[4:] in self.counters:
+            return f"{bind(_column)}(NS, {bind(name[4:])})"
+        if k is not None and name.startswith("others_") and name[7:] in self.counters:
+            return f"{bind(_without)}({bind(_column)}(NS, {bind(name[7:])}), {k})"
+        if name in self.game_counters:
+            return f"NG[{bind(name)}]"
+        return None
+
+    def rule_name(self, name: str, k: str) -> str:
+        live = self.live_name(name, k)
+        return live if live is not None else self.side_name(name, k)
+
+    def game_rule_name(self, name: str) -> str:
+        live = self.live_name(name, None)
+        return live if live is not None else self.hand_level(name)
+
+    # ------------------------------------------------------------------ text
+
+    def emit(self, line: str) -> None:
+        self.lines.append("    " * self.depth + line)
+
+    def value(self, formula: Formula, context: tuple[str, str]) -> str:
+        """Charge the formula's weight to the budget, and give its expression in `context`."""
+        self.emit(f"B.left -= {int(formula.weight)}")
+        self.emit(f"if B.left < 0: raise {self.gen.bind(_Exhausted)}")
+        assert formula.tree is not None
+        saved, self.context = self.context, context
+        self.gen.functions = formula.functions
+        try:
+            return self.gen.expr(formula.tree)
+        finally:
+            self.context = saved
+
+    def refuse(self) -> str:
+        return f"raise {self.gen.bind(_Refused)}"
+
+    def checks(self, checks: Any) -> None:
+        for check in checks:
+            if check.per == "hand":
+                ctx = ("hand", "")
+            elif check.per == "player":
+                self.emit("for i in range(_N):")
+                self.depth += 1
+                self.emit("if not ACTIVE[i]: continue")
+                ctx = ("player", "i")
+            else:
+                self.emit("for k in range(_M):")
+                self.depth += 1
+                self.emit(f"if S0[k][{self.gen.bind('status')}] != {self.gen.bind('playing')}: continue")
+                ctx = ("side", "k")
+            opened = 0
+            if check.when is not None:
+                self.emit(f"if {self.value(check.when, ctx)}:")
+                self.depth += 1
+                opened = 1
+            self.emit(f"if not {self.value(check.ok, ctx)}: {self.refuse()}")
+            self.depth -= opened + (check.per != "hand")
+
+    def let_values(self) -> None:
+        rs, bind = self.rs, self.gen.bind
+        for let in rs.hand_lets:
+            text = self.value(let.formula, ("hand", ""))
+            target = f"n{len(self.loads) + len(self.lets)}"
+            self.emit(f"{target} = {text}")
+            self.emit(f"H[{bind(let.name)}] = {target}")
+            self.lets[let.name] = target
+        for lets, count, kind, var in ((rs.player_lets, "_N", "player", "i"), (rs.side_lets, "_M", "side", "k")):
+            for let in lets:
+                self.emit("acc = []")
+                self.emit(f"for {var} in range({count}):")
+                self.depth += 1
+                self.emit(f"acc.append({self.value(let.formula, (kind, var))})")
+                self.depth -= 1
+                target = f"n{len(self.loads) + len(self.lets)}"
+                self.emit(f"{target} = acc")
+                self.emit(f"H[{bind('all_' + let.name)}] = acc")
+                self.lets["all_" + let.name] = target
+
+    def scores(self, race: bool) -> None:
+        bind = self.gen.bind
+        for j, (item, per_player, _targets) in enumerate(self.plan.scores):
+            ctx = ("player", "at") if per_player else ("side", "at")
+            to = bind(item.to)
+            if race:
+                self.emit("stage = []")
+            self.emit(f"for k, at, label in _TARGETS[{j}]:")
+            self.depth += 1
+            self.emit("if not PLAYING[k]: continue")
+            if item.when is not None:
+                self.emit(f"if not {self.value(item.when, ctx)}: continue")
+            self.emit(f"pts = {bind(_points)}({self.value(item.points, ctx)})")
+            self.emit("if pts == 0: continue")
+            if race:
+                self.emit("stage.append((k, label, pts))")
+                self.depth -= 1
+                self.emit("if race is not None:")
+                self.emit(f"    stage = race.count(stage, {bind(item.label)}, {'score' in item.to}, new)")
+                self.emit("for k, label, pts in stage:")
+                self.depth += 1
+            self.emit("points[k] += pts")
+            self.emit(f"BD[k].append({bind(Line)}(label, pts, {to}))")
+            self.emit("side = NS[k]")
+            for counter in item.to:
+                c = bind(counter)
+                self.emit(f"side[{c}] = side[{c}] + pts")
+            self.depth -= 1
+
+    def rules(self) -> None:
+        bind = self.gen.bind
+        for rule in self.plan.hand_rules:
+            per_game = rule.per == "game"
+            if per_game:
+                ctx: tuple[str, str] = ("game", "")
+                self.emit("if True:")
+            elif rule.include_out:
+                ctx = ("rule", "k")
+                self.emit("for k in range(_M):")
+            else:
+                ctx = ("rule", "k")
+                self.emit(f"for k in [x for x in range(_M) if NS[x][{bind('status')}] == {bind('playing')}]:")
+            self.depth += 1
+            if rule.when is not None:
+                self.emit(f"if {self.value(rule.when, ctx)}:")
+                self.depth += 1
+            if not per_game:
+                self.emit(f"before = NS[k][{bind('score')}]")
+            counter = bind(engine._counter)
+            sets = []
+            for n, (name, f) in enumerate(rule.set):
+                self.emit(f"set{n} = {counter}({bind(f.key)}, {self.value(f, ctx)})")
+                sets.append((name, f"set{n}"))
+            adds = []
+            for n, (name, f) in enumerate(rule.add):
+                self.emit(f"add{n} = {counter}({bind(f.key)}, {self.value(f, ctx)})")
+                adds.append((name, f"add{n}"))
+            set_all = []
+            for n, (name, f) in enumerate(rule.set_all):
+                self.emit(f"all{n} = {counter}({bind(f.key)}, {self.value(f, ctx)})")
+                set_all.append((name, f"all{n}"))
+            if rule.message and rule.message_parts:
+                parts = []
+                for n, f in enumerate(rule.message_parts):
+                    self.emit(f"part{n} = {bind(engine.format_value)}({self.value(f, ctx)})")
+                    parts.append(f"part{n}")
+                self.emit(f"message = {bind(_fill)}({bind(rule.message)}, [{', '.join(parts)}])")
+            for name, var in sets:
+                self.emit(f"{self.counter_ref(name, per_game)} = {var}")
+            for name, var in adds:
+                ref = self.counter_ref(name, per_game)
+                self.emit(f"{ref} = {ref} + {var}")
+            for name, var in set_all:
+                self.emit("for side in NS:")
+                self.emit(f"    side[{bind(name)}] = {var}")
+            if rule.mark and not per_game:
+                self.emit(f"NS[k][{bind('status')}] = {bind(rule.mark)}")
+            if not per_game:
+                score = bind("score")
+                self.emit(f"if NS[k][{score}] != before:")
+                self.emit(f"    delta = NS[k][{score}] - before")
+                self.emit("    points[k] += delta")
+                also = "".join(f"({bind(name)}, {var}), " for name, var in adds)
+                self.emit(f"    also = tuple(c for c, v in ({also}) if c != {score} and v == delta)")
+                self.emit(f"    BD[k].append({bind(Line)}({bind(rule.label)}, delta, ({score}, *also)))")
+            if rule.message:
+                if rule.message_parts:
+                    self.emit("if message: events.append(message)")
+                else:
+                    self.emit(f"events.append({bind(rule.message)})")
+            if rule.end:
+                self.emit("ended = True")
+            self.depth -= 1 + (rule.when is not None)
+
+    def counter_ref(self, name: str, per_game: bool) -> str:
+        """Where a rule's set/add of `name` goes: the side's counter, else the game's (engine._store)."""
+        if not per_game and name in self.counters:
+            return f"NS[k][{self.gen.bind(name)}]"
+        return f"NG[{self.gen.bind(name)}]"
+
+    def write(self) -> tuple[str, dict[str, Any]]:
+        plan, rs = self.plan, self.rs
+        self.emit("S0 = state['sides']")
+        self.emit(f"ACTIVE = H[{self.gen.bind('active')}]")
+        self.checks(plan.early)
+        self.let_values()
+        self.checks(plan.late)
+        if rs.end.first_to is not None:
+            self.emit(f"race = {self.gen.bind(_Race.start)}(_GAME, H, state)")
+        else:
+            self.emit("race = None")
+        self.emit(f"new = {self.gen.bind(engine.copy_state)}(state)")
+        self.emit("new['hands'] = state['hands'] + 1")
+        self.emit("NS = new['sides']")
+        self.emit("NG = new['game']")
+        self.emit("points = [0] * _M")
+        self.emit("BD = [[] for _ in range(_M)]")
+        self.emit("events = []")
+        self.emit("ended = False")
+        self.emit(f"PLAYING = [side[{self.gen.bind('status')}] == {self.gen.bind('playing')} for side in S0]")
+        self.scores(race=rs.end.first_to is not None)
+        self.rules()
+        self.emit("return new, points, BD, events, ended, race")
+        loads = [f"    {local} = H[{self.gen.bind(name)}]" for name, local in self.loads.items()]
+        self.gen.glob.update(range=range, tuple=tuple)
+        text = "def _hand(state, H, B):\n" + "\n".join(loads + self.lines) + "\n"
+        return text, self.gen.glob
+
+
+class HandCode:
+    """One ruleset's hand function, made once, and bound to each game that plays it."""
+
+    def __init__(self, text: str, glob: dict[str, Any], shape: tuple[tuple[str, ...], tuple[str, ...]]) -> None:
+        self.text = text
+        self.code = _compiled(text, "<hand code>")
+        self.glob = glob
+        self.shape = shape
+
+    def bind_game(self, game: Game) -> HandFunction:
+        plan = game.plan
+        glob = dict(self.glob)
+        side_of = game.side_of
+        glob.update(_N=len(game.players), _M=len(game.sides), _GAME=game, _SO=side_of, _PL=game.players,
+                    _SIDE=[game.sides[s].name for s in side_of], _SN=[s.name for s in game.sides],
+                    _MN=[st["members"] for st in plan.side_static], _MATES=plan.mates, _MEMBERS=plan.members,
+                    _TARGETS=[targets for _, _, targets in plan.scores])
+        exec(self.code, glob)  # text written from the validated formula trees only (module docstring)
+        fn: HandFunction = glob["_hand"]
+        return fn
+
+
+class _Entry:
+    """What one loaded ruleset has: hands scored so far, then its hand code (or None: not made for it)."""
+
+    __slots__ = ("code", "hands", "ref")
+
+    def __init__(self, ref: weakref.ref[Ruleset]) -> None:
+        self.ref = ref
+        self.hands = 0
+        self.code: dict[tuple[tuple[str, ...], tuple[str, ...]], HandCode | None] = {}
+
+
+_ENTRIES: dict[int, _Entry] = {}
+
+
+def _entry(rs: Ruleset) -> _Entry:
+    key = id(rs)
+    found = _ENTRIES.get(key)
+    if found is None or found.ref() is not rs:
+        def forget(ref: weakref.ref[Ruleset]) -> None:
+            if key in _ENTRIES and _ENTRIES[key].ref is ref:
+                del _ENTRIES[key]
+        found = _ENTRIES[key] = _Entry(weakref.ref(rs, forget))
+    return found
+
+
+def hand_function(game: Game, state: State, names: dict[str, Any], counters: tuple[str, ...]) -> HandFunction | None:
+    """The game's hand function once its ruleset has scored engine.HAND_WARM_UP hands in this
+    process; None before, and for a state not shaped as the code was written for."""
+    cache = game.plan.hand_functions
+    shape = (counters, tuple(state["game"]))
+    fn: HandFunction | None = cache.get(shape)
+    if fn is not None:
+        return fn
+    entry = _entry(game.ruleset)
+    entry.hands += 1
+    if entry.hands <= engine.HAND_WARM_UP:
+        return None
+    if shape not in entry.code:
+        writer = _Writer(game, counters, shape[1], frozenset(names))
+        try:
+            text, glob = writer.write()
+        except Exception:  # noqa: BLE001  # a formula the writer cannot translate: formula by formula
+            entry.code[shape] = None
+        else:
+            entry.code[shape] = HandCode(text, glob, shape)
+    code = entry.code[shape]
+    if code is None:
+        return None
+    fn = cache[shape] = code.bind_game(game)
+    return fn
+
