@@ -74,6 +74,12 @@ class _Writer:
         self.loads: dict[str, str] = {}   # a name of the hand read at the start -> its local
         self.lets: dict[str, str] = {}    # a hand let's name, a player/side let's all_ name -> its local
         self.context: tuple[str, str] = ("hand", "")
+        # The steps the hand is charged before it starts: every formula's weight, times the players,
+        # the sides or the score line's targets it is evaluated for. The per-formula engine charges
+        # a formula's weight only when it is evaluated: the hand code can charge more, never less,
+        # so it runs out of budget wherever that engine would (and gives the hand to it).
+        self.weight: dict[str, int] = {}
+        self.times = "1"
         self.player_static = set(self.plan.player_static[0]) if self.plan.player_static else set()
         self.side_static = set(self.plan.side_static[0]) if self.plan.side_static else set()
 
@@ -174,9 +180,9 @@ class _Writer:
         self.lines.append("    " * self.depth + line)
 
     def value(self, formula: Formula, context: tuple[str, str]) -> str:
-        """Charge the formula's weight to the budget, and give its expression in `context`."""
-        self.emit(f"B.left -= {int(formula.weight)}")
-        self.emit(f"if B.left < 0: raise {self.gen.bind(_Exhausted)}")
+        """The formula's expression in `context`; its weight is added to what the hand is charged
+        at its start, once for each time it can be evaluated (`self.times`)."""
+        self.weight[self.times] = self.weight.get(self.times, 0) + int(formula.weight)
         assert formula.tree is not None
         saved, self.context = self.context, context
         self.gen.functions = formula.functions
@@ -190,6 +196,7 @@ class _Writer:
 
     def checks(self, checks: Any) -> None:
         for check in checks:
+            self.times = {"hand": "1", "player": "_N"}.get(check.per, "_M")
             if check.per == "hand":
                 ctx = ("hand", "")
             elif check.per == "player":
@@ -212,6 +219,7 @@ class _Writer:
 
     def let_values(self) -> None:
         rs, bind = self.rs, self.gen.bind
+        self.times = "1"
         for let in rs.hand_lets:
             text = self.value(let.formula, ("hand", ""))
             target = f"n{len(self.loads) + len(self.lets)}"
@@ -219,6 +227,7 @@ class _Writer:
             self.emit(f"H[{bind(let.name)}] = {target}")
             self.lets[let.name] = target
         for lets, count, kind, var in ((rs.player_lets, "_N", "player", "i"), (rs.side_lets, "_M", "side", "k")):
+            self.times = count
             for let in lets:
                 self.emit("acc = []")
                 self.emit(f"for {var} in range({count}):")
@@ -234,6 +243,7 @@ class _Writer:
         bind = self.gen.bind
         for j, (item, per_player, _targets) in enumerate(self.plan.scores):
             ctx = ("player", "at") if per_player else ("side", "at")
+            self.times = f"T{j}"
             to = bind(item.to)
             if race:
                 self.emit("stage = []")
@@ -263,6 +273,7 @@ class _Writer:
         bind = self.gen.bind
         for rule in self.plan.hand_rules:
             per_game = rule.per == "game"
+            self.times = "1" if per_game else "_M"
             if per_game:
                 ctx: tuple[str, str] = ("game", "")
                 self.emit("if True:")
@@ -353,7 +364,8 @@ class _Writer:
         self.scores(race=rs.end.first_to is not None)
         self.rules()
         self.emit("return new, points, BD, events, ended, race")
-        loads = [f"    {local} = H[{self.gen.bind(name)}]" for name, local in self.loads.items()]
+        charge = ["    B.left -= _WEIGHT", f"    if B.left < 0: raise {self.gen.bind(_Exhausted)}"]
+        loads = charge + [f"    {local} = H[{self.gen.bind(name)}]" for name, local in self.loads.items()]
         self.gen.glob.update(range=range, tuple=tuple)
         text = "def _hand(state, H, B):\n" + "\n".join(loads + self.lines) + "\n"
         return text, self.gen.glob
@@ -362,17 +374,23 @@ class _Writer:
 class HandCode:
     """One ruleset's hand function, made once, and bound to each game that plays it."""
 
-    def __init__(self, text: str, glob: dict[str, Any], shape: tuple[tuple[str, ...], tuple[str, ...]]) -> None:
-        self.text = text
-        self.code = _compiled(text, "<hand code>")
-        self.glob = glob
-        self.shape = shape
+    def __init__(self, writer: _Writer) -> None:
+        self.text, self.glob = writer.write()
+        self.code = _compiled(self.text, "<hand code>")
+        self.weight = writer.weight
+
+    def steps(self, game: Game) -> int:
+        """What a hand of `game` is charged at its start (see _Writer.weight)."""
+        plan = game.plan
+        times = {"1": 1, "_N": len(game.players), "_M": len(game.sides)}
+        times.update((f"T{j}", len(targets)) for j, (_, _, targets) in enumerate(plan.scores))
+        return sum(w * times[at] for at, w in self.weight.items())
 
     def bind_game(self, game: Game) -> HandFunction:
         plan = game.plan
         glob = dict(self.glob)
         side_of = game.side_of
-        glob.update(_N=len(game.players), _M=len(game.sides), _GAME=game, _SO=side_of, _PL=game.players,
+        glob.update(_WEIGHT=self.steps(game), _N=len(game.players), _M=len(game.sides), _GAME=game, _SO=side_of, _PL=game.players,
                     _SIDE=[game.sides[s].name for s in side_of], _SN=[s.name for s in game.sides],
                     _MN=[st["members"] for st in plan.side_static], _MATES=plan.mates, _MEMBERS=plan.members,
                     _TARGETS=[targets for _, _, targets in plan.scores])
@@ -419,13 +437,10 @@ def hand_function(game: Game, state: State, names: dict[str, Any], counters: tup
     if entry.hands <= engine.HAND_WARM_UP:
         return None
     if shape not in entry.code:
-        writer = _Writer(game, counters, shape[1], frozenset(names))
         try:
-            text, glob = writer.write()
+            entry.code[shape] = HandCode(_Writer(game, counters, shape[1], frozenset(names)))
         except Exception:  # noqa: BLE001  # a formula the writer cannot translate: formula by formula
             entry.code[shape] = None
-        else:
-            entry.code[shape] = HandCode(text, glob, shape)
     code = entry.code[shape]
     if code is None:
         return None
