@@ -651,18 +651,22 @@ def _by_hand_code(game: Game, state: State, hand: Hand) -> HandResult | None:
     """The hand scored by the game's generated hand code (scorepad/handcode.py); None when there is
     none yet, or when it gave up on this hand (the per-formula engine then scores it from the start,
     on a budget as fresh as the hand code's was)."""
-    names, counters = hand_names(game, state, hand)
     from scorepad.handcode import hand_function
 
-    fn = hand_function(game, state, names, counters)
+    fn = hand_function(game, state)
     if fn is None:
         return None
     budget = expr.active_budget()
     try:
-        new, points, breakdown, events, ended, race = fn(state, names, budget)
-        scope = _Scope.of_names(game, names, counters)
-        finish_if_over(game, new, scope, points, breakdown, events, forced_end=ended, race=race)
-        _pass_deal(game, new, scope, points)
+        new, points, breakdown, events, ended, race, lets = fn(state, hand, budget)
+        if lets is None:  # the game goes on, and the deal passes in seating order
+            _pass_deal(game, new, None, points)
+        else:
+            names, counters = hand_names(game, state, hand)
+            names.update(lets)
+            scope = _Scope.of_names(game, names, counters)
+            finish_if_over(game, new, scope, points, breakdown, events, forced_end=ended, race=race)
+            _pass_deal(game, new, scope, points)
     except Exception:  # noqa: BLE001  # whatever it was, the per-formula engine says it in its own words
         budget.left, budget.message = budget.limit, None
         hand_code_counts["given up"] += 1
@@ -763,7 +767,12 @@ class _Race:
         end = game.ruleset.end
         if end.first_to is None:
             return None
-        goal = end.first_to(names)
+        return cls.begin(game, end.first_to(names), state)
+
+    @classmethod
+    def begin(cls, game: Game, goal: Any, state: State) -> _Race | None:
+        """The race of a deal towards `goal` (the value of `[end] first_to` as the hand starts)."""
+        end = game.ruleset.end
         if isinstance(goal, bool) or not isinstance(goal, (int, float)):
             raise FormulaError(f"end.first_to must be a number, got {goal!r}")
         playing = [s for s in state["sides"] if s["status"] == "playing"]

@@ -24,6 +24,8 @@ from scorepad.expr import Budget, Formula, _CodeGen, _compiled, _Exhausted
 from scorepad.ruleset import TEMPLATE_RE, Ruleset
 
 HandFunction = Callable[[State, dict[str, Any], Budget], "tuple[Any, ...]"]
+"""(state, typed hand, budget) -> (new state, points, breakdown, events, a rule ended the game, the
+race to `first_to`, the lets' values when engine.finish_if_over or players.next_dealer need them)"""
 
 
 class _Refused(Exception):
@@ -42,6 +44,26 @@ def _column(sides: list[dict[str, Any]], name: str) -> list[Any]:
     return [side[name] for side in sides]
 
 
+def _listed(value: Any, count: int) -> list[Any]:
+    """A player's or side's field as the hand's names hold it (engine.hand_names)."""
+    return list(value) if value is not None else [None] * count
+
+
+def _part(stored: Any, part: str) -> Any:
+    """One part of a pattern field (engine.pattern_parts)."""
+    return stored.get(part) if isinstance(stored, dict) else None
+
+
+def _unknown(name: str) -> Any:
+    """A name that is not among the hand's names when it is read (a let not worked out yet)."""
+    raise KeyError(name)
+
+
+def _reached(sides: list[dict[str, Any]], goal: Any) -> bool:
+    """engine.finish_if_over's `first_to` test: a side still playing has reached the goal."""
+    return any(side["score"] >= goal for side in sides if side["status"] == "playing")
+
+
 def _fill(text: str, values: list[str]) -> str:
     it = iter(values)
     return TEMPLATE_RE.sub(lambda m: next(it, "?"), text)
@@ -58,15 +80,14 @@ class _Writer:
     """Writes the text of one ruleset's hand function. Names are resolved as engine._Names and
     engine._RuleEnv resolve them; the game's seats and sides are bound by `bind_game`."""
 
-    def __init__(self, game: Game, counters: tuple[str, ...], game_counters: tuple[str, ...],
-                 hand_keys: frozenset[str]) -> None:
+    def __init__(self, game: Game, counters: tuple[str, ...], game_counters: tuple[str, ...]) -> None:
         rs = game.ruleset
         self.rs = rs
         self.plan = game.plan
         self.counters = counters
         self.game_counters = game_counters
-        self.hand_keys = hand_keys
         self.gen = _CodeGen({})
+        self.sources = self.hand_sources(game)
         self.gen.name_of = self.name
         self.player_resolve, self.side_resolve = self.plan.resolver(game, counters)
         self.lines: list[str] = []
@@ -94,12 +115,35 @@ class _Writer:
         found = self.lets.get(name)
         if found is not None:
             return found
-        if name in self.hand_keys:
+        if name in self.sources:
             found = self.loads.get(name)
             if found is None:
                 found = self.loads[name] = self.local(name)
             return found
-        return f"H[{self.gen.bind(name)}]"
+        return f"{self.gen.bind(_unknown)}({self.gen.bind(name)})"
+
+    def hand_sources(self, game: Game) -> dict[str, str]:
+        """Where each name a hand starts with is read from: what engine.hand_names puts in the
+        hand's names, in the same order (a later source of a name wins), read straight from the
+        game, the state and the typed hand; only the names some formula reads are read."""
+        bind, plan = self.gen.bind, self.plan
+        out = {name: f"_BASE[{bind(name)}]" for name in plan.base}
+        out.update((name, f"G0[{bind(name)}]") for name in self.game_counters)
+        out.update(hand_no="(state['hands'] + 1)", hands="state['hands']",
+                   dealer=f"{bind(engine.current_dealer)}(state, _N)", active="ACTIVE",
+                   n_active=f"{bind(sum)}(ACTIVE)")
+        for fname, key, count in plan.field_keys:
+            if count >= 0:
+                size = "_N" if self.rs.fields[fname].scope == "player" else "_M"
+                out[key] = f"{bind(_listed)}(HG({bind(fname)}), {size})"
+            else:
+                out[key] = f"HG({bind(fname)})"
+                if count == engine._PATTERN:
+                    fdef = self.rs.fields[fname]
+                    for part in fdef.parts:
+                        out[f"{fdef.name}_{part}"] = f"{bind(_part)}(HG({bind('_' + fname + '_parts')}), {bind(part)})"
+        out.update((f"all_{c}", f"{bind(_column)}(S0, {bind(c)})") for c in self.counters)
+        return out
 
     def name(self, name: str) -> str:
         kind, at = self.context
@@ -224,7 +268,6 @@ class _Writer:
             text = self.value(let.formula, ("hand", ""))
             target = f"n{len(self.loads) + len(self.lets)}"
             self.emit(f"{target} = {text}")
-            self.emit(f"H[{bind(let.name)}] = {target}")
             self.lets[let.name] = target
         for lets, count, kind, var in ((rs.player_lets, "_N", "player", "i"), (rs.side_lets, "_M", "side", "k")):
             self.times = count
@@ -236,7 +279,6 @@ class _Writer:
                 self.depth -= 1
                 target = f"n{len(self.loads) + len(self.lets)}"
                 self.emit(f"{target} = acc")
-                self.emit(f"H[{bind('all_' + let.name)}] = acc")
                 self.lets["all_" + let.name] = target
 
     def scores(self, race: bool) -> None:
@@ -335,6 +377,22 @@ class _Writer:
                 self.emit("ended = True")
             self.depth -= 1 + (rule.when is not None)
 
+    def game_over(self) -> None:
+        """`over`: whether engine.finish_if_over has anything to do after this hand (it decides
+        again, and does it); True also where it only may have."""
+        end, bind = self.rs.end, self.gen.bind
+        self.emit(f"over = ended or any(side[{bind('status')}] == {bind('won')} for side in NS) "
+                  "or (race is not None and bool(race.first))")
+        if end.winner == "last_standing":
+            self.emit(f"over = over or sum(side[{bind('status')}] == {bind('playing')} for side in NS) <= 1")
+        self.times = "1"
+        if end.first_to is not None:
+            self.emit("if not over:")
+            self.emit(f"    over = {bind(_reached)}(NS, {self.value(end.first_to, ('game', ''))})")
+        elif end.when is not None:
+            self.emit("if not over:")
+            self.emit(f"    over = bool({self.value(end.when, ('game', ''))})")
+
     def counter_ref(self, name: str, per_game: bool) -> str:
         """Where a rule's set/add of `name` goes: the side's counter, else the game's (engine._store)."""
         if not per_game and name in self.counters:
@@ -343,13 +401,12 @@ class _Writer:
 
     def write(self) -> tuple[str, dict[str, Any]]:
         plan, rs = self.plan, self.rs
-        self.emit("S0 = state['sides']")
-        self.emit(f"ACTIVE = H[{self.gen.bind('active')}]")
         self.checks(plan.early)
         self.let_values()
         self.checks(plan.late)
         if rs.end.first_to is not None:
-            self.emit(f"race = {self.gen.bind(_Race.start)}(_GAME, H, state)")
+            self.times = "1"
+            self.emit(f"race = {self.gen.bind(_Race.begin)}(_GAME, {self.value(rs.end.first_to, ('hand', ''))}, state)")
         else:
             self.emit("race = None")
         self.emit(f"new = {self.gen.bind(engine.copy_state)}(state)")
@@ -363,11 +420,18 @@ class _Writer:
         self.emit(f"PLAYING = [side[{self.gen.bind('status')}] == {self.gen.bind('playing')} for side in S0]")
         self.scores(race=rs.end.first_to is not None)
         self.rules()
-        self.emit("return new, points, BD, events, ended, race")
-        charge = ["    B.left -= _WEIGHT", f"    if B.left < 0: raise {self.gen.bind(_Exhausted)}"]
-        loads = charge + [f"    {local} = H[{self.gen.bind(name)}]" for name, local in self.loads.items()]
-        self.gen.glob.update(range=range, tuple=tuple)
-        text = "def _hand(state, H, B):\n" + "\n".join(loads + self.lines) + "\n"
+        self.game_over()
+        lets = ", ".join(f"{self.gen.bind(name)}: {local}" for name, local in self.lets.items())
+        self.emit(f"if over{' or True' if rs.next_dealer is not None else ''}:")
+        self.emit(f"    return new, points, BD, events, ended, race, {{{lets}}}")
+        self.emit("return new, points, BD, events, ended, race, None")
+        bind = self.gen.bind
+        start = ["B.left -= _WEIGHT", f"if B.left < 0: raise {bind(_Exhausted)}", "S0 = state['sides']",
+                 "G0 = state['game']", "HG = hand.get", f"ACTIVE = {bind(engine.active_players)}(_GAME, state)"]
+        loads = [f"    {line}" for line in start] + [f"    {local} = {self.sources[name]}"
+                                                      for name, local in self.loads.items()]
+        self.gen.glob.update(range=range, tuple=tuple, any=any, sum=sum, bool=bool)
+        text = "def _hand(state, hand, B):\n" + "\n".join(loads + self.lines) + "\n"
         return text, self.gen.glob
 
 
@@ -390,7 +454,7 @@ class HandCode:
         plan = game.plan
         glob = dict(self.glob)
         side_of = game.side_of
-        glob.update(_WEIGHT=self.steps(game), _N=len(game.players), _M=len(game.sides), _GAME=game, _SO=side_of, _PL=game.players,
+        glob.update(_WEIGHT=self.steps(game), _BASE=plan.base, _N=len(game.players), _M=len(game.sides), _GAME=game, _SO=side_of, _PL=game.players,
                     _SIDE=[game.sides[s].name for s in side_of], _SN=[s.name for s in game.sides],
                     _MN=[st["members"] for st in plan.side_static], _MATES=plan.mates, _MEMBERS=plan.members,
                     _TARGETS=[targets for _, _, targets in plan.scores])
@@ -424,11 +488,11 @@ def _entry(rs: Ruleset) -> _Entry:
     return found
 
 
-def hand_function(game: Game, state: State, names: dict[str, Any], counters: tuple[str, ...]) -> HandFunction | None:
+def hand_function(game: Game, state: State) -> HandFunction | None:
     """The game's hand function once its ruleset has scored engine.HAND_WARM_UP hands in this
     process; None before, and for a state not shaped as the code was written for."""
     cache = game.plan.hand_functions
-    shape = (counters, tuple(state["game"]))
+    shape = (tuple(state["sides"][0]), tuple(state["game"]))
     fn: HandFunction | None = cache.get(shape)
     if fn is not None:
         return fn
@@ -438,7 +502,7 @@ def hand_function(game: Game, state: State, names: dict[str, Any], counters: tup
         return None
     if shape not in entry.code:
         try:
-            entry.code[shape] = HandCode(_Writer(game, counters, shape[1], frozenset(names)))
+            entry.code[shape] = HandCode(_Writer(game, *shape))
         except Exception:  # noqa: BLE001  # a formula the writer cannot translate: formula by formula
             entry.code[shape] = None
     code = entry.code[shape]
