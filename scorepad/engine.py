@@ -331,28 +331,34 @@ def _pass_deal(game: Game, state: State, scope: _Scope | None = None,
                points: list[int | float] | None = None) -> None:
     """The deal passes to the next player in seating order who is still playing, unless the
     ruleset's `players.next_dealer` formula names the next dealer (a seat index or a name)."""
-    n = len(game.players)
-    side_of = game.side_of
-    dealer = current_dealer(state, n)
     rule = game.ruleset.next_dealer
     if rule is not None and scope is not None:
         try:
             chosen = rule(_rule_env(game, scope, state, None, points or [], False))
         except FormulaError as exc:
             raise HandError(_hand_formula_problem(exc)) from None
-        if isinstance(chosen, str) and chosen in game.players:
-            state["dealer"] = game.players.index(chosen)
-            return
-        if isinstance(chosen, int) and not isinstance(chosen, bool) and 0 <= chosen < n:
-            state["dealer"] = chosen
-            return
-        raise HandError(f"this hand cannot be scored: players.next_dealer gave {value_kind(chosen)}, not a player")
+        deal_to(game, state, chosen)
+        return
+    n = len(game.players)
+    side_of = game.side_of
+    dealer = current_dealer(state, n)
     for step in range(1, n + 1):
         candidate = (dealer + step) % n
         if state["sides"][side_of[candidate]]["status"] == "playing":
             state["dealer"] = candidate
             return
     state["dealer"] = (dealer + 1) % n
+
+
+def deal_to(game: Game, state: State, chosen: Any) -> None:
+    """The next dealer as `players.next_dealer` named them: a player's name or seat index."""
+    if isinstance(chosen, str) and chosen in game.players:
+        state["dealer"] = game.players.index(chosen)
+        return
+    if isinstance(chosen, int) and not isinstance(chosen, bool) and 0 <= chosen < len(game.players):
+        state["dealer"] = chosen
+        return
+    raise HandError(f"this hand cannot be scored: players.next_dealer gave {value_kind(chosen)}, not a player")
 
 
 def active_players(game: Game, state: State) -> list[bool]:
@@ -658,21 +664,13 @@ def _by_hand_code(game: Game, state: State, hand: Hand) -> HandResult | None:
         return None
     budget = expr.active_budget()
     try:
-        new, points, breakdown, events, ended, race, lets = fn(state, hand, budget)
-        if lets is None:  # the game goes on, and the deal passes in seating order
-            _pass_deal(game, new, None, points)
-        else:
-            names, counters = hand_names(game, state, hand)
-            names.update(lets)
-            scope = _Scope.of_names(game, names, counters)
-            finish_if_over(game, new, scope, points, breakdown, events, forced_end=ended, race=race)
-            _pass_deal(game, new, scope, points)
+        result = fn(state, hand, budget)
     except Exception:  # noqa: BLE001  # whatever it was, the per-formula engine says it in its own words
         budget.left, budget.message = budget.limit, None
         hand_code_counts["given up"] += 1
         return None
     hand_code_counts["scored"] += 1
-    return HandResult(new, points, breakdown, events)
+    return result
 
 
 def _per_formula(game: Game, state: State, hand: Hand) -> HandResult:
@@ -957,12 +955,10 @@ def finish_if_over(game: Game, state: State, scope: _Scope, points: list[int | f
                    breakdown: Breakdown, events: list[str],
                    forced_end: bool, finished_early: bool = False, race: _Race | None = None) -> None:
     """Decide whether the game is over after a hand (or on `finish`), and who won."""
-    rs = game.ruleset
-    end = rs.end
+    end = game.ruleset.end
     statuses = [s["status"] for s in state["sides"]]
     playing = [k for k, st in enumerate(statuses) if st == "playing"]
     over = forced_end or finished_early or any(st == "won" for st in statuses)
-    first = race.first if race is not None and len(race.first) == 1 else []
     if not over and end.winner == "last_standing" and len(playing) <= 1:
         over = True
     if not over and (end.when is not None or end.first_to is not None):
@@ -976,15 +972,35 @@ def finish_if_over(game: Game, state: State, scope: _Scope, points: list[int | f
         except (FormulaError, TypeError) as exc:
             problem = exc.message if isinstance(exc, FormulaError) else "end.first_to is not a number"
             raise HandError(f"this hand cannot be scored: {problem}") from None
-        if over and end.tie == "continue" and not any(st == "won" for st in statuses) and not first:
-            winners = _best(game, state, playing or list(range(len(statuses))))
-            if len(winners) > 1:
-                over = False
-                events.append("tie at the top: play another hand")
+        if over and tie_goes_on(game, state, race, events):
+            over = False
     if not over:
         return
     _run_rules(game, scope, state, game.plan.end_rules, points, breakdown, events,
                finished_early)
+    conclude(game, state, events, race, scope.hand_env["all_status"])
+
+
+def tie_goes_on(game: Game, state: State, race: _Race | None, events: list[str]) -> bool:
+    """With `[end] tie = "continue"`, a game whose end is reached with equal best totals goes on
+    for another hand (not when a rule marked a winner, nor when one side reached the goal first)."""
+    statuses = [s["status"] for s in state["sides"]]
+    first = race is not None and len(race.first) == 1
+    if game.ruleset.end.tie != "continue" or first or any(st == "won" for st in statuses):
+        return False
+    playing = [k for k, st in enumerate(statuses) if st == "playing"]
+    if len(_best(game, state, playing or list(range(len(statuses))))) > 1:
+        events.append("tie at the top: play another hand")
+        return True
+    return False
+
+
+def conclude(game: Game, state: State, events: list[str], race: _Race | None,
+             start_status: Sequence[str]) -> None:
+    """The game is over: who won (the sides a rule marked, the first to the goal, else the best
+    total among those still playing), the statuses, and the last event."""
+    rs = game.ruleset
+    first = race.first if race is not None and len(race.first) == 1 else []
     statuses = [s["status"] for s in state["sides"]]
     marked = [k for k, st in enumerate(statuses) if st == "won"]
     if marked:
@@ -996,7 +1012,7 @@ def finish_if_over(game: Game, state: State, scope: _Scope, points: list[int | f
         candidates = [k for k, st in enumerate(statuses) if st == "playing"]
         if not candidates:
             candidates = [k for k, st in enumerate(statuses) if st != "playing"
-                          and scope.hand_env["all_status"][k] == "playing"] or list(range(len(statuses)))
+                          and start_status[k] == "playing"] or list(range(len(statuses)))
             if len(candidates) > 1:   # say why a side that went out or lost can still win
                 best = "lowest" if rs.end.rank == "lowest" else "highest"
                 together = " and ".join(game.sides[k].name for k in candidates)

@@ -19,13 +19,12 @@ from collections.abc import Callable
 from typing import Any
 
 from scorepad import engine
-from scorepad.engine import Game, Line, State, _Race
+from scorepad.engine import Game, HandResult, Line, State, _Race
 from scorepad.expr import Budget, Formula, _CodeGen, _compiled, _Exhausted
 from scorepad.ruleset import TEMPLATE_RE, Ruleset
 
-HandFunction = Callable[[State, dict[str, Any], Budget], "tuple[Any, ...]"]
-"""(state, typed hand, budget) -> (new state, points, breakdown, events, a rule ended the game, the
-race to `first_to`, the lets' values when engine.finish_if_over or players.next_dealer need them)"""
+HandFunction = Callable[[State, dict[str, Any], Budget], HandResult]
+"""(state, typed hand, the hand's budget) -> what engine.apply_hand gives"""
 
 
 class _Refused(Exception):
@@ -262,7 +261,7 @@ class _Writer:
             self.depth -= opened + (check.per != "hand")
 
     def let_values(self) -> None:
-        rs, bind = self.rs, self.gen.bind
+        rs = self.rs
         self.times = "1"
         for let in rs.hand_lets:
             text = self.value(let.formula, ("hand", ""))
@@ -311,9 +310,9 @@ class _Writer:
                 self.emit(f"side[{c}] = side[{c}] + pts")
             self.depth -= 1
 
-    def rules(self) -> None:
+    def rules(self, rules: Any) -> None:
         bind = self.gen.bind
-        for rule in self.plan.hand_rules:
+        for rule in rules:
             per_game = rule.per == "game"
             self.times = "1" if per_game else "_M"
             if per_game:
@@ -378,20 +377,36 @@ class _Writer:
             self.depth -= 1 + (rule.when is not None)
 
     def game_over(self) -> None:
-        """`over`: whether engine.finish_if_over has anything to do after this hand (it decides
-        again, and does it); True also where it only may have."""
+        """engine.finish_if_over after a hand: is the game over; if so its end rules, the winners."""
         end, bind = self.rs.end, self.gen.bind
-        self.emit(f"over = ended or any(side[{bind('status')}] == {bind('won')} for side in NS) "
-                  "or (race is not None and bool(race.first))")
+        self.emit(f"over = ended or any(side[{bind('status')}] == {bind('won')} for side in NS)")
         if end.winner == "last_standing":
             self.emit(f"over = over or sum(side[{bind('status')}] == {bind('playing')} for side in NS) <= 1")
         self.times = "1"
+        test = None
         if end.first_to is not None:
-            self.emit("if not over:")
-            self.emit(f"    over = {bind(_reached)}(NS, {self.value(end.first_to, ('game', ''))})")
+            test = f"{bind(_reached)}(NS, {self.value(end.first_to, ('game', ''))})"
         elif end.when is not None:
+            test = f"bool({self.value(end.when, ('game', ''))})"
+        if test is not None:
             self.emit("if not over:")
-            self.emit(f"    over = bool({self.value(end.when, ('game', ''))})")
+            self.emit(f"    over = {test}")
+            self.emit(f"    if over and {bind(engine.tie_goes_on)}(_GAME, new, race, events):")
+            self.emit("        over = False")
+        self.emit("if over:")
+        self.depth += 1
+        self.rules(self.plan.end_rules)
+        self.emit(f"{bind(engine.conclude)}(_GAME, new, events, race, [side[{bind('status')}] for side in S0])")
+        self.depth -= 1
+
+    def next_dealer(self) -> None:
+        """engine._pass_deal: the deal passes on, or to whom `players.next_dealer` names."""
+        rule = self.rs.next_dealer
+        if rule is None:
+            self.emit(f"{self.gen.bind(engine._pass_deal)}(_GAME, new)")
+            return
+        self.times = "1"
+        self.emit(f"{self.gen.bind(engine.deal_to)}(_GAME, new, {self.value(rule, ('game', ''))})")
 
     def counter_ref(self, name: str, per_game: bool) -> str:
         """Where a rule's set/add of `name` goes: the side's counter, else the game's (engine._store)."""
@@ -419,12 +434,10 @@ class _Writer:
         self.emit("ended = False")
         self.emit(f"PLAYING = [side[{self.gen.bind('status')}] == {self.gen.bind('playing')} for side in S0]")
         self.scores(race=rs.end.first_to is not None)
-        self.rules()
+        self.rules(self.plan.hand_rules)
         self.game_over()
-        lets = ", ".join(f"{self.gen.bind(name)}: {local}" for name, local in self.lets.items())
-        self.emit(f"if over{' or True' if rs.next_dealer is not None else ''}:")
-        self.emit(f"    return new, points, BD, events, ended, race, {{{lets}}}")
-        self.emit("return new, points, BD, events, ended, race, None")
+        self.next_dealer()
+        self.emit(f"return {self.gen.bind(engine.HandResult)}(new, points, BD, events)")
         bind = self.gen.bind
         start = ["B.left -= _WEIGHT", f"if B.left < 0: raise {bind(_Exhausted)}", "S0 = state['sides']",
                  "G0 = state['game']", "HG = hand.get", f"ACTIVE = {bind(engine.active_players)}(_GAME, state)"]
@@ -454,7 +467,8 @@ class HandCode:
         plan = game.plan
         glob = dict(self.glob)
         side_of = game.side_of
-        glob.update(_WEIGHT=self.steps(game), _BASE=plan.base, _N=len(game.players), _M=len(game.sides), _GAME=game, _SO=side_of, _PL=game.players,
+        glob.update(_WEIGHT=self.steps(game), _BASE=plan.base, _N=len(game.players), _M=len(game.sides),
+                    _GAME=game, _SO=side_of, _PL=game.players,
                     _SIDE=[game.sides[s].name for s in side_of], _SN=[s.name for s in game.sides],
                     _MN=[st["members"] for st in plan.side_static], _MATES=plan.mates, _MEMBERS=plan.members,
                     _TARGETS=[targets for _, _, targets in plan.scores])
