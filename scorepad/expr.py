@@ -911,6 +911,38 @@ _GEN_CMPOPS: dict[type, Callable[[Any, Any], bool]] = {
 }
 
 
+class _GiveUp(Exception):
+    """Raised by hand code on a value it leaves to the per-formula engine."""
+
+
+def _give_up() -> Any:
+    raise _GiveUp
+
+
+# Functions whose value is a number within the cap (or yes/no) whatever they are given, when the
+# ruleset does not define a function of that name
+_NUMBER_FUNCTIONS = frozenset({"sum", "len", "abs", "round", "floor", "ceil", "clamp", "sign", "int", "count",
+                               "index", "min", "max"})
+
+
+def _known_number(node: ast.AST, functions: Mapping[str, Callable[..., Any]]) -> bool:
+    """Whether the value of `node` is always a number (or yes/no) within the cap: a constant, a
+    computed number, a comparison, a numeric built-in function."""
+    if isinstance(node, ast.Constant):
+        return isinstance(node.value, (int, float))
+    if isinstance(node, (ast.BinOp, ast.UnaryOp, ast.Compare)):
+        return True
+    if isinstance(node, ast.Name):
+        return node.id in ("true", "True", "false", "False")
+    if isinstance(node, ast.Call):
+        return isinstance(node.func, ast.Name) and node.func.id in _NUMBER_FUNCTIONS and node.func.id not in functions
+    if isinstance(node, ast.IfExp):
+        return _known_number(node.body, functions) and _known_number(node.orelse, functions)
+    if isinstance(node, ast.BoolOp):
+        return all(_known_number(v, functions) for v in node.values)
+    return False
+
+
 _INLINE_ARITHMETIC: dict[type, str] = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*"}
 _INLINE_ORDER: dict[type, str] = {ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">="}
 
@@ -934,6 +966,10 @@ class _CodeGen:
         self.plain = False  # True: every operation as a helper call (where := cannot be used)
         # how a name the formula reads is written: `env['name']` unless the hand code says otherwise
         self.name_of: Callable[[str], str] | None = None
+        # True: text for a game's hand code, which gives any hand that raises anything to the
+        # per-formula engine: a value it is not sure of stops the hand (`_give_up`) instead of
+        # being worked out by the checked helper here
+        self.hand = False
 
     def temp(self) -> str:
         """A new local name for a value worked out once in the generated text."""
@@ -955,6 +991,42 @@ class _CodeGen:
         kind = [f"({self.bind(type)}({first}) is {is_int})" for first, _, const in operands if not const]
         ranges = [f"-{cap} <= {name} <= {cap}" for _, name, const in operands if not const]
         return " and ".join([" & ".join(kind), *ranges] if kind else ranges or ["True"])
+
+    def hand_operands(self, *nodes: ast.AST) -> tuple[list[str], list[str]]:
+        """Hand code: each operand evaluated once and named, with the test that it is a number
+        within the cap; an operand known to be a checked number (a constant, a computed number)
+        needs none. A word, a list or nothing fails the test by raising TypeError."""
+        cap = MAX_NUMBER
+        names, tests = [], []
+        for node in nodes:
+            if isinstance(node, ast.Constant) and type(node.value) is int:
+                names.append(repr(_number(node.value, "constant")))
+                continue
+            name = self.temp()
+            names.append(name)
+            if _known_number(node, self.functions):
+                tests.append(f"(({name} := {self.expr(node)}) is not None)")
+            else:
+                tests.append(f"-{cap} <= ({name} := {self.expr(node)}) <= {cap}")
+        return names, tests
+
+    def hand_arithmetic(self, node: ast.BinOp, symbol: str) -> str:
+        """Hand code's `a + b`, `a - b`, `a * b`: numbers within the cap (else the hand stops), a
+        whole result within the cap as it is, anything else (a fraction, beyond the cap) through
+        the same helper as in a formula's own code."""
+        (a, b), tests = self.hand_operands(node.left, node.right)
+        result, cap = self.temp(), MAX_NUMBER
+        inner = f"({a} {symbol} {b} if {' and '.join(tests)} else {self.bind(_give_up)}())" if tests else f"{a} {symbol} {b}"
+        slow = self.bind(_GEN_BINOPS[type(node.op)])
+        return (f"({result} if {self.bind(type)}({result} := {inner}) is {self.bind(int)} "
+                f"and -{cap} <= {result} <= {cap} else {slow}({a}, {b}))")
+
+    def hand_order(self, left: ast.AST, right: ast.AST, symbol: str) -> str:
+        """Hand code's `a < b`: numbers within the cap compare as they are; anything else stops the hand."""
+        (a, b), tests = self.hand_operands(left, right)
+        if not tests:
+            return f"({a} {symbol} {b})"
+        return f"({a} {symbol} {b} if {' and '.join(tests)} else {self.bind(_give_up)}())"
 
     def arithmetic(self, node: ast.BinOp, symbol: str) -> str:
         """`a + b`, `a - b`, `a * b` inline: the fast path of `_fast_add` etc. without the call; anything
@@ -1044,7 +1116,7 @@ class _CodeGen:
         if isinstance(node, ast.BinOp):
             symbol = _INLINE_ARITHMETIC.get(type(node.op))
             if symbol is not None and not self.plain:
-                return self.arithmetic(node, symbol)
+                return self.hand_arithmetic(node, symbol) if self.hand else self.arithmetic(node, symbol)
             return f"{self.bind(_GEN_BINOPS[type(node.op)])}({self.expr(node.left)}, {self.expr(node.right)})"
         if isinstance(node, ast.UnaryOp):
             inner = self.expr(node.operand)
@@ -1084,6 +1156,8 @@ class _CodeGen:
             kind: type = type(node.ops[0])
             if fns[0] is _plain_eq or fns[0] is _plain_ne:  # a word or number on one side: plain ==
                 return f"({self.expr(node.left)} {'==' if fns[0] is _plain_eq else '!='} {self.expr(node.comparators[0])})"
+            if kind in _INLINE_ORDER and not self.plain and self.hand:
+                return self.hand_order(node.left, node.comparators[0], _INLINE_ORDER[kind])
             if kind in _INLINE_ORDER and not self.plain:
                 return self.order(node.left, node.comparators[0], _INLINE_ORDER[kind], fns[0])
             if kind in (ast.Eq, ast.NotEq) and not self.plain:

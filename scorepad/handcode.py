@@ -88,6 +88,7 @@ class _Writer:
         self.gen = _CodeGen({})
         self.sources = self.hand_sources(game)
         self.gen.name_of = self.name
+        self.gen.hand = True
         self.player_resolve, self.side_resolve = self.plan.resolver(game, counters)
         self.lines: list[str] = []
         self.depth = 1
