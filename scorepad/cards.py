@@ -14,6 +14,7 @@ refused, and the program always shows how it read the cards typed (`read_cards`)
 
 from __future__ import annotations
 
+import functools
 import re
 from collections import Counter
 from collections.abc import Iterable, Mapping
@@ -114,6 +115,7 @@ def split_card(card: str) -> tuple[str, str | None]:
     return card, None
 
 
+@functools.lru_cache(maxsize=4096)  # the card functions of formulas parse the same few words every hand
 def parse_card(token: str) -> str:
     """One typed card to canonical text; raises UserError with a sentence if it is not a card."""
     raw = token.strip()

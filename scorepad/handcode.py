@@ -135,7 +135,8 @@ class _Writer:
         for fname, key, count in plan.field_keys:
             if count >= 0:
                 size = "_N" if self.rs.fields[fname].scope == "player" else "_M"
-                out[key] = f"{bind(_listed)}(HG({bind(fname)}), {size})"
+                out[key] = (f"(_v if {bind(type)}(_v := HG({bind(fname)})) is {bind(list)} "
+                            f"else {bind(_listed)}(_v, {size}))")
             else:
                 out[key] = f"HG({bind(fname)})"
                 if count == engine._PATTERN:
@@ -425,8 +426,9 @@ class _Writer:
             self.emit(f"race = {self.gen.bind(_Race.begin)}(_GAME, {self.value(rs.end.first_to, ('hand', ''))}, state)")
         else:
             self.emit("race = None")
-        self.emit(f"new = {self.gen.bind(engine.copy_state)}(state)")
-        self.emit("new['hands'] = state['hands'] + 1")
+        # engine.copy_state: the sides' and the game's counters copied; anything else in the state is
+        # shared, never changed in place (every change is an assignment of a new value)
+        self.emit("new = {**state, 'hands': state['hands'] + 1, 'sides': [{**side} for side in S0], 'game': {**G0}}")
         self.emit("NS = new['sides']")
         self.emit("NG = new['game']")
         self.emit("points = [0] * _M")
