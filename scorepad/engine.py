@@ -9,7 +9,6 @@ stored totals. Everything game-specific comes from the ruleset's formulas.
 from __future__ import annotations
 
 import copy
-from collections import Counter
 from collections.abc import Collection, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -650,7 +649,7 @@ def apply_hand(game: Game, state: State, hand: Hand) -> HandResult:
     return _per_formula(game, state, hand)
 
 
-hand_code_counts: Counter[str] = Counter()  # hands scored by hand code, and given up to the per-formula way
+hand_code_counts = {"scored": 0, "given up": 0}  # hands scored by hand code, and given up to the per-formula way
 
 
 def _by_hand_code(game: Game, state: State, hand: Hand) -> HandResult | None:

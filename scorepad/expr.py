@@ -1062,10 +1062,13 @@ class _CodeGen:
         if isinstance(key, ast.Constant) and type(key.value) is str:
             k = self.bind(key.value)
             return f"({c}[{k}] if {self.bind(type)}{container} is {self.bind(dict)} and {k} in {c} else {lookup}({c}, {k}))"
-        k = self.temp()
         kind = self.bind(type)
+        if self.hand and isinstance(key, ast.Constant) and type(key.value) is int:  # a position outside: IndexError
+            return f"({c}[{key.value!r}] if {kind}{container} is {self.bind(list)} else {lookup}({c}, {key.value!r}))"
+        k = self.temp()
+        listed = f" or ({kind}({c}) is {self.bind(list)}) & ({kind}({k}) is {self.bind(int)})" if self.hand else ""
         return (f"({c}[{k}] if ({kind}{container} is {self.bind(dict)}) & ({kind}({k} := {self.expr(key)}) is "
-                f"{self.bind(str)}) and {k} in {c} else {lookup}({c}, {k}))")
+                f"{self.bind(str)}) and {k} in {c}{listed} else {lookup}({c}, {k}))")
 
     def bind(self, value: Any) -> str:
         """A global name for `value` in the generated code."""
