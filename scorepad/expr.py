@@ -911,6 +911,9 @@ _GEN_CMPOPS: dict[type, Callable[[Any, Any], bool]] = {
 }
 
 
+_SCALAR_TYPES = frozenset({str, int, float, bool, type(None)})
+
+
 class _GiveUp(Exception):
     """Raised by hand code on a value it leaves to the per-formula engine."""
 
@@ -970,6 +973,7 @@ class _CodeGen:
         # per-formula engine: a value it is not sure of stops the hand (`_give_up`) instead of
         # being worked out by the checked helper here
         self.hand = False
+        self.in_lambda = 0  # inside a lambda (a chained comparison's later operand): no `_c :=` there
 
     def temp(self) -> str:
         """A new local name for a value worked out once in the generated text."""
@@ -1009,6 +1013,37 @@ class _CodeGen:
             else:
                 tests.append(f"-{cap} <= ({name} := {self.expr(node)}) <= {cap}")
         return names, tests
+
+    def deferred_charges(self) -> bool:
+        """Hand code outside a comprehension's list and a lambda: a list's charge can be added to the
+        hand's local count `_c` (checked against the budget at once, given to it at the end)."""
+        return self.hand and not self.plain and not self.in_lambda
+
+    def charge_len(self, name: str, per_item: str = "") -> str:
+        return f"((_c := _c + {self.bind(len)}({name}){per_item}) <= B.left or {self.bind(_give_up)}())"
+
+    def hand_contains(self, left: ast.AST, right: ast.AST) -> str:
+        """Hand code's `a in xs` for a word, number, yes/no or nothing in a list; else `_contains`."""
+        a, b = self.temp(), self.temp()
+        return (f"({a} in {b} if ({self.bind(type)}({a} := {self.expr(left)}) in {self.bind(_SCALAR_TYPES)}) & "
+                f"({self.bind(type)}({b} := {self.expr(right)}) is {self.bind(list)}) and {self.charge_len(b)} "
+                f"else {self.bind(_contains)}({a}, {b}))")
+
+    def hand_one_list(self, name: str, arg: str) -> str | None:
+        """Hand code's sum/len/any/all of one list, its charge deferred; None for any other call."""
+        x = self.temp()
+        is_list = f"{self.bind(type)}({x} := {arg}) is {self.bind(list)} and {self.charge_len(x)}"
+        if name == "sum":
+            total, cap = self.temp(), MAX_NUMBER
+            return (f"({total} if {is_list} and {self.bind(sum)}({self.bind(map)}({self.bind(abs)}, {x})) <= {cap} "
+                    f"and {self.bind(type)}({total} := {self.bind(sum)}({x})) is {self.bind(int)} "
+                    f"else {self.bind(_sum_one)}({x}))")
+        if name == "len":
+            return f"({self.bind(len)}({x}) if {is_list} else {self.bind(_len_one)}({x}))"
+        if name in ("any", "all"):
+            fn = any if name == "any" else all
+            return f"({self.bind(fn)}({x}) if {is_list} else {self.bind(_iterate_one)}({self.bind(BUILTINS[name])}, {x}))"
+        return None
 
     def hand_arithmetic(self, node: ast.BinOp, symbol: str) -> str:
         """Hand code's `a + b`, `a - b`, `a * b`: numbers within the cap (else the hand stops), a
@@ -1159,6 +1194,9 @@ class _CodeGen:
             kind: type = type(node.ops[0])
             if fns[0] is _plain_eq or fns[0] is _plain_ne:  # a word or number on one side: plain ==
                 return f"({self.expr(node.left)} {'==' if fns[0] is _plain_eq else '!='} {self.expr(node.comparators[0])})"
+            if kind in (ast.In, ast.NotIn) and self.deferred_charges():
+                found = self.hand_contains(node.left, node.comparators[0])
+                return found if kind is ast.In else f"(not {found})"
             if kind in _INLINE_ORDER and not self.plain and self.hand:
                 return self.hand_order(node.left, node.comparators[0], _INLINE_ORDER[kind])
             if kind in _INLINE_ORDER and not self.plain:
@@ -1166,9 +1204,14 @@ class _CodeGen:
             if kind in (ast.Eq, ast.NotEq) and not self.plain:
                 return self.equality(node.left, node.comparators[0], kind is ast.Eq)
             return f"{self.bind(fns[0])}({self.expr(node.left)}, {self.expr(node.comparators[0])})"
-        rest = "".join(f"({self.bind(fn)}, lambda: {self.expr(c)}), " for fn, c in zip(fns, node.comparators,
-                                                                                     strict=True))
-        return f"{self.bind(_chain)}({self.expr(node.left)}, ({rest}))"
+        first = self.expr(node.left)
+        self.in_lambda += 1
+        try:
+            rest = "".join(f"({self.bind(fn)}, lambda: {self.expr(c)}), " for fn, c in zip(fns, node.comparators,
+                                                                                         strict=True))
+        finally:
+            self.in_lambda -= 1
+        return f"{self.bind(_chain)}({first}, ({rest}))"
 
     def call(self, node: ast.Call) -> str:
         assert isinstance(node.func, ast.Name)
@@ -1181,6 +1224,10 @@ class _CodeGen:
             c, a, b = args
             return f"({a} if {c} else {b})"
         if name in ITERATING or name in self.functions:
+            if len(args) == 1 and name not in self.functions and self.deferred_charges():
+                inline = self.hand_one_list(name, args[0])
+                if inline is not None:
+                    return inline
             if len(args) == 1 and name in _ONE_LIST and name not in self.functions:
                 return f"{self.bind(_ONE_LIST[name])}({args[0]})"
             if len(args) == 1 and name != "sorted":

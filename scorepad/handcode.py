@@ -440,9 +440,11 @@ class _Writer:
         self.rules(self.plan.hand_rules)
         self.game_over()
         self.next_dealer()
+        self.emit("B.left -= _c  # the lists' charges counted along the way, each checked as it was counted")
+        self.emit(f"if B.left < 0: raise {self.gen.bind(_Exhausted)}  # and the charges made since")
         self.emit(f"return {self.gen.bind(engine.HandResult)}(new, points, BD, events)")
         bind = self.gen.bind
-        start = ["B.left -= _WEIGHT", f"if B.left < 0: raise {bind(_Exhausted)}", "S0 = state['sides']",
+        start = ["B.left -= _WEIGHT", f"if B.left < 0: raise {bind(_Exhausted)}", "_c = 0", "S0 = state['sides']",
                  "G0 = state['game']", "HG = hand.get", f"ACTIVE = {bind(engine.active_players)}(_GAME, state)"]
         loads = [f"    {line}" for line in start] + [f"    {local} = {self.sources[name]}"
                                                       for name, local in self.loads.items()]
