@@ -1233,6 +1233,14 @@ class _CodeGen:
             if len(args) == 1 and name != "sorted":
                 return f"{self.bind(_iterate_one)}({self.bind(fn)}, {args[0]})"
             log = "True" if name == "sorted" else "False"
+            if name != "sorted" and args and self.deferred_charges():
+                # hand code: a function of a list (a card function, count, index) called at once
+                names = [self.temp() for _ in args]
+                rest = "".join(f" & (({t} := {a}) is {t})" for t, a in zip(names[1:], args[1:], strict=True))
+                listed = ", ".join(names)
+                return (f"({self.bind(fn)}({listed}) if ({self.bind(type)}({names[0]} := {args[0]}) is "
+                        f"{self.bind(list)}){rest} and {self.charge_len(names[0])} "
+                        f"else {self.bind(_iterate)}({self.bind(fn)}, False, {listed}))")
             return f"{self.bind(_iterate)}({self.bind(fn)}, {log}, {', '.join(args)})"
         return f"{self.bind(fn)}({', '.join(args)})"
 

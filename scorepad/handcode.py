@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import weakref
 from collections.abc import Callable
+from types import CodeType, FunctionType
 from typing import Any
 
 from scorepad import engine
@@ -458,7 +459,9 @@ class HandCode:
 
     def __init__(self, writer: _Writer) -> None:
         self.text, self.glob = writer.write()
-        self.code = _compiled(self.text, "<hand code>")
+        module: dict[str, Any] = dict(self.glob)
+        exec(_compiled(self.text, "<hand code>"), module)  # text written from the validated formula trees only
+        self.function_code: CodeType = module["_hand"].__code__  # bound to each game's globals
         self.weight = writer.weight
 
     def steps(self, game: Game) -> int:
@@ -477,8 +480,7 @@ class HandCode:
                     _SIDE=[game.sides[s].name for s in side_of], _SN=[s.name for s in game.sides],
                     _MN=[st["members"] for st in plan.side_static], _MATES=plan.mates, _MEMBERS=plan.members,
                     _TARGETS=[targets for _, _, targets in plan.scores])
-        exec(self.code, glob)  # text written from the validated formula trees only (module docstring)
-        fn: HandFunction = glob["_hand"]
+        fn: HandFunction = FunctionType(self.function_code, glob)
         return fn
 
 
