@@ -485,17 +485,21 @@ class HandCode:
 
 
 class _Entry:
-    """What one loaded ruleset has: hands scored so far, then its hand code (or None: not made for it)."""
+    """One loaded ruleset's hand code, per shape of the state (None: not made for it)."""
 
-    __slots__ = ("code", "hands", "ref")
+    __slots__ = ("code", "ref")
 
     def __init__(self, ref: weakref.ref[Ruleset]) -> None:
         self.ref = ref
-        self.hands = 0
         self.code: dict[tuple[tuple[str, ...], tuple[str, ...]], HandCode | None] = {}
 
 
 _ENTRIES: dict[int, _Entry] = {}
+# Hands scored formula by formula per ruleset text and variant in this process, over every load of
+# it (a replay loads a game's pinned text once; the scenarios of the tests and benchmarks load it once
+# per game). Bounded: emptied when full, it only costs a warm-up again.
+_HANDS_SEEN: dict[tuple[str, str | None], int] = {}
+_SEEN_LIMIT = 1000
 
 
 def _entry(rs: Ruleset) -> _Entry:
@@ -510,18 +514,23 @@ def _entry(rs: Ruleset) -> _Entry:
 
 
 def hand_function(game: Game, state: State) -> HandFunction | None:
-    """The game's hand function once its ruleset has scored engine.HAND_WARM_UP hands in this
-    process; None before, and for a state not shaped as the code was written for."""
+    """The game's hand function once its ruleset (its text and variant) has scored
+    engine.HAND_WARM_UP hands in this process; None before, and when the writer could not make it."""
     cache = game.plan.hand_functions
     shape = (tuple(state["sides"][0]), tuple(state["game"]))
     fn: HandFunction | None = cache.get(shape)
     if fn is not None:
         return fn
-    entry = _entry(game.ruleset)
-    entry.hands += 1
-    if entry.hands <= engine.HAND_WARM_UP:
-        return None
+    rs = game.ruleset
+    entry = _entry(rs)
     if shape not in entry.code:
+        key = (rs.text, rs.variant)
+        seen = _HANDS_SEEN.get(key, 0) + 1
+        if len(_HANDS_SEEN) >= _SEEN_LIMIT:
+            _HANDS_SEEN.clear()
+        _HANDS_SEEN[key] = seen
+        if seen <= engine.HAND_WARM_UP:
+            return None
         try:
             entry.code[shape] = HandCode(_Writer(game, *shape))
         except Exception:  # noqa: BLE001  # a formula the writer cannot translate: formula by formula
