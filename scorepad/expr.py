@@ -912,6 +912,44 @@ _GEN_CMPOPS: dict[type, Callable[[Any, Any], bool]] = {
 
 
 _SCALAR_TYPES = frozenset({str, int, float, bool, type(None)})
+_SIGNS = (ast.USub, ast.UAdd)
+
+
+def _polynomial(node: ast.AST, atoms: list[ast.AST]) -> int:
+    """The + - * operations of a sum of products, its other parts appended to `atoms` (whole-number
+    constants are not parts; any other constant is, and stops the sum being worked out as written)."""
+    if isinstance(node, ast.BinOp) and type(node.op) in _INLINE_ARITHMETIC:
+        return 1 + _polynomial(node.left, atoms) + _polynomial(node.right, atoms)
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, _SIGNS):
+        return _polynomial(node.operand, atoms)
+    if not (isinstance(node, ast.Constant) and type(node.value) is int):
+        atoms.append(node)
+    return 0
+
+
+def _polynomial_bound(node: ast.AST, limit: int) -> int:
+    """The largest size any partial result of a sum of products can have, its parts within ±limit."""
+    if isinstance(node, ast.BinOp) and type(node.op) in _INLINE_ARITHMETIC:
+        left, right = _polynomial_bound(node.left, limit), _polynomial_bound(node.right, limit)
+        return left * right if isinstance(node.op, ast.Mult) else left + right
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, _SIGNS):
+        return _polynomial_bound(node.operand, limit)
+    if isinstance(node, ast.Constant) and type(node.value) is int:
+        return abs(node.value)
+    return limit
+
+
+def _plain_polynomial(node: ast.AST, names: Mapping[int, str]) -> str:
+    """A sum of products as plain Python arithmetic over its parts' evaluated names."""
+    if isinstance(node, ast.BinOp) and type(node.op) in _INLINE_ARITHMETIC:
+        symbol = _INLINE_ARITHMETIC[type(node.op)]
+        return f"({_plain_polynomial(node.left, names)} {symbol} {_plain_polynomial(node.right, names)})"
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, _SIGNS):
+        inner = _plain_polynomial(node.operand, names)
+        return f"(-{inner})" if isinstance(node.op, ast.USub) else inner
+    if isinstance(node, ast.Constant):
+        return repr(node.value)
+    return names[id(node)]
 
 
 class _GiveUp(Exception):
@@ -974,6 +1012,7 @@ class _CodeGen:
         # being worked out by the checked helper here
         self.hand = False
         self.in_lambda = 0  # inside a lambda (a chained comparison's later operand): no `_c :=` there
+        self.atom_names: dict[int, str] = {}  # parts of a sum of products already evaluated (hand_polynomial)
 
     def temp(self) -> str:
         """A new local name for a value worked out once in the generated text."""
@@ -1044,6 +1083,32 @@ class _CodeGen:
             fn = any if name == "any" else all
             return f"({self.bind(fn)}({x}) if {is_list} else {self.bind(_iterate_one)}({self.bind(BUILTINS[name])}, {x}))"
         return None
+
+    def hand_polynomial(self, node: ast.BinOp) -> str | None:
+        """Hand code's sum of products (`a * x + b * y - c`, two operations or more): when every part
+        is a whole number small enough that no partial result can leave the cap, the whole sum is
+        worked out as it is written; otherwise each operation as `hand_arithmetic` does, on the parts
+        already evaluated. None when the formula has a fraction in it or only one operation."""
+        atoms: list[ast.AST] = []
+        operations = _polynomial(node, atoms)
+        if self.atom_names or operations < 2 or any(isinstance(a, ast.Constant) for a in atoms):
+            return None
+        small = next((limit for limit in (10**6, 10**5, 10**4, 10**3, 10**2, 10)
+                      if _polynomial_bound(node, limit) <= MAX_NUMBER), None)
+        if small is None:
+            return None
+        names = [self.temp() for _ in atoms]
+        kind, is_int = self.bind(type), self.bind(int)
+        evaluated = " & ".join(f"({kind}({t} := {self.expr(a)}) is {is_int})" for t, a in zip(names, atoms, strict=True))
+        ranges = " and ".join(f"-{small} <= {t} <= {small}" for t in names)
+        self.atom_names.update((id(a), t) for a, t in zip(atoms, names, strict=True))
+        try:
+            checked = self.hand_arithmetic(node, _INLINE_ARITHMETIC[type(node.op)])
+            plain = _plain_polynomial(node, self.atom_names)
+        finally:
+            for a in atoms:
+                del self.atom_names[id(a)]
+        return f"({plain} if ({evaluated}) and {ranges} else {checked})"
 
     def hand_arithmetic(self, node: ast.BinOp, symbol: str) -> str:
         """Hand code's `a + b`, `a - b`, `a * b`: numbers within the cap (else the hand stops), a
@@ -1135,6 +1200,9 @@ class _CodeGen:
         return self.glob["_expression"], self.glob["_formula"]
 
     def expr(self, node: ast.AST) -> str:
+        named = self.atom_names.get(id(node))
+        if named is not None:
+            return named
         if isinstance(node, ast.Constant):
             value = node.value
             if isinstance(value, (int, float)) and not isinstance(value, bool):
@@ -1153,8 +1221,10 @@ class _CodeGen:
             return f"env[{self.bind(name)}]"
         if isinstance(node, ast.BinOp):
             symbol = _INLINE_ARITHMETIC.get(type(node.op))
+            if symbol is not None and not self.plain and self.hand:
+                return self.hand_polynomial(node) or self.hand_arithmetic(node, symbol)
             if symbol is not None and not self.plain:
-                return self.hand_arithmetic(node, symbol) if self.hand else self.arithmetic(node, symbol)
+                return self.arithmetic(node, symbol)
             return f"{self.bind(_GEN_BINOPS[type(node.op)])}({self.expr(node.left)}, {self.expr(node.right)})"
         if isinstance(node, ast.UnaryOp):
             inner = self.expr(node.operand)
