@@ -24,6 +24,10 @@ LIST_OF = {NUMS: NUM, BOOLS: BOOL, WORDS: WORD}
 WORD_VALUES = ("lo", "mid", "hi")
 
 Ctx = dict[str, str]
+PREFIXES = ("all_", "others_", "team_")
+SPECIAL = {"gained", "all_gained", "active", "n_active", "hand_no", "hands", "dealer", "seat", "side_no", "me", "side",
+           "members", "finished_early", "score", "status", "all_score", "all_status", "others_score", "tally",
+           "pool", "flag", "tag", "gword", "all_tally"}
 
 
 def q(text: str) -> str:
@@ -92,7 +96,16 @@ class Formulas:
         return self.draw(st.sampled_from(options))
 
     def names(self, ctx: Ctx, kind: str) -> list[str]:
-        return sorted(n for n, t in ctx.items() if t == kind)
+        """Names of the type, as a list to pick from in which each kind of name (all_X, others_X, team_X,
+        the names of the hand's and the side's state, the rest) is about as likely as the others."""
+        groups: dict[str, list[str]] = {}
+        for n, t in sorted(ctx.items()):
+            if t == kind:
+                group = "special" if n in SPECIAL else n.split("_")[0] + "_" if n.startswith(PREFIXES) else "plain"
+                groups.setdefault(group, []).append(n)
+        if not groups:
+            return []
+        return self.draw(st.sampled_from(sorted(groups.values())))
 
     def of(self, kind: str, ctx: Ctx, depth: int = 2, comp: bool = True) -> str:
         if kind == NUM:
@@ -244,7 +257,7 @@ def rulesets(draw: st.DrawFn) -> Made:
     partnership = draw(st.booleans())
     if partnership:
         n_players, seats = draw(st.sampled_from([(4, [[1, 3], [2, 4]]), (6, [[1, 4], [2, 5], [3, 6]]),
-                                                 (3, [[1], [2, 3]]), (4, [[1, 2, 3], [4]])]))
+                                                 (3, [[1], [2, 3]]), (4, [[1, 2, 3], [4]]), (4, [[1, 3], [2, 4]])]))
         n_sides = len(seats)
         lines += ["[players]", f"min = {n_players}", f"max = {n_players}", 'sides = "partnership"',
                   f"partnerships = {seats}", ""]
@@ -258,7 +271,7 @@ def rulesets(draw: st.DrawFn) -> Made:
     fx = Formulas(draw, words)
 
     # options and tables
-    target = draw(st.integers(5, 80))
+    target = draw(st.integers(5, 40))
     lines += ["[options.target]", f"default = {target}", "", "[options.mode]", 'default = "lo"',
               'values = ["lo", "hi"]', ""]
     names.setup.update(target=NUM, mode=WORD, n_players=NUM, n_sides=NUM, players=WORDS, sides=WORDS)
@@ -327,7 +340,7 @@ def rulesets(draw: st.DrawFn) -> Made:
     pf, sf, counters = names.player_fields, names.side_fields, names.side_counters
     player_ctx = {**hand_let_ctx, **pf, **Names.lists(pf, "others_"), **Names.lists(pf, "team_"), **sf, **counters,
                   **Names.lists({**sf, **counters}, "others_"), "me": WORD, "seat": NUM, "side": WORD, "side_no": NUM}
-    n_lets = draw(st.integers(0, 3))
+    n_lets = draw(st.integers(0, 4))
     if n_lets:
         lines.append("[player]")
         for i in range(n_lets):
@@ -364,13 +377,15 @@ def rulesets(draw: st.DrawFn) -> Made:
             lines.append(f"when = {q(fx.boolean(ctx))}")
         parts = " ".join("{" + fx.of(draw(st.sampled_from([NUM, WORD, BOOL, NUMS])), ctx, 1) + "}"
                          for _ in range(draw(st.integers(0, 2))))
+        if draw(st.integers(0, 3)) == 0:
+            parts += " {" + fx.num(ctx, 1) + " / 4}"
         lines += [f"message = {q(('{me}: ' if per != 'hand' else '') + 'check ' + str(i) + ' fails ' + parts)}", ""]
 
     # score lines
     to_choices: list[list[str] | None] = [None, ["score"]]
     if names.side_counters.get("tally") == NUM:
         to_choices += [["score", "tally"], ["tally"]]
-    for i in range(draw(st.integers(1, 4))):
+    for i in range(draw(st.integers(1, 5))):
         per = draw(st.sampled_from(["player", "side"]))
         ctx = contexts[per]
         lines += ["[[score]]", f'id = "s{i}"', f'per = "{per}"', f'label = "line {i}"',
@@ -408,11 +423,17 @@ def rulesets(draw: st.DrawFn) -> Made:
         if draw(st.booleans()):
             lines.append(f'label = "rule {i}"')
         if draw(st.booleans()):
-            part = "{" + fx.of(draw(st.sampled_from([NUM, WORD, BOOL, NUMS])), ctx, 1) + "}"
+            part = "{" + fx.of(draw(st.sampled_from([NUM, NUM, WORD, BOOL, NUMS])), ctx, 1) + "}"
+            if draw(st.integers(0, 3)) == 0:
+                part = part[:-1] + " / 4}"
             lines.append(f"message = {q(('{me} ' if per == 'side' else '') + f'rule {i}: {part}')}")
         if per == "side" and draw(st.integers(0, 3)) == 0:
             lines.append("include_out = true")
         lines.append("")
+
+    if draw(st.integers(0, 2)) == 0:  # a side stops playing at a given hand: `active`, include_out, last_standing
+        lines += ["[[rule]]", 'id = "leave"', f'when = "hand_no == {draw(st.integers(1, 3))} and side_no == 0"',
+                  f'mark = "{draw(st.sampled_from(["out", "lost"]))}"', ""]
 
     if draw(st.integers(0, 4)) == 0:
         game_ctx = rule_ctx["game"]
@@ -425,11 +446,13 @@ def rulesets(draw: st.DrawFn) -> Made:
     end_kind = draw(st.integers(0, 5))
     hand_ctx = contexts["hand"]
     if end_kind == 0:
-        lines += ['first_to = "target"', f'rest_of_deal = "{draw(st.sampled_from(["void", "scored"]))}"',
+        goal = draw(st.sampled_from(["target", str(draw(st.integers(3, 15))), "tab[0] + 10"]))
+        lines += [f"first_to = {q(goal)}", f'rest_of_deal = "{draw(st.sampled_from(["void", "scored"]))}"',
                   f'tie = "{draw(st.sampled_from(["draw", "continue"]))}"']
     else:
         if end_kind <= 3:
-            when = draw(st.sampled_from(["max(all_score) >= target", "min(all_score) <= -target", "hand_no >= 4",
+            when = draw(st.sampled_from(["max(all_score) >= target", "min(all_score) <= -target",
+                                         f"hand_no >= {draw(st.integers(2, 6))}",
                                          fx.boolean(hand_ctx)]))
             lines.append(f"when = {q(when)}")
         lines += [f'winner = "{draw(st.sampled_from(["highest", "lowest", "marked", "last_standing"]))}"',
