@@ -397,6 +397,19 @@ def rulesets(draw: st.DrawFn) -> Made:
             lines.append(f"to = {json.dumps(to)}")
         lines.append("")
 
+    # probes: lines that read a player's and a side's names of every kind, so a value read from the
+    # wrong player or side always shows in the points
+    player_nums = sorted(n for n, t in names.player_level().items() if t == NUM)
+    side_nums = sorted(n for n, t in names.side_level().items() if t == NUM)
+    if player_nums and draw(st.integers(0, 2)):
+        x, y = draw(st.sampled_from(player_nums)), draw(st.sampled_from(side_nums))
+        lines += ["[[score]]", 'id = "probe_player"', 'per = "player"', 'label = "player probe"',
+                  (f'points = "sum(team_{x}) * 1000 + sum(others_{x}) * 100 + {x} * 10 + len(all_{x}) + seat '
+                  f'+ sum(others_{y}) * 3 + {y}"'), ""]
+        lines += ["[[score]]", 'id = "probe_side"', 'per = "side"', 'label = "side probe"',
+                  (f'points = "sum({x}) * 1000 + sum(team_{x}) * 100 + sum(all_{x}) * 10 + sum(others_{y}) * 3 '
+                  f'+ {y} + side_no + len(members)"'), ""]
+
     # rules
     rule_ctx = {"side": names.rule_side(), "game": names.rule_game()}
     side_settable = {n: t for n, t in names.side_counters.items() if n != "status"}
@@ -431,9 +444,22 @@ def rulesets(draw: st.DrawFn) -> Made:
             lines.append("include_out = true")
         lines.append("")
 
+    if draw(st.integers(0, 2)) == 0:  # later rules see the counters and points as earlier rules left them
+        lines += ["[[rule]]", 'id = "bump"', 'when = "hand_no % 2 == 1"', 'add = { score = "1 + side_no" }',
+                  'label = "bump"', ""]
+        follow = "gained * 100 + sum(all_gained) * 10 + score"
+        target = draw(st.sampled_from(sorted(n for n, t in {**side_settable, **names.game_counters}.items()
+                                             if t == NUM and n != "score") or ["-"]))
+        lines += ["[[rule]]", 'id = "follow"', f'message = "{{me}}: {{{follow}}} {{all_score}}"']
+        if target != "-":
+            lines.append(f'set = {{ {target} = "{follow}" }}')
+        lines.append("")
+
     if draw(st.integers(0, 2)) == 0:  # a side stops playing at a given hand: `active`, include_out, last_standing
         lines += ["[[rule]]", 'id = "leave"', f'when = "hand_no == {draw(st.integers(1, 3))} and side_no == 0"',
                   f'mark = "{draw(st.sampled_from(["out", "lost"]))}"', ""]
+        if draw(st.booleans()):
+            lines += ["[[rule]]", 'id = "roll_call"', 'include_out = true', 'message = "{me} is {status}"', ""]
 
     if draw(st.integers(0, 4)) == 0:
         game_ctx = rule_ctx["game"]
