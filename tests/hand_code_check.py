@@ -76,15 +76,10 @@ def hand_code_on() -> Iterator[None]:
         yield
 
 
-def hand_code_counts() -> tuple[int, int] | None:
-    """(hands scored by the hand code, hands it gave back to the per-formula engine) so far, when the
-    engine tells; None while it does not (then the comparison alone is the test)."""
-    stats = getattr(engine, "hand_code_stats", None)
-    if stats is None:
-        return None
-    if callable(stats):
-        stats = stats()
-    return int(stats.get("ran", 0)), int(stats.get("fell_back", 0))
+def hand_code_counts() -> tuple[int, int]:
+    """(hands scored by the hand code, hands it gave back to the per-formula engine) so far in this process."""
+    counts = engine.hand_code_counts
+    return counts["scored"], counts["given up"]
 
 
 def both(game: Game, state: dict[str, Any], hand: dict[str, Any],

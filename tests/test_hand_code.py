@@ -81,8 +81,7 @@ def random_rulesets_on_small_budgets(made: Made, data: st.DataObject, budget: in
 
 def covered(needed: tuple[str, ...]) -> None:
     """Not a test that cannot fail: the random rulesets must load, and their hands score, fail checks,
-    fail otherwise, end games (and run out of budget), or the comparisons prove little. When the engine
-    counts the hands its hand code scored, some must have been."""
+    fail otherwise, end games (and run out of budget), or the comparisons prove little."""
     assert SEEN["rulesets"] >= EXAMPLES, SEEN
     assert SEEN["refused at load"] <= SEEN["rulesets"] // 4, SEEN
     for what in needed:
@@ -95,8 +94,7 @@ def test_random_rulesets_scored_alike() -> None:
     random_rulesets_scored()
     covered(("scored", "refused: check", "refused: other", "game over"))
     after = hand_code_counts()
-    if before is not None and after is not None:
-        assert after[0] - before[0] >= SEEN["scored"] // 4, (before, after, SEEN)
+    assert after[0] - before[0] >= SEEN["scored"] // 2, (before, after, SEEN)
 
 
 def test_a_spent_budget_is_refused_alike() -> None:
