@@ -161,6 +161,8 @@ class Formulas:
         if kind == 13 and "big" in ctx and comp:  # work in proportion to the square of a table's length
             return self.pick(["sum([count(big, v) for v in big])", "len([v for v in big if v in big])",
                               "sum([index(big, v) for v in big])"])
+        if kind == 15:
+            return f"{self.lst(ctx, d, comp, NUMS)}[{self.draw(st.integers(0, 2))}]"
         if kind == 14:
             lst = self.lst(ctx, d, comp, WORDS)
             return f"index({lst}, {self.word(ctx, d, comp)})"
@@ -388,8 +390,9 @@ def rulesets(draw: st.DrawFn) -> Made:
     for i in range(draw(st.integers(1, 5))):
         per = draw(st.sampled_from(["player", "side"]))
         ctx = contexts[per]
-        lines += ["[[score]]", f'id = "s{i}"', f'per = "{per}"', f'label = "line {i}"',
-                  f"points = {q(fx.num(ctx, 3))}"]
+        # now and then points that are no number (yes/no, a word, a list): refused alike
+        points = fx.num(ctx, 3) if draw(st.integers(0, 11)) else fx.of(draw(st.sampled_from([BOOL, WORD, NUMS])), ctx)
+        lines += ["[[score]]", f'id = "s{i}"', f'per = "{per}"', f'label = "line {i}"', f"points = {q(points)}"]
         if draw(st.booleans()):
             lines.append(f"when = {q(fx.boolean(ctx))}")
         to = draw(st.sampled_from(to_choices))
@@ -405,10 +408,10 @@ def rulesets(draw: st.DrawFn) -> Made:
         x, y = draw(st.sampled_from(player_nums)), draw(st.sampled_from(side_nums))
         lines += ["[[score]]", 'id = "probe_player"', 'per = "player"', 'label = "player probe"',
                   (f'points = "sum(team_{x}) * 1000 + sum(others_{x}) * 100 + {x} * 10 + len(all_{x}) + seat '
-                  f'+ sum(others_{y}) * 3 + {y}"'), ""]
+                  f'+ sum(others_{y}) * 3 + {y} + team_{x}[0] * 7 + others_{x}[0] * 5 + all_{x}[0] * 2"'), ""]
         lines += ["[[score]]", 'id = "probe_side"', 'per = "side"', 'label = "side probe"',
                   (f'points = "sum({x}) * 1000 + sum(team_{x}) * 100 + sum(all_{x}) * 10 + sum(others_{y}) * 3 '
-                  f'+ {y} + side_no + len(members)"'), ""]
+                  f'+ {y} + side_no + len(members) + {x}[0] * 7 + team_{x}[0] * 5 + index(players, members[0])"'), ""]
 
     # rules
     rule_ctx = {"side": names.rule_side(), "game": names.rule_game()}
