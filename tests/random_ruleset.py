@@ -20,6 +20,8 @@ from hypothesis import strategies as st
 
 # value types of the grammar: number, yes/no, word; lists of each
 NUM, BOOL, WORD, NUMS, BOOLS, WORDS = "n", "b", "w", "N", "B", "W"
+CARDS = "C"  # a cards field's list of cards
+DECK = [f"{rank}{suit}" for rank in ("9", "10", "J", "Q", "K", "A") for suit in "SHDC"]
 LIST_OF = {NUMS: NUM, BOOLS: BOOL, WORDS: WORD}
 WORD_VALUES = ("lo", "mid", "hi")
 
@@ -127,7 +129,7 @@ class Formulas:
             op = self.pick(["+", "-", "*", "+", "-"])
             return f"({self.num(ctx, d, comp)} {op} {self.num(ctx, d, comp)})"
         if kind == 4:
-            rhs = self.pick([str(self.draw(st.integers(1, 5)))] * 4 + [self.num(ctx, 0)])  # a name may be 0
+            rhs = self.pick([str(self.draw(st.integers(1, 5)))] * 9 + [self.num(ctx, 0)])  # a name may be 0
             return f"({self.num(ctx, d, comp)} {self.pick(['//', '%'])} {rhs})"
         if kind == 5:
             cond, a, b = self.boolean(ctx, d, comp), self.num(ctx, d, comp), self.num(ctx, d, comp)
@@ -161,8 +163,11 @@ class Formulas:
         if kind == 13 and "big" in ctx and comp:  # work in proportion to the square of a table's length
             return self.pick(["sum([count(big, v) for v in big])", "len([v for v in big if v in big])",
                               "sum([index(big, v) for v in big])"])
-        if kind == 15:
-            return f"{self.lst(ctx, d, comp, NUMS)}[{self.draw(st.integers(0, 2))}]"
+        if kind == 16 and self.names(ctx, CARDS):
+            cards = self.pick(self.names(ctx, CARDS))
+            return self.pick([f"value({cards})", f"nrank({cards}, 'A')", f"nsuit({cards}, 'S')", f"len({cards})"])
+        if kind == 15 and self.draw(st.booleans()):  # a list's first value (some lists are empty)
+            return f"{self.lst(ctx, d, comp, NUMS)}[0]"
         if kind == 14:
             lst = self.lst(ctx, d, comp, WORDS)
             return f"index({lst}, {self.word(ctx, d, comp)})"
@@ -193,6 +198,9 @@ class Formulas:
                 return f"{fn}({self.boolean({**ctx, 'v': NUM}, 1, False)} for v in {src})"
             return f"{fn}({self.lst(ctx, d, comp, BOOLS)})"
         if kind == 9:
+            cards = self.names(ctx, CARDS)
+            if cards and self.draw(st.booleans()):
+                return f"has({self.pick(cards)}, {self.pick(['QS', 'A', 'AS', '10H'])!r})"
             return f"{self.num(ctx, d, comp)} in {self.lst(ctx, d, comp, NUMS)}"
         words = self.names(ctx, WORD)
         if words:
@@ -278,6 +286,7 @@ def rulesets(draw: st.DrawFn) -> Made:
               'values = ["lo", "hi"]', ""]
     names.setup.update(target=NUM, mode=WORD, n_players=NUM, n_sides=NUM, players=WORDS, sides=WORDS)
     tab = draw(st.lists(st.integers(-5, 20), min_size=1, max_size=5))
+    lines += ["[cards]", 'deck = "24"', 'values = { A = 11, "10" = 10, K = 4, QS = 40 }', ""]
     lines += ["[tables]", f"tab = {tab}", "tmap = { lo = 1, mid = 3, hi = 5 }"]
     names.setup.update(tab=NUMS)
     big = draw(st.sampled_from([0, 0, 0, 30, 200, 400]))
@@ -291,8 +300,9 @@ def rulesets(draw: st.DrawFn) -> Made:
     made_fields: dict[str, dict[str, str]] = {"hand": {}, "player": {}, "side": {}}
     for scope, prefix, bucket in (("hand", "h", names.hand_fields), ("player", "p", names.player_fields),
                                   ("side", "s", names.side_fields)):
-        kinds = draw(st.lists(st.sampled_from(["int", "bool", "word", "player", "side"] if scope == "hand"
-                                              else ["int", "int", "bool", "word"]),
+        kinds = draw(st.lists(st.sampled_from(["int", "bool", "word", "player", "side", "number", "pattern"]
+                                              if scope == "hand" else ["int", "int", "bool", "word", "number", "cards"]
+                                              if scope == "player" else ["int", "int", "bool", "word"]),
                               min_size=1 if scope == "player" else 0, max_size=3))
         for i, ftype in enumerate(kinds):
             fname = f"{prefix}{ftype[0]}{i}"
@@ -301,10 +311,13 @@ def rulesets(draw: st.DrawFn) -> Made:
                 lines += ["min = -5", "max = 20"]
             elif ftype == "word":
                 lines.append(f"values = {json.dumps(list(WORD_VALUES))}")
-            if ftype in ("player", "side"):
+            elif ftype == "pattern":
+                lines.append("pattern = '(?P<level>[1-7])(?P<strain>C|D|H|S|NT)'")
+                bucket.update({f"{fname}_level": NUM, f"{fname}_strain": WORD})
+            if ftype in ("player", "side", "pattern", "cards"):
                 lines.append("optional = true")
             lines.append("")
-            bucket[fname] = {"int": NUM, "bool": BOOL}.get(ftype, WORD)
+            bucket[fname] = {"int": NUM, "number": NUM, "bool": BOOL, "cards": CARDS}.get(ftype, WORD)
             made_fields[scope][fname] = {"int": NUM, "bool": BOOL, "word": WORD}.get(ftype, ftype)
 
     # counters
@@ -391,7 +404,7 @@ def rulesets(draw: st.DrawFn) -> Made:
         per = draw(st.sampled_from(["player", "side"]))
         ctx = contexts[per]
         # now and then points that are no number (yes/no, a word, a list): refused alike
-        points = fx.num(ctx, 3) if draw(st.integers(0, 11)) else fx.of(draw(st.sampled_from([BOOL, WORD, NUMS])), ctx)
+        points = fx.num(ctx, 3) if draw(st.integers(0, 29)) else fx.of(draw(st.sampled_from([BOOL, WORD, NUMS])), ctx)
         lines += ["[[score]]", f'id = "s{i}"', f'per = "{per}"', f'label = "line {i}"', f"points = {q(points)}"]
         if draw(st.booleans()):
             lines.append(f"when = {q(fx.boolean(ctx))}")
@@ -466,7 +479,7 @@ def rulesets(draw: st.DrawFn) -> Made:
 
     if draw(st.integers(0, 4)) == 0:
         game_ctx = rule_ctx["game"]
-        who = draw(st.sampled_from(["(dealer + 2) % n_players", "players[0]", fx.num(game_ctx, 1),
+        who = draw(st.sampled_from(["(dealer + 2) % n_players", "players[0]", f"{fx.num(game_ctx, 1)} % 9",
                                     f"abs({fx.num(game_ctx, 2)}) % n_players", fx.word(game_ctx, 1)]))
         lines.insert(lines.index("[players]") + 1, f"next_dealer = {q(who)}")
 
@@ -495,6 +508,10 @@ def rulesets(draw: st.DrawFn) -> Made:
 def _value(draw: st.DrawFn, kind: str, made: Made, side_names: list[str]) -> Any:
     if kind == NUM:
         return draw(st.integers(-5, 20))
+    if kind == "number":
+        return draw(st.sampled_from([0, 1, 2.5, -1.5, 3.0, 7, 0.25]))
+    if kind == "cards":
+        return draw(st.lists(st.sampled_from(DECK), max_size=4, unique=True))
     if kind == BOOL:
         return draw(st.booleans())
     if kind == WORD:
@@ -509,6 +526,12 @@ def hands(draw: st.DrawFn, made: Made, side_names: list[str]) -> dict[str, Any]:
     """A typed hand: every field's value (a list per player or per side for those scopes)."""
     hand: dict[str, Any] = {}
     for fname, kind in made.hand_fields.items():
+        if kind == "pattern":
+            level, strain = draw(st.sampled_from([(None, None), (1, "C"), (4, "H"), (7, "NT"), (3, "S")]))
+            hand[fname] = None if level is None else f"{level}{strain}"
+            if level is not None and draw(st.integers(0, 5)):  # as typed; without the parts now and then
+                hand[f"_{fname}_parts"] = {"level": level, "strain": strain}
+            continue
         hand[fname] = _value(draw, kind, made, side_names)
     for fname, kind in made.player_fields.items():
         hand[fname] = [_value(draw, kind, made, side_names) for _ in made.players]

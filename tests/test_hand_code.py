@@ -74,7 +74,7 @@ def random_rulesets_scored(made: Made, data: st.DataObject) -> None:
 
 
 @SETTINGS
-@given(rulesets(), st.data(), st.sampled_from([60, 400, 3_000, 30_000]))
+@given(rulesets(), st.data(), st.sampled_from([300, 3_000, 30_000, 300_000]))
 def random_rulesets_on_small_budgets(made: Made, data: st.DataObject, budget: int) -> None:
     play(made, data, budget)
 
