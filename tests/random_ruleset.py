@@ -426,6 +426,13 @@ def rulesets(draw: st.DrawFn) -> Made:
                   (f'points = "sum({x}) * 1000 + sum(team_{x}) * 100 + sum(all_{x}) * 10 + sum(others_{y}) * 3 '
                   f'+ {y} + side_no + len(members) + {x}[0] * 7 + team_{x}[0] * 5 + index(players, members[0])"'), ""]
 
+    patterns = sorted(n for n, kind in made_fields["hand"].items() if kind == "pattern")
+    if patterns:
+        pat = draw(st.sampled_from(patterns))
+        lines += ["[[score]]", 'id = "probe_pattern"', 'per = "side"', 'label = "pattern probe"',
+                  f'points = "({pat}_level if {pat}_level != none else -1) * 10 + (5 if {pat}_strain == \'NT\' else 1)"',
+                  ""]
+
     # rules
     rule_ctx = {"side": names.rule_side(), "game": names.rule_game()}
     side_settable = {n: t for n, t in names.side_counters.items() if n != "status"}
@@ -533,8 +540,11 @@ def hands(draw: st.DrawFn, made: Made, side_names: list[str]) -> dict[str, Any]:
                 hand[f"_{fname}_parts"] = {"level": level, "strain": strain}
             continue
         hand[fname] = _value(draw, kind, made, side_names)
+    # a per-player or per-side field left out of the hand now and then: nobody's value (None each)
     for fname, kind in made.player_fields.items():
-        hand[fname] = [_value(draw, kind, made, side_names) for _ in made.players]
+        if draw(st.integers(0, 14)):
+            hand[fname] = [_value(draw, kind, made, side_names) for _ in made.players]
     for fname, kind in made.side_fields.items():
-        hand[fname] = [_value(draw, kind, made, side_names) for _ in range(made.n_sides)]
+        if draw(st.integers(0, 14)):
+            hand[fname] = [_value(draw, kind, made, side_names) for _ in range(made.n_sides)]
     return hand
