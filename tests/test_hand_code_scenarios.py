@@ -14,14 +14,14 @@ from unittest import mock
 
 import pytest
 
-from scorepad import engine
+from scorepad import engine, handcode
 from scorepad.errors import ScorepadError
 from scorepad.play import split_assignments, type_hand
 from scorepad.registry import load
 from scorepad.ruleset import load_text
 from scorepad.scenario import load_scenario
 from tests.engine_golden import PROBE_HANDS, PROBES, SCENARIOS, scenario_id
-from tests.hand_code_check import Outcome, both, finish_both, outcome
+from tests.hand_code_check import Outcome, both, finish_both, hand_code_counts, outcome
 
 RULESETS = sorted({p.parent.name for p in SCENARIOS})
 
@@ -102,8 +102,9 @@ def _sequence(game: engine.Game, hands: list[dict[str, Any]]) -> list[Outcome]:
 
 @pytest.mark.parametrize("ruleset_id", RULESETS)
 def test_hand_code_taking_over_mid_game_scores_alike(ruleset_id: str) -> None:
-    """The longest scenario of each ruleset played on a fresh game with a short warm-up (the first hands
-    formula by formula, the rest through the hand code), hand for hand as the per-formula engine plays it."""
+    """The longest scenario of each ruleset played on a fresh game with a warm-up of two hands (the first
+    two formula by formula, the rest through the hand code), hand for hand as the per-formula engine plays
+    it; and the hand code does take over: every bundled ruleset is one it can write."""
     paths = [p for p in SCENARIOS if p.parent.name == ruleset_id]
     longest = max(paths, key=lambda p: len(p.read_text(encoding="utf-8")))
     if typed_hands(longest) is None:
@@ -112,13 +113,17 @@ def test_hand_code_taking_over_mid_game_scores_alike(ruleset_id: str) -> None:
         loaded = typed_hands(longest)
         assert loaded is not None
         reference = _sequence(*loaded)
-    with mock.patch.object(engine, "HAND_WARM_UP", 2):
+    before = hand_code_counts()
+    with mock.patch.object(engine, "HAND_WARM_UP", 2), mock.patch.dict(handcode._HANDS_SEEN, clear=True):
         loaded = typed_hands(longest)
         assert loaded is not None
         warmed = _sequence(*loaded)
     assert len(warmed) == len(reference)
     for number, (ours, theirs) in enumerate(zip(warmed, reference, strict=True), 1):
         assert ours == theirs, f"{longest.name}, hand {number} reaching the engine"
+    scored = [o for o in reference if o[0] == "result"]
+    if len(scored) > 2 and all(o[0] == "result" for o in reference[2:]):
+        assert hand_code_counts()[0] > before[0], "the hand code scored none of the hands after the warm-up"
 
 
 def test_every_kind_of_name_read_alike() -> None:
