@@ -37,15 +37,20 @@ SEEN: Counter[str] = Counter()
 
 
 def play(made: Made, data: st.DataObject, budget: int) -> None:
+    # the game's options as chosen with --opt now and then, not only the ruleset's defaults
+    options = data.draw(st.sampled_from([{}, {}, {"target": "12"}, {"mode": "hi"}, {"target": "30", "mode": "hi"}]),
+                        label="options")
     try:
         ruleset = load_text(made.text, "random.toml")
-        game = engine.make_game(ruleset, made.players, None, {})
+        game = engine.make_game(ruleset, made.players, None, options)
         state = engine.initial_state(game)
     except ScorepadError as exc:  # a few draws are refused at load (the cost estimate); the rest play
         SEEN["refused at load"] += 1
         assume(False)
         raise AssertionError from exc
     SEEN["rulesets"] += 1
+    if data.draw(st.integers(0, 4), label="stored before the dealer was kept") == 0:
+        del state["dealer"]  # a state stored before it kept the dealer: the dealer follows from the hands
     side_names = [s.name for s in game.sides]
     with mock.patch.object(expr, "MAX_STEPS", budget):
         for number in range(1, data.draw(st.integers(1, 10), label="hands") + 1):
