@@ -12,13 +12,13 @@ The format is documented in docs/rulesets.md ("Translations").
 from __future__ import annotations
 
 import copy
-import dataclasses
 import re
 from collections import Counter
 from collections.abc import Container, Iterator, Mapping
 from typing import Any
 
 from scorepad.assign import NO, YES
+from scorepad.record import replace
 from scorepad.ruleset import TEMPLATE_RE, Ruleset, apply_variant
 
 LANG_RE = re.compile(r"^[a-z]{2,3}$")
@@ -407,7 +407,7 @@ def translate(rs: Ruleset, lang: str | None) -> Ruleset:
                              or rs.display_info)
     end_text = vtr.get("end") or (tr.get("end") if not _variant_sets(rs, "end", "description") else None)
     if end_text:
-        out.end = dataclasses.replace(rs.end, description=end_text)
+        out.end = replace(rs.end, description=end_text)
     vnames = tr.get("variants", {})
     out.variants = {k: vnames.get(k, {}).get("name", v) for k, v in rs.variants.items()}
 
@@ -430,19 +430,19 @@ def translate(rs: Ruleset, lang: str | None) -> Ruleset:
                 words[str(word).strip().lower()] = value
             else:
                 synonyms[str(word).strip().lower()] = value
-        fields[fname] = dataclasses.replace(fdef, help=spec.get("help", fdef.help), words=words, synonyms=synonyms)
+        fields[fname] = replace(fdef, help=spec.get("help", fdef.help), words=words, synonyms=synonyms)
         for alias in spec.get("names", []):
             aliases[alias.strip().lower()] = fname
     out.fields = fields
     out.field_aliases = aliases
-    out.options = {k: dataclasses.replace(o, help=tr.get("options", {}).get(k, {}).get("help", o.help))
+    out.options = {k: replace(o, help=tr.get("options", {}).get(k, {}).get("help", o.help))
                    for k, o in rs.options.items()}
     checks_tr = tr.get("checks", {})
-    out.checks = tuple(dataclasses.replace(c, message=checks_tr[c.id], message_parts=_reorder(c.message, c.message_parts,
+    out.checks = tuple(replace(c, message=checks_tr[c.id], message_parts=_reorder(c.message, c.message_parts,
                                                                                             checks_tr[c.id]))
                        if c.id in checks_tr else c for c in rs.checks)
     scores_tr = tr.get("scores", {})
-    out.scores = tuple(dataclasses.replace(s, label=scores_tr.get(s.id, s.label)) for s in rs.scores)
+    out.scores = tuple(replace(s, label=scores_tr.get(s.id, s.label)) for s in rs.scores)
     rules_tr = tr.get("rules", {})
     rules = []
     for r in rs.rules:
@@ -452,7 +452,7 @@ def translate(rs: Ruleset, lang: str | None) -> Ruleset:
             continue
         message = rt.get("message", r.message)
         label = rt.get("label") or (rt.get("message") if r.label == r.message and "message" in rt else r.label)
-        rules.append(dataclasses.replace(r, label=label, message=message,
+        rules.append(replace(r, label=label, message=message,
                                          message_parts=_reorder(r.message, r.message_parts, message)))
     out.rules = tuple(rules)
     display_tr = tr.get("display", {})
