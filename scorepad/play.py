@@ -58,7 +58,7 @@ Prompt = Callable[[str, str], str]
 
 @lru_cache(maxsize=32)
 def pinned_ruleset(text: str, source: str, variant: str | None) -> Ruleset:
-    return load_text(text, source, variant)
+    return load_text(text, source, variant, cache=True)
 
 
 def game_of(row: GameRow, lang: str | None = None) -> Game:

@@ -33,9 +33,10 @@ from scorepad.rules.sections.variants import apply_variant, check_variants, vari
 from scorepad.rules.source import MAX_NESTING, MAX_VALUES, depth_and_size, oversized, parse_toml
 
 
-def load_text(text: str, source: str, variant: str | None = None) -> Ruleset:
-    """Load a ruleset from TOML text; raises RulesetError listing every problem."""
-    data = parse_toml(text, source)
+def load_text(text: str, source: str, variant: str | None = None, cache: bool = False) -> Ruleset:
+    """Load a ruleset from TOML text; raises RulesetError listing every problem. `cache`: the text a
+    game pinned, its parsed TOML kept in the user's cache (see rules/parsed.py)."""
+    data = parse_toml(text, source, cache)
     p = Problems(source)
     check_variants(data, p)
     p.fail_if_any()
