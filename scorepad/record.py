@@ -9,7 +9,7 @@ names the decorator collected; nothing is compiled at import.
 
 What a record does is what `@dataclass(frozen=True)` (`record`) or `@dataclass` (`mutable_record`)
 does for the features scorepad uses: fields from the class's own annotations after its base
-records' fields, defaults and `field(default_factory=..., repr=False)`, keyword or positional
+records' fields, defaults and `field(default=..., default_factory=..., repr=False, compare=False)`, keyword or positional
 arguments, `==` on the exact class comparing the fields in order, a hash of the fields for frozen
 records (none for mutable ones), `repr` as `Name(a=1, b='x')`, assignment refused on a frozen
 record, and `__match_args__`. A method the class body defines itself is kept. `replace` and
@@ -33,24 +33,27 @@ class FrozenRecordError(AttributeError):
 
 
 class Field:
-    """A field's declaration: its default or default factory, and whether repr shows it."""
+    """A field's declaration: its default or default factory, whether repr shows it and whether
+    == and the hash compare it."""
 
-    __slots__ = ("default", "default_factory", "name", "repr")
+    __slots__ = ("compare", "default", "default_factory", "name", "repr")
 
     def __init__(self, default: Any = _MISSING, default_factory: Callable[[], Any] | None = None,
-                 repr: bool = True) -> None:
+                 repr: bool = True, compare: bool = True) -> None:
         if default is not _MISSING and default_factory is not None:
             raise ValueError("cannot specify both default and default_factory")
         self.name = ""
         self.default = default
         self.default_factory = default_factory
         self.repr = repr
+        self.compare = compare
 
 
 def field(*, default: Any = _MISSING, default_factory: Callable[[], Any] | None = None,
-          repr: bool = True) -> Any:
-    """A field with a default factory or hidden from repr (as dataclasses.field)."""
-    return Field(default, default_factory, repr)
+          repr: bool = True, compare: bool = True) -> Any:
+    """A field with a default (factory), hidden from repr or left out of == and the hash (as
+    dataclasses.field)."""
+    return Field(default, default_factory, repr, compare)
 
 
 def _is_classvar(annotation: Any) -> bool:
@@ -97,11 +100,12 @@ def _methods(cls: type, fields: tuple[Field, ...], frozen: bool) -> dict[str, An
                  if f.default is not _MISSING or f.default_factory is not None)
     shown = tuple(f.name for f in fields if f.repr)
     qualname = cls.__qualname__
-    values_of: Callable[[Any], tuple[Any, ...]]   # the fields as a tuple, in order
-    if count > 1:
-        values_of = attrgetter(*names)
-    elif count == 1:
-        one = names[0]
+    compared = tuple(f.name for f in fields if f.compare)
+    values_of: Callable[[Any], tuple[Any, ...]]   # the compared fields as a tuple, in order
+    if len(compared) > 1:
+        values_of = attrgetter(*compared)
+    elif len(compared) == 1:
+        one = compared[0]
         values_of = lambda obj: (getattr(obj, one),)  # noqa: E731
     else:
         values_of = lambda obj: ()  # noqa: E731

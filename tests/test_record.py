@@ -140,6 +140,7 @@ def test_record_semantics() -> None:
         x: int
         y: int = 0
         tags: tuple[str, ...] = record.field(default_factory=tuple, repr=False)
+        note: str = record.field(default="", compare=False)
 
     @record.mutable_record
     class Box:
@@ -147,7 +148,8 @@ def test_record_semantics() -> None:
 
     p = Point(1)
     assert p == Point(1, 0) and p != Point(1, 2) and hash(p) == hash(Point(1))
-    assert repr(p) == "test_record_semantics.<locals>.Point(x=1, y=0)"
+    assert repr(p) == "test_record_semantics.<locals>.Point(x=1, y=0, note='')"
+    assert p == Point(1, note="other") and hash(p) == hash(Point(1, note="other"))
     assert Point.y == 0 and "tags" not in Point.__dict__
     with pytest.raises(AttributeError):
         p.x = 2  # type: ignore[misc]
@@ -167,4 +169,4 @@ def test_record_semantics() -> None:
         class Bad:
             y: int = 0
             z: int  # type: ignore[misc]
-    assert record.fields(p) == ("x", "y", "tags") and record.is_record(Point) and not record.is_record(1)
+    assert record.fields(p) == ("x", "y", "tags", "note") and record.is_record(Point) and not record.is_record(1)
