@@ -58,7 +58,7 @@ Prompt = Callable[[str, str], str]
 
 @lru_cache(maxsize=32)
 def pinned_ruleset(text: str, source: str, variant: str | None) -> Ruleset:
-    return load_text(text, source, variant, cache=True)
+    return load_text(text, source, variant, pinned=True)
 
 
 def game_of(row: GameRow, lang: str | None = None) -> Game:
@@ -584,6 +584,9 @@ def _verify_game(store: Store, row: GameRow) -> list[str]:
     problems = []
     try:
         game = game_of(row)
+        from scorepad.translation import check_translations
+
+        check_translations(game.ruleset)   # every language's texts, as when the game began
         state = initial_state(game)
         for n, hand, stored in store.replay_hands(row.id):
             state = apply_hand(game, state, hand).state

@@ -40,8 +40,8 @@ def test_what_it_keeps_is_what_tomllib_gives(path: Path) -> None:
 def test_a_cached_ruleset_loads_as_a_parsed_one() -> None:
     text = (bundled_dir() / "spades.toml").read_text(encoding="utf-8")
     fresh = load_text(text, "spades.toml", "blind-nil")
-    load_text(text, "spades.toml", "blind-nil", cache=True)
-    again = load_text(text, "spades.toml", "blind-nil", cache=True)
+    load_text(text, "spades.toml", "blind-nil", pinned=True)
+    again = load_text(text, "spades.toml", "blind-nil", pinned=True)
     assert _file(text).is_file()
     def shown(rs: object) -> str:
         return re.sub(r" at 0x[0-9a-f]+", "", repr(rs))   # the compiled formulas' addresses

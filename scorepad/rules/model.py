@@ -158,6 +158,10 @@ class Ruleset:
     data: dict[str, Any] = field(repr=False, default_factory=dict)
     # field-name aliases of a translation (`tihid` -> `tricks`), set by translation.translate()
     field_aliases: dict[str, str] = field(default_factory=dict)
+    # a game's pinned ruleset: the file as written, whose [translations] are checked language by
+    # language when shown (translation.check_translations); None when they were checked at loading
+    unchecked_translations: dict[str, Any] | None = field(default=None, repr=False, compare=False)
+    checked_languages: set[str] = field(default_factory=set, repr=False, compare=False)   # found right since
 
     @cached_property
     def field_order(self) -> tuple[str, ...]:
