@@ -173,3 +173,18 @@ def test_record_semantics() -> None:
             y: int = 0
             z: int  # type: ignore[misc]
     assert record.fields(p) == ("x", "y", "tags", "note") and record.is_record(Point) and not record.is_record(1)
+
+
+def test_records_copy_and_pickle() -> None:
+    """copy, deepcopy and pickle of the module-level records, frozen and not, as of dataclasses."""
+    import copy
+    import pickle
+
+    from scorepad.rules.model import Option
+    from scorepad.store.sqlite import HandRow
+
+    option = Option("limit", 500, (250, 500), None, None, "points to win")
+    row = HandRow(1, ["bid=3"], {"bid": [3]}, [10], [[]], [], {"sides": []}, "2026-01-01")
+    for same in (copy.copy, copy.deepcopy, lambda x: pickle.loads(pickle.dumps(x))):
+        assert same(option) == option and hash(same(option)) == hash(option)
+        assert same(row) == row and same(row) is not row
