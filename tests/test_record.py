@@ -38,15 +38,17 @@ def _record_modules() -> list[str]:
 MODULES = _record_modules()
 
 
-def _twin_module(name: str) -> types.ModuleType:
-    """The module `name` with its records declared as dataclasses."""
+def _twin_module(name: str, as_dataclasses: bool = True) -> types.ModuleType:
+    """The module `name` again: with its records declared as dataclasses, or as they are (new classes
+    that have made no instance yet)."""
     source = importlib.util.find_spec(name).origin  # type: ignore[union-attr]
     text = Path(str(source)).read_text(encoding="utf-8")
-    text = re.sub(r"^from scorepad\.record import [\w, ]+$", "from dataclasses import dataclass, field",
-                  text, flags=re.M)
-    text = re.sub(r"^@record$", "@dataclass(frozen=True)", text, flags=re.M)
-    text = re.sub(r"^@mutable_record$", "@dataclass", text, flags=re.M)
-    twin = types.ModuleType(name + "_as_dataclasses")
+    if as_dataclasses:
+        text = re.sub(r"^from scorepad\.record import [\w, ]+$", "from dataclasses import dataclass, field",
+                      text, flags=re.M)
+        text = re.sub(r"^@record$", "@dataclass(frozen=True)", text, flags=re.M)
+        text = re.sub(r"^@mutable_record$", "@dataclass", text, flags=re.M)
+    twin = types.ModuleType(name + ("_as_dataclasses" if as_dataclasses else "_again"))
     twin.__file__ = str(source)
     sys.modules[twin.__name__] = twin   # dataclasses look the module up
     try:
@@ -65,6 +67,17 @@ def _pairs() -> list[tuple[str, type, type]]:
             if isinstance(cls, type) and cls.__module__ == name and "__record_fields__" in cls.__dict__:
                 pairs.append((f"{name}.{attr}", cls, getattr(twin, attr)))
     return pairs
+
+
+def _fresh(label: str, compiled: bool) -> type:
+    """The record class `label` declared anew: on the shared __init__, or with its compiled one."""
+    name, _, attr = label.rpartition(".")
+    cls: type = getattr(_twin_module(name, as_dataclasses=False), attr)
+    assert cls.__dict__["__init__"].__code__.co_flags & 0x04   # *args: the shared __init__
+    if compiled:
+        record.compile_init(cls)
+        assert not cls.__dict__["__init__"].__code__.co_flags & 0x04
+    return cls
 
 
 PAIRS = _pairs()
@@ -88,6 +101,11 @@ def _raises(call: Any, *args: Any, **kwargs: Any) -> type | None:
 
 @pytest.mark.parametrize(("label", "rec", "dc"), PAIRS, ids=[p[0] for p in PAIRS])
 def test_a_record_is_its_dataclass(label: str, rec: type, dc: type) -> None:
+    for cls in (rec, _fresh(label, compiled=False), _fresh(label, compiled=True)):
+        _same_as_dataclass(label, cls, dc)
+
+
+def _same_as_dataclass(label: str, rec: type, dc: type) -> None:
     assert dataclasses.is_dataclass(dc) and record.is_record(rec)
     dc_fields = dataclasses.fields(dc)
     assert record.fields(rec) == tuple(f.name for f in dc_fields)
@@ -173,6 +191,29 @@ def test_record_semantics() -> None:
             y: int = 0
             z: int  # type: ignore[misc]
     assert record.fields(p) == ("x", "y", "tags", "note") and record.is_record(Point) and not record.is_record(1)
+
+
+def test_a_class_made_often_compiles_its_init(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(record, "HOT", 3)
+
+    @record.record
+    class Row:
+        n: int
+        tags: tuple[str, ...] = record.field(default_factory=tuple)
+        note: str = ""
+
+    shared = Row.__init__
+    rows = [Row(1), Row(2, note="x"), Row(3, ("a",))]
+    assert Row.__init__ is not shared and Row.__init__.__qualname__.endswith("Row.__init__")
+    rows += [Row(1), Row(2, note="x"), Row(3, ("a",)), Row(n=4)]
+    assert rows[:3] == rows[3:6] and rows[6] == Row(4, (), "")
+    assert list(vars(Row(5, note="y"))) == ["n", "tags", "note"]
+    with pytest.raises(AttributeError):
+        rows[0].n = 2  # type: ignore[misc]
+    with pytest.raises(TypeError):
+        Row()  # type: ignore[call-arg]
+    with pytest.raises(TypeError):
+        Row(1, (), "", 4)  # type: ignore[call-arg]
 
 
 def test_records_copy_and_pickle() -> None:
