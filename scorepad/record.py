@@ -173,6 +173,8 @@ _FACTORY: Any = object()
 def compile_init(cls: type) -> None:
     """Give a record class a compiled __init__ (what dataclasses writes: one store per field)."""
     fields: tuple[Field, ...] = cls.__dict__["__record_fields__"]
+    # a frozen record's fields go into its __dict__ (its __setattr__ refuses); others are assigned
+    store = "_record_d[{name!r}]" if cls.__dict__["__record_frozen__"] else "_record_self.{name}"
     env: dict[str, Any] = {"_FACTORY": _FACTORY}
     params, body = [], []
     for i, f in enumerate(fields):
@@ -181,16 +183,16 @@ def compile_init(cls: type) -> None:
         if f.default_factory is not None:
             env[f"_record_factory{i}"] = f.default_factory
             params.append(f"{f.name}=_FACTORY")
-            body.append(f"    _record_d[{f.name!r}] = _record_factory{i}() if {f.name} is _FACTORY else {f.name}")
+            body.append(f"    {store.format(name=f.name)} = _record_factory{i}() if {f.name} is _FACTORY else {f.name}")
         else:
             if f.default is not _MISSING:
                 env[f"_record_default{i}"] = f.default
                 params.append(f"{f.name}=_record_default{i}")
             else:
                 params.append(f.name)
-            body.append(f"    _record_d[{f.name!r}] = {f.name}")
-    source = (f"def __init__(_record_self, {', '.join(params)}):\n    _record_d = _record_self.__dict__\n"
-              + "\n".join(body) + "\n")
+            body.append(f"    {store.format(name=f.name)} = {f.name}")
+    first = "    _record_d = _record_self.__dict__\n" if cls.__dict__["__record_frozen__"] else ""
+    source = f"def __init__(_record_self, {', '.join(params)}):\n{first}" + "\n".join([*body, "    pass\n"])
     exec(source, env)   # text made above from the class's own field names
     init = env["__init__"]
     init.__qualname__ = f"{cls.__qualname__}.__init__"
@@ -214,6 +216,7 @@ def _make(cls: type[T], frozen: bool) -> type[T]:
     if "__match_args__" not in own:
         setattr(cls, "__match_args__", tuple(f.name for f in fields))  # noqa: B010
     cls.__record_fields__ = fields  # type: ignore[attr-defined]
+    cls.__record_frozen__ = frozen  # type: ignore[attr-defined]
     return cls
 
 
