@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Collection, Mapping, Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
 import scorepad.cards as cardlib
@@ -26,6 +25,7 @@ from scorepad.engine import (
 from scorepad.errors import FormulaError, HandError, UserError
 from scorepad.expr import Formula
 from scorepad.locale import _, ngettext
+from scorepad.record import field, mutable_record, record
 from scorepad.ruleset import Check, FieldDef, field_refs
 
 YES = {"yes", "y", "true", "1", "jah", "j", "да", "д", "так", "т", "+", "on"}
@@ -33,7 +33,7 @@ NO = {"no", "n", "false", "0", "ei", "e", "нет", "н", "ні", "-", "off"}
 MAX_VALUE_LENGTH = 200
 
 
-@dataclass(frozen=True)
+@record
 class Missing:
     """A required value nobody typed: the field, and for whom (a player or side index, or None)."""
 
@@ -41,7 +41,7 @@ class Missing:
     who: int | None
 
 
-@dataclass
+@mutable_record
 class RawHand:
     """Typed text per field, before conversion: hand fields a string, others a list per seat/side."""
 

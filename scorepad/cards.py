@@ -18,10 +18,10 @@ import functools
 import re
 from collections import Counter
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
 
 from scorepad.errors import UserError
 from scorepad.locale import _, ngettext
+from scorepad.record import record
 
 RANK_ORDER = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"]
 SUITS = ["S", "H", "D", "C"]
@@ -77,7 +77,7 @@ DECKS: dict[str, tuple[list[str], int, int]] = {
 SPLIT = re.compile(r"[\s,;]+")
 
 
-@dataclass(frozen=True)
+@record
 class Deck:
     """Which cards exist in a game, and how many copies of each."""
 

@@ -8,7 +8,6 @@ a typo never silently does nothing.
 from __future__ import annotations
 
 import os
-import tomllib
 from pathlib import Path
 from typing import Any
 
@@ -42,6 +41,8 @@ def load_config(path: Path | None = None) -> dict[str, Any]:
     path = path or config_path()
     if not path.exists():
         return {}
+    import tomllib  # here, not at the top: without a config file a command needs no TOML parser
+
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:

@@ -10,11 +10,11 @@ by `rules check`, naming the costliest formula; the engine's budget enforces the
 
 from __future__ import annotations
 
-import dataclasses
 from collections import ChainMap
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING
 
+from scorepad import record
 from scorepad.expr import MAX_STEPS, SCALAR, Formula, Size, estimate, list_of, value_size, widest
 
 if TYPE_CHECKING:
@@ -108,9 +108,9 @@ def _too_costly(group: Group, what: str) -> list[tuple[str, str]]:
 def _formulas_of(obj: object) -> list[Formula]:
     """Every formula a field definition holds (whatever keys the field format has)."""
     out: list[Formula] = []
-    if dataclasses.is_dataclass(obj):
-        for fld in dataclasses.fields(obj):
-            value = getattr(obj, fld.name)
+    if record.is_record(obj):
+        for name in record.fields(obj):
+            value = getattr(obj, name)
             if isinstance(value, Formula):
                 out.append(value)
             elif isinstance(value, (tuple, list)):

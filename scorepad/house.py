@@ -7,12 +7,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from scorepad.errors import RulesetError, UserError
 from scorepad.locale import _
+from scorepad.record import field, mutable_record
 from scorepad.registry import bundled_dir, load, resolve, resolved_text, text_hash
 
 # scorepad.ruleset (the loader and every formula's compiler) is imported in the functions that load a
@@ -122,7 +122,7 @@ def write_schema(target_dir: Path) -> Path:
     return path
 
 
-@dataclass
+@mutable_record
 class FileCheck:
     path: Path
     problems: list[str] = field(default_factory=list)

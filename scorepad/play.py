@@ -10,7 +10,6 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -49,6 +48,7 @@ from scorepad.gamerows import season_name as season_name
 from scorepad.house import parse_opts as parse_opts  # re-exported: `rules derive` needs it without the engine
 from scorepad.locale import _, ngettext
 from scorepad.names import MAX_GAME_NAME, check_name
+from scorepad.record import field, mutable_record
 from scorepad.registry import load
 from scorepad.ruleset import Ruleset, load_text
 from scorepad.store import GameRow, HandRow, Store, now
@@ -58,7 +58,7 @@ Prompt = Callable[[str, str], str]
 
 @lru_cache(maxsize=32)
 def pinned_ruleset(text: str, source: str, variant: str | None) -> Ruleset:
-    return load_text(text, source, variant)
+    return load_text(text, source, variant, pinned=True)
 
 
 def game_of(row: GameRow, lang: str | None = None) -> Game:
@@ -115,7 +115,7 @@ def _alias_team(team: str, aliases: Mapping[str, str]) -> str:
     return name + "=" + ",".join(aliases.get(m.strip().lower(), m.strip()) for m in members.split(","))
 
 
-@dataclass
+@mutable_record
 class Recorded:
     row: GameRow
     game: Game
@@ -584,6 +584,9 @@ def _verify_game(store: Store, row: GameRow) -> list[str]:
     problems = []
     try:
         game = game_of(row)
+        from scorepad.translation import check_translations
+
+        check_translations(game.ruleset)   # every language's texts, as when the game began
         state = initial_state(game)
         for n, hand, stored in store.replay_hands(row.id):
             state = apply_hand(game, state, hand).state
@@ -603,7 +606,7 @@ def _verify_game(store: Store, row: GameRow) -> list[str]:
     return problems
 
 
-@dataclass
+@mutable_record
 class RescorePlan:
     """What re-scoring a game with another ruleset would change, hand by hand."""
 

@@ -10,19 +10,19 @@ import os
 import re
 import unicodedata
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from scorepad.errors import RulesetError, ScorepadError, UserError
 from scorepad.locale import _
+from scorepad.record import record
 
 if TYPE_CHECKING:
     from scorepad.ruleset import Ruleset
 
 
-@dataclass(frozen=True)
+@record
 class Entry:
     id: str
     path: Path

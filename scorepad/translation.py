@@ -12,14 +12,14 @@ The format is documented in docs/rulesets.md ("Translations").
 from __future__ import annotations
 
 import copy
-import dataclasses
 import re
 from collections import Counter
 from collections.abc import Container, Iterator, Mapping
 from typing import Any
 
 from scorepad.assign import NO, YES
-from scorepad.ruleset import TEMPLATE_RE, Ruleset, apply_variant
+from scorepad.record import replace
+from scorepad.ruleset import TEMPLATE_RE, Problems, Ruleset, apply_variant
 
 LANG_RE = re.compile(r"^[a-z]{2,3}$")
 ALIAS_RE = re.compile(r"^[^\s=.,/{}\[\]\"']{1,40}$")
@@ -47,15 +47,49 @@ def translation_problems(data: Mapping[str, Any]) -> list[tuple[str, str]]:
     if not isinstance(table, dict):
         return [("translations", "must be a table of languages ([translations.et] ...)")]
     for lang, tr in table.items():
-        key = f"translations.{lang}"
-        if not LANG_RE.match(str(lang)):
-            out.append((key, "a language is a lower-case ISO 639 code such as et, ru, uk or en"))
-            continue
-        if not isinstance(tr, dict):
-            out.append((key, "must be a table"))
-            continue
-        _check_language(data, tr, key, out, merged)
+        _language_problems(data, lang, tr, out, merged)
     return out
+
+
+def language_problems(data: Mapping[str, Any], lang: str) -> list[tuple[str, str]]:
+    """The problems translation_problems finds in the table of one language (and of the table of
+    languages itself): what showing the texts of `lang` depends on."""
+    table = data.get("translations", {})
+    if not isinstance(table, dict):
+        return [("translations", "must be a table of languages ([translations.et] ...)")]
+    out: list[tuple[str, str]] = []
+    if lang in table:
+        _language_problems(data, lang, table[lang], out, {})
+    return out
+
+
+def _language_problems(data: Mapping[str, Any], lang: Any, tr: Any, out: list[tuple[str, str]],
+                       merged: dict[str, dict[str, Any]]) -> None:
+    key = f"translations.{lang}"
+    if not LANG_RE.match(str(lang)):
+        out.append((key, "a language is a lower-case ISO 639 code such as et, ru, uk or en"))
+    elif not isinstance(tr, dict):
+        out.append((key, "must be a table"))
+    else:
+        _check_language(data, tr, key, out, merged)
+
+
+def check_translations(rs: Ruleset, lang: str | None = None) -> None:
+    """A game's pinned ruleset (loaded without checking its translations): the texts of `lang`, or
+    of every language (None), checked as loading a ruleset file checks them; RulesetError if wrong."""
+    base = rs.unchecked_translations
+    if base is None or lang in rs.checked_languages:
+        return
+    problems = translation_problems(base) if lang is None else language_problems(base, lang)
+    if problems:
+        p = Problems(rs.source)
+        for key, message in problems:
+            p.add(key, message)
+        p.fail_if_any()
+    if lang is None:
+        rs.unchecked_translations = None   # checked whole: as if when loaded (verify: once per text)
+    else:
+        rs.checked_languages.add(lang)
 
 
 def _unknown(value: Mapping[str, Any], allowed: set[str], key: str, out: list[tuple[str, str]]) -> None:
@@ -382,6 +416,8 @@ def translate(rs: Ruleset, lang: str | None) -> Ruleset:
     Formulas are shared, never recompiled; a message's parts are reordered to follow the translated
     text (the placeholders are the same, their order may differ). Unknown languages return `rs`.
     """
+    if lang:
+        check_translations(rs, lang)   # a game's pinned ruleset: its texts in `lang` checked now
     table = rs.data.get("translations", {})
     tr = table.get(lang) if isinstance(table, dict) and lang else None
     if not isinstance(tr, dict):   # the loader has checked the table; here only its use
@@ -407,7 +443,7 @@ def translate(rs: Ruleset, lang: str | None) -> Ruleset:
                              or rs.display_info)
     end_text = vtr.get("end") or (tr.get("end") if not _variant_sets(rs, "end", "description") else None)
     if end_text:
-        out.end = dataclasses.replace(rs.end, description=end_text)
+        out.end = replace(rs.end, description=end_text)
     vnames = tr.get("variants", {})
     out.variants = {k: vnames.get(k, {}).get("name", v) for k, v in rs.variants.items()}
 
@@ -430,19 +466,19 @@ def translate(rs: Ruleset, lang: str | None) -> Ruleset:
                 words[str(word).strip().lower()] = value
             else:
                 synonyms[str(word).strip().lower()] = value
-        fields[fname] = dataclasses.replace(fdef, help=spec.get("help", fdef.help), words=words, synonyms=synonyms)
+        fields[fname] = replace(fdef, help=spec.get("help", fdef.help), words=words, synonyms=synonyms)
         for alias in spec.get("names", []):
             aliases[alias.strip().lower()] = fname
     out.fields = fields
     out.field_aliases = aliases
-    out.options = {k: dataclasses.replace(o, help=tr.get("options", {}).get(k, {}).get("help", o.help))
+    out.options = {k: replace(o, help=tr.get("options", {}).get(k, {}).get("help", o.help))
                    for k, o in rs.options.items()}
     checks_tr = tr.get("checks", {})
-    out.checks = tuple(dataclasses.replace(c, message=checks_tr[c.id], message_parts=_reorder(c.message, c.message_parts,
+    out.checks = tuple(replace(c, message=checks_tr[c.id], message_parts=_reorder(c.message, c.message_parts,
                                                                                             checks_tr[c.id]))
                        if c.id in checks_tr else c for c in rs.checks)
     scores_tr = tr.get("scores", {})
-    out.scores = tuple(dataclasses.replace(s, label=scores_tr.get(s.id, s.label)) for s in rs.scores)
+    out.scores = tuple(replace(s, label=scores_tr.get(s.id, s.label)) for s in rs.scores)
     rules_tr = tr.get("rules", {})
     rules = []
     for r in rs.rules:
@@ -452,7 +488,7 @@ def translate(rs: Ruleset, lang: str | None) -> Ruleset:
             continue
         message = rt.get("message", r.message)
         label = rt.get("label") or (rt.get("message") if r.label == r.message and "message" in rt else r.label)
-        rules.append(dataclasses.replace(r, label=label, message=message,
+        rules.append(replace(r, label=label, message=message,
                                          message_parts=_reorder(r.message, r.message_parts, message)))
     out.rules = tuple(rules)
     display_tr = tr.get("display", {})

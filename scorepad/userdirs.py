@@ -11,11 +11,13 @@ from __future__ import annotations
 import os
 import sys
 
-_XDG = {"config": ("XDG_CONFIG_HOME", "~/.config"), "data": ("XDG_DATA_HOME", "~/.local/share")}
+_XDG = {"config": ("XDG_CONFIG_HOME", "~/.config"), "data": ("XDG_DATA_HOME", "~/.local/share"),
+        "cache": ("XDG_CACHE_HOME", "~/.cache")}
 
 
 def user_dir(kind: str, app: str = "scorepad") -> str:
-    """platformdirs.user_config_dir(app, appauthor=False) for "config", user_data_dir for "data"."""
+    """platformdirs.user_config_dir(app, appauthor=False) for "config", user_data_dir for "data",
+    user_cache_dir for "cache"."""
     variable, fallback = _XDG[kind]
     if sys.platform == "linux" and "ANDROID_DATA" not in os.environ:
         xdg = os.environ.get(variable, "")
@@ -28,4 +30,6 @@ def user_dir(kind: str, app: str = "scorepad") -> str:
 
     if kind == "config":
         return platformdirs.user_config_dir(app, appauthor=False)
+    if kind == "cache":
+        return platformdirs.user_cache_dir(app, appauthor=False)
     return platformdirs.user_data_dir(app, appauthor=False)

@@ -296,8 +296,10 @@ def test_other_commands_build_no_pydantic_and_no_rich(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("env", [
-    {"HOME": "/home/ann"}, {"HOME": "/home/ann/"}, {"HOME": "/home/ann", "XDG_CONFIG_HOME": "/x/c", "XDG_DATA_HOME": "/x/d"},
-    {"HOME": "/home/ann", "XDG_CONFIG_HOME": "relative", "XDG_DATA_HOME": ""}, {"HOME": "/", "XDG_DATA_HOME": "/d/"},
+    {"HOME": "/home/ann"}, {"HOME": "/home/ann/"},
+    {"HOME": "/home/ann", "XDG_CONFIG_HOME": "/x/c", "XDG_DATA_HOME": "/x/d", "XDG_CACHE_HOME": "/x/k"},
+    {"HOME": "/home/ann", "XDG_CONFIG_HOME": "relative", "XDG_DATA_HOME": ""},
+    {"HOME": "/", "XDG_DATA_HOME": "/d/", "XDG_CACHE_HOME": "rel"},
     {"HOME": "", "XDG_CONFIG_HOME": "/c"}, {"HOME": "relative"}, {},
 ])
 def test_user_dirs_are_platformdirs(env: dict[str, str], monkeypatch: pytest.MonkeyPatch) -> None:
@@ -306,7 +308,7 @@ def test_user_dirs_are_platformdirs(env: dict[str, str], monkeypatch: pytest.Mon
 
     from scorepad.userdirs import user_dir
 
-    for name in ("HOME", "XDG_CONFIG_HOME", "XDG_DATA_HOME", "ANDROID_DATA"):
+    for name in ("HOME", "XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_CACHE_HOME", "ANDROID_DATA"):
         monkeypatch.delenv(name, raising=False)
     for name, value in env.items():
         monkeypatch.setenv(name, value)
@@ -319,6 +321,7 @@ def test_user_dirs_are_platformdirs(env: dict[str, str], monkeypatch: pytest.Mon
 
     assert answer(lambda: user_dir("config")) == answer(lambda: platformdirs.user_config_dir("scorepad", appauthor=False))
     assert answer(lambda: user_dir("data")) == answer(lambda: platformdirs.user_data_dir("scorepad", appauthor=False))
+    assert answer(lambda: user_dir("cache")) == answer(lambda: platformdirs.user_cache_dir("scorepad", appauthor=False))
 
 
 def test_windows_expansion_left_to_typer(monkeypatch: pytest.MonkeyPatch) -> None:

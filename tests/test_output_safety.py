@@ -114,6 +114,15 @@ def test_the_fast_pattern_finds_every_unsafe_character() -> None:
     assert missed == []
 
 
+def test_what_is_printable_holds_no_unsafe_character() -> None:
+    """terminal_safe passes text that str.isprintable accepts (but for newlines and tabs) unchanged:
+    so no unsafe character may be printable."""
+    printable = [hex(c) for c in range(0x110000) if unsafe_char(chr(c)) and chr(c).isprintable()]
+    assert printable == []
+    assert terminal_safe("Игра 1: ann+cat\n\tдалее") == "Игра 1: ann+cat\n\tдалее"
+    assert terminal_safe("a\rb\n") == "a\\u000db\n" and terminal_safe("x\u00a0\u202e") == "x\u00a0\\u202e"
+
+
 def test_a_ruleset_full_of_escapes_prints_safely(cli: Callable[..., Run]) -> None:
     path = HOSTILE / "terminal_escapes.toml"
     runs = [cli("rules", "show", str(path)), cli("new", str(path), "ann", "bob", "cat", "dan"),

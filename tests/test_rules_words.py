@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from scorepad import record
 from scorepad.describe import _field_notes, details
 from scorepad.expr import Formula
 from scorepad.locale import neutral, set_language
@@ -43,6 +44,9 @@ def _formulas(obj: Any, seen: set[int]) -> Iterator[Formula]:
     elif dataclasses.is_dataclass(obj) and not isinstance(obj, type):
         for f in dataclasses.fields(obj):
             yield from _formulas(getattr(obj, f.name), seen)
+    elif record.is_record(obj) and not isinstance(obj, type):
+        for name in record.fields(obj):
+            yield from _formulas(getattr(obj, name), seen)
     elif isinstance(obj, dict):
         for v in obj.values():
             yield from _formulas(v, seen)

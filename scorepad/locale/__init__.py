@@ -56,15 +56,29 @@ def set_language(code: str | None) -> None:
     if not code or code == "en" or code not in LANGUAGES:
         _STATE.code, _STATE.catalog = "en", None
         return
-    import gettext
+    _STATE.code, _STATE.catalog = code, _catalog(code)
 
+
+def _catalog(code: str) -> Any:
+    """The catalog of a language: read by scorepad.locale.mo (which decodes only the messages shown),
+    or by gettext when that reader leaves it to gettext; None when there is none to read."""
     path = LOCALE_DIR / code / "LC_MESSAGES" / f"{DOMAIN}.mo"
     try:
-        with path.open("rb") as fh:
-            catalog = gettext.GNUTranslations(fh)
+        data = path.read_bytes()
     except OSError:
-        catalog = None
-    _STATE.code, _STATE.catalog = code, catalog
+        return None
+    from scorepad.locale.mo import read
+
+    catalog = read(data)
+    if catalog is not None:
+        return catalog
+    import gettext
+    import io
+
+    try:
+        return gettext.GNUTranslations(io.BytesIO(data))
+    except OSError:
+        return None
 
 
 @contextmanager

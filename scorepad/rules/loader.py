@@ -33,14 +33,19 @@ from scorepad.rules.sections.variants import apply_variant, check_variants, vari
 from scorepad.rules.source import MAX_NESTING, MAX_VALUES, depth_and_size, oversized, parse_toml
 
 
-def load_text(text: str, source: str, variant: str | None = None) -> Ruleset:
-    """Load a ruleset from TOML text; raises RulesetError listing every problem."""
-    data = parse_toml(text, source)
+def load_text(text: str, source: str, variant: str | None = None, pinned: bool = False) -> Ruleset:
+    """Load a ruleset from TOML text; raises RulesetError listing every problem.
+
+    `pinned`: the text a game pinned, which every command of that game loads again (and which was
+    checked whole when the game began): its parsed TOML is kept in the user's cache (rules/parsed.py),
+    and its `[translations]` are checked one language at a time, when that language is shown
+    (translation.check_translations), not every language on every load."""
+    data = parse_toml(text, source, cache=pinned)
     p = Problems(source)
     check_variants(data, p)
     p.fail_if_any()
     merged = apply_variant(data, variant, source)
-    return build(merged, data, text, source, variant)
+    return build(merged, data, text, source, variant, translations_later=pinned)
 
 
 def check_limits(data: dict[str, Any], p: Problems) -> None:
@@ -78,8 +83,9 @@ def read_translations(base: dict[str, Any], p: Problems) -> None:
 
 
 def build(data: dict[str, Any], base: dict[str, Any], text: str, source: str,
-          variant: str | None) -> Ruleset:
-    """The Ruleset of `data` (the base with the variant applied); `base` is the file as written."""
+          variant: str | None, translations_later: bool = False) -> Ruleset:
+    """The Ruleset of `data` (the base with the variant applied); `base` is the file as written.
+    `translations_later`: the [translations] are checked when a language is shown (see load_text)."""
     p = Problems(source)
     check_limits(data, p)
     check_top(data, p)
@@ -112,7 +118,8 @@ def build(data: dict[str, Any], base: dict[str, Any], text: str, source: str,
                    if players.next_dealer is not None else None)
     end = read_end(data, names, comp, p)
     display = read_display(data, set(side_state_raw), names, comp, p)
-    read_translations(base, p)
+    if not translations_later:
+        read_translations(base, p)
 
     p.fail_if_any()
     ruleset = Ruleset(
@@ -124,7 +131,8 @@ def build(data: dict[str, Any], base: dict[str, Any], text: str, source: str,
         side_lets=tuple(side_lets), checks=tuple(checks), scores=tuple(scores), side_state=side_state,
         game_state=game_state, rules=tuple(rules), end=end, display_side=display.side,
         display_next=display.next, display_info=display.info, sheet_below=display.sheet_below,
-        next_dealer=next_dealer, text=text, source=source, data=data)
+        next_dealer=next_dealer, text=text, source=source, data=data,
+        unchecked_translations=base if translations_later and "translations" in base else None)
     for key, message in cost_problems(ruleset):  # formulas that could make a hand take too long
         p.add(key, message)
     p.fail_if_any()

@@ -4,15 +4,15 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
 import scorepad.cards as cardlib
 from scorepad.expr import Formula
+from scorepad.record import field, mutable_record, record
 
 
-@dataclass(frozen=True)
+@record
 class Option:
     name: str
     default: Any
@@ -22,7 +22,7 @@ class Option:
     help: str
 
 
-@dataclass(frozen=True)
+@record
 class Combo:
     """One combination of a `combos` field: typing its code (or its points) adds to a count field."""
 
@@ -32,7 +32,7 @@ class Combo:
     adds: str           # "count": 1 per combination; "points": its points
 
 
-@dataclass(frozen=True)
+@record
 class FieldDef:
     name: str
     scope: str
@@ -58,13 +58,13 @@ class FieldDef:
     rest: str | None = None                # type combos: the field a number that is no combination adds to
 
 
-@dataclass(frozen=True)
+@record
 class Let:
     name: str
     formula: Formula
 
 
-@dataclass(frozen=True)
+@record
 class Check:
     id: str
     per: str
@@ -75,7 +75,7 @@ class Check:
     total_of: str | None = None   # the field whose `total` this check is (made by the loader)
 
 
-@dataclass(frozen=True)
+@record
 class ScoreItem:
     id: str
     per: str
@@ -85,7 +85,7 @@ class ScoreItem:
     to: tuple[str, ...]
 
 
-@dataclass(frozen=True)
+@record
 class Rule:
     id: str
     per: str
@@ -102,7 +102,7 @@ class Rule:
     include_out: bool
 
 
-@dataclass(frozen=True)
+@record
 class EndRule:
     when: Formula | None
     winner: str
@@ -116,7 +116,7 @@ class EndRule:
     rest_of_deal: str = "void"
 
 
-@dataclass
+@mutable_record
 class Ruleset:
     """A loaded, checked ruleset with its formulas compiled; immutable after loading."""
 
@@ -158,6 +158,10 @@ class Ruleset:
     data: dict[str, Any] = field(repr=False, default_factory=dict)
     # field-name aliases of a translation (`tihid` -> `tricks`), set by translation.translate()
     field_aliases: dict[str, str] = field(default_factory=dict)
+    # a game's pinned ruleset: the file as written, whose [translations] are checked language by
+    # language when shown (translation.check_translations); None when they were checked at loading
+    unchecked_translations: dict[str, Any] | None = field(default=None, repr=False, compare=False)
+    checked_languages: set[str] = field(default_factory=set, repr=False, compare=False)   # found right since
 
     @cached_property
     def field_order(self) -> tuple[str, ...]:

@@ -10,11 +10,11 @@ section readers.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 from scorepad.expr import MAX_NUMBER
+from scorepad.record import field, record
 
 if TYPE_CHECKING:
     from scorepad.rules.problems import Problems
@@ -27,7 +27,7 @@ SCHEMA_ID = "urn:scorepad:ruleset:format-1"
 
 # ------------------------------------------------------------------------------------ kinds
 
-@dataclass(frozen=True)
+@record
 class Kind:
     """What a value may be; `message` is the loader's sentence when it is not (None: a reader checks it)."""
 
@@ -66,7 +66,7 @@ class _Table(Kind):
         return isinstance(value, dict)
 
 
-@dataclass(frozen=True)
+@record
 class Int(Kind):
     """A whole number in low..high."""
 
@@ -80,7 +80,7 @@ class Int(Kind):
         return {"type": "integer", "minimum": self.low, "maximum": self.high}
 
 
-@dataclass(frozen=True)
+@record
 class Choice(Kind):
     """One of a few words."""
 
@@ -147,7 +147,7 @@ def _described(description: str) -> dict[str, Any]:
 
 # ------------------------------------------------------------------------------------ keys and maps
 
-@dataclass(frozen=True)
+@record
 class Key:
     name: str
     kind: Kind
@@ -162,7 +162,7 @@ def Optional(name: str, kind: Kind) -> Key:
     return Key(name, kind, False)
 
 
-@dataclass(frozen=True)
+@record
 class Map:
     """A TOML table with declared keys; `entries` (if given) is the Map of each entry of a table of names."""
 
@@ -210,7 +210,7 @@ def _key_schema(key: Key) -> dict[str, Any]:
     return key.kind.schema() if not isinstance(key.kind, MapKind) else key.kind.map.json_schema()
 
 
-@dataclass(frozen=True)
+@record
 class MapKind(Kind):
     """A key whose value is itself a declared table (a nested section)."""
 

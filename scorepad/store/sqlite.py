@@ -15,13 +15,13 @@ import sqlite3
 import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from scorepad.errors import StoreConflict, StoreError, UserError
 from scorepad.locale import _
+from scorepad.record import mutable_record
 from scorepad.store.migrations import MIGRATIONS, SCHEMA_VERSION
 
 
@@ -60,7 +60,7 @@ def text_hash(text: str) -> str:
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
-@dataclass
+@mutable_record
 class GameRow:
     id: int
     uid: str
@@ -82,7 +82,7 @@ class GameRow:
     abandoned: bool = False   # `scorepad abandon`: kept, but out of the season and closed to new hands
 
 
-@dataclass
+@mutable_record
 class HandRow:
     n: int
     typed: list[str]
@@ -94,7 +94,7 @@ class HandRow:
     created: str
 
 
-@dataclass
+@mutable_record
 class Rewrite:
     """A game rewritten whole (rename): its new players and sides, every hand again, the final state."""
 

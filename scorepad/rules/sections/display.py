@@ -2,17 +2,17 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 from scorepad.expr import Formula
+from scorepad.record import record
 from scorepad.rules.format import DISPLAY
 from scorepad.rules.names import Compiler, Names, all_of, others
 from scorepad.rules.problems import Problems
 from scorepad.rules.sections import section
 
 
-@dataclass(frozen=True)
+@record
 class Display:
     side: dict[str, Formula]
     next: dict[str, Formula]

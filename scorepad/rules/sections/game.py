@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from typing import Any
 
+from scorepad.record import record
 from scorepad.rules.format import GAME, ID_PATTERN
 from scorepad.rules.problems import Problems
 from scorepad.rules.sections import section
@@ -13,7 +13,7 @@ from scorepad.rules.sections import section
 ID_RE = re.compile(ID_PATTERN)
 
 
-@dataclass(frozen=True)
+@record
 class Game:
     id: str
     name: str

@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
+from scorepad.record import record
 from scorepad.rules.format import PLAYERS
 from scorepad.rules.problems import Problems
 from scorepad.rules.sections import section
 
 
-@dataclass(frozen=True)
+@record
 class Players:
     min: int
     max: int

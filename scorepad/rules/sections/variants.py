@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import datetime
 from collections.abc import Mapping
 from typing import Any
 
@@ -46,9 +47,22 @@ def variant_description(base: dict[str, Any], variant: str | None) -> str | None
     return None
 
 
+def tree_copy(value: Any) -> Any:
+    """A deep copy of parsed TOML (tables, arrays and immutable scalars, a tree without shared parts):
+    what copy.deepcopy gives for it, without deepcopy's dispatch and memo (which cost a third of loading
+    a ruleset with variants, whose translations are checked against each variant)."""
+    if isinstance(value, dict):
+        return {k: tree_copy(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [tree_copy(v) for v in value]
+    if isinstance(value, (str, int, float, bool, type(None), datetime.date, datetime.time)):
+        return value   # immutable (bool is an int; datetime a date)
+    return copy.deepcopy(value)
+
+
 def merge(base: dict[str, Any], overlay: Mapping[str, Any]) -> dict[str, Any]:
     """Deep-merge a variant overlay: tables merge, lists of check/score/rule append or replace by id."""
-    out = copy.deepcopy(base)
+    out: dict[str, Any] = tree_copy(base)
     for key, value in overlay.items():
         if key in LIST_SECTIONS and isinstance(value, list):
             items = list(out.get(key, []))
@@ -56,14 +70,14 @@ def merge(base: dict[str, Any], overlay: Mapping[str, Any]) -> dict[str, Any]:
                 ident = entry.get("id") if isinstance(entry, dict) else None
                 pos = next((i for i, e in enumerate(items) if ident and e.get("id") == ident), None)
                 if pos is None:
-                    items.append(copy.deepcopy(entry))
+                    items.append(tree_copy(entry))
                 else:
-                    items[pos] = copy.deepcopy(entry)
+                    items[pos] = tree_copy(entry)
             out[key] = items
         elif isinstance(value, dict) and isinstance(out.get(key), dict):
             out[key] = merge(out[key], value)
         else:
-            out[key] = copy.deepcopy(value)
+            out[key] = tree_copy(value)
     return out
 
 
