@@ -11,7 +11,6 @@ from __future__ import annotations
 import copy
 from collections.abc import Collection, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, NamedTuple
 
@@ -20,19 +19,20 @@ from scorepad.cards import card_label
 from scorepad.errors import FormulaError, HandError, UserError
 from scorepad.expr import BudgetError, Formula, budgeted, value_kind
 from scorepad.names import check_name
+from scorepad.record import field, mutable_record, record
 from scorepad.ruleset import Check, Rule, Ruleset, ScoreItem
 
 State = dict[str, Any]
 Hand = dict[str, Any]
 
 
-@dataclass(frozen=True)
+@record
 class Side:
     name: str
     members: tuple[int, ...]
 
 
-@dataclass(frozen=True)
+@record
 class Game:
     """A ruleset bound to the people at the table: players, sides, options."""
 
@@ -67,7 +67,7 @@ class Line(NamedTuple):
 Breakdown = list[list[Line]]
 
 
-@dataclass
+@mutable_record
 class HandResult:
     state: State
     points: list[int | float]
@@ -747,7 +747,7 @@ def _per_formula(game: Game, state: State, hand: Hand) -> HandResult:
     return HandResult(new, points, breakdown, events)
 
 
-@dataclass
+@mutable_record
 class _Race:
     """A "first to N, counted out in order" end (`[end] first_to`): the score lines of a deal are
     counted one after another, and the first side whose total reaches the goal wins. A side's

@@ -14,6 +14,7 @@ import pkgutil
 import re
 import sys
 import types
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -226,6 +227,7 @@ def test_records_copy_and_pickle() -> None:
 
     option = Option("limit", 500, (250, 500), None, None, "points to win")
     row = HandRow(1, ["bid=3"], {"bid": [3]}, [10], [[]], [], {"sides": []}, "2026-01-01")
-    for same in (copy.copy, copy.deepcopy, lambda x: pickle.loads(pickle.dumps(x))):
+    copies: tuple[Callable[[Any], Any], ...] = (copy.copy, copy.deepcopy, lambda x: pickle.loads(pickle.dumps(x)))
+    for same in copies:
         assert same(option) == option and hash(same(option)) == hash(option)
         assert same(row) == row and same(row) is not row
