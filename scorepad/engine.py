@@ -534,7 +534,10 @@ def run_checks(game: Game, scope: _Scope, state: State, checks: Sequence[Check],
                 continue
             if not ok:
                 cards = {name for name, fdef in game.ruleset.fields.items() if fdef.type == "cards"}
-                problems.append(render_message(check.message, check.message_parts, env, cards))
+                try:
+                    problems.append(render_message(check.message, check.message_parts, env, cards))
+                except BudgetError as exc:
+                    raise HandError(_hand_formula_problem(exc)) from None
                 if failed is not None:
                     failed.append(check.id)
     return problems
@@ -735,7 +738,11 @@ def _per_formula(game: Game, state: State, hand: Hand) -> HandResult:
                 breakdown[k].append(Line(label, pts, item.to))
                 side = new_sides[k]
                 for counter in item.to:
-                    side[counter] = side[counter] + pts
+                    try:
+                        side[counter] = side[counter] + pts
+                    except TypeError:
+                        raise HandError(f"this hand cannot be scored: {item.id} adds points to {counter}, "
+                                        f"which holds {value_kind(side[counter])}") from None
     except FormulaError as exc:
         raise HandError(_hand_formula_problem(exc)) from None
 

@@ -132,13 +132,51 @@ set = { tally = "me" }
 """
 
 
-@pytest.mark.xfail(strict=True, reason="engine: a score line's points added to a counter that holds a word "
-                                       "raise TypeError (an internal error) instead of refusing the hand")
 def test_points_added_to_a_word_counter_refuse_the_hand() -> None:
     """Found by the random rulesets: a rule may set a counter to a word, and a score line that adds to that
     counter in a later hand must refuse the hand with a sentence (exit 2), as a rule that adds to it does."""
     game = engine.make_game(load_text(WORD_IN_A_COUNTER, "wordcount.toml"), ["ann", "bob"], None, {})
     first = engine.apply_hand(game, engine.initial_state(game), {"pts": [1, 2]})
     assert [side["tally"] for side in first.state["sides"]] == ["ann", "bob"]
-    with pytest.raises(HandError):
-        engine.apply_hand(game, first.state, {"pts": [1, 2]})
+    for warm_up in (10**9, 0):
+        with mock.patch.object(engine, "HAND_WARM_UP", warm_up), pytest.raises(HandError, match="holds the word"):
+            engine.apply_hand(game, first.state, {"pts": [1, 2]})
+
+
+LONG_MESSAGE = """
+[game]
+id = "longmessage"
+name = "Long message"
+
+[fields.held]
+type = "cards"
+
+[fields.pts]
+scope = "player"
+type = "int"
+
+[[check]]
+id = "few_cards"
+ok = "len(held) < 3"
+message = "only a few cards, not {sorted([len(held) + len(c) for c in held])}"
+
+[[score]]
+per = "player"
+label = "points"
+points = "pts"
+"""
+
+
+def test_a_check_message_out_of_budget_refuses_the_hand() -> None:
+    """A failing check whose message runs the hand out of steps refuses the hand with the budget's sentence
+    (exit 2), as a formula that runs it out elsewhere does, in both engines."""
+    game = engine.make_game(load_text(LONG_MESSAGE, "longmessage.toml"), ["ann", "bob"], None, {})
+    state = engine.initial_state(game)
+    held = ["2S", "3S", "4S", "5S", "6S", "7S", "8S", "9S"]
+    with mock.patch.object(expr, "MAX_STEPS", 20):
+        for warm_up in (10**9, 0):
+            with mock.patch.object(engine, "HAND_WARM_UP", warm_up), pytest.raises(HandError) as refused:
+                engine.apply_hand(game, state, {"held": held, "pts": [1, 2]})
+            assert refused.value.message.startswith("this hand cannot be scored:"), refused.value.message
+            assert "steps" in refused.value.message
+    assert engine.apply_hand(game, state, {"held": held[:2], "pts": [1, 2]}).points == [1, 2]
