@@ -86,6 +86,14 @@ class Names:
     def rule_game(self) -> Ctx:
         return {**self.hand(), "all_gained": NUMS, "finished_early": BOOL}
 
+    def between_hands(self, ctx: Ctx) -> Ctx:
+        """A context without the hand's fields and lets: an `on = "end"` or `"finish"` rule's (it also
+        runs when a game is finished between hands)."""
+        own = {**self.hand_fields, **self.player_fields, **self.side_fields, **self.hand_lets,
+               **self.player_lets, **self.side_lets}
+        gone = {prefix + n for n in own for prefix in ("", *PREFIXES)}
+        return {n: t for n, t in ctx.items() if n not in gone}
+
 
 class Formulas:
     """Formulas of a given type over the names of one context, drawn with hypothesis."""
@@ -438,8 +446,8 @@ def rulesets(draw: st.DrawFn) -> Made:
     side_settable = {n: t for n, t in names.side_counters.items() if n != "status"}
     for i in range(draw(st.integers(0, 4))):
         per = draw(st.sampled_from(["side", "side", "game"]))
-        ctx = rule_ctx[per]
         on = draw(st.sampled_from(["hand", "hand", "hand", "end", "finish"]))
+        ctx = rule_ctx[per] if on == "hand" else names.between_hands(rule_ctx[per])
         lines += ["[[rule]]", f'id = "r{i}"', f'per = "{per}"', f'on = "{on}"']
         if draw(st.integers(0, 3)):
             lines.append(f"when = {q(fx.boolean(ctx))}")

@@ -92,3 +92,53 @@ def test_a_check_per_that_is_no_word_is_a_sentence() -> None:
         assert exc.problems == ["t.toml: check[0].per: must be hand, player or side"]
     else:
         raise AssertionError("accepted")
+
+
+FINISH_RULE = """
+[game]
+id = "fin"
+name = "Fin"
+
+[fields.pts]
+scope = "player"
+type = "int"
+
+[let]
+double = "sum(all_pts) * 2"
+
+[side]
+mine = "score + 1"
+
+[[score]]
+per = "player"
+label = "points"
+points = "pts"
+
+[[rule]]
+id = "closing"
+on = "{on}"
+add = {{ score = "{src}" }}
+"""
+
+
+def test_end_and_finish_rules_read_only_what_exists_between_hands() -> None:
+    """`scorepad finish` stops a game between hands and runs the finish and end rules: a field, a let or
+    a side let has no value then, so a rule reading one is refused when the ruleset loads, not at the
+    table where the game could never be finished."""
+    import pytest
+
+    from scorepad import engine
+    from scorepad.errors import RulesetError
+    from scorepad.ruleset import load_text
+
+    for on in ("end", "finish"):
+        for src, name in (("double", "double"), ("mine", "mine"), ("all_mine[0]", "all_mine"),
+                          ("sum(all_pts)", "all_pts"), ("pts", "pts")):
+            with pytest.raises(RulesetError, match=rf"rule\[0\]\.add\.score: unknown name '{name}'"):
+                load_text(FINISH_RULE.format(on=on, src=src), "fin.toml")
+        game = engine.make_game(load_text(FINISH_RULE.format(on=on, src="score + (5 if finished_early else 0)"),
+                                          "fin.toml"), ["ann", "bob"], None, {})
+        state = engine.apply_hand(game, engine.initial_state(game), {"pts": [1, 2]}).state
+        assert engine.finish_game(game, state).state["sides"][0]["score"] == 1 + 1 + 5
+    # a rule on each hand still reads them
+    load_text(FINISH_RULE.format(on="hand", src="double + mine + sum(all_pts)"), "fin.toml")

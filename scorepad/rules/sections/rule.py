@@ -6,7 +6,7 @@ from typing import Any
 
 from scorepad.rules.format import MARKS, RULE
 from scorepad.rules.model import Rule
-from scorepad.rules.names import Compiler, Names
+from scorepad.rules.names import Compiler, Names, all_of, others, team
 from scorepad.rules.problems import Problems
 from scorepad.rules.schema import validate
 from scorepad.rules.sections import entries
@@ -17,8 +17,20 @@ def rule_contexts(names: Names) -> tuple[set[str], set[str]]:
     return names.side | {"gained", "all_gained", "finished_early"}, names.hand({"all_gained", "finished_early"})
 
 
+def finish_contexts(names: Names) -> tuple[set[str], set[str]]:
+    """What an `on = "finish"` or `on = "end"` rule sees: a game stopped between hands (which runs
+    both) has no hand, so neither the typed fields nor the values derived from them (lets, pattern
+    parts) exist; the counters do."""
+    of_a_hand = (names.hand_fields | names.pattern_parts | names.hand_lets | names.player_level
+                 | names.side_fields | names.side_lets)
+    gone = of_a_hand | all_of(of_a_hand) | others(of_a_hand) | team(of_a_hand)
+    side, game = rule_contexts(names)
+    return side - gone, game - gone
+
+
 def read_rules(data: dict[str, Any], names: Names, comp: Compiler, p: Problems) -> list[Rule]:
     rule_side, rule_game = rule_contexts(names)
+    finish_side, finish_game = finish_contexts(names)
     side_counters, game_counters = names.side_counters, names.game_counters
     rules = []
     for i, raw in enumerate(entries(data, "rule", p)):
@@ -29,7 +41,10 @@ def read_rules(data: dict[str, Any], names: Names, comp: Compiler, p: Problems) 
             p.add(key + ".per", "must be side or game")
             continue
         on = spec.get("on", "hand")
-        context = rule_side if per == "side" else rule_game
+        if on in ("end", "finish"):  # an end rule also runs when `scorepad finish` stops the game
+            context = finish_side if per == "side" else finish_game
+        else:
+            context = rule_side if per == "side" else rule_game
         when = comp(spec["when"], key + ".when", context) if "when" in spec else None
         actions = {}
         for action in ("set", "add", "set_all"):
