@@ -19,6 +19,7 @@ from __future__ import annotations
 import ast
 import functools
 import math
+import re
 from collections.abc import Callable, Collection, Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -988,6 +989,9 @@ _INLINE_ARITHMETIC: dict[type, str] = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*"
 _INLINE_ORDER: dict[type, str] = {ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">="}
 
 
+_HAND_LOCAL = re.compile(r"n[0-9]+")  # a hand code's local: a name or let worked out before any loop
+
+
 class _CodeGen:
     """Python source for a formula the _Compiler has accepted, turned into one code object.
 
@@ -1013,6 +1017,10 @@ class _CodeGen:
         self.hand = False
         self.in_lambda = 0  # inside a lambda (a chained comparison's later operand): no `_c :=` there
         self.atom_names: dict[int, str] = {}  # parts of a sum of products already evaluated (hand_polynomial)
+        # hand code inside a loop over the players or sides: `t['word']` of a table the hand worked
+        # out before the loop (a local `nX`) is looked up once, before the loop; (local, word) ->
+        # (name, expression), emitted by the writer ahead of the loop. None: not in such a loop.
+        self.hoisted: dict[tuple[str, str], tuple[str, str]] | None = None
 
     def temp(self) -> str:
         """A new local name for a value worked out once in the generated text."""
@@ -1161,6 +1169,9 @@ class _CodeGen:
         key = node.slice
         if isinstance(key, ast.Constant) and type(key.value) is str:
             k = self.bind(key.value)
+            hoisted = self.hoisted_lookup(node.value, k)
+            if hoisted is not None:
+                return hoisted
             return f"({c}[{k}] if {self.bind(type)}{container} is {self.bind(dict)} and {k} in {c} else {lookup}({c}, {k}))"
         kind = self.bind(type)
         if self.hand and isinstance(key, ast.Constant) and type(key.value) is int:  # a position outside: IndexError
@@ -1169,6 +1180,28 @@ class _CodeGen:
         listed = f" or ({kind}({c}) is {self.bind(list)}) & ({kind}({k}) is {self.bind(int)})" if self.hand else ""
         return (f"({c}[{k}] if ({kind}{container} is {self.bind(dict)}) & ({kind}({k} := {self.expr(key)}) is "
                 f"{self.bind(str)}) and {k} in {c}{listed} else {lookup}({c}, {k}))")
+
+    def hoisted_lookup(self, container: ast.AST, k: str) -> str | None:
+        """The name of `t['word']` looked up before the loop (see `hoisted`); None when `t` is not a
+        value the hand worked out before it. Looked up where the formula might not have (a branch
+        not taken) it can only raise: the hand then goes the per-formula way, which scores it right."""
+        if (self.hoisted is None or not isinstance(container, ast.Name) or container.id in self.locals
+                or self.name_of is None):
+            return None
+        source = self.name_of(container.id)
+        if not _HAND_LOCAL.fullmatch(source):
+            return None
+        found = self.hoisted.get((source, k))
+        if found is None:
+            saved, self.hoisted = self.hoisted, None
+            try:
+                c = self.temp()
+                text = (f"({c}[{k}] if {self.bind(type)}({c} := {source}) is {self.bind(dict)} and {k} in {c} "
+                        f"else {self.bind(_lookup)}({c}, {k}))")
+            finally:
+                self.hoisted = saved
+            found = self.hoisted[(source, k)] = (self.temp(), text)
+        return found[0]
 
     def bind(self, value: Any) -> str:
         """A global name for `value` in the generated code."""

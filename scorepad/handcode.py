@@ -92,6 +92,7 @@ class _Writer:
         self.gen.hand = True
         self.player_resolve, self.side_resolve = self.plan.resolver(game, counters)
         self.lines: list[str] = []
+        self.loop_at: list[tuple[int, int]] = []  # the open loop's header line and depth (see loop)
         self.depth = 1
         self.loads: dict[str, str] = {}   # a name of the hand read at the start -> its local
         self.lets: dict[str, str] = {}    # a hand let's name, a player/side let's all_ name -> its local
@@ -225,6 +226,23 @@ class _Writer:
     def emit(self, line: str) -> None:
         self.lines.append("    " * self.depth + line)
 
+    def loop(self, header: str) -> None:
+        """Open a loop over the players or sides; the table lookups its formulas share are worked
+        out once, ahead of it, when `end_loop` closes it."""
+        assert self.gen.hoisted is None, "loops over players or sides are not nested"
+        self.emit(header)
+        self.loop_at.append((len(self.lines) - 1, self.depth))
+        self.gen.hoisted = {}
+        self.depth += 1
+
+    def end_loop(self) -> None:
+        at, depth = self.loop_at.pop()
+        assert self.gen.hoisted is not None
+        ahead = ["    " * depth + f"{name} = {text}" for name, text in self.gen.hoisted.values()]
+        self.lines[at:at] = ahead
+        self.gen.hoisted = None
+        self.depth = depth
+
     def value(self, formula: Formula, context: tuple[str, str]) -> str:
         """The formula's expression in `context`; its weight is added to what the hand is charged
         at its start, once for each time it can be evaluated (`self.times`)."""
@@ -246,13 +264,11 @@ class _Writer:
             if check.per == "hand":
                 ctx = ("hand", "")
             elif check.per == "player":
-                self.emit("for i in range(_N):")
-                self.depth += 1
+                self.loop("for i in range(_N):")
                 self.emit("if not ACTIVE[i]: continue")
                 ctx = ("player", "i")
             else:
-                self.emit("for k in range(_M):")
-                self.depth += 1
+                self.loop("for k in range(_M):")
                 self.emit(f"if S0[k][{self.gen.bind('status')}] != {self.gen.bind('playing')}: continue")
                 ctx = ("side", "k")
             opened = 0
@@ -261,7 +277,9 @@ class _Writer:
                 self.depth += 1
                 opened = 1
             self.emit(f"if not {self.value(check.ok, ctx)}: {self.refuse()}")
-            self.depth -= opened + (check.per != "hand")
+            self.depth -= opened
+            if check.per != "hand":
+                self.end_loop()
 
     def let_values(self) -> None:
         rs = self.rs
@@ -275,10 +293,9 @@ class _Writer:
             self.times = count
             for let in lets:
                 self.emit("acc = []")
-                self.emit(f"for {var} in range({count}):")
-                self.depth += 1
+                self.loop(f"for {var} in range({count}):")
                 self.emit(f"acc.append({self.value(let.formula, (kind, var))})")
-                self.depth -= 1
+                self.end_loop()
                 target = f"n{len(self.loads) + len(self.lets)}"
                 self.emit(f"{target} = acc")
                 self.lets["all_" + let.name] = target
@@ -291,27 +308,30 @@ class _Writer:
             to = bind(item.to)
             if race:
                 self.emit("stage = []")
-            self.emit(f"for k, at, label in _TARGETS[{j}]:")
-            self.depth += 1
+            self.loop(f"for k, at, label in _TARGETS[{j}]:")
             self.emit("if not PLAYING[k]: continue")
             if item.when is not None:
                 self.emit(f"if not {self.value(item.when, ctx)}: continue")
-            self.emit(f"pts = {bind(_points)}({self.value(item.points, ctx)})")
+            # a whole number as is; anything else through _points (the common case without a call)
+            self.emit(f"pts = (_p if type(_p := {self.value(item.points, ctx)}) is int else {bind(_points)}(_p))")
             self.emit("if pts == 0: continue")
             if race:
                 self.emit("stage.append((k, label, pts))")
-                self.depth -= 1
+                self.end_loop()
                 self.emit("if race is not None:")
                 self.emit(f"    stage = race.count(stage, {bind(item.label)}, {'score' in item.to}, new)")
                 self.emit("for k, label, pts in stage:")
                 self.depth += 1
             self.emit("points[k] += pts")
-            self.emit(f"BD[k].append({bind(Line)}(label, pts, {to}))")
+            self.emit(f"BD[k].append(_TN(_LINE, (label, pts, {to})))  # Line(label, pts, to) without its __new__")
             self.emit("side = NS[k]")
             for counter in item.to:
                 c = bind(counter)
                 self.emit(f"side[{c}] = side[{c}] + pts")
-            self.depth -= 1
+            if race:
+                self.depth -= 1
+            else:
+                self.end_loop()
 
     def rules(self, rules: Any) -> None:
         bind = self.gen.bind
@@ -333,18 +353,17 @@ class _Writer:
                 self.depth += 1
             if not per_game:
                 self.emit(f"before = NS[k][{bind('score')}]")
-            counter = bind(engine._counter)
             sets = []
             for n, (name, f) in enumerate(rule.set):
-                self.emit(f"set{n} = {counter}({bind(f.key)}, {self.value(f, ctx)})")
+                self.emit(f"set{n} = {self.counter_value(f, ctx)}")
                 sets.append((name, f"set{n}"))
             adds = []
             for n, (name, f) in enumerate(rule.add):
-                self.emit(f"add{n} = {counter}({bind(f.key)}, {self.value(f, ctx)})")
+                self.emit(f"add{n} = {self.counter_value(f, ctx)}")
                 adds.append((name, f"add{n}"))
             set_all = []
             for n, (name, f) in enumerate(rule.set_all):
-                self.emit(f"all{n} = {counter}({bind(f.key)}, {self.value(f, ctx)})")
+                self.emit(f"all{n} = {self.counter_value(f, ctx)}")
                 set_all.append((name, f"all{n}"))
             if rule.message and rule.message_parts:
                 parts = []
@@ -369,7 +388,7 @@ class _Writer:
                 self.emit("    points[k] += delta")
                 also = "".join(f"({bind(name)}, {var}), " for name, var in adds)
                 self.emit(f"    also = tuple(c for c, v in ({also}) if c != {score} and v == delta)")
-                self.emit(f"    BD[k].append({bind(Line)}({bind(rule.label)}, delta, ({score}, *also)))")
+                self.emit(f"    BD[k].append(_TN(_LINE, ({bind(rule.label)}, delta, ({score}, *also))))")
             if rule.message:
                 if rule.message_parts:
                     self.emit("if message: events.append(message)")
@@ -411,6 +430,10 @@ class _Writer:
         self.times = "1"
         self.emit(f"{self.gen.bind(engine.deal_to)}(_GAME, new, {self.value(rule, ('game', ''))})")
 
+    def counter_value(self, f: Formula, ctx: tuple[str, str]) -> str:
+        """A rule's new value for a counter, checked as engine._counter does (a whole number without a call)."""
+        return f"(_p if type(_p := {self.value(f, ctx)}) is int else {self.gen.bind(engine._counter)}({self.gen.bind(f.key)}, _p))"
+
     def counter_ref(self, name: str, per_game: bool) -> str:
         """Where a rule's set/add of `name` goes: the side's counter, else the game's (engine._store)."""
         if not per_game and name in self.counters:
@@ -449,7 +472,8 @@ class _Writer:
                  "G0 = state['game']", "HG = hand.get", f"ACTIVE = {bind(engine.active_players)}(_GAME, state)"]
         loads = [f"    {line}" for line in start] + [f"    {local} = {self.sources[name]}"
                                                       for name, local in self.loads.items()]
-        self.gen.glob.update(range=range, tuple=tuple, any=any, sum=sum, bool=bool)
+        self.gen.glob.update(range=range, tuple=tuple, any=any, sum=sum, bool=bool, type=type, int=int, _TN=tuple.__new__,
+                             _LINE=Line)
         text = "def _hand(state, hand, B):\n" + "\n".join(loads + self.lines) + "\n"
         return text, self.gen.glob
 
