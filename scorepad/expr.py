@@ -985,10 +985,15 @@ def _known_number(node: ast.AST, functions: Mapping[str, Callable[..., Any]]) ->
     return False
 
 
+# functions whose helper only checks that its one value is a number (`_number`) before calling the
+# built-in, which gives a whole number either way: in hand code, on a value already known to be a
+# checked number, the built-in itself (not abs: abs(2.0) is 2.0 where the helper gives 2)
+_PLAIN_ON_NUMBERS: dict[str, Callable[[Any], Any]] = {"floor": math.floor, "ceil": math.ceil, "int": int}
 _INLINE_ARITHMETIC: dict[type, str] = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*"}
 _INLINE_ORDER: dict[type, str] = {ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">="}
 
 
+_NO_ENTRY = object()  # hand code: a table entry looked up ahead of a loop was not there
 _HAND_LOCAL = re.compile(r"n[0-9]+")  # a hand code's local: a name or let worked out before any loop
 
 
@@ -1087,6 +1092,8 @@ class _CodeGen:
                     f"else {self.bind(_sum_one)}({x}))")
         if name == "len":
             return f"({self.bind(len)}({x}) if {is_list} else {self.bind(_len_one)}({x}))"
+        if name == "count":  # count(xs): the items equal to yes (`_count`'s x == True, as list.count compares)
+            return f"({x}.count(True) if {is_list} else {self.bind(_iterate_one)}({self.bind(_count)}, {x}))"
         if name in ("any", "all"):
             fn = any if name == "any" else all
             return f"({self.bind(fn)}({x}) if {is_list} else {self.bind(_iterate_one)}({self.bind(BUILTINS[name])}, {x}))"
@@ -1128,6 +1135,14 @@ class _CodeGen:
         slow = self.bind(_GEN_BINOPS[type(node.op)])
         return (f"({result} if {self.bind(type)}({result} := {inner}) is {self.bind(int)} "
                 f"and -{cap} <= {result} <= {cap} else {slow}({a}, {b}))")
+
+    def hand_division(self, node: ast.BinOp) -> str:
+        """Hand code's `a / b` (`_div`): numbers within the cap; a quotient within it, a whole one as an
+        int; dividing by zero raises, and anything else stops the hand."""
+        (a, b), tests = self.hand_operands(node.left, node.right)
+        q, cap = self.temp(), MAX_NUMBER
+        guard = " and ".join([*tests, f"-{cap} <= ({q} := {a} / {b}) <= {cap}"])
+        return f"(({self.bind(int)}({q}) if {q}.is_integer() else {q}) if {guard} else {self.bind(_give_up)}())"
 
     def hand_order(self, left: ast.AST, right: ast.AST, symbol: str) -> str:
         """Hand code's `a < b`: numbers within the cap compare as they are; anything else stops the hand."""
@@ -1177,14 +1192,23 @@ class _CodeGen:
         if self.hand and isinstance(key, ast.Constant) and type(key.value) is int:  # a position outside: IndexError
             return f"({c}[{key.value!r}] if {kind}{container} is {self.bind(list)} else {lookup}({c}, {key.value!r}))"
         k = self.temp()
-        listed = f" or ({kind}({c}) is {self.bind(list)}) & ({kind}({k}) is {self.bind(int)})" if self.hand else ""
+        if self.hand:
+            # hand code: also a position in a list (outside: IndexError), and a whole number naming a
+            # table's entry by its text (`_table_entry`: the number itself first)
+            tc, tk, text = self.temp(), self.temp(), self.temp()
+            is_dict, is_int = f"({tc} is {self.bind(dict)})", f"({tk} is {self.bind(int)})"
+            by_number = (f"({c}[{text}] if {is_dict} & {is_int} and {k} not in {c} and ({text} := {self.bind(str)}({k})) "
+                         f"in {c} else {lookup}({c}, {k}))")
+            return (f"({c}[{k}] if (({tc} := {kind}{container}) is {self.bind(dict)}) & (({tk} := {kind}({k} := "
+                    f"{self.expr(key)})) is {self.bind(str)}) and {k} in {c} or ({tc} is {self.bind(list)}) & {is_int} "
+                    f"else {by_number})")
         return (f"({c}[{k}] if ({kind}{container} is {self.bind(dict)}) & ({kind}({k} := {self.expr(key)}) is "
-                f"{self.bind(str)}) and {k} in {c}{listed} else {lookup}({c}, {k}))")
+                f"{self.bind(str)}) and {k} in {c} else {lookup}({c}, {k}))")
 
     def hoisted_lookup(self, container: ast.AST, k: str) -> str | None:
-        """The name of `t['word']` looked up before the loop (see `hoisted`); None when `t` is not a
-        value the hand worked out before it. Looked up where the formula might not have (a branch
-        not taken) it can only raise: the hand then goes the per-formula way, which scores it right."""
+        """`t['word']` read from its lookup before the loop (see `hoisted`); None when `t` is not a
+        value the hand worked out before it. Ahead of the loop a missing entry is only noted (the
+        formula may not read it, in a branch not taken); where the formula reads it, it raises."""
         if (self.hoisted is None or not isinstance(container, ast.Name) or container.id in self.locals
                 or self.name_of is None):
             return None
@@ -1193,15 +1217,12 @@ class _CodeGen:
             return None
         found = self.hoisted.get((source, k))
         if found is None:
-            saved, self.hoisted = self.hoisted, None
-            try:
-                c = self.temp()
-                text = (f"({c}[{k}] if {self.bind(type)}({c} := {source}) is {self.bind(dict)} and {k} in {c} "
-                        f"else {self.bind(_lookup)}({c}, {k}))")
-            finally:
-                self.hoisted = saved
+            c, missing = self.temp(), self.bind(_NO_ENTRY)
+            text = f"({c}[{k}] if {self.bind(type)}({c} := {source}) is {self.bind(dict)} and {k} in {c} else {missing})"
             found = self.hoisted[(source, k)] = (self.temp(), text)
-        return found[0]
+        name = found[0]
+        # no entry: the lookup where the formula makes it raises as it would have
+        return f"({name} if {name} is not {self.bind(_NO_ENTRY)} else {self.bind(_lookup)}({source}, {k}))"
 
     def bind(self, value: Any) -> str:
         """A global name for `value` in the generated code."""
@@ -1254,6 +1275,8 @@ class _CodeGen:
             return f"env[{self.bind(name)}]"
         if isinstance(node, ast.BinOp):
             symbol = _INLINE_ARITHMETIC.get(type(node.op))
+            if isinstance(node.op, ast.Div) and not self.plain and self.hand:
+                return self.hand_division(node)
             if symbol is not None and not self.plain and self.hand:
                 return self.hand_polynomial(node) or self.hand_arithmetic(node, symbol)
             if symbol is not None and not self.plain:
@@ -1322,6 +1345,10 @@ class _CodeGen:
         fn = self.functions.get(name) or BUILTINS[name]
         if fn is BUILTINS.get(name):
             fn = _FAST_FUNCTIONS.get(name, fn)
+        if (self.hand and name in _PLAIN_ON_NUMBERS and name not in self.functions and len(node.args) == 1
+                and not node.keywords and _known_number(node.args[0], self.functions)):
+            # a number already checked (within the cap): the built-in itself, as the helper would call it
+            return f"{self.bind(_PLAIN_ON_NUMBERS[name])}({self.expr(node.args[0])})"
         args = [self.expr(a) for a in node.args]
         if name == "if_":
             c, a, b = args

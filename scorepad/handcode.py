@@ -431,8 +431,9 @@ class _Writer:
         self.emit(f"{self.gen.bind(engine.deal_to)}(_GAME, new, {self.value(rule, ('game', ''))})")
 
     def counter_value(self, f: Formula, ctx: tuple[str, str]) -> str:
-        """A rule's new value for a counter, checked as engine._counter does (a whole number without a call)."""
-        return f"(_p if type(_p := {self.value(f, ctx)}) is int else {self.gen.bind(engine._counter)}({self.gen.bind(f.key)}, _p))"
+        """A rule's new value for a counter, checked as engine._counter does (a whole number at once)."""
+        bind = self.gen.bind
+        return f"(_p if type(_p := {self.value(f, ctx)}) is int else {bind(engine._counter)}({bind(f.key)}, _p))"
 
     def counter_ref(self, name: str, per_game: bool) -> str:
         """Where a rule's set/add of `name` goes: the side's counter, else the game's (engine._store)."""

@@ -160,7 +160,11 @@ class Formulas:
         if kind == 10 and "tab" in ctx:
             return self.pick([f"tab[abs({self.num(ctx, d, comp)}) % len(tab)]", f"tab[{self.num(ctx, 0)}]",
                               f"tab[abs({self.num(ctx, d, comp)}) % len(tab)]", f"get(tmap, {self.word(ctx, d, comp)}, 0)",
-                              f"tmap[{self.word(ctx, d, comp)}]", f"get(tmap, {self.word(ctx, d, comp)}, 0)"])
+                              f"tmap[{self.word(ctx, d, comp)}]", f"get(tmap, {self.word(ctx, d, comp)}, 0)",
+                              # an entry named by a constant (read once ahead of a loop), one of them missing
+                              "tmap['hi']", "tmap['lo']", f"(tmap['nope'] if {self.boolean(ctx, 0)} else 2)",
+                              # a whole number naming an entry by its text; 0 names none
+                              f"tnum[abs({self.num(ctx, d, comp)}) % 4]"])
         if kind == 11 and comp:
             src = self.lst(ctx, d, False, NUMS)
             body = self.num({**ctx, "v": NUM}, d, False)
@@ -295,7 +299,7 @@ def rulesets(draw: st.DrawFn) -> Made:
     names.setup.update(target=NUM, mode=WORD, n_players=NUM, n_sides=NUM, players=WORDS, sides=WORDS)
     tab = draw(st.lists(st.integers(-5, 20), min_size=1, max_size=5))
     lines += ["[cards]", 'deck = "24"', 'values = { A = 11, "10" = 10, K = 4, QS = 40 }', ""]
-    lines += ["[tables]", f"tab = {tab}", "tmap = { lo = 1, mid = 3, hi = 5 }"]
+    lines += ["[tables]", f"tab = {tab}", "tmap = { lo = 1, mid = 3, hi = 5 }", "tnum = { 1 = 4, 2 = 6, 3 = 9 }"]
     names.setup.update(tab=NUMS)
     big = draw(st.sampled_from([0, 0, 0, 30, 200, 400]))
     if big:

@@ -180,3 +180,81 @@ def test_a_check_message_out_of_budget_refuses_the_hand() -> None:
             assert refused.value.message.startswith("this hand cannot be scored:"), refused.value.message
             assert "steps" in refused.value.message
     assert engine.apply_hand(game, state, {"held": held[:2], "pts": [1, 2]}).points == [1, 2]
+
+
+TABLE_IN_LOOPS = """
+[game]
+id = "tableloops"
+name = "Table in loops"
+
+[players]
+min = 3
+max = 3
+
+[options.kind]
+default = "plain"
+values = ["plain", "odd"]
+
+[tables]
+worth = { ace = 11, ten = 10, king = 4 }
+bonuses = { ace = 1, ten = 2 }
+by_count = { 1 = 5, 2 = 8, 3 = 12 }
+
+[fields.aces]
+scope = "player"
+type = "int"
+
+[fields.tens]
+scope = "player"
+type = "int"
+
+[let]
+bonus = "bonuses if kind == 'plain' else 0"
+
+[player]
+cards = '''(aces * worth['ace'] + tens * worth['ten'] + (worth['missing'] if aces > 3 else 0)
+  + by_count[aces + 1])'''
+
+[side]
+extra = "sum(team_cards) + bonus['ten']"
+
+[[check]]
+id = "few_aces"
+per = "player"
+ok = "aces * worth['ace'] <= 44"
+message = "at most four aces"
+
+[[score]]
+per = "player"
+label = "cards"
+points = "cards + worth['king'] * (1 if kind == 'odd' else 0)"
+
+[[score]]
+per = "side"
+label = "extra"
+points = "extra - bonus['ace']"
+"""
+
+
+@pytest.mark.parametrize("kind", ["plain", "odd"])
+def test_table_entries_read_ahead_of_a_loop(kind: str) -> None:
+    """An entry of a table named by a word is read once ahead of the loop over the players or sides
+    (a let, a check, a score line), one named by a number through its text. An entry that is missing where
+    the formula does not read it changes nothing; one of a value that is not a table stops the hand code,
+    and the per-formula engine scores the hand."""
+    game = engine.make_game(load_text(TABLE_IN_LOOPS, "tableloops.toml"), ["ann", "bob", "cy"], None,
+                            {"kind": kind})
+    state = engine.initial_state(game)
+    before = hand_code_counts()
+    _, result = both(game, state, {"aces": [1, 2, 0], "tens": [0, 1, 3]}, kind)
+    after = hand_code_counts()
+    if kind == "plain":
+        # cards 11 + 8, 32 + 12, 30 + 5 (by_count names its entries by number); each side's extra is
+        # its player's cards + 2, less 1
+        assert result is not None
+        assert result.points == [19 + (19 + 2 - 1), 44 + (44 + 2 - 1), 35 + (35 + 2 - 1)]
+        assert after[0] == before[0] + 1  # scored by the hand code
+    else:  # `bonus` is a number: `bonus['ten']` fails in both
+        assert result is None and after[1] == before[1] + 1
+    _, refused = both(game, state, {"aces": [5, 0, 0], "tens": [0, 0, 0]}, kind)
+    assert refused is None
