@@ -1086,10 +1086,15 @@ class _CodeGen:
         x = self.temp()
         is_list = f"{self.bind(type)}({x} := {arg}) is {self.bind(list)} and {self.charge_len(x)}"
         if name == "sum":
-            total, cap = self.temp(), MAX_NUMBER
+            total, values, cap = self.temp(), self.temp(), MAX_NUMBER
+            add, kind = self.bind(sum), self.bind(type)
+            # a table's entries (`_seq`: its values) as a list's items; anything else through `_sum_one`
+            table = (f"({total} if {kind}({x}) is {self.bind(dict)} and {self.charge_len(x)} and "
+                     f"{add}({self.bind(map)}({self.bind(abs)}, ({values} := {self.bind(list)}({x}.values())))) <= {cap} "
+                     f"and {kind}({total} := {add}({values})) is {self.bind(int)} else {self.bind(_sum_one)}({x}))")
             return (f"({total} if {is_list} and {self.bind(sum)}({self.bind(map)}({self.bind(abs)}, {x})) <= {cap} "
                     f"and {self.bind(type)}({total} := {self.bind(sum)}({x})) is {self.bind(int)} "
-                    f"else {self.bind(_sum_one)}({x}))")
+                    f"else {table})")
         if name == "len":
             return f"({self.bind(len)}({x}) if {is_list} else {self.bind(_len_one)}({x}))"
         if name == "count":  # count(xs): the items equal to yes (`_count`'s x == True, as list.count compares)

@@ -164,7 +164,7 @@ class Formulas:
                               # an entry named by a constant (read once ahead of a loop), one of them missing
                               "tmap['hi']", "tmap['lo']", f"(tmap['nope'] if {self.boolean(ctx, 0)} else 2)",
                               # a whole number naming an entry by its text; 0 names none
-                              f"tnum[abs({self.num(ctx, d, comp)}) % 4]"])
+                              f"tnum[abs({self.num(ctx, d, comp)}) % 4]", "sum(tmap)", "sum(tnum) - len(tmap)"])
         if kind == 11 and comp:
             src = self.lst(ctx, d, False, NUMS)
             body = self.num({**ctx, "v": NUM}, d, False)
