@@ -1118,8 +1118,11 @@ class _CodeGen:
         if small is None:
             return None
         names = [self.temp() for _ in atoms]
-        kind, is_int = self.bind(type), self.bind(int)
-        evaluated = " & ".join(f"({kind}({t} := {self.expr(a)}) is {is_int})" for t, a in zip(names, atoms, strict=True))
+        kind, is_int, result = self.bind(type), self.bind(int), self.temp()
+        # every part evaluated (a tuple of them: the checked way reads them too), each within the
+        # limit (a word, a list or nothing raises there: the hand stops), and the result whole: a
+        # fraction among the parts makes it a float, and the checked way works it out
+        evaluated = "(" + "".join(f"({t} := {self.expr(a)}), " for t, a in zip(names, atoms, strict=True)) + ")"
         ranges = " and ".join(f"-{small} <= {t} <= {small}" for t in names)
         self.atom_names.update((id(a), t) for a, t in zip(atoms, names, strict=True))
         try:
@@ -1128,7 +1131,7 @@ class _CodeGen:
         finally:
             for a in atoms:
                 del self.atom_names[id(a)]
-        return f"({plain} if ({evaluated}) and {ranges} else {checked})"
+        return f"({result} if {evaluated} and {ranges} and {kind}({result} := {plain}) is {is_int} else {checked})"
 
     def hand_arithmetic(self, node: ast.BinOp, symbol: str) -> str:
         """Hand code's `a + b`, `a - b`, `a * b`: numbers within the cap (else the hand stops), a
