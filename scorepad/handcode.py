@@ -103,6 +103,9 @@ class _Writer:
         # so it runs out of budget wherever that engine would (and gives the hand to it).
         self.weight: dict[str, int] = {}
         self.times = "1"
+        # the players and sides at the table: a player's or side's let is written once per seat
+        # (the code is made per ruleset, state shape and these two numbers)
+        self.n_players, self.n_sides = len(game.players), len(game.sides)
         self.player_static = set(self.plan.player_static[0]) if self.plan.player_static else set()
         self.side_static = set(self.plan.side_static[0]) if self.plan.side_static else set()
 
@@ -259,27 +262,33 @@ class _Writer:
         return f"raise {self.gen.bind(_Refused)}"
 
     def checks(self, checks: Any) -> None:
+        bind = self.gen.bind
         for check in checks:
             self.times = {"hand": "1", "player": "_N"}.get(check.per, "_M")
             if check.per == "hand":
                 ctx = ("hand", "")
-            elif check.per == "player":
-                self.loop("for i in range(_N):")
-                self.emit("if not ACTIVE[i]: continue")
-                ctx = ("player", "i")
-            else:
-                self.loop("for k in range(_M):")
-                self.emit(f"if S0[k][{self.gen.bind('status')}] != {self.gen.bind('playing')}: continue")
-                ctx = ("side", "k")
-            opened = 0
-            if check.when is not None:
-                self.emit(f"if {self.value(check.when, ctx)}:")
-                self.depth += 1
-                opened = 1
-            self.emit(f"if not {self.value(check.ok, ctx)}: {self.refuse()}")
-            self.depth -= opened
-            if check.per != "hand":
-                self.end_loop()
+                if check.when is not None:
+                    self.emit(f"if {self.value(check.when, ctx)}:")
+                    self.emit(f"    if not {self.value(check.ok, ctx)}: {self.refuse()}")
+                else:
+                    self.emit(f"if not {self.value(check.ok, ctx)}: {self.refuse()}")
+                continue
+            # per player (still in the game) or side (still playing), the loop over the seats
+            # written out, the table entries it reads looked up once ahead of it
+            per_player = check.per == "player"
+            var, seats = ("i", self.n_players) if per_player else ("k", self.n_sides)
+            ctx = ("player", "i") if per_player else ("side", "k")
+            self.gen.hoisted = {}
+            when = self.value(check.when, ctx) if check.when is not None else None
+            ok = self.value(check.ok, ctx)
+            for name, lookup in self.gen.hoisted.values():
+                self.emit(f"{name} = {lookup}")
+            self.gen.hoisted = None
+            for seat in range(seats):
+                self.emit(f"{var} = {seat}")
+                playing = f"ACTIVE[{seat}]" if per_player else f"S0[{seat}][{bind('status')}] == {bind('playing')}"
+                self.emit(f"if {playing}:" if when is None else f"if {playing} and {when}:")
+                self.emit(f"    if not {ok}: {self.refuse()}")
 
     def let_values(self) -> None:
         rs = self.rs
@@ -289,15 +298,22 @@ class _Writer:
             target = f"n{len(self.loads) + len(self.lets)}"
             self.emit(f"{target} = {text}")
             self.lets[let.name] = target
-        for lets, count, kind, var in ((rs.player_lets, "_N", "player", "i"), (rs.side_lets, "_M", "side", "k")):
+        for lets, count, seats, kind, var in ((rs.player_lets, "_N", self.n_players, "player", "i"),
+                                              (rs.side_lets, "_M", self.n_sides, "side", "k")):
             self.times = count
             for let in lets:
-                self.emit("acc = []")
-                self.loop(f"for {var} in range({count}):")
-                self.emit(f"acc.append({self.value(let.formula, (kind, var))})")
-                self.end_loop()
+                # the loop over the seats written out: `i = 0`, its value, `i = 1`, ...; the table
+                # entries the formula reads looked up once, ahead of them
+                self.gen.hoisted = {}
+                text = self.value(let.formula, (kind, var))
+                for name, lookup in self.gen.hoisted.values():
+                    self.emit(f"{name} = {lookup}")
+                self.gen.hoisted = None
+                for seat in range(seats):
+                    self.emit(f"{var} = {seat}")
+                    self.emit(f"_u{seat} = {text}")
                 target = f"n{len(self.loads) + len(self.lets)}"
-                self.emit(f"{target} = acc")
+                self.emit(f"{target} = [{', '.join(f'_u{seat}' for seat in range(seats))}]")
                 self.lets["all_" + let.name] = target
 
     def scores(self, race: bool) -> None:
@@ -516,7 +532,8 @@ class _Entry:
 
     def __init__(self, ref: weakref.ref[Ruleset]) -> None:
         self.ref = ref
-        self.code: dict[tuple[tuple[str, ...], tuple[str, ...]], HandCode | None] = {}
+        # per state shape (side counters, game counters), players and sides
+        self.code: dict[tuple[tuple[str, ...], tuple[str, ...], int, int], HandCode | None] = {}
 
 
 _ENTRIES: dict[int, _Entry] = {}
@@ -548,19 +565,20 @@ def hand_function(game: Game, state: State) -> HandFunction | None:
         return fn
     rs = game.ruleset
     entry = _entry(rs)
-    if shape not in entry.code:
-        key = (rs.text, rs.variant)
-        seen = _HANDS_SEEN.get(key, 0) + 1
+    key = (*shape, len(game.players), len(game.sides))
+    if key not in entry.code:
+        text = (rs.text, rs.variant)
+        seen = _HANDS_SEEN.get(text, 0) + 1
         if len(_HANDS_SEEN) >= _SEEN_LIMIT:
             _HANDS_SEEN.clear()
-        _HANDS_SEEN[key] = seen
+        _HANDS_SEEN[text] = seen
         if seen <= engine.HAND_WARM_UP:
             return None
         try:
-            entry.code[shape] = HandCode(_Writer(game, *shape))
+            entry.code[key] = HandCode(_Writer(game, *shape))
         except Exception:  # noqa: BLE001  # a formula the writer cannot translate: formula by formula
-            entry.code[shape] = None
-    code = entry.code[shape]
+            entry.code[key] = None
+    code = entry.code[key]
     if code is None:
         return None
     fn = cache[shape] = code.bind_game(game)
