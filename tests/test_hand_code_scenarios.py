@@ -51,6 +51,19 @@ def test_every_bundled_ruleset_has_scenarios_here() -> None:
 
 @pytest.mark.parametrize("path", SCENARIOS, ids=[scenario_id(p) for p in SCENARIOS])
 def test_scenario_hands_scored_alike(path: Path) -> None:
+    _scored_alike(path)
+
+
+@pytest.mark.parametrize("rid", RULESETS)
+def test_scenario_hands_scored_alike_with_every_loop_kept(rid: str) -> None:
+    """The same with no player's or side's formula written out seat by seat: each stays in its loop,
+    as long formulas do (handcode._WRITTEN_OUT); the code is made anew for the other limit."""
+    with mock.patch.object(handcode, "_WRITTEN_OUT", 0), mock.patch.object(handcode, "_ENTRIES", {}):
+        for path in sorted(p for p in SCENARIOS if p.parent.name == rid):
+            _scored_alike(path)
+
+
+def _scored_alike(path: Path) -> None:
     loaded = typed_hands(path)
     if loaded is None:
         pytest.skip("scenario refused at setup: no hands to compare")
