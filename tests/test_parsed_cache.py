@@ -7,8 +7,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import subprocess
-import sys
 import tomllib
 from pathlib import Path
 
@@ -17,6 +15,7 @@ import pytest
 from scorepad.registry import bundled_dir
 from scorepad.rules import parsed
 from scorepad.ruleset import load_text, parse_toml
+from tests.quick_route import new_spades_game, run_noting_module
 
 TEXTS = sorted(bundled_dir().glob("*.toml"))
 
@@ -124,18 +123,10 @@ def test_the_oldest_files_go(monkeypatch: pytest.MonkeyPatch) -> None:
 def test_a_games_next_command_parses_no_toml(tmp_path: Path) -> None:
     """What the cache is for: once a game's ruleset is kept, `standings` and `hand` import no TOML
     parser (and print what they printed when it was parsed)."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith("SCOREPAD_")}
-    env["SCOREPAD_DB"] = str(tmp_path / "t.db")
-    root = Path(__file__).resolve().parent.parent
-    subprocess.run([sys.executable, "-m", "scorepad", "new", "spades", "a", "b", "c", "d"], env=env, cwd=root,
-                   check=True, capture_output=True)
-    code = ("import sys; sys.argv = ['scorepad'] + sys.argv[1:]; from scorepad.fastpath import main\n"
-            "try:\n    main()\nfinally:\n    print('tomllib' in sys.modules, file=sys.stderr)")
-    outputs = []
-    for args in (["standings"], ["standings"], ["--lang", "ru", "hand", "bid=3,3,3,3", "tricks=4,3,3,3"], ["sheet"]):
-        done = subprocess.run([sys.executable, "-c", code, *args], env=env, cwd=root, capture_output=True, text=True)
-        assert done.returncode == 0, done.stderr
-        outputs.append((done.stdout, done.stderr.strip().splitlines()[-1]))
+    env = new_spades_game(tmp_path)
+    outputs = [run_noting_module(env, "tomllib", args)
+               for args in (["standings"], ["standings"], ["--lang", "ru", "hand", "bid=3,3,3,3", "tricks=4,3,3,3"],
+                            ["sheet"])]
     assert outputs[0] == (outputs[1][0], "True")    # the first parses it and keeps it
     assert [tomllib for _, tomllib in outputs[1:]] == ["False"] * 3
     assert len(list(Path(env["XDG_CACHE_HOME"]).glob("scorepad/parsed/*.json"))) == 1

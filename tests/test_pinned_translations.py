@@ -4,10 +4,7 @@ loading the file checks them, and `verify` checks every language."""
 
 from __future__ import annotations
 
-import os
 import sqlite3
-import subprocess
-import sys
 import tomllib
 from pathlib import Path
 
@@ -20,6 +17,7 @@ from scorepad.registry import bundled_dir
 from scorepad.ruleset import load_text
 from scorepad.store import Store
 from scorepad.translation import check_translations, translate
+from tests.quick_route import new_spades_game, run_noting_module
 
 SPADES = (bundled_dir() / "spades.toml").read_text(encoding="utf-8")
 
@@ -90,15 +88,7 @@ def test_verify_checks_every_language(tmp_path: Path) -> None:
 
 
 def test_a_command_in_english_reads_no_translation(tmp_path: Path) -> None:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("SCOREPAD_")}
-    env["SCOREPAD_DB"] = str(tmp_path / "t.db")
-    root = Path(__file__).resolve().parent.parent
-    subprocess.run([sys.executable, "-m", "scorepad", "new", "spades", "a", "b", "c", "d"], env=env, cwd=root,
-                   check=True, capture_output=True)
-    code = ("import sys; sys.argv = ['scorepad'] + sys.argv[1:]; from scorepad.fastpath import main\n"
-            "try:\n    main()\nfinally:\n    print('scorepad.translation' in sys.modules, file=sys.stderr)")
+    env = new_spades_game(tmp_path)
     for args, loaded in ((["standings"], "False"), (["hand", "bid=3,3,3,3", "tricks=4,3,3,3"], "False"),
                          (["--lang", "et", "standings"], "True")):
-        done = subprocess.run([sys.executable, "-c", code, *args], env=env, cwd=root, capture_output=True, text=True)
-        assert done.returncode == 0, done.stderr
-        assert done.stderr.strip().splitlines()[-1] == loaded, args
+        assert run_noting_module(env, "scorepad.translation", args)[1] == loaded, args
