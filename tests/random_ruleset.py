@@ -211,7 +211,7 @@ class Formulas:
             return f"{fn}({self.lst(ctx, d, comp, BOOLS)})"
         if kind == 9:
             cards = self.names(ctx, CARDS)
-            if cards and self.draw(st.booleans()):
+            if len(cards) > 0 and self.draw(st.booleans()):
                 return f"has({self.pick(cards)}, {self.pick(['QS', 'A', 'AS', '10H'])!r})"
             return f"{self.num(ctx, d, comp)} in {self.lst(ctx, d, comp, NUMS)}"
         words = self.names(ctx, WORD)
@@ -429,7 +429,7 @@ def rulesets(draw: st.DrawFn) -> Made:
     # wrong player or side always shows in the points
     player_nums = sorted(n for n, t in names.player_level().items() if t == NUM)
     side_nums = sorted(n for n, t in names.side_level().items() if t == NUM)
-    if player_nums and draw(st.integers(0, 2)):
+    if len(player_nums) > 0 and draw(st.integers(0, 2)):
         x, y = draw(st.sampled_from(player_nums)), draw(st.sampled_from(side_nums))
         lines += ["[[score]]", 'id = "probe_player"', 'per = "player"', 'label = "player probe"',
                   (f'points = "sum(team_{x}) * 1000 + sum(others_{x}) * 100 + {x} * 10 + len(all_{x}) + seat '
@@ -483,11 +483,11 @@ def rulesets(draw: st.DrawFn) -> Made:
         lines += ["[[rule]]", 'id = "bump"', 'when = "hand_no % 2 == 1"', 'add = { score = "1 + side_no" }',
                   'label = "bump"', ""]
         follow = "gained * 100 + sum(all_gained) * 10 + score"
-        target = draw(st.sampled_from(sorted(n for n, t in {**side_settable, **names.game_counters}.items()
-                                             if t == NUM and n != "score") or ["-"]))
+        followed = draw(st.sampled_from(sorted(n for n, t in {**side_settable, **names.game_counters}.items()
+                                               if t == NUM and n != "score") or ["-"]))
         lines += ["[[rule]]", 'id = "follow"', f'message = "{{me}}: {{{follow}}} {{all_score}}"']
-        if target != "-":
-            lines.append(f'set = {{ {target} = "{follow}" }}')
+        if followed != "-":
+            lines.append(f'set = {{ {followed} = "{follow}" }}')
         lines.append("")
 
     if draw(st.integers(0, 2)) == 0:  # a side stops playing at a given hand: `active`, include_out, last_standing
