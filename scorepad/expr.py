@@ -1122,7 +1122,7 @@ class _CodeGen:
         # every part evaluated (a tuple of them: the checked way reads them too), each within the
         # limit (a word, a list or nothing raises there: the hand stops), and the result whole: a
         # fraction among the parts makes it a float, and the checked way works it out
-        evaluated = "(" + "".join(f"({t} := {self.expr(a)}), " for t, a in zip(names, atoms, strict=True)) + ")"
+        evaluated = "(" + "".join(f"({t} := {self.polynomial_part(a)}), " for t, a in zip(names, atoms, strict=True)) + ")"
         ranges = " and ".join(f"-{small} <= {t} <= {small}" for t in names)
         self.atom_names.update((id(a), t) for a, t in zip(atoms, names, strict=True))
         try:
@@ -1132,6 +1132,16 @@ class _CodeGen:
             for a in atoms:
                 del self.atom_names[id(a)]
         return f"({result} if {evaluated} and {ranges} and {kind}({result} := {plain}) is {is_int} else {checked})"
+
+    def polynomial_part(self, atom: ast.AST) -> str:
+        """A part of a sum of products: every part is read, so a table's entry looked up ahead of the
+        loop is read as it was found; a missing one (`_NO_ENTRY`) fails the range test by raising,
+        and the hand goes the per-formula way, which says it is missing."""
+        if isinstance(atom, ast.Subscript) and isinstance(atom.slice, ast.Constant) and type(atom.slice.value) is str:
+            found = self.hoisted_lookup(atom.value, self.bind(atom.slice.value), bare=True)
+            if found is not None:
+                return found
+        return self.expr(atom)
 
     def hand_arithmetic(self, node: ast.BinOp, symbol: str) -> str:
         """Hand code's `a + b`, `a - b`, `a * b`: numbers within the cap (else the hand stops), a
@@ -1213,7 +1223,7 @@ class _CodeGen:
         return (f"({c}[{k}] if ({kind}{container} is {self.bind(dict)}) & ({kind}({k} := {self.expr(key)}) is "
                 f"{self.bind(str)}) and {k} in {c} else {lookup}({c}, {k}))")
 
-    def hoisted_lookup(self, container: ast.AST, k: str) -> str | None:
+    def hoisted_lookup(self, container: ast.AST, k: str, bare: bool = False) -> str | None:
         """`t['word']` read from its lookup before the loop (see `hoisted`); None when `t` is not a
         value the hand worked out before it. Ahead of the loop a missing entry is only noted (the
         formula may not read it, in a branch not taken); where the formula reads it, it raises."""
@@ -1229,6 +1239,8 @@ class _CodeGen:
             text = f"({c}[{k}] if {self.bind(type)}({c} := {source}) is {self.bind(dict)} and {k} in {c} else {missing})"
             found = self.hoisted[(source, k)] = (self.temp(), text)
         name = found[0]
+        if bare:  # read where a missing entry stops the hand anyway (`hand_polynomial`'s parts)
+            return name
         # no entry: the lookup where the formula makes it raises as it would have
         return f"({name} if {name} is not {self.bind(_NO_ENTRY)} else {self.bind(_lookup)}({source}, {k}))"
 

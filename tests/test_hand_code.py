@@ -258,3 +258,14 @@ def test_table_entries_read_ahead_of_a_loop(kind: str) -> None:
         assert result is None and after[1] == before[1] + 1
     _, refused = both(game, state, {"aces": [5, 0, 0], "tens": [0, 0, 0]}, kind)
     assert refused is None
+
+
+def test_a_missing_entry_in_a_sum_of_products_refuses_the_hand_alike() -> None:
+    """A part of a sum of products read ahead of the loop and missing from its table: the per-formula
+    engine refuses the hand naming the entry, and the hand code gives the hand to it."""
+    text = TABLE_IN_LOOPS.replace("tens * worth['ten']", "tens * worth['queen']")
+    game = engine.make_game(load_text(text, "tableloops.toml"), ["ann", "bob", "cy"], None, {"kind": "plain"})
+    before = hand_code_counts()
+    refused, result = both(game, engine.initial_state(game), {"aces": [1, 2, 0], "tens": [0, 1, 3]})
+    assert result is None and refused[:2] == ("error", "HandError") and "queen" in refused[2], refused
+    assert hand_code_counts()[1] == before[1] + 1
