@@ -1092,9 +1092,11 @@ class _CodeGen:
             table = (f"({total} if {kind}({x}) is {self.bind(dict)} and {self.charge_len(x)} and "
                      f"{add}({self.bind(map)}({self.bind(abs)}, ({values} := {self.bind(list)}({x}.values())))) <= {cap} "
                      f"and {kind}({total} := {add}({values})) is {self.bind(int)} else {self.bind(_sum_one)}({x}))")
-            return (f"({total} if {is_list} and {self.bind(sum)}({self.bind(map)}({self.bind(abs)}, {x})) <= {cap} "
-                    f"and {self.bind(type)}({total} := {self.bind(sum)}({x})) is {self.bind(int)} "
-                    f"else {table})")
+            # whole numbers none below 0 whose total is within the cap: no partial sum is beyond it (the
+            # common case: counts and points); otherwise their sizes together within the cap
+            return (f"({total} if {is_list} and {kind}({total} := {add}({x})) is {self.bind(int)} and "
+                    f"((0 <= {total} <= {cap} and (not {x} or {self.bind(min)}({x}) >= 0)) or "
+                    f"{add}({self.bind(map)}({self.bind(abs)}, {x})) <= {cap}) else {table})")
         if name == "len":
             return f"({self.bind(len)}({x}) if {is_list} else {self.bind(_len_one)}({x}))"
         if name == "count":  # count(xs): the items equal to yes (`_count`'s x == True, as list.count compares)

@@ -269,3 +269,34 @@ def test_a_missing_entry_in_a_sum_of_products_refuses_the_hand_alike() -> None:
     refused, result = both(game, engine.initial_state(game), {"aces": [1, 2, 0], "tens": [0, 1, 3]})
     assert result is None and refused[:2] == ("error", "HandError") and "queen" in refused[2], refused
     assert hand_code_counts()[1] == before[1] + 1
+
+
+SUM_OF_A_LIST = """
+[game]
+id = "sumlist"
+name = "Sum of a list"
+
+[players]
+min = 3
+max = 3
+
+[fields.pts]
+scope = "player"
+type = "int"
+
+[[score]]
+per = "player"
+label = "all of it"
+points = "sum(all_pts)"
+"""
+
+
+@pytest.mark.parametrize("pts", [[10**15, 1, -5], [-(10**15), -1, 5], [10**15, -(10**15), 3], [3, 0, 4], [0, 0, 0],
+                                 [10**15 - 7, 7, 0], [10**15 - 7, 8, 0], [2, -3, 1]])
+def test_a_list_summed_as_the_per_formula_engine_does(pts: list[int]) -> None:
+    """sum() of whole numbers: every partial sum within the cap or the hand is refused, whichever way the
+    hand code finds that out (none below 0 and the total within the cap, or the sizes together)."""
+    game = engine.make_game(load_text(SUM_OF_A_LIST, "sumlist.toml"), ["ann", "bob", "cy"], None, {})
+    _, result = both(game, engine.initial_state(game), {"pts": pts})
+    partials = [sum(pts[:j]) for j in range(1, len(pts) + 1)]
+    assert (result is not None) == all(abs(p) <= 10**15 for p in partials), (pts, result)
