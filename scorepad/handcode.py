@@ -538,7 +538,9 @@ class HandCode:
                     _SIDE=[game.sides[s].name for s in side_of], _SN=[s.name for s in game.sides],
                     _MN=[st["members"] for st in plan.side_static], _MATES=plan.mates, _MEMBERS=plan.members,
                     _TARGETS=[targets for _, _, targets in plan.scores])
-        fn: HandFunction = FunctionType(self.function_code, glob)
+        # a copy of the code object for each game: the interpreter specializes a code object's global
+        # reads to one globals dict, and games of one ruleset taking turns would undo it every turn
+        fn: HandFunction = FunctionType(self.function_code.replace(), glob)
         return fn
 
 
