@@ -593,13 +593,33 @@ def hand_function(game: Game, state: State) -> HandFunction | None:
         _HANDS_SEEN[text] = seen
         if seen <= engine.HAND_WARM_UP:
             return None
-        try:
-            entry.code[key] = HandCode(_Writer(game, *shape))
-        except Exception:  # noqa: BLE001  # a formula the writer cannot translate: formula by formula
-            entry.code[key] = None
+        _make(entry, key, game, shape)
     code = entry.code[key]
     if code is None:
         return None
     fn = cache[shape] = code.bind_game(game)
     return fn
 
+
+def prepare(game: Game, state: State) -> None:
+    """Write the game's hand code now if its ruleset has had its warm-up and the code is not made
+    yet: `play` calls this once a hand's standings are shown, so the compiling (5-20 ms once, for
+    the largest rulesets) happens while the table plays the next hand, not after it is typed."""
+    if state["finished"]:
+        return
+    rs = game.ruleset
+    if _HANDS_SEEN.get((rs.text, rs.variant), 0) < engine.HAND_WARM_UP:
+        return
+    shape = (tuple(state["sides"][0]), tuple(state["game"]))
+    entry = _entry(rs)
+    key = (*shape, len(game.players), len(game.sides))
+    if key not in entry.code:
+        _make(entry, key, game, shape)
+
+
+def _make(entry: _Entry, key: tuple[tuple[str, ...], tuple[str, ...], int, int], game: Game,
+          shape: tuple[tuple[str, ...], tuple[str, ...]]) -> None:
+    try:
+        entry.code[key] = HandCode(_Writer(game, *shape))
+    except Exception:  # noqa: BLE001  # a formula the writer cannot translate: formula by formula
+        entry.code[key] = None

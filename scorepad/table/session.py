@@ -14,7 +14,7 @@ import shlex
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from scorepad import play
+from scorepad import handcode, play
 from scorepad.errors import ScorepadError, UserError
 from scorepad.locale import N_, _, ngettext
 from scorepad.render import compact_standings, num, sheet_text, standings_text
@@ -175,6 +175,9 @@ class Session:
         if rec.n == 1:
             for line in data.get("info", []):  # the ruleset's reminders, with the first hand only
                 say(line, "dim")
+        # once the ruleset has had its warm-up, its hand code is compiled now, while the table plays
+        # the next hand, not after that hand is typed
+        handcode.prepare(rec.game, rec.row.state)
 
     def game_over(self, data: Mapping[str, Any]) -> None:
         say = self.console.say
