@@ -142,3 +142,22 @@ def test_end_and_finish_rules_read_only_what_exists_between_hands() -> None:
         assert engine.finish_game(game, state).state["sides"][0]["score"] == 1 + 1 + 5
     # a rule on each hand still reads them
     load_text(FINISH_RULE.format(on="hand", src="double + mine + sum(all_pts)"), "fin.toml")
+
+
+def test_a_stored_games_end_rule_reading_a_let_still_loads() -> None:
+    """A game stored before such rules were refused keeps its pinned text readable: its hands score as
+    before, a hand that ends the game runs the end rule with the hand's lets, and `finish` refuses with
+    a sentence (the let has no value between hands)."""
+    import pytest
+
+    from scorepad import engine
+    from scorepad.errors import HandError
+    from scorepad.ruleset import load_text
+
+    text = FINISH_RULE.format(on="end", src="double") + '\n[end]\nwhen = "max(all_score) >= 10"\n'
+    game = engine.make_game(load_text(text, "fin.toml", pinned=True), ["ann", "bob"], None, {})
+    state = engine.apply_hand(game, engine.initial_state(game), {"pts": [1, 2]}).state
+    with pytest.raises(HandError, match="this hand cannot be scored"):
+        engine.finish_game(game, state)
+    ended = engine.apply_hand(game, state, {"pts": [10, 0]})  # ends the game: double = 2 * (10 + 0)
+    assert ended.state["finished"] and [s["score"] for s in ended.state["sides"]] == [1 + 10 + 20, 2 + 0 + 20]

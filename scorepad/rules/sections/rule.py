@@ -28,9 +28,12 @@ def finish_contexts(names: Names) -> tuple[set[str], set[str]]:
     return side - gone, game - gone
 
 
-def read_rules(data: dict[str, Any], names: Names, comp: Compiler, p: Problems) -> list[Rule]:
+def read_rules(data: dict[str, Any], names: Names, comp: Compiler, p: Problems, pinned: bool = False) -> list[Rule]:
+    """The rules. An end or finish rule that reads a field or a let is refused in a new text; a stored
+    game's pinned text keeps it (it was accepted when the game began, and the game's hands must stay
+    readable): there `scorepad finish` says the value is missing, as before."""
     rule_side, rule_game = rule_contexts(names)
-    finish_side, finish_game = finish_contexts(names)
+    finish_side, finish_game = (rule_side, rule_game) if pinned else finish_contexts(names)
     side_counters, game_counters = names.side_counters, names.game_counters
     rules = []
     for i, raw in enumerate(entries(data, "rule", p)):
