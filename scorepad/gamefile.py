@@ -102,7 +102,7 @@ def checked_game(data: dict[str, Any], path: Path) -> tuple[dict[str, Any], dict
 
     variant = data.get("variant") or None
     try:
-        rs = load_text(data["ruleset_text"], "ruleset_text", variant)
+        rs = load_text(data["ruleset_text"], "ruleset_text", variant, played=True)
     except ScorepadError as exc:
         raise refuse(path, [exc.message]) from None
     players = list(data["players"])

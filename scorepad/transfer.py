@@ -249,7 +249,7 @@ def check_export(data: Any) -> list[str]:
             continue  # the same text twice, or a text no game uses (it is not stored)
         texts[r["hash"]] = (k, r["text"])
         try:
-            rs = loaded[r["hash"], None] = load_text(r["text"], f"rulesets[{k}].text")
+            rs = loaded[r["hash"], None] = load_text(r["text"], f"rulesets[{k}].text", played=True)
         except ScorepadError as exc:
             out.append(_("rulesets[{k}].text: not a usable ruleset: {message}").format(k=k, message=exc.message))
             loaded[r["hash"], None] = None
@@ -277,7 +277,7 @@ def check_export(data: Any) -> list[str]:
         key = (g["ruleset_hash"], g["variant"])
         if key not in loaded:
             try:
-                loaded[key] = load_text(text, f"rulesets[{k}].text", g["variant"])
+                loaded[key] = load_text(text, f"rulesets[{k}].text", g["variant"], played=True)
             except ScorepadError as exc:
                 loaded[key] = exc.message
         rs = loaded[key]

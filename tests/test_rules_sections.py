@@ -145,7 +145,7 @@ def test_end_and_finish_rules_read_only_what_exists_between_hands() -> None:
 
 
 def test_a_stored_games_end_rule_reading_a_let_still_loads() -> None:
-    """A game stored before such rules were refused keeps its pinned text readable: its hands score as
+    """Games stored (or exported) before such rules were refused keep their text readable: its hands score as
     before, a hand that ends the game runs the end rule with the hand's lets, and `finish` refuses with
     a sentence (the let has no value between hands)."""
     import pytest
@@ -155,6 +155,7 @@ def test_a_stored_games_end_rule_reading_a_let_still_loads() -> None:
     from scorepad.ruleset import load_text
 
     text = FINISH_RULE.format(on="end", src="double") + '\n[end]\nwhen = "max(all_score) >= 10"\n'
+    load_text(text, "fin.toml", played=True)  # an import of such games
     game = engine.make_game(load_text(text, "fin.toml", pinned=True), ["ann", "bob"], None, {})
     state = engine.apply_hand(game, engine.initial_state(game), {"pts": [1, 2]}).state
     with pytest.raises(HandError, match="this hand cannot be scored"):

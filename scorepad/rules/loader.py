@@ -33,20 +33,22 @@ from scorepad.rules.sections.variants import apply_variant, check_variants, vari
 from scorepad.rules.source import MAX_NESTING, MAX_VALUES, depth_and_size, oversized, parse_toml
 
 
-def load_text(text: str, source: str, variant: str | None = None, pinned: bool = False) -> Ruleset:
+def load_text(text: str, source: str, variant: str | None = None, pinned: bool = False,
+              played: bool = False) -> Ruleset:
     """Load a ruleset from TOML text; raises RulesetError listing every problem.
 
     `pinned`: the text a game pinned, which every command of that game loads again (and which was
     checked whole when the game began): its parsed TOML is kept in the user's cache (rules/parsed.py),
     and its `[translations]` are checked one language at a time, when that language is shown
-    (translation.check_translations), not every language on every load. Its end and finish rules
-    load as they did when the game began (see rule.read_rules)."""
+    (translation.check_translations), not every language on every load.
+    `played` (and `pinned`): the text of games already played (a stored game, an import of them):
+    its end and finish rules load as they did when the games began (see rule.read_rules)."""
     data = parse_toml(text, source, cache=pinned)
     p = Problems(source)
     check_variants(data, p)
     p.fail_if_any()
     merged = apply_variant(data, variant, source)
-    return build(merged, data, text, source, variant, translations_later=pinned, pinned=pinned)
+    return build(merged, data, text, source, variant, translations_later=pinned, played=pinned or played)
 
 
 def check_limits(data: dict[str, Any], p: Problems) -> None:
@@ -84,10 +86,10 @@ def read_translations(base: dict[str, Any], p: Problems) -> None:
 
 
 def build(data: dict[str, Any], base: dict[str, Any], text: str, source: str,
-          variant: str | None, translations_later: bool = False, pinned: bool = False) -> Ruleset:
+          variant: str | None, translations_later: bool = False, played: bool = False) -> Ruleset:
     """The Ruleset of `data` (the base with the variant applied); `base` is the file as written.
     `translations_later`: the [translations] are checked when a language is shown (see load_text).
-    `pinned`: a stored game's text (see load_text)."""
+    `played`: the text of games already played (see load_text)."""
     p = Problems(source)
     check_limits(data, p)
     check_top(data, p)
@@ -115,7 +117,7 @@ def build(data: dict[str, Any], base: dict[str, Any], text: str, source: str,
     checks = [c for c in totals if c is not None] + read_checks(data, names, comp, p)
     scores = read_scores(data, set(side_state_raw), names, comp, p)
     side_state, game_state = read_state(side_state_raw, game_state_raw, names, comp)
-    rules = read_rules(data, names, comp, p, pinned=pinned)
+    rules = read_rules(data, names, comp, p, played=played)
     next_dealer = (comp(players.next_dealer, "players.next_dealer", rule_contexts(names)[1])
                    if players.next_dealer is not None else None)
     end = read_end(data, names, comp, p)

@@ -28,12 +28,12 @@ def finish_contexts(names: Names) -> tuple[set[str], set[str]]:
     return side - gone, game - gone
 
 
-def read_rules(data: dict[str, Any], names: Names, comp: Compiler, p: Problems, pinned: bool = False) -> list[Rule]:
-    """The rules. An end or finish rule that reads a field or a let is refused in a new text; a stored
-    game's pinned text keeps it (it was accepted when the game began, and the game's hands must stay
-    readable): there `scorepad finish` says the value is missing, as before."""
+def read_rules(data: dict[str, Any], names: Names, comp: Compiler, p: Problems, played: bool = False) -> list[Rule]:
+    """The rules. An end or finish rule that reads a field or a let is refused in a new text; the text
+    of games already played keeps it (it was accepted when they began, and their hands must stay
+    readable and importable): there `scorepad finish` says the value is missing, as before."""
     rule_side, rule_game = rule_contexts(names)
-    finish_side, finish_game = (rule_side, rule_game) if pinned else finish_contexts(names)
+    finish_side, finish_game = (rule_side, rule_game) if played else finish_contexts(names)
     side_counters, game_counters = names.side_counters, names.game_counters
     rules = []
     for i, raw in enumerate(entries(data, "rule", p)):
