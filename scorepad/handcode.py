@@ -15,7 +15,8 @@ uses, with the same budget charges), once per ruleset; each game binds its playe
 from __future__ import annotations
 
 import weakref
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from types import CodeType, FunctionType
 from typing import Any
 
@@ -98,7 +99,6 @@ class _Writer:
         self.gen.hand = True
         self.player_resolve, self.side_resolve = self.plan.resolver(game, counters)
         self.lines: list[str] = []
-        self.loop_at: list[tuple[int, int]] = []  # the open loop's header line and depth (see loop)
         self.depth = 1
         self.loads: dict[str, str] = {}   # a name of the hand read at the start -> its local
         self.lets: dict[str, str] = {}    # a hand let's name, a player/side let's all_ name -> its local
@@ -235,22 +235,24 @@ class _Writer:
     def emit(self, line: str) -> None:
         self.lines.append("    " * self.depth + line)
 
-    def loop(self, header: str) -> None:
-        """Open a loop over the players or sides; the table lookups its formulas share are worked
-        out once, ahead of it, when `end_loop` closes it."""
-        assert self.gen.hoisted is None, "loops over players or sides are not nested"
-        self.emit(header)
-        self.loop_at.append((len(self.lines) - 1, self.depth))
+    @contextmanager
+    def ahead_of_seats(self) -> Iterator[None]:
+        """The lines written inside repeat for each player or side (a loop, or the seats written
+        out): the table entries their formulas read by a word are looked up once, in lines put
+        ahead of them (`_CodeGen.hoisted`)."""
+        assert self.gen.hoisted is None, "the seats' lines are not nested"
+        at, depth = len(self.lines), self.depth
         self.gen.hoisted = {}
-        self.depth += 1
+        try:
+            yield
+            self.lines[at:at] = ["    " * depth + f"{name} = {text}" for name, text in self.gen.hoisted.values()]
+        finally:
+            self.gen.hoisted = None
 
-    def end_loop(self) -> None:
-        at, depth = self.loop_at.pop()
-        assert self.gen.hoisted is not None
-        ahead = ["    " * depth + f"{name} = {text}" for name, text in self.gen.hoisted.values()]
-        self.lines[at:at] = ahead
-        self.gen.hoisted = None
-        self.depth = depth
+    def playing(self, per_player: bool, at: str) -> str:
+        """Whether the player (still in the game) or the side (still playing) at `at` takes part."""
+        bind = self.gen.bind
+        return f"ACTIVE[{at}]" if per_player else f"S0[{at}][{bind('status')}] == {bind('playing')}"
 
     def value(self, formula: Formula, context: tuple[str, str]) -> str:
         """The formula's expression in `context`; its weight is added to what the hand is charged
@@ -268,7 +270,6 @@ class _Writer:
         return f"raise {self.gen.bind(_Refused)}"
 
     def checks(self, checks: Any) -> None:
-        bind = self.gen.bind
         for check in checks:
             self.times = {"hand": "1", "player": "_N"}.get(check.per, "_M")
             if check.per == "hand":
@@ -284,23 +285,20 @@ class _Writer:
             per_player = check.per == "player"
             var, seats = ("i", self.n_players) if per_player else ("k", self.n_sides)
             ctx = ("player", "i") if per_player else ("side", "k")
-            self.gen.hoisted = {}
-            when = self.value(check.when, ctx) if check.when is not None else None
-            ok = self.value(check.ok, ctx)
-            for name, lookup in self.gen.hoisted.values():
-                self.emit(f"{name} = {lookup}")
-            self.gen.hoisted = None
-            if len(ok) + len(when or "") > _WRITTEN_OUT:  # a long check stays in its loop
-                self.emit(f"for {var} in range({'_N' if per_player else '_M'}):")
-                playing = f"ACTIVE[{var}]" if per_player else f"S0[{var}][{bind('status')}] == {bind('playing')}"
-                self.emit(f"    if {playing}:" if when is None else f"    if {playing} and {when}:")
-                self.emit(f"        if not {ok}: {self.refuse()}")
-                continue
-            for seat in range(seats):
-                self.emit(f"{var} = {seat}")
-                playing = f"ACTIVE[{seat}]" if per_player else f"S0[{seat}][{bind('status')}] == {bind('playing')}"
-                self.emit(f"if {playing}:" if when is None else f"if {playing} and {when}:")
-                self.emit(f"    if not {ok}: {self.refuse()}")
+            with self.ahead_of_seats():
+                when = self.value(check.when, ctx) if check.when is not None else None
+                ok = self.value(check.ok, ctx)
+                if len(ok) + len(when or "") > _WRITTEN_OUT:  # a long check stays in its loop
+                    self.emit(f"for {var} in range({'_N' if per_player else '_M'}):")
+                    test = self.playing(per_player, var) + ("" if when is None else f" and {when}")
+                    self.emit(f"    if {test}:")
+                    self.emit(f"        if not {ok}: {self.refuse()}")
+                    continue
+                for seat in range(seats):
+                    self.emit(f"{var} = {seat}")
+                    test = self.playing(per_player, str(seat)) + ("" if when is None else f" and {when}")
+                    self.emit(f"if {test}:")
+                    self.emit(f"    if not {ok}: {self.refuse()}")
 
     def let_values(self) -> None:
         rs = self.rs
@@ -314,23 +312,19 @@ class _Writer:
                                               (rs.side_lets, "_M", self.n_sides, "side", "k")):
             self.times = count
             for let in lets:
-                # the loop over the seats written out: `i = 0`, its value, `i = 1`, ...; the table
-                # entries the formula reads looked up once, ahead of them
-                self.gen.hoisted = {}
-                text = self.value(let.formula, (kind, var))
-                for name, lookup in self.gen.hoisted.values():
-                    self.emit(f"{name} = {lookup}")
-                self.gen.hoisted = None
-                target = f"n{len(self.loads) + len(self.lets)}"
-                if len(text) > _WRITTEN_OUT:  # a long formula stays in its loop: compiled once, not per seat
-                    self.emit(f"{target} = []")
-                    self.emit(f"for {var} in range({count}):")
-                    self.emit(f"    {target}.append({text})")
-                else:
-                    for seat in range(seats):
-                        self.emit(f"{var} = {seat}")
-                        self.emit(f"_u{seat} = {text}")
-                    self.emit(f"{target} = [{', '.join(f'_u{seat}' for seat in range(seats))}]")
+                # the loop over the seats written out: `i = 0`, its value, `i = 1`, ...
+                with self.ahead_of_seats():
+                    text = self.value(let.formula, (kind, var))
+                    target = f"n{len(self.loads) + len(self.lets)}"  # after the names the formula loads
+                    if len(text) > _WRITTEN_OUT:  # a long formula stays in its loop: compiled once, not per seat
+                        self.emit(f"{target} = []")
+                        self.emit(f"for {var} in range({count}):")
+                        self.emit(f"    {target}.append({text})")
+                    else:
+                        for seat in range(seats):
+                            self.emit(f"{var} = {seat}")
+                            self.emit(f"_u{seat} = {text}")
+                        self.emit(f"{target} = [{', '.join(f'_u{seat}' for seat in range(seats))}]")
                 self.lets["all_" + let.name] = target
 
     def scores(self, race: bool) -> None:
@@ -341,16 +335,18 @@ class _Writer:
             to = bind(item.to)
             if race:
                 self.emit("stage = []")
-            self.loop(f"for k, at, label in _TARGETS[{j}]:")
-            self.emit("if not PLAYING[k]: continue")
-            if item.when is not None:
-                self.emit(f"if not {self.value(item.when, ctx)}: continue")
-            # a whole number as is; anything else through _points (the common case without a call)
-            self.emit(f"pts = (_p if type(_p := {self.value(item.points, ctx)}) is int else {bind(_points)}(_p))")
-            self.emit("if pts == 0: continue")
+            with self.ahead_of_seats():
+                self.emit(f"for k, at, label in _TARGETS[{j}]:")
+                self.depth += 1
+                self.emit("if not PLAYING[k]: continue")
+                if item.when is not None:
+                    self.emit(f"if not {self.value(item.when, ctx)}: continue")
+                # a whole number as is; anything else through _points (the common case without a call)
+                self.emit(f"pts = (_p if type(_p := {self.value(item.points, ctx)}) is int else {bind(_points)}(_p))")
+                self.emit("if pts == 0: continue")
             if race:
                 self.emit("stage.append((k, label, pts))")
-                self.end_loop()
+                self.depth -= 1
                 self.emit("if race is not None:")
                 self.emit(f"    stage = race.count(stage, {bind(item.label)}, {'score' in item.to}, new)")
                 self.emit("for k, label, pts in stage:")
@@ -361,10 +357,7 @@ class _Writer:
             for counter in item.to:
                 c = bind(counter)
                 self.emit(f"side[{c}] = side[{c}] + pts")
-            if race:
-                self.depth -= 1
-            else:
-                self.end_loop()
+            self.depth -= 1
 
     def rules(self, rules: Any) -> None:
         bind = self.gen.bind
@@ -552,7 +545,7 @@ class _Entry:
     def __init__(self, ref: weakref.ref[Ruleset]) -> None:
         self.ref = ref
         # per state shape (side counters, game counters), players and sides
-        self.code: dict[tuple[tuple[str, ...], tuple[str, ...], int, int], HandCode | None] = {}
+        self.code: dict[_CodeKey, HandCode | None] = {}
 
 
 _ENTRIES: dict[int, _Entry] = {}
@@ -578,13 +571,13 @@ def hand_function(game: Game, state: State) -> HandFunction | None:
     """The game's hand function once its ruleset (its text and variant) has scored
     engine.HAND_WARM_UP hands in this process; None before, and when the writer could not make it."""
     cache = game.plan.hand_functions
-    shape = (tuple(state["sides"][0]), tuple(state["game"]))
+    shape = _shape(state)
     fn: HandFunction | None = cache.get(shape)
     if fn is not None:
         return fn
     rs = game.ruleset
     entry = _entry(rs)
-    key = (*shape, len(game.players), len(game.sides))
+    key = _code_key(game, shape)
     if key not in entry.code:
         text = (rs.text, rs.variant)
         seen = _HANDS_SEEN.get(text, 0) + 1
@@ -593,7 +586,7 @@ def hand_function(game: Game, state: State) -> HandFunction | None:
         _HANDS_SEEN[text] = seen
         if seen <= engine.HAND_WARM_UP:
             return None
-        _make(entry, key, game, shape)
+        _make(entry, key, game)
     code = entry.code[key]
     if code is None:
         return None
@@ -610,16 +603,28 @@ def prepare(game: Game, state: State) -> None:
     rs = game.ruleset
     if _HANDS_SEEN.get((rs.text, rs.variant), 0) < engine.HAND_WARM_UP:
         return
-    shape = (tuple(state["sides"][0]), tuple(state["game"]))
     entry = _entry(rs)
-    key = (*shape, len(game.players), len(game.sides))
+    key = _code_key(game, _shape(state))
     if key not in entry.code:
-        _make(entry, key, game, shape)
+        _make(entry, key, game)
 
 
-def _make(entry: _Entry, key: tuple[tuple[str, ...], tuple[str, ...], int, int], game: Game,
-          shape: tuple[tuple[str, ...], tuple[str, ...]]) -> None:
+_Shape = tuple[tuple[str, ...], tuple[str, ...]]
+_CodeKey = tuple[tuple[str, ...], tuple[str, ...], int, int]
+
+
+def _shape(state: State) -> _Shape:
+    """The state's side counters and game counters: the names the hand code reads."""
+    return tuple(state["sides"][0]), tuple(state["game"])
+
+
+def _code_key(game: Game, shape: _Shape) -> _CodeKey:
+    """What one ruleset's hand code is made for: a state shape, and the players and sides at the table."""
+    return (*shape, len(game.players), len(game.sides))
+
+
+def _make(entry: _Entry, key: _CodeKey, game: Game) -> None:
     try:
-        entry.code[key] = HandCode(_Writer(game, *shape))
+        entry.code[key] = HandCode(_Writer(game, key[0], key[1]))
     except Exception:  # noqa: BLE001  # a formula the writer cannot translate: formula by formula
         entry.code[key] = None
