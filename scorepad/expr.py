@@ -1086,17 +1086,12 @@ class _CodeGen:
         x = self.temp()
         is_list = f"{self.bind(type)}({x} := {arg}) is {self.bind(list)} and {self.charge_len(x)}"
         if name == "sum":
-            total, values, cap = self.temp(), self.temp(), MAX_NUMBER
-            add, kind = self.bind(sum), self.bind(type)
+            total, values = self.temp(), self.temp()
             # a table's entries (`_seq`: its values) as a list's items; anything else through `_sum_one`
-            table = (f"({total} if {kind}({x}) is {self.bind(dict)} and {self.charge_len(x)} and "
-                     f"{add}({self.bind(map)}({self.bind(abs)}, ({values} := {self.bind(list)}({x}.values())))) <= {cap} "
-                     f"and {kind}({total} := {add}({values})) is {self.bind(int)} else {self.bind(_sum_one)}({x}))")
-            # whole numbers none below 0 whose total is within the cap: no partial sum is beyond it (the
-            # common case: counts and points); otherwise their sizes together within the cap
-            return (f"({total} if {is_list} and {kind}({total} := {add}({x})) is {self.bind(int)} and "
-                    f"((0 <= {total} <= {cap} and (not {x} or {self.bind(min)}({x}) >= 0)) or "
-                    f"{add}({self.bind(map)}({self.bind(abs)}, {x})) <= {cap}) else {table})")
+            table = (f"({total} if {self.bind(type)}({x}) is {self.bind(dict)} and {self.charge_len(x)} and "
+                     f"(({values} := {self.bind(list)}({x}.values())) is {values}) and {self.whole_sum(values, total)} "
+                     f"else {self.bind(_sum_one)}({x}))")
+            return f"({total} if {is_list} and {self.whole_sum(x, total)} else {table})"
         if name == "len":
             return f"({self.bind(len)}({x}) if {is_list} else {self.bind(_len_one)}({x}))"
         if name == "count":  # count(xs): the items equal to yes (`_count`'s x == True, as list.count compares)
@@ -1105,6 +1100,15 @@ class _CodeGen:
             fn = any if name == "any" else all
             return f"({self.bind(fn)}({x}) if {is_list} else {self.bind(_iterate_one)}({self.bind(BUILTINS[name])}, {x}))"
         return None
+
+    def whole_sum(self, items: str, total: str) -> str:
+        """The test that the list `items` adds up as `_sum` would, its total put in `total`: whole
+        numbers, none below 0 and the total within the cap (no partial sum beyond it: the common case,
+        counts and points), or their sizes together within the cap."""
+        add, cap = self.bind(sum), MAX_NUMBER
+        return (f"{self.bind(type)}({total} := {add}({items})) is {self.bind(int)} and "
+                f"((0 <= {total} <= {cap} and (not {items} or {self.bind(min)}({items}) >= 0)) or "
+                f"{add}({self.bind(map)}({self.bind(abs)}, {items})) <= {cap})")
 
     def hand_polynomial(self, node: ast.BinOp) -> str | None:
         """Hand code's sum of products (`a * x + b * y - c`, two operations or more): when every part
