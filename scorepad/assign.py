@@ -8,6 +8,7 @@ Missing required fields are reported as a list so the CLI can ask for them on a 
 from __future__ import annotations
 
 import re
+import shlex
 from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
@@ -50,18 +51,22 @@ class RawHand:
     worked_out: list[str] = field(default_factory=list)   # values scorepad filled in (totals, default_from)
 
 
-def field_range(game: Game, fdef: FieldDef) -> tuple[Any, Any]:
+def field_range(game: Game, fdef: FieldDef, state: State | None = None) -> tuple[Any, Any]:
+    """The legal range of a number field; bounds that read the coming hand (`hand_no`, counters)
+    see it when the game's `state` is given."""
     env = base_env(game)
+    if state is not None:
+        env.update(hand_context(game, state))
     low = fdef.min(env) if fdef.min is not None else None
     high = fdef.max(env) if fdef.max is not None else None
     return low, high
 
 
-def describe_field(game: Game, fdef: FieldDef) -> str:
+def describe_field(game: Game, fdef: FieldDef, state: State | None = None) -> str:
     """The legal values of a field, as the prompt and `rules show` print them."""
     parts: list[str] = []
     if fdef.type in ("int", "number"):
-        low, high = field_range(game, fdef)
+        low, high = field_range(game, fdef, state)
         if low is not None and high is not None:
             parts.append(f"{low}-{high}")
         elif low is not None:
@@ -187,6 +192,31 @@ def split_assignments(game: Game, args: Sequence[str], strict: bool = False, bid
     return RawHand(values, list(args))
 
 
+def assignment_words(line: str) -> list[str]:
+    """A hand typed on one line (in `play`, or at a question of the prompt) as its assignments:
+    words split as a shell would, and a word without `=` joined to the value before it, so that
+    `cards=QS 10H/-/A 7` and `melds=marriage bezique 4K` read as they do quoted on the command line."""
+    try:
+        words = shlex.split(line)
+    except ValueError:
+        words = line.split()
+    out: list[str] = []
+    for word in words:
+        if "=" not in word and out:
+            out[-1] = f"{out[-1]} {word}"
+        else:
+            out.append(word)
+    return out
+
+
+def looks_like_assignments(text: str) -> bool:
+    """Is an answer a line of FIELD=VALUE assignments rather than one value? (Its first word holds
+    `=` after a name; no field value is written with `=`.)"""
+    head = text.strip().split(" ", 1)[0]
+    name, eq, _value = head.partition("=")
+    return bool(eq) and bool(name) and not any(c in name for c in ",/")
+
+
 def _who_names(game: Game, scope: str) -> list[str]:
     return list(game.players) if scope == "player" else [s.name for s in game.sides]
 
@@ -240,8 +270,10 @@ def resolve_who(game: Game, text: str, scope: str) -> int:
                                                                 names=", ".join(s.name for s in game.sides)))
 
 
-def convert(game: Game, fdef: FieldDef, text: str, who: str | None = None) -> tuple[Any, dict[str, Any] | None]:
-    """One typed value to its typed form (and pattern parts); raises UserError with a sentence."""
+def convert(game: Game, fdef: FieldDef, text: str, who: str | None = None,
+            state: State | None = None) -> tuple[Any, dict[str, Any] | None]:
+    """One typed value to its typed form (and pattern parts); raises UserError with a sentence.
+    With the game's `state`, a range that reads the coming hand is the range of this hand."""
     label = f"{who}.{fdef.name}" if who else fdef.name
     raw = text.strip()
     low = raw.lower()
@@ -260,9 +292,10 @@ def convert(game: Game, fdef: FieldDef, text: str, who: str | None = None) -> tu
             raise UserError(text.format(label=label, extra=extra, raw=repr(raw))) from None
         if t == "number" and float(value).is_integer():
             value = int(value)
-        low_v, high_v = field_range(game, fdef)
+        low_v, high_v = field_range(game, fdef, state)
         if (low_v is not None and value < low_v) or (high_v is not None and value > high_v):
-            raise UserError(_("{label} must be {legal}, not {raw}").format(label=label, legal=describe_field(game, fdef),
+            raise UserError(_("{label} must be {legal}, not {raw}").format(label=label,
+                                                                            legal=describe_field(game, fdef, state),
                                                                             raw=raw))
         return value, None
     if t == "bool":
@@ -358,14 +391,15 @@ def _placeholder(fdef: FieldDef) -> Any:
     return fdef.default if fdef.default is not None else _empty(fdef)
 
 
-def _env_from_typed(game: Game, typed: Mapping[str, Any]) -> dict[str, Any]:
+def _env_from_typed(game: Game, typed: Mapping[str, Any], state: State | None = None) -> dict[str, Any]:
     """A formula environment from a partial `typed` mapping (names as formulas see them; a per-player
-    or per-side field may also be given under its own name as a list), other fields at their defaults."""
+    or per-side field may also be given under its own name as a list), other fields at their defaults;
+    the coming hand's number and counters from `state` when given."""
     rs = game.ruleset
     hand: dict[str, Any] = {}
     for fname, fdef in rs.fields.items():
         hand[fname] = _placeholder(fdef) if fdef.scope == "hand" else [_placeholder(fdef)] * _count(game, fdef)
-    context = hand_context(game, None, typed.get("active") if isinstance(typed.get("active"), list) else None)
+    context = hand_context(game, state, typed.get("active") if isinstance(typed.get("active"), list) else None)
     env = _typed_env(game, hand, context)
     for key, value in typed.items():
         given = rs.fields.get(key)
@@ -376,12 +410,12 @@ def _env_from_typed(game: Game, typed: Mapping[str, Any]) -> dict[str, Any]:
     return env
 
 
-def field_applies(game: Game, fdef: FieldDef, typed: Mapping[str, Any]) -> bool:
+def field_applies(game: Game, fdef: FieldDef, typed: Mapping[str, Any], state: State | None = None) -> bool:
     """Does the field belong to this hand, given the values typed so far? (`applies_if`; true when it
     cannot be told yet, so a prompt asks rather than skips.)"""
     if fdef.applies_if is None:
         return True
-    return _holds(fdef.applies_if, _env_from_typed(game, typed) if not _is_env(typed) else typed)
+    return _holds(fdef.applies_if, _env_from_typed(game, typed, state) if not _is_env(typed) else typed)
 
 
 def _is_env(typed: Mapping[str, Any]) -> bool:
@@ -406,10 +440,10 @@ def _slot_active(game: Game, fdef: FieldDef, active: Sequence[bool]) -> list[boo
 
 
 def fill_total(game: Game, fdef: FieldDef, values: Sequence[Any | None], active: Sequence[bool],
-               typed: Mapping[str, Any]) -> list[Any] | None:
+               typed: Mapping[str, Any], state: State | None = None) -> list[Any] | None:
     """The values with the one left out (None) filled in from the field's total; None when that
     cannot be done (no total, not exactly one value left out, or the value would be out of range)."""
-    env = typed if _is_env(typed) else _env_from_typed(game, typed)
+    env = typed if _is_env(typed) else _env_from_typed(game, typed, state)
     filled, _ = _fill_total(game, fdef, values, _slot_active(game, fdef, active), env)
     return filled
 
@@ -473,20 +507,15 @@ def check_field_names(game: Game, check: Check) -> set[str]:
 
 
 def bid_checks(game: Game) -> list[Check]:
-    """The whole-hand checks that use only bidding fields (and no derived values): they run at bid time."""
-    rs = game.ruleset
-    bidding = {n for n, f in rs.fields.items() if f.bidding}
-    lets = {let.name for let in (*rs.hand_lets, *rs.player_lets, *rs.side_lets)}
-    out = []
-    for check in rs.checks:
-        names = set(check.ok.names) | (set(check.when.names) if check.when else set())
-        for part in check.message_parts:
-            names |= part.names
-        uses_lets = any(n.removeprefix("all_").removeprefix("others_").removeprefix("team_") in lets for n in names)
-        used = check_field_names(game, check)
-        if used and used <= bidding and not uses_lets:
-            out.append(check)
-    return out
+    """The whole-hand checks that use only bidding fields (directly or through lets): they run at bid time."""
+    return checks_on(game, {n for n, f in game.ruleset.fields.items() if f.bidding})
+
+
+def checks_on(game: Game, known: Collection[str]) -> list[Check]:
+    """The checks that need no field outside `known` (directly or through lets): the ones that can
+    refuse a hand typed only in part, where the value is typed rather than after every other field."""
+    return [check for check in game.ruleset.checks
+            if (used := check_field_names(game, check)) and used <= set(known)]
 
 
 def check_bids(game: Game, state: State, hand: Hand) -> list[str]:
@@ -627,7 +656,7 @@ def type_hand(game: Game, raw: RawHand, active: Sequence[bool], state: State | N
             hand[fname] = None
             if given is not None:
                 try:
-                    value, parts = convert(game, fdef, given)
+                    value, parts = convert(game, fdef, given, None, state)
                     hand[fname] = value
                     if parts is not None:
                         hand[f"_{fname}_parts"] = parts
@@ -644,7 +673,7 @@ def type_hand(game: Game, raw: RawHand, active: Sequence[bool], state: State | N
                     out.append(None)
                     continue
                 try:
-                    out.append(convert(game, fdef, text, names[i])[0])
+                    out.append(convert(game, fdef, text, names[i], state)[0])
                 except UserError as exc:
                     problems.append(exc.message)
                     out.append(None)

@@ -507,9 +507,10 @@ def pattern_parts(name: str, parts: Sequence[str], value: Any, stored: Any) -> d
 # ------------------------------------------------------------------ applying a hand
 
 def run_checks(game: Game, scope: _Scope, state: State, checks: Sequence[Check],
-               failed: list[str] | None = None) -> list[str]:
+               failed: list[str] | None = None, partial: bool = False) -> list[str]:
     """The sentences of every check that fails; empty when the hand is legal. The ids of the
-    failing checks are appended to `failed` when it is given."""
+    failing checks are appended to `failed` when it is given. `partial`: a hand typed only in part,
+    where a check that cannot be evaluated yet is passed over."""
     problems: list[str] = []
     if not checks:
         return problems
@@ -528,6 +529,8 @@ def run_checks(game: Game, scope: _Scope, state: State, checks: Sequence[Check],
             except BudgetError as exc:
                 raise HandError(_hand_formula_problem(exc)) from None
             except FormulaError as exc:
+                if partial:
+                    continue
                 problems.append(_hand_formula_problem(exc))
                 if failed is not None:
                     failed.append(check.id)
@@ -550,8 +553,44 @@ def _refuse(problems: list[str], failed: list[str]) -> HandError:
 
 
 def run_checks_on(game: Game, state: State, hand: Hand, checks: Sequence[Check]) -> list[str]:
-    """Some whole-hand checks on a hand typed only in part (the bids before the play): their sentences."""
-    return run_checks(game, _Scope(game, state, hand), state, checks)
+    """Some whole-hand checks on a hand typed only in part (the bids before the play, the fields
+    typed so far at the prompt): their sentences. The lets that can be worked out from what is typed
+    are; a check that cannot be evaluated yet says nothing here (the whole hand is checked when scored)."""
+    scope = _Scope(game, state, hand)
+    _work_out_lets(game, scope, partial=True)
+    return run_checks(game, scope, state, checks, partial=True)
+
+
+def _work_out_lets(game: Game, scope: _Scope, partial: bool = False) -> None:
+    """The hand's lets, the player's and the side's, in order, into the scope. `partial`: a hand
+    typed only in part, where a let that reads a value not typed yet is left out."""
+    rs = game.ruleset
+
+    def value(formula: Formula, env: Mapping[str, Any]) -> Any:
+        if not partial:
+            return formula.fast(env)
+        try:
+            return formula.fast(env)
+        except BudgetError:
+            raise
+        except FormulaError:
+            return None
+
+    for let in rs.hand_lets:
+        scope.set_hand(let.name, value(let.formula, scope.hand_env))
+    own_player, own_side = scope.own_lets
+    for let in rs.player_lets:
+        values = [value(let.formula, env) for env in scope.player_envs]
+        scope.set_players(let.name, values)
+        if let.name in own_player:  # what each player's `_Names` would work out when first read
+            for env, v in zip(scope.player_envs, values, strict=True):
+                env[let.name] = v
+    for let in rs.side_lets:
+        values = [value(let.formula, env) for env in scope.side_envs]
+        scope.set_sides(let.name, values)
+        if let.name in own_side:
+            for env, v in zip(scope.side_envs, values, strict=True):
+                env[let.name] = v
 
 
 def _hand_formula_problem(exc: FormulaError) -> str:
@@ -678,28 +717,13 @@ def _by_hand_code(game: Game, state: State, hand: Hand) -> HandResult | None:
 
 
 def _per_formula(game: Game, state: State, hand: Hand) -> HandResult:
-    rs = game.ruleset
     scope = _Scope(game, state, hand)
     failed: list[str] = []
     problems = run_checks(game, scope, state, scope.plan.early, failed)
     if problems:
         raise _refuse(problems, failed)
     try:
-        for let in rs.hand_lets:
-            scope.set_hand(let.name, let.formula.fast(scope.hand_env))
-        own_player, own_side = scope.own_lets
-        for let in rs.player_lets:
-            values = [let.formula.fast(env) for env in scope.player_envs]
-            scope.set_players(let.name, values)
-            if let.name in own_player:  # what each player's `_Names` would work out when first read
-                for env, value in zip(scope.player_envs, values, strict=True):
-                    env[let.name] = value
-        for let in rs.side_lets:
-            values = [let.formula.fast(env) for env in scope.side_envs]
-            scope.set_sides(let.name, values)
-            if let.name in own_side:
-                for env, value in zip(scope.side_envs, values, strict=True):
-                    env[let.name] = value
+        _work_out_lets(game, scope)
     except FormulaError as exc:
         raise HandError(_hand_formula_problem(exc)) from None
     problems = run_checks(game, scope, state, scope.plan.late, failed)

@@ -33,7 +33,8 @@ def enter_hand(store: Store, game_id: int | str | None, args: Sequence[str], con
     if args:
         __hand, missing = type_hand(game, given, active_players(game, row.state), row.state)
         if not missing:
-            prompt = HandPrompt(game, row.state, console, given, keep=set(game.ruleset.fields), hand_no=row.hands + 1)
+            prompt = HandPrompt(game, row.state, console, given, keep=set(game.ruleset.fields), hand_no=row.hands + 1,
+                                base=pending)
             prompt.asked = True
             try:
                 outcome = prompt.score()
@@ -46,7 +47,7 @@ def enter_hand(store: Store, game_id: int | str | None, args: Sequence[str], con
                 row = store.game(row.id)
                 prompt.state, prompt.hand_no = row.state, row.hands + 1
             return _run(store, row, prompt, console)
-    prompt = HandPrompt(game, row.state, console, given, keep=set(given.values), hand_no=row.hands + 1)
+    prompt = HandPrompt(game, row.state, console, given, keep=set(given.values), hand_no=row.hands + 1, base=pending)
     return _run(store, row, prompt, console)
 
 

@@ -1,14 +1,22 @@
 """Typing one hand at the table, the way `hledger add` takes a transaction.
 
-Every field that applies to this hand is asked in the ruleset's order, with its legal values in
-parentheses and its default in brackets (Enter keeps it); `<` steps back one question, `?` shows
-the field's help. A value is checked as it is typed and only that question is asked again. Per-player
-and per-side fields are asked player by player ("ann: bid (0-13):"), or take the whole row on the
-first question ("4,3,3,3"); where a ruleset declares a total, the last value is filled in and shown.
-After the last field the hand is scored; a check that fails shows its message and asks again only
-the fields it uses, with what was typed as defaults; a value missing for some players asks only
-those players. Nothing is stored here: the caller stores the
-outcome after "Record? [Y/n/e]". Ctrl-C, Ctrl-D or "n" raise `Cancelled`.
+Every field that applies to this hand is asked, each after the fields that decide whether and how
+it is asked, with its legal values in parentheses and its default in brackets (Enter keeps it); `<`
+steps back one question, `?` shows the field's help. A value is checked as it is typed and only that
+question is asked again. Per-player and per-side fields are asked player by player ("ann: bid
+(0-13):"), or take the whole row on the first question ("4,3,3,3"); at one player's question an
+answer that is one legal value for that player is that player's (1000's marriages `H,C,D` are never
+spread over the others). Where a ruleset declares a total, the last value is filled in and shown; a
+value that follows from typed ones (a count from combinations) is shown, not asked, and Enter at a
+field that may still follow from later answers leaves it to them. The checks that need only the
+fields typed so far run as soon as those are typed (a bid the rules refuse is refused at the bid).
+
+A line of FIELD=VALUE assignments typed at any question replaces the hand's typed values as a
+whole, read as the argument form reads it. After the last field the hand is scored; a check that
+fails shows its message and asks again only the fields it uses, with what was typed as defaults; a
+value missing for some players asks only those players. Nothing is stored here: the caller stores
+the outcome after "Record? [Y/n/e]", whose summary is exactly what is stored. Ctrl-C, Ctrl-D or "n"
+raise `Cancelled`.
 """
 
 from __future__ import annotations
@@ -20,24 +28,34 @@ from typing import Any
 
 from scorepad.assign import (
     RawHand,
+    _env_from_typed,
+    assignment_words,
     check_field_names,
+    checks_on,
     convert,
     copies_problems,
     describe_field,
     field_applies,
     fill_total,
+    looks_like_assignments,
     missing_sentence,
+    split_assignments,
     type_hand,
 )
-from scorepad.engine import Game, Hand, HandResult, State, active_players, apply_hand, format_value
-from scorepad.errors import HandError, UserError
+from scorepad.engine import Game, Hand, HandResult, State, active_players, apply_hand, format_value, run_checks_on
+from scorepad.errors import FormulaError, HandError, UserError
 from scorepad.locale import _
-from scorepad.ruleset import FieldDef
+from scorepad.ruleset import FieldDef, Ruleset, field_refs
 from scorepad.table.console import Console
 
 BACK = "<"
 HELP = "?"
 SINGLE = object()  # an answer with commas that is one value, not a row of values
+
+
+class Retyped(Exception):
+    """A line of FIELD=VALUE assignments was typed at a question: it replaced the hand's typed values
+    as a whole, so the questions of the pass under way no longer apply."""
 
 
 class Cancelled(Exception):
@@ -90,8 +108,9 @@ class HandPrompt:
     (their values stand unless a check or the person sends the prompt back to them)."""
 
     def __init__(self, game: Game, state: State, console: Console, given: RawHand | None = None,
-                 keep: Collection[str] = (), hand_no: int | None = None) -> None:
+                 keep: Collection[str] = (), hand_no: int | None = None, base: Sequence[str] = ()) -> None:
         self.game = game
+        self.base = list(base)   # the bid written down before, which a retyped line completes
         self.state = state
         self.console = console
         self.rs = game.ruleset
@@ -101,6 +120,7 @@ class HandPrompt:
         self.hand_no = hand_no
         self.asked = False
         self._refused: list[str] = []   # the fields to ask again when typing the hand failed
+        self._known: set[str] = set(self.keep)   # fields typed or asked so far (their checks can run)
         self._seats: dict[str, set[int]] = {}   # of those, the players/sides whose value is missing
 
     # ------------------------------------------------------------------ the whole hand
@@ -108,26 +128,52 @@ class HandPrompt:
         """Ask, score, fix, summarise, confirm. Call again after `state` changed (a hand typed
         elsewhere meanwhile): the answers stay and are checked against the new state."""
         try:
-            if not self.asked:
-                self.ask_fields([f for f in self.rs.fields if f not in self.keep])
-                self.asked = True
             while True:
-                outcome = self.settle()
-                self.show_summary(outcome)
-                answer = self._ask(_('Record? [Y/n/e] '), ["yes", "no", "edit"]).strip().lower()
-                if answer in ("", "y", "yes", "j", "jah", "д", "да", "т", "так"):
-                    return outcome
-                if answer in ("n", "no", "ei", "н", "нет", "ні"):
-                    raise Cancelled(interrupted=False)
-                if answer in ("e", "edit") or answer.startswith("e"):
-                    self.edit_one()
-                else:
-                    self.console.say(_('  y records the hand, n throws it away, e goes back to a field'), "dim")
+                try:
+                    return self._run_once()
+                except Retyped:
+                    continue
         except (KeyboardInterrupt, EOFError):
             raise Cancelled() from None
 
+    def _run_once(self) -> Outcome:
+        if not self.asked:
+            self.ask_fields([f for f in question_order(self.rs) if f not in self.keep])
+            self.asked = True
+        while True:
+            outcome = self.settle()
+            self.show_summary(outcome)
+            answer = self._ask(_('Record? [Y/n/e] '), ["yes", "no", "edit"]).strip().lower()
+            if answer in ("", "y", "yes", "j", "jah", "д", "да", "т", "так"):
+                return outcome
+            if answer in ("n", "no", "ei", "н", "нет", "ні"):
+                raise Cancelled(interrupted=False)
+            if answer in ("e", "edit") or answer.startswith("e"):
+                self.edit_one()
+            else:
+                self.console.say(_('  y records the hand, n throws it away, e goes back to a field'), "dim")
+
     def _ask(self, question: str, cands: Sequence[str] = ()) -> str:
-        return self.console.ask(question, cands)
+        """One answer; a line of assignments replaces the hand's typed values (raises Retyped), a
+        line the argument form would refuse is refused here with its sentences, and asked again."""
+        while True:
+            text = self.console.ask(question, cands)
+            if not looks_like_assignments(text):
+                return text
+            try:
+                self.retype(assignment_words(text))
+            except HandError as exc:
+                for line in exc.problems or [exc.message]:
+                    self.console.say(f"  {line}", "bad")
+
+    def retype(self, words: Sequence[str]) -> None:
+        """The whole hand typed again: its values replace every value typed before (the bid
+        written down before stays, as on the command line)."""
+        raw = split_assignments(self.game, [*self.base, *words], strict=True, bid=len(self.base))
+        self.answers = {k: (list(v) if isinstance(v, list) else v) for k, v in raw.values.items()}
+        self.keep = set(self.rs.fields)
+        self.asked = True
+        raise Retyped
 
     def edit_one(self) -> None:
         names = [f for f in self.rs.fields if self.applies(self.rs.fields[f])]
@@ -137,7 +183,7 @@ class HandPrompt:
                 return
             hits = [n for n in names if n == text] or [n for n in names if n.startswith(text)]
             if len(hits) == 1:
-                self.ask_fields([hits[0]])
+                self.ask_fields([hits[0]], fixing=True)
                 return
             self.console.say(_("  {text} is not one of {value}").format(text=repr(text), value=', '.join(names)), "bad")
 
@@ -150,7 +196,7 @@ class HandPrompt:
                 for line in exc.problems or [exc.message]:
                     self.console.say(f"  {line}", "bad")
                 fields = self.fields_to_fix(exc)
-                self.ask_fields(fields, dict(self._seats))
+                self.ask_fields(fields, dict(self._seats), fixing=True)
 
     def score(self) -> Outcome:
         """The answers typed and scored against the game's state; HandError says what to fix."""
@@ -198,20 +244,20 @@ class HandPrompt:
                 continue
             try:
                 if fdef.scope == "hand":
-                    value, parts = convert(self.game, fdef, text)
+                    value, parts = convert(self.game, fdef, text, None, self.state)
                     out[name] = value
                     if parts is not None:
                         out[f"_{name}_parts"] = parts
                 else:
                     who = self.who_names(fdef)
-                    out[name] = [convert(self.game, fdef, t, who[i])[0] if t is not None else None
+                    out[name] = [convert(self.game, fdef, t, who[i], self.state)[0] if t is not None else None
                                  for i, t in enumerate(text)]
             except UserError:
                 continue
         return out
 
     def applies(self, fdef: FieldDef) -> bool:
-        return field_applies(self.game, fdef, self.typed_values())
+        return field_applies(self.game, fdef, self.typed_values(), self.state)
 
     def who_names(self, fdef: FieldDef) -> list[str]:
         return list(self.game.players) if fdef.scope == "player" else [s.name for s in self.game.sides]
@@ -222,9 +268,10 @@ class HandPrompt:
             return active
         return [any(active[j] for j in side.members) for side in self.game.sides]
 
-    def ask_fields(self, names: Sequence[str], only: dict[str, set[int]] | None = None) -> None:
+    def ask_fields(self, names: Sequence[str], only: dict[str, set[int]] | None = None, fixing: bool = False) -> None:
         """Ask these fields in order; `<` goes back to the one asked before. `only` narrows a
-        per-player or per-side field to the seats named (the values that are missing)."""
+        per-player or per-side field to the seats named (the values that are missing). `fixing`:
+        the fields are asked again because the hand was refused, so each needs its value now."""
         asked: list[int] = []
         i = 0
         while i < len(names):
@@ -233,33 +280,72 @@ class HandPrompt:
                 self.answers.pop(fdef.name, None)
                 i += 1
                 continue
-            step = self.ask_field(fdef) if fdef.scope == "hand" else self.ask_row(fdef, (only or {}).get(fdef.name))
+            if not fixing and self.not_needed(fdef):
+                i += 1
+                continue
+            step = (self.ask_field(fdef, fixing) if fdef.scope == "hand"
+                    else self.ask_row(fdef, (only or {}).get(fdef.name), fixing))
             if step == BACK:
                 if asked:
                     i = asked.pop()
                 else:
                     self.console.say(_('  (this is the first question)'), "dim")
                 continue
+            self._known.add(fdef.name)
+            if not fixing and self.refused_now(fdef):
+                continue          # the same field again: a rule refuses it from what is typed so far
             asked.append(i)
             i += 1
 
-    def default_text(self, fdef: FieldDef, who: int | None) -> str | None:
+    def not_needed(self, fdef: FieldDef) -> bool:
+        """A required field that earlier answers made unnecessary (its required_if is false, it has no
+        default and nothing is typed for it): not asked, as the argument form does not ask it either."""
+        if (fdef.required_if is None or fdef.optional or fdef.default is not None
+                or self.answers.get(fdef.name) is not None):
+            return False
+        env = _env_from_typed(self.game, self.typed_values(), self.state)
+        try:
+            return not fdef.required_if(env)
+        except FormulaError:
+            return False
+
+    def refused_now(self, fdef: FieldDef) -> bool:
+        """Run the checks that need only the fields typed so far and use this one; say what they
+        refuse. (The bids alone can break a rule: a redouble where none is allowed, the dealer's bid.)"""
+        checks = [c for c in checks_on(self.game, self._known) if fdef.name in check_field_names(self.game, c)]
+        if not checks:
+            return False
+        try:
+            hand, __ = type_hand(self.game, self.raw(), active_players(self.game, self.state), self.state)
+            problems = run_checks_on(self.game, self.state, hand, checks)
+        except UserError:
+            return False          # the whole hand is checked when it is scored
+        for line in problems:
+            self.console.say(f"  {line}", "bad")
+        return bool(problems)
+
+    def default_text(self, fdef: FieldDef, who: int | None) -> tuple[str | None, str]:
+        """The default shown in brackets and where it comes from: "typed" (an answer given before),
+        "worked" (it follows from typed values), "ruleset" (the field's default) or "none"."""
         answer = self.answers.get(fdef.name)
         if who is not None and isinstance(answer, list):
             answer = answer[who]
         if answer is not None:
-            return str(answer)
-        if fdef.default_from is not None:
-            return self.worked_out(fdef, who)
+            return str(answer), "typed"
+        worked = self.worked_out(fdef, who)
+        if worked is not None:
+            return worked, "worked"
         if fdef.default is not None:
-            return value_text(fdef.default)
-        return None
+            return value_text(fdef.default), "ruleset"
+        return None, "none"
 
     def worked_out(self, fdef: FieldDef, who: int | None) -> str | None:
-        """The value a field's default_from gives from the answers so far (offered as the default)."""
+        """The value that follows from the answers so far (default_from, a total's rest), if any."""
+        if fdef.default_from is None and fdef.total is None:
+            return None
         raw = self.raw()
         try:
-            hand, _ = type_hand(self.game, raw, active_players(self.game, self.state), self.state)
+            hand, __ = type_hand(self.game, raw, active_players(self.game, self.state), self.state)
         except UserError:
             return None
         prefix = f"{fdef.name}=" if who is None else f"{self.who_names(fdef)[who]}.{fdef.name}="
@@ -273,17 +359,19 @@ class HandPrompt:
         if default is None and fdef.optional:
             default = "-"
         shown = f" [{default}]" if default is not None else ""
-        return f"{label} ({describe_field(self.game, fdef)}){shown}: " if legal else f"{label}{shown}: "
+        return f"{label} ({describe_field(self.game, fdef, self.state)}){shown}: " if legal else f"{label}{shown}: "
 
-    def read(self, label: str, fdef: FieldDef, who: str | None, default: str | None,
-             row: Any = None, legal: bool = True) -> Any:
-        """One answer for one value, asked until it is legal: its text, BACK, or None for 'none'.
-        With `row` (a callable), an answer with commas is handed to it as a whole row of values."""
+    def read(self, label: str, fdef: FieldDef, who: str | None, default: tuple[str | None, str],
+             row: Any = None, legal: bool = True, may_wait: bool = False) -> Any:
+        """One answer for one value, asked until it is legal: its text, BACK, or None for 'not typed'
+        (the field's default applies, or a value that follows from later answers; `may_wait`).
+        With `row` (a callable), an answer that is not one value is handed to it as a whole row."""
+        shown, source = default
         while True:
-            text = self._ask(self.question(label, fdef, default, legal), candidates(self.game, fdef)).strip()
-            if row is not None and "," in text:
+            text = self._ask(self.question(label, fdef, shown, legal), candidates(self.game, fdef)).strip()
+            if row is not None and text not in (BACK, HELP, ""):
                 whole = row(text)
-                if whole is SINGLE:  # a value with a comma in it (`C,S`), not a row
+                if whole is SINGLE:
                     pass
                 elif whole is not None:
                     return whole
@@ -292,31 +380,40 @@ class HandPrompt:
             if text == BACK:
                 return BACK
             if text == HELP:
-                self.console.say(f"  {fdef.name}: {fdef.help or describe_field(self.game, fdef)}", "dim")
+                self.console.say(f"  {fdef.name}: {fdef.help or describe_field(self.game, fdef, self.state)}", "dim")
                 more = "; or all values at once: 4,3,3,3" if row is not None else ""
                 self.console.say(_("  Enter keeps the value in [brackets]; < goes back one question{more}").format(
                                      more=more), "dim")
                 continue
             if text == "":
-                if default is not None and not (default == "-" and fdef.optional and "-" not in fdef.words):
-                    text = default
-                elif fdef.optional:
-                    return None
+                if source in ("typed", "worked"):
+                    text = shown or ""
+                elif source == "ruleset" or fdef.optional or may_wait:
+                    return None      # not typed: the default, or what later answers give, applies
                 else:
                     self.console.say(_("  {label} needs a value ({value})").format(
-                                         label=label, value=describe_field(self.game, fdef)), "bad")
+                                         label=label, value=describe_field(self.game, fdef, self.state)), "bad")
                     continue
             if text == "-" and fdef.optional and "-" not in fdef.words and fdef.type != "cards":
                 return None
             try:
-                convert(self.game, fdef, text, who)
+                convert(self.game, fdef, text, who, self.state)
             except UserError as exc:
                 self.console.say(f"  {exc.message}", "bad")
                 continue
             return text
 
-    def ask_field(self, fdef: FieldDef) -> str | None:
-        text = self.read(fdef.name, fdef, None, self.default_text(fdef, None))
+    def may_wait(self, fdef: FieldDef, fixing: bool) -> bool:
+        """May Enter leave this field to later answers? In the first pass, where it can follow from them."""
+        return not fixing and (fdef.default_from is not None or fdef.total is not None)
+
+    def ask_field(self, fdef: FieldDef, fixing: bool = False) -> str | None:
+        default = self.default_text(fdef, None)
+        if default[1] == "worked" and not fixing:
+            self.console.say(_("{name} = {value} (follows from what is typed)").format(
+                                 name=fdef.name, value=default[0]), "dim")
+            return None
+        text = self.read(fdef.name, fdef, None, default, may_wait=self.may_wait(fdef, fixing))
         if text == BACK:
             return BACK
         if text is None:
@@ -325,46 +422,78 @@ class HandPrompt:
             self.answers[fdef.name] = text
         return None
 
-    def ask_row(self, fdef: FieldDef, only: Collection[int] | None = None) -> str | None:
+    def ask_row(self, fdef: FieldDef, only: Collection[int] | None = None, fixing: bool = False) -> str | None:
         """A per-player or per-side field: one question per player, or the whole row at once. With
         `only`, just those players (or sides) are asked; the values typed for the others stand."""
         names = self.who_names(fdef)
         active = self.who_active(fdef)
         seats = [i for i in range(len(names)) if active[i] and (only is None or i in only)]
         row: list[str | None] = list(self.answers.get(fdef.name) or [None] * len(names))
+        self.answers[fdef.name] = row
+        asked: list[int] = []     # the places of `seats` asked so far, for `<`
         j = 0
         while j < len(seats):
             i = seats[j]
             if j == len(seats) - 1 and j > 0 and fdef.total is not None and only is None:
                 filled = self.fill(fdef, [None if k == i else v for k, v in enumerate(row)])
-                if filled is not None:
+                if filled is not None:    # the last value is the rest of the total, whatever it was
                     row[i] = filled
                     self.console.say(_("{value}: {name} = {filled} (the rest of the total)").format(
                                          value=names[i], name=fdef.name, filled=filled), "dim")
                     j += 1
                     continue
-            default = row[i] if row[i] is not None else self.default_text(fdef, i)
+            if row[i] is None and not fixing:
+                worked = self.worked_out(fdef, i)
+                if worked is not None:
+                    row[i] = worked
+                    self.console.say(_("{value}: {name} = {filled} (follows from what is typed)").format(
+                                         value=names[i], name=fdef.name, filled=worked), "dim")
+                    j += 1
+                    continue
             whole = ((lambda t: self.whole_row(fdef, names, seats, t))
-                     if j == 0 and only is None and fdef.type not in ("cards", "combos") else None)
-            text = self.read(f"{names[i]}: {fdef.name}", fdef, names[i], default, whole, legal=(j == 0))
+                     if not asked and only is None and fdef.type != "combos" else None)
+            text = self.read(f"{names[i]}: {fdef.name}", fdef, names[i], self.default_text(fdef, i), whole,
+                             legal=not asked, may_wait=self.may_wait(fdef, fixing))
             if text == BACK:
-                if j == 0:
+                if not asked:
                     return BACK
-                j -= 1
+                j = asked.pop()
                 continue
             if isinstance(text, list):  # the whole row on one line
-                row = text
+                row[:] = text
                 break
             row[i] = text
+            asked.append(j)
             j += 1
-        self.answers[fdef.name] = row if any(v is not None for v in row) else None
-        if self.answers[fdef.name] is None:
+        if fdef.total is not None and only is None:
+            self.fill_last(fdef, row)
+        if all(v is None for v in row):
             self.answers.pop(fdef.name)
         return None
 
+    def fill_last(self, fdef: FieldDef, row: list[str | None]) -> None:
+        """One value of a row with a total left out: fill it in and say so."""
+        filled = self.fill(fdef, row)
+        if filled is None:
+            return
+        gap = next(i for i, t in enumerate(row) if t is None and self.who_active(fdef)[i])
+        row[gap] = filled
+        self.console.say(_("{value}: {name} = {filled} (the rest of the total)").format(
+                             value=self.who_names(fdef)[gap], name=fdef.name, filled=filled), "dim")
+
     def whole_row(self, fdef: FieldDef, names: list[str], seats: list[int], text: str) -> Any:
-        """'4,3,3,3': a value per playing seat (one fewer where the total fills the last)."""
-        items = [t.strip() for t in text.split(",")]
+        """'4,3,3,3' (cards: 'QS 10H/-/A 7'): a value per playing seat, one fewer where a total fills
+        the last. An answer that is one legal value for the player asked is that player's (SINGLE):
+        a list of one player's (marriages `H,C,D`) is never spread over the others."""
+        sep = "/" if fdef.type == "cards" else ","
+        if sep not in text:
+            return SINGLE
+        try:
+            convert(self.game, fdef, text, names[seats[0]], self.state)
+            return SINGLE
+        except UserError:
+            pass
+        items = [t.strip() for t in text.split(sep)]
         row: list[str | None] = [None] * len(names)
         if len(items) == len(seats) - 1 and fdef.total is not None and len(seats) > 1:
             for i, t in zip(seats, items, strict=False):
@@ -380,11 +509,6 @@ class HandPrompt:
                                  value=names[seats[-1]], name=fdef.name, filled=filled), "dim")
             return row
         if len(items) != len(seats):
-            try:
-                convert(self.game, fdef, text, names[seats[0]])
-                return SINGLE
-            except UserError:
-                pass
             who = ", ".join(names[i] for i in seats)
             self.console.say(_("  {name} needs {n} values, one each for {who}; got {n2}").format(
                                  name=fdef.name, n=len(seats), who=who, n2=len(items)), "bad")
@@ -399,28 +523,28 @@ class HandPrompt:
             if t is None:
                 continue
             try:
-                convert(self.game, fdef, t, names[i])
+                convert(self.game, fdef, t, names[i], self.state)
             except UserError as exc:
                 self.console.say(f"  {exc.message}", "bad")
                 ok = False
         return ok
 
     def fill(self, fdef: FieldDef, row: list[str | None]) -> str | None:
-        """The last value of a row with a declared total, as text; None when it cannot be filled."""
+        """The one value of a row with a declared total left out, as text; None when it cannot be filled."""
         names = self.who_names(fdef)
+        active = self.who_active(fdef)
+        if sum(1 for i, t in enumerate(row) if t is None and active[i]) != 1:
+            return None
         values: list[Any] = []
         for i, t in enumerate(row):
             try:
-                values.append(convert(self.game, fdef, t, names[i])[0] if t is not None else None)
+                values.append(convert(self.game, fdef, t, names[i], self.state)[0] if t is not None else None)
             except UserError:
                 return None
-        active = self.who_active(fdef)
-        out = fill_total(self.game, fdef, values, active, self.typed_values())
+        out = fill_total(self.game, fdef, values, active, self.typed_values(), self.state)
         if out is None:
             return None
         missing = [i for i, t in enumerate(row) if t is None and active[i]]
-        if len(missing) != 1:
-            return None
         return value_text(out[missing[0]])
 
     # ------------------------------------------------------------------ the result
@@ -461,6 +585,21 @@ class HandPrompt:
             self.console.say(f"  = {side.name}: {num(outcome.result.points[k])} ({why})")
         for event in outcome.result.events:
             self.console.say(f"  * {event}", "event")
+
+
+def question_order(rs: Ruleset) -> list[str]:
+    """The order of the questions: each field after the fields its value, applies_if, total or
+    required_if read (what decides whether and how it is asked), otherwise as the ruleset lists them."""
+    order = list(rs.field_order)
+    needs = {name: field_refs(fdef.required_if, rs.fields) - {name} for name, fdef in rs.fields.items()}
+    out: list[str] = []
+    waiting = list(order)
+    while waiting:
+        ready = next((n for n in waiting if not (needs[n] & set(waiting)) or
+                      any(n in needs[m] for m in needs[n] & set(waiting))), waiting[0])
+        out.append(ready)
+        waiting.remove(ready)
+    return out
 
 
 def summary_lines(game: Game, hand: Hand, shown: Collection[str] | None = None) -> list[str]:

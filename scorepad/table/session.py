@@ -15,6 +15,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from scorepad import handcode, play
+from scorepad.assign import assignment_words
 from scorepad.errors import ScorepadError, UserError
 from scorepad.locale import N_, _, ngettext
 from scorepad.render import compact_standings, num, sheet_text, standings_text
@@ -131,7 +132,7 @@ class Session:
             return None
         head = words[0].lower()
         if "=" in head:
-            self.hand(words)
+            self.hand(assignment_words(line))   # `cards=QS 10H/-/A 7` as on the command line, quoted
             return None
         rest = words[1:]
         if head in ("quit", "exit", "q"):
