@@ -217,6 +217,54 @@ def looks_like_assignments(text: str) -> bool:
     return bool(eq) and bool(name) and not any(c in name for c in ",/")
 
 
+def canonical_names(game: Game, args: Sequence[str]) -> list[str]:
+    """Assignments with each field under its own name (`заказ=140` → `bid=140`), values as typed: text
+    that is kept (a bid written down) reads the same whatever language the next command is typed in."""
+    out = []
+    for arg in args:
+        left, eq, right = arg.partition("=")
+        who, dot, name = left.strip().rpartition(".")
+        fdef = _find_field(game.ruleset.fields, name.lower(), game.ruleset.field_aliases) if eq else None
+        out.append(f"{who}{dot}{fdef.name}={right.strip()}" if fdef is not None else arg)
+    return out
+
+
+def typed_assignments(game: Game, values: Mapping[str, Any], skip_defaults: bool = True) -> list[str]:
+    """Raw values per field written as the assignments a person types, under the fields' own names
+    (so a hand or bid typed with another language's names reads the same in every language); a row
+    where one value per seat can be written so, else one `who.field=value` per seat. Values equal to
+    the field's default are left out when `skip_defaults`."""
+    typed: list[str] = []
+    for name, fdef in game.ruleset.fields.items():
+        answer = values.get(name)
+        if answer is None:
+            continue
+        default = value_text(fdef.default) if fdef.default is not None and skip_defaults else None
+        if fdef.scope == "hand":
+            if answer != default:
+                typed.append(f"{name}={answer}")
+            continue
+        if all(a is None or a == default for a in answer):
+            continue
+        if fdef.type not in ("cards", "combos") and all(a is not None and "," not in a for a in answer):
+            typed.append(f"{name}={','.join(answer)}")
+        else:
+            who = _who_names(game, fdef.scope)
+            typed += [f"{who[i]}.{name}={a}" for i, a in enumerate(answer) if a is not None and a != default]
+    return typed
+
+
+def value_text(value: Any) -> str:
+    """A typed value written back the way a person would type it (a default in brackets)."""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, (list, tuple)):
+        return " ".join(str(v) for v in value) or "-"
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return "" if value is None else str(value)
+
+
 def _who_names(game: Game, scope: str) -> list[str]:
     return list(game.players) if scope == "player" else [s.name for s in game.sides]
 

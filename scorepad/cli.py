@@ -401,6 +401,8 @@ def bid(assignments: list[str] = typer.Argument(None, metavar="FIELD=VALUE...",
             done = record_bid(store, game, [], console)
     else:
         done = record_bid(store, game, assignments or [])
+    if done.replaced:
+        typer.echo(_("The bid written down before ({value}) is replaced.").format(value=' '.join(done.replaced)))
     typer.echo(_("Bid for hand {n} written down: {value}").format(n=done.n, value=' '.join(done.typed)))
 
 

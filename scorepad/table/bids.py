@@ -12,10 +12,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from scorepad.assign import RawHand, check_bids, missing_sentence, split_assignments, type_bids
+from scorepad.assign import RawHand, canonical_names, check_bids, missing_sentence, split_assignments, type_bids
 from scorepad.engine import Game, active_players
 from scorepad.errors import HandError, UserError
-from scorepad.locale import _
+from scorepad.locale import _, current
 from scorepad.play import game_of, open_game
 from scorepad.ruleset import Ruleset
 from scorepad.store import GameRow, Store
@@ -27,6 +27,7 @@ class Bid:
     row: GameRow
     n: int
     typed: list[str]
+    replaced: list[str] | None = None   # the bid written down before, which this one replaced
 
 
 def bidding_fields(rs: Ruleset) -> list[str]:
@@ -34,9 +35,11 @@ def bidding_fields(rs: Ruleset) -> list[str]:
 
 
 def record_bid(store: Store, game_id: int | str | None, args: Sequence[str], console: Console | None = None) -> Bid:
-    """Write down the bidding fields of the coming hand (added to a bid already written down)."""
+    """Write down the bidding fields of the coming hand, read as `hand` reads them (names and words
+    of the player's language, a value typed twice refused) and checked at once by the rules that need
+    only the bids. A bid written down before is replaced, and the caller says so."""
     row = open_game(store.game(game_id))
-    game = game_of(row)
+    game = game_of(row, current())
     rs = game.ruleset
     if row.state["finished"]:
         raise UserError(_('this game has ended and takes no more hands (undo or edit still work)'))
@@ -44,20 +47,21 @@ def record_bid(store: Store, game_id: int | str | None, args: Sequence[str], con
     if not bidding:
         raise UserError(_("{name} has no fields written down at bid time; record the whole hand with "
                            "`scorepad hand`").format(name=rs.name))
-    before = store.pending_bid(row.id) or []
-    typed = [*before, *args]
+    before = store.pending_bid(row.id)
     if console is not None and not args:
         from scorepad.table.prompt import HandPrompt
 
-        prompt = HandPrompt(game, row.state, console, split_assignments(game, typed), hand_no=row.hands + 1)
+        prompt = HandPrompt(game, row.state, console, split_assignments(game, before or []), hand_no=row.hands + 1)
         prompt.ask_fields(bidding)
-        typed = prompt.raw().typed
-    raw = split_assignments(game, typed)
+        raw = prompt.raw()
+    else:
+        raw = split_assignments(game, args, strict=True)
     problems = bid_problems(game, row.state, raw)
     if problems:
         raise HandError(problems[0], problems)
+    typed = raw.typed if console is not None and not args else canonical_names(game, args)
     store.set_pending_bid(row.id, row.version, typed)
-    return Bid(store.game(row.id), row.hands + 1, typed)
+    return Bid(store.game(row.id), row.hands + 1, typed, before)
 
 
 def bid_problems(game: Game, state: dict[str, object], raw: RawHand) -> list[str]:

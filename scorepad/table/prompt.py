@@ -41,6 +41,8 @@ from scorepad.assign import (
     missing_sentence,
     split_assignments,
     type_hand,
+    typed_assignments,
+    value_text,
 )
 from scorepad.engine import Game, Hand, HandResult, State, active_players, apply_hand, format_value, run_checks_on
 from scorepad.errors import FormulaError, HandError, UserError
@@ -74,17 +76,6 @@ class Outcome:
     raw: RawHand
     hand: Hand
     result: HandResult
-
-
-def value_text(value: Any) -> str:
-    """A typed value written back the way a person would type it (a default in brackets)."""
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    if isinstance(value, (list, tuple)):
-        return " ".join(str(v) for v in value) or "-"
-    if isinstance(value, float) and value.is_integer():
-        return str(int(value))
-    return "" if value is None else str(value)
 
 
 def candidates(game: Game, fdef: FieldDef) -> list[str]:
@@ -551,26 +542,8 @@ class HandPrompt:
     def raw(self, full: bool = False) -> RawHand:
         """The answers as RawHand, with the assignments a person would have typed for them
         (values equal to the field's default left out, unless `full`)."""
-        values: dict[str, Any] = {}
-        typed: list[str] = []
-        for name, fdef in self.rs.fields.items():
-            answer = self.answers.get(name)
-            if answer is None:
-                continue
-            values[name] = answer
-            default = value_text(fdef.default) if fdef.default is not None and not full else None
-            if fdef.scope == "hand":
-                if answer != default:
-                    typed.append(f"{name}={answer}")
-                continue
-            if all(a is None or a == default for a in answer):
-                continue
-            if fdef.type not in ("cards", "combos") and all(a is not None and "," not in a for a in answer):
-                typed.append(f"{name}={','.join(answer)}")
-            else:
-                who = self.who_names(fdef)
-                typed += [f"{who[i]}.{name}={a}" for i, a in enumerate(answer) if a is not None and a != default]
-        return RawHand(values, typed)
+        values = {name: self.answers[name] for name in self.rs.fields if self.answers.get(name) is not None}
+        return RawHand(values, typed_assignments(self.game, values, skip_defaults=not full))
 
     def show_summary(self, outcome: Outcome) -> None:
         from scorepad.render import num

@@ -224,8 +224,12 @@ class Session:
         from scorepad.table.bids import record_bid
 
         row = self.need_game()
-        done = record_bid(self.store, row.id, args, self.console if not args else None)
+        done = record_bid(self.store, row.id, assignment_words(' '.join(args)) if args else [],
+                          self.console if not args else None)
         self.row = done.row
+        if done.replaced:
+            self.console.say(_("The bid written down before ({value}) is replaced.").format(
+                                 value=' '.join(done.replaced)), "event")
         self.console.say(_("Bid for hand {n} written down: {value}").format(n=done.n, value=' '.join(done.typed)), "good")
 
     def cmd_undo(self, args: Sequence[str]) -> None:

@@ -48,6 +48,27 @@ def read_fields(fields_raw: Mapping[str, Any], patterns: Mapping[str, tuple[re.P
     return fields
 
 
+def default_problem(default: Any, ftype: str, values: tuple[str, ...], words: Mapping[str, Any], key: str,
+                    p: Problems) -> None:
+    """A default that the field could never hold is refused when the ruleset is checked, not when
+    a hand first leans on it: a word or a number where the other is typed, a word not among the values."""
+    if isinstance(default, str) and default.lower() in words:
+        return
+    if ftype in ("int", "number"):
+        ok = isinstance(default, int | float) and not isinstance(default, bool) and (
+            ftype == "number" or float(default).is_integer())
+        wanted = "a whole number" if ftype == "int" else "a number"
+    elif ftype == "bool":
+        ok, wanted = isinstance(default, bool), "true or false"
+    elif ftype == "word":
+        ok = isinstance(default, str) and default.lower() in values
+        wanted = "one of its values (" + ", ".join(values) + ")"
+    else:
+        ok, wanted = isinstance(default, str | list), "text"
+    if not ok:
+        p.add(key, f"must be {wanted}, not {default!r}")
+
+
 def read_field(fname: str, spec: Mapping[str, Any], fields_raw: Mapping[str, Any],
                patterns: Mapping[str, tuple[re.Pattern[str] | None, tuple[str, ...]]],
                names: Names, comp: Compiler, p: Problems) -> FieldDef:
@@ -96,6 +117,8 @@ def read_field(fname: str, spec: Mapping[str, Any], fields_raw: Mapping[str, Any
         combos, rest = read_combos(spec, key, scope, fields_raw, comp, names.setup, p)
     elif "combos" in spec or "rest" in spec:
         p.add(key + ".combos", "combos and rest belong to a field of type combos")
+    if "default" in spec:
+        default_problem(spec["default"], ftype, values, words, key + ".default", p)
     return FieldDef(fname, scope, ftype, fmin, fmax, words, values, synonyms,
                     spec.get("default"), bool(spec.get("optional", ftype == "combos")), req_if,
                     str(spec.get("help", "")), pattern, parts, maps, resolve,

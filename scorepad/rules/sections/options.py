@@ -25,6 +25,10 @@ def read_options(data: dict[str, Any], p: Problems) -> dict[str, Option]:
         if "default" not in spec:
             p.add(key + ".default", "every option needs a default")
             continue
+        numeric = "min" in spec or "max" in spec
+        if numeric and (not isinstance(spec["default"], int | float) or isinstance(spec["default"], bool)):
+            p.add(key + ".default", f"must be a number (the option has a range), not {spec['default']!r}")
+            continue
         values = spec.get("values")
         if values is not None and (not isinstance(values, list) or spec["default"] not in values):
             p.add(key + ".values", "must be a list that contains the default")
