@@ -8,9 +8,12 @@ Roles (group roles without login; the organiser grants them to the members' logi
 The database itself enforces it, not only the CLI: privileges per table and column, and triggers.
 A stored hand is never changed: the one update allowed is retiring it (status from 'active' to
 'undone' or 'replaced', what undo and edit do), and only the owner deletes one (with its game). The
-audit trail is append-only for every role: never deleted, never changed, except that the owner's
-`delete` of a game files the game's trail away under the negated game id (the store's way of keeping
-a deleted game's history), which changes nothing else in it.
+audit trail's triggers refuse every UPDATE, DELETE and TRUNCATE, except that the owner's `delete` of
+a game files the game's trail away under the negated game id. A scorer writes a game's cached state
+only in the shape recording a hand writes, only their own current-game entry, and a ruleset text only
+under its own hash. Nobody but the owner creates objects in the schema, and every trigger function
+reads names from pg_catalog only, so no function planted elsewhere runs with another role's rights.
+What the owner, who owns the tables, can still do (disable a trigger) is said in docs/club.md.
 Running `club init` again is harmless, and grants on tables a later migration added.
 """
 
@@ -33,7 +36,10 @@ def statements(prefix: str, schema: str, tables: list[str]) -> list[str]:
     """Every statement `club init` runs after the migrations, in order (also what it prints)."""
     reader, scorer, owner = roles(prefix)
     q = f'"{schema}"'
-    out = [f"GRANT USAGE ON SCHEMA {q} TO {reader}, {scorer}, {owner}",
+    # Nobody but the owner creates objects in the club's schema (PUBLIC may, by default, before
+    # PostgreSQL 15): a function planted there could otherwise be called with another role's rights.
+    out = [f"REVOKE CREATE ON SCHEMA {q} FROM PUBLIC",
+           f"GRANT USAGE ON SCHEMA {q} TO {reader}, {scorer}, {owner}",
            f"GRANT CREATE ON SCHEMA {q} TO {owner}",
            f"GRANT {reader} TO {scorer}"]
     for table in tables:
@@ -52,29 +58,36 @@ def statements(prefix: str, schema: str, tables: list[str]) -> list[str]:
         if table in tables:
             out.append(f"GRANT {grant} ON {q}.{table} TO {scorer}")
     fn_hands, fn_audit = f"{q}.{prefix}_hands_retire_only", f"{q}.{prefix}_audit_append_only"
-    out.append(f"""CREATE OR REPLACE FUNCTION {fn_hands}() RETURNS trigger LANGUAGE plpgsql AS $$
+    # Each function runs with the rights of whoever fired it (SECURITY INVOKER) and reads names only
+    # from pg_catalog (a fixed search_path, schema-qualified calls), so nothing created elsewhere runs.
+    fixed = "SECURITY INVOKER SET search_path = pg_catalog, pg_temp"
+    out.append(f"""CREATE OR REPLACE FUNCTION {fn_hands}() RETURNS trigger LANGUAGE plpgsql {fixed} AS $$
 BEGIN
   IF TG_OP = 'DELETE' THEN
-    IF pg_has_role(current_user, '{owner}', 'MEMBER') THEN RETURN OLD; END IF;
+    IF pg_catalog.pg_has_role(current_user, '{owner}', 'MEMBER') THEN RETURN OLD; END IF;
     RAISE EXCEPTION 'a stored hand is never deleted (only {owner} deletes a whole game)'
       USING ERRCODE = 'insufficient_privilege';
   END IF;
-  IF (to_jsonb(NEW) - 'status') IS DISTINCT FROM (to_jsonb(OLD) - 'status')
+  IF (pg_catalog.to_jsonb(NEW) OPERATOR(pg_catalog.-) 'status')
+     IS DISTINCT FROM (pg_catalog.to_jsonb(OLD) OPERATOR(pg_catalog.-) 'status')
      OR OLD.status <> 'active' OR NEW.status NOT IN ('undone', 'replaced') THEN
     RAISE EXCEPTION 'a stored hand is never changed; undo and edit only retire it (active to undone or replaced)'
       USING ERRCODE = 'insufficient_privilege';
   END IF;
   RETURN NEW;
 END $$""")
-    out.append(f"""CREATE OR REPLACE FUNCTION {fn_audit}() RETURNS trigger LANGUAGE plpgsql AS $$
+    out.append(f"""CREATE OR REPLACE FUNCTION {fn_audit}() RETURNS trigger LANGUAGE plpgsql {fixed} AS $$
 BEGIN
   -- deleting a game files its trail away under the negated game id: the one change, the owner's
-  IF TG_OP = 'UPDATE' AND pg_has_role(current_user, '{owner}', 'MEMBER') AND OLD.game_id > 0
-     AND NEW.game_id = -OLD.game_id AND (to_jsonb(NEW) - 'game_id') = (to_jsonb(OLD) - 'game_id') THEN
+  IF TG_OP = 'UPDATE' AND pg_catalog.pg_has_role(current_user, '{owner}', 'MEMBER') AND OLD.game_id > 0
+     AND NEW.game_id = -OLD.game_id
+     AND (pg_catalog.to_jsonb(NEW) OPERATOR(pg_catalog.-) 'game_id')
+         = (pg_catalog.to_jsonb(OLD) OPERATOR(pg_catalog.-) 'game_id') THEN
     RETURN NEW;
   END IF;
   RAISE EXCEPTION 'the audit trail is append-only: % refused', TG_OP USING ERRCODE = 'insufficient_privilege';
 END $$""")
+    out += guard_statements(prefix, q, owner, fixed)
     out.append(f"ALTER FUNCTION {fn_hands}() OWNER TO {owner}")
     out.append(f"ALTER FUNCTION {fn_audit}() OWNER TO {owner}")
     out.append(f"DROP TRIGGER IF EXISTS {prefix}_hands_retire_only ON {q}.hands")
@@ -86,6 +99,61 @@ END $$""")
     out.append(f"DROP TRIGGER IF EXISTS {prefix}_audit_no_truncate ON {q}.audit")
     out.append(f"CREATE TRIGGER {prefix}_audit_no_truncate BEFORE TRUNCATE ON {q}.audit "
                f"FOR EACH STATEMENT EXECUTE FUNCTION {fn_audit}()")
+    return out
+
+
+def guard_statements(prefix: str, q: str, owner: str, fixed: str) -> list[str]:
+    """The triggers that hold what a scorer writes to what recording a hand writes: a game's cached
+    state keeps its shape (the number of hands, one entry per side with a score and a status); a
+    client's current-game entry in meta is written only by that database user; and a pinned ruleset
+    text is stored only under its own hash (the first 16 hex digits of its SHA-256)."""
+    fn_games, fn_meta, fn_rules = (f"{q}.{prefix}_games_state_shape", f"{q}.{prefix}_meta_own_entries",
+                                   f"{q}.{prefix}_rulesets_true_hash")
+    refuse = "USING ERRCODE = 'insufficient_privilege'"
+    out = [f"""CREATE OR REPLACE FUNCTION {fn_games}() RETURNS trigger LANGUAGE plpgsql {fixed} AS $$
+DECLARE s jsonb;
+BEGIN
+  IF NEW.state IS NOT DISTINCT FROM OLD.state OR pg_catalog.pg_has_role(current_user, '{owner}', 'MEMBER') THEN
+    RETURN NEW;
+  END IF;
+  BEGIN
+    s := NEW.state::jsonb;
+  EXCEPTION WHEN others THEN
+    RAISE EXCEPTION 'a game''s state is written by recording a hand: this one is not JSON' {refuse};
+  END;
+  IF jsonb_typeof(s) <> 'object' OR jsonb_typeof(s -> 'sides') IS DISTINCT FROM 'array'
+     OR jsonb_typeof(s -> 'game') IS DISTINCT FROM 'object' OR jsonb_typeof(s -> 'finished') IS DISTINCT FROM 'boolean'
+     OR jsonb_typeof(s -> 'hands') IS DISTINCT FROM 'number' OR (s ->> 'hands')::numeric <> NEW.hands
+     OR jsonb_array_length(s -> 'sides') <> jsonb_array_length(NEW.sides::jsonb)
+     OR EXISTS (SELECT 1 FROM jsonb_array_elements(s -> 'sides') AS e(side)
+                WHERE jsonb_typeof(side) <> 'object' OR side -> 'score' IS NULL OR side -> 'status' IS NULL) THEN
+    RAISE EXCEPTION 'a game''s state is written by recording a hand: this one has not the shape of one' {refuse};
+  END IF;
+  RETURN NEW;
+END $$""",
+           f"""CREATE OR REPLACE FUNCTION {fn_meta}() RETURNS trigger LANGUAGE plpgsql {fixed} AS $$
+DECLARE mine text := ':' || session_user;
+BEGIN
+  IF pg_catalog.pg_has_role(current_user, '{owner}', 'MEMBER') THEN RETURN NEW; END IF;
+  IF (TG_OP = 'UPDATE' AND starts_with(OLD.key, 'current_game@') AND right(OLD.key, length(mine)) <> mine)
+     OR (starts_with(NEW.key, 'current_game@') AND right(NEW.key, length(mine)) <> mine) THEN
+    RAISE EXCEPTION 'each database user sets only their own current game' {refuse};
+  END IF;
+  RETURN NEW;
+END $$""",
+           f"""CREATE OR REPLACE FUNCTION {fn_rules}() RETURNS trigger LANGUAGE plpgsql {fixed} AS $$
+BEGIN
+  IF NEW.hash <> left(encode(sha256(convert_to(NEW.text, 'UTF8')), 'hex'), 16) THEN
+    RAISE EXCEPTION 'a ruleset text is pinned only under its own hash' {refuse};
+  END IF;
+  RETURN NEW;
+END $$"""]
+    for fn, table, when in ((fn_games, "games", "BEFORE UPDATE"), (fn_meta, "meta", "BEFORE INSERT OR UPDATE"),
+                            (fn_rules, "rulesets", "BEFORE INSERT OR UPDATE")):
+        name = fn.rsplit(".", 1)[1]
+        out.append(f"ALTER FUNCTION {fn}() OWNER TO {owner}")
+        out.append(f"DROP TRIGGER IF EXISTS {name} ON {q}.{table}")
+        out.append(f"CREATE TRIGGER {name} {when} ON {q}.{table} FOR EACH ROW EXECUTE FUNCTION {fn}()")
     return out
 
 
@@ -113,6 +181,9 @@ def init(spec: str, prefix: str = "scorepad") -> list[str]:
             for role in roles(prefix):
                 if role not in existing:
                     done.append(_run(db, f"CREATE ROLE {role} NOLOGIN"))
+            public = db.execute("SELECT 1 FROM pg_namespace WHERE nspname = 'public'").fetchone()
+            if schema != "public" and public is not None:   # where PUBLIC may create before PostgreSQL 15
+                done.append(_run(db, "REVOKE CREATE ON SCHEMA public FROM PUBLIC"))
             tables = [t for (t,) in db.execute(
                 "SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema()"
                 " AND table_type = 'BASE TABLE'")]
