@@ -407,6 +407,7 @@ def replay_problems(game: Any, g: Mapping[str, Any], where: str) -> list[str]:
     if g["hands"] != len(active):
         return [f"{where}.hands: {g['hands']}, but the game has {len(active)} active hands"]
     state = initial_state(game)
+    states = [state]          # before hand 1, after hand 1, ...: what a retired row was typed against
     for j, h in active:
         at = f"{where}.hand_rows[{j}]"
         if state["finished"]:
@@ -430,6 +431,10 @@ def replay_problems(game: Any, g: Mapping[str, Any], where: str) -> list[str]:
             if not same(getattr(row, key), h[key]):
                 return [f"{at}.{key}: differs from a replay of the hand with the pinned ruleset"]
         state = result.state
+        states.append(state)
+    retired = retired_problems(game, g, states, where)
+    if retired:
+        return retired
     if g["finished"] and not state["finished"]:
         try:
             state = finish_game(game, state).state
@@ -445,6 +450,26 @@ def replay_problems(game: Any, g: Mapping[str, Any], where: str) -> list[str]:
     return []
 
 
+def retired_problems(game: Any, g: Mapping[str, Any], states: list[Any], where: str) -> list[str]:
+    """Every undone or replaced row re-typed too: its `hand` must be what its `typed` says (`redo`
+    puts an undone hand back as stored, so a forged one would be scored under honest-looking text)."""
+    from scorepad.assign import split_assignments, type_hand
+    from scorepad.engine import active_players
+
+    for j, h in enumerate(g["hand_rows"]):
+        if h["status"] == "active":
+            continue
+        at = f"{where}.hand_rows[{j}]"
+        state = states[max(0, min(h["n"] - 1, len(states) - 1))]
+        try:
+            hand, _missing = type_hand(game, split_assignments(game, h["typed"]), active_players(game, state))
+        except ScorepadError as exc:
+            return [f"{at}.typed: {exc.message}"]
+        if not same(hand, h["hand"]):
+            return [f"{at}.hand: not the values typed in {at}.typed"]
+    return []
+
+
 def pending_bid_problems(game: Any, state: dict[str, Any], typed: list[str], where: str) -> list[str]:
     """A bid written down for the coming hand: only bidding fields, a whole bid that `scorepad bid` accepts."""
     from scorepad.assign import split_assignments
@@ -455,7 +480,7 @@ def pending_bid_problems(game: Any, state: dict[str, Any], typed: list[str], whe
     if not bidding_fields(game.ruleset):
         return [f"{where}: {game.ruleset.name} has no fields written down at bid time"]
     try:
-        found = bid_problems(game, state, split_assignments(game, typed))
+        found = bid_problems(game, state, split_assignments(game, typed, strict=True))
     except ScorepadError as exc:
         found = [exc.message]
     return [f"{where}: {found[0]}"] if found else []

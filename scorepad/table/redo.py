@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from scorepad.engine import apply_hand
 from scorepad.errors import ScorepadError, UserError
 from scorepad.locale import _
-from scorepad.play import Recorded, game_of, hand_row
+from scorepad.play import Recorded, game_of, hand_row, type_and_score
 from scorepad.store import Store
 
 
@@ -20,10 +19,10 @@ def redo(store: Store, game_id: int | str | None) -> Recorded:
     if store.pending_bid(row.id) is not None:
         raise UserError(_("a bid is written down for hand {n}; undo it before putting the old hand {n} back").format(n=n))
     game = game_of(row)
-    try:
-        result = apply_hand(game, row.state, undone.hand)
+    try:   # typed again from its text, as every hand is: the text is what the audit shows
+        _raw, hand, result = type_and_score(game, row.state, undone.typed, None)
     except ScorepadError as exc:
         raise UserError(_("hand {n} ({value}) no longer fits the game: {message}").format(
                             n=n, value=' '.join(undone.typed), message=exc.message)) from None
-    store.add_hand(row.id, row.version, hand_row(n, undone.typed, undone.hand, result))
+    store.add_hand(row.id, row.version, hand_row(n, undone.typed, hand, result))
     return Recorded(store.game(row.id), game, n, result)
