@@ -25,6 +25,7 @@ from scorepad.engine import (
 )
 from scorepad.errors import FormulaError, HandError, UserError
 from scorepad.expr import Formula
+from scorepad.limits import number_ok
 from scorepad.locale import _, ngettext
 from scorepad.record import field, mutable_record, record
 from scorepad.ruleset import Check, FieldDef, field_refs
@@ -338,6 +339,9 @@ def convert(game: Game, fdef: FieldDef, text: str, who: str | None = None,
             text = _("{label} must be a whole number{extra}, not {raw}") if t == "int" else \
                 _("{label} must be a number{extra}, not {raw}")
             raise UserError(text.format(label=label, extra=extra, raw=repr(raw))) from None
+        if not number_ok(value):
+            raise UserError(_("{label} must be a number of at most 15 digits, not {raw}").format(
+                label=label, raw=raw if len(raw) <= 20 else raw[:20] + "..."))
         if t == "number" and float(value).is_integer():
             value = int(value)
         low_v, high_v = field_range(game, fdef, state)

@@ -18,6 +18,7 @@ from scorepad import expr
 from scorepad.cards import card_label
 from scorepad.errors import FormulaError, HandError, UserError
 from scorepad.expr import BudgetError, Formula, budgeted, value_kind
+from scorepad.limits import MAX_NUMBER, number_ok
 from scorepad.names import check_name
 from scorepad.record import field, mutable_record, record
 from scorepad.ruleset import Check, Rule, Ruleset, ScoreItem
@@ -150,6 +151,8 @@ def resolve_options(rs: Ruleset, given: Mapping[str, Any]) -> dict[str, Any]:
         if o.values is not None and value not in o.values:
             raise UserError(f"option {key} must be one of {', '.join(map(str, o.values))}, not {raw}")
         is_number = isinstance(value, (int, float)) and not isinstance(value, bool)
+        if not number_ok(value):
+            raise UserError(f"option {key} must be a number of at most 15 digits, not {raw}")
         if is_number and ((o.min is not None and value < o.min) or (o.max is not None and value > o.max)):
             raise UserError(f"option {key} must be between {o.min} and {o.max}, not {raw}")
         opts[key] = value
@@ -686,11 +689,24 @@ def apply_hand(game: Game, state: State, hand: Hand) -> HandResult:
     """Score one hand: checks, derived values, points, counters, thresholds, end of game."""
     if state["finished"]:
         raise UserError("this game has ended and takes no more hands (undo or edit still work)")
+    result = None
     if not _PER_FORMULA and not expr._REFERENCE:
         result = _by_hand_code(game, state, hand)
-        if result is not None:
-            return result
-    return _per_formula(game, state, hand)
+    if result is None:
+        result = _per_formula(game, state, hand)
+    _within_bounds(result)
+    return result
+
+
+def _within_bounds(result: HandResult) -> None:
+    """A hand whose points or totals would pass ±10^15 is refused: no number is stored that an
+    export could not carry back."""
+    numbers = [*result.points]
+    for side in result.state["sides"]:
+        numbers += [v for v in side.values() if isinstance(v, int | float)]
+    numbers += [v for v in result.state["game"].values() if isinstance(v, int | float)]
+    if not all(number_ok(v) for v in numbers):
+        raise HandError(f"this hand would take a score or counter past {MAX_NUMBER:.0e} (at most 15 digits)")
 
 
 hand_code_counts = {"scored": 0, "given up": 0}  # hands scored by hand code, and given up to the per-formula way
