@@ -38,12 +38,11 @@ def load_text(text: str, source: str, variant: str | None = None, pinned: bool =
     """Load a ruleset from TOML text; raises RulesetError listing every problem.
 
     `pinned`: the text a game pinned, which every command of that game loads again (and which was
-    checked whole when the game began): its parsed TOML is kept in the user's cache (rules/parsed.py),
-    and its `[translations]` are checked one language at a time, when that language is shown
+    checked whole when the game began): its `[translations]` are checked one language at a time, when that language is shown
     (translation.check_translations), not every language on every load.
     `played` (and `pinned`): the text of games already played (a stored game, an import of them):
     its end and finish rules load as they did when the games began (see rule.read_rules)."""
-    data = parse_toml(text, source, cache=pinned)
+    data = parse_toml(text, source)
     p = Problems(source)
     check_variants(data, p)
     p.fail_if_any()

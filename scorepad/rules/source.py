@@ -14,25 +14,17 @@ MAX_NESTING = 8
 MAX_VALUES = 20000
 
 
-def parse_toml(text: str, source: str, cache: bool = False) -> dict[str, Any]:
-    """The TOML of a ruleset's text; with `cache`, kept parsed in the user's cache (rules/parsed.py:
-    for the text a game pinned, which every command of that game loads again)."""
+def parse_toml(text: str, source: str) -> dict[str, Any]:
+    """The TOML of a ruleset's text, parsed every time it is read: no parsed copy is kept anywhere
+    (a copy kept on disk would be trusted on its name; parsing a pinned text costs a few ms)."""
     if len(text.encode("utf-8", "surrogatepass")) > MAX_FILE_BYTES:
         raise RulesetError(f"{source}: the file is larger than {MAX_FILE_BYTES // 1024} KiB",
                            [f"{source}: the file is larger than {MAX_FILE_BYTES // 1024} KiB"])
-    if cache:
-        from scorepad.rules import parsed
-
-        digest, data = parsed.read(text)
-        if data is None:
-            data = _parse(text, source)
-            parsed.write(digest, data)
-        return data
     return _parse(text, source)
 
 
 def _parse(text: str, source: str) -> dict[str, Any]:
-    import tomllib  # here, not at the top: a cached ruleset needs no TOML parser
+    import tomllib
 
     try:
         data = tomllib.loads(text)
