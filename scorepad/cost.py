@@ -24,11 +24,20 @@ if TYPE_CHECKING:
 Group = list[tuple[Formula, int, int]]  # formula, its steps, how many times it runs
 
 
+# What one hand may ask of the program besides the steps of its formulas: how many formulas run
+# (each player's and side's counted), and how much formula text is turned into code for them. The
+# largest bundled rulesets run 433 formulas a hand and 10,448 characters of them; these bounds leave
+# about three times that, and hold loading, compiling and scoring 100 hands of any ruleset that passes
+# to well under a second (bench/worst_ruleset.py).
+MAX_RUNS = 1_500
+MAX_CODE = 30_000
+
+
 def cost_problems(rs: Ruleset) -> list[tuple[str, str]]:
     """(TOML key, sentence) for each formula that makes a hand (or the standings) too costly,
     and for each formula that could put a list into a counter."""
     groups, counters = _estimates(rs)
-    problems = []
+    problems = _too_large(groups["one hand"], rs.max_players)
     for what, group in groups.items():
         problems += _too_costly(group, what)
     for f, size in counters:
@@ -85,6 +94,26 @@ def _estimates(rs: Ruleset) -> tuple[dict[str, Group], list[tuple[Formula, Size]
     add(start, rs.side_state.values(), "side", counter=True)
     add(start, rs.game_state.values(), "game", counter=True)
     return {"one hand": hand, "showing the standings": display, "starting a game": start}, counters
+
+
+def _too_large(group: Group, players: int) -> list[tuple[str, str]]:
+    """The ruleset is refused when one hand runs more formulas, or more formula text, than the bounds."""
+    runs = sum(times for _, _, times in group)
+    code = sum(len(f.source) * times for f, _, times in group)
+    if (runs <= MAX_RUNS and code <= MAX_CODE) or not group:
+        return []
+    sections: dict[str, list[Formula]] = {}
+    weight: dict[str, int] = {}
+    for f, _, times in group:   # the section that asks the most names where to look
+        section = f.key.split(".")[0].split("[")[0]
+        sections.setdefault(section, []).append(f)
+        weight[section] = weight.get(section, 0) + len(f.source) * times
+    section = max(weight, key=weight.__getitem__)
+    return [(sections[section][0].key, (
+        f"one hand of up to {players} players runs {runs:,} formulas with {code:,} characters of formula text "
+        f"in all ([{section}] the most); at most {MAX_RUNS:,} formulas and {MAX_CODE:,} characters are allowed "
+        "(a [player] or [side] formula counts once for each player or side): work lists out in fewer, shorter "
+        "formulas"))]
 
 
 def _too_costly(group: Group, what: str) -> list[tuple[str, str]]:

@@ -38,7 +38,7 @@ MAX_STRING = 200
 # The step budget of one hand (all its formulas together) and the limit of the static estimate.
 # A step is about one part of a formula evaluated, or one item of a list a function goes through;
 # a million of them is roughly half a second. The bundled rulesets need at most a few thousand.
-MAX_STEPS = 1_000_000
+MAX_STEPS = 50_000
 
 P = ParamSpec("P")
 R = TypeVar("R")
