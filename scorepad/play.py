@@ -582,6 +582,9 @@ def _verify_rows(store: Store, rows: Sequence[GameRow]) -> list[str]:
 
 def _verify_game(store: Store, row: GameRow) -> list[str]:
     problems = []
+    if row.damaged is not None:
+        problems.append(_("game {id}: its cached totals are damaged ({value}); they are read from its last "
+                          "hand until the next hand is recorded").format(id=row.id, value=row.damaged))
     try:
         game = game_of(row)
         from scorepad.translation import check_translations

@@ -80,6 +80,25 @@ class GameRow:
     state: dict[str, Any]
     version: int = 0
     abandoned: bool = False   # `scorepad abandon`: kept, but out of the season and closed to new hands
+    damaged: str | None = None   # why the cached state was not of a state's shape (`verify` says it)
+
+
+def state_problem(state: Any, sides: int, hands: int) -> str | None:
+    """Why a cached game state has not the shape recording a hand writes; None when it has. (The
+    cache can be altered outside scorepad; what reads it must not fall over a missing key.)"""
+    if not isinstance(state, dict):
+        return "it is not a table"
+    if not isinstance(state.get("sides"), list) or len(state["sides"]) != sides:
+        return f"it has not one entry for each of the {sides} sides"
+    for side in state["sides"]:
+        if (not isinstance(side, dict) or not isinstance(side.get("status"), str)
+                or not isinstance(side.get("score"), int | float) or isinstance(side.get("score"), bool)):
+            return "a side has no score or status"
+    if not isinstance(state.get("game"), dict) or not isinstance(state.get("finished"), bool):
+        return "it has no game counters or no finished flag"
+    if state.get("hands") != hands:
+        return f"it counts {state.get('hands')!r} hands, the game has {hands}"
+    return None
 
 
 @mutable_record
@@ -251,9 +270,31 @@ class Store:
         (gid, uid, rid, rhash, variant, name, season, players, sides, options, created, finished, hands,
          state, version, text, source, abandoned) = row
         text = self._texts.setdefault(rhash, text)  # one copy of each pinned text, however many games
+        sides_list = json.loads(sides)
+        try:
+            cached = json.loads(state)
+        except ValueError:
+            cached = None
+        damaged = state_problem(cached, len(sides_list), hands)
+        if damaged is not None:
+            cached = self._state_after_last_hand(gid, len(sides_list), hands)
         return GameRow(gid, uid, rid, rhash, text, source, variant, name, season, json.loads(players),
-                       json.loads(sides), json.loads(options), created, bool(finished), hands,
-                       json.loads(state), version, bool(abandoned))
+                       sides_list, json.loads(options), created, bool(finished), hands,
+                       cached, version, bool(abandoned), damaged)
+
+    def _state_after_last_hand(self, game_id: int, sides: int, hands: int) -> dict[str, Any]:
+        """A damaged cache's stand-in: the state stored with the game's last hand (hands are never
+        changed once stored), else a state with no counters that `verify` reports."""
+        row = self.db.execute("SELECT state FROM hands WHERE game_id = ? AND status = 'active' ORDER BY n DESC"
+                              " LIMIT 1", (game_id,)).fetchone()
+        try:
+            state = json.loads(row[0]) if row is not None else None
+        except ValueError:
+            state = None
+        if state_problem(state, sides, hands) is None:
+            return dict(state)
+        return {"hands": hands, "sides": [{"score": 0, "status": "playing"} for _ in range(sides)], "game": {},
+                "finished": False, "winners": None, "draw": False, "dealer": 0}
 
     # A game is abandoned when its audit trail says so: the trail travels with the game in an export.
     _GAME_SQL = ("SELECT g.id, g.uid, g.ruleset_id, g.ruleset_hash, g.variant, g.name, g.season, g.players,"
