@@ -291,8 +291,8 @@ class Store:
             state = json.loads(row[0]) if row is not None else None
         except ValueError:
             state = None
-        if state_problem(state, sides, hands) is None:
-            return dict(state)
+        if isinstance(state, dict) and state_problem(state, sides, hands) is None:
+            return state
         return {"hands": hands, "sides": [{"score": 0, "status": "playing"} for _ in range(sides)], "game": {},
                 "finished": False, "winners": None, "draw": False, "dealer": 0}
 
