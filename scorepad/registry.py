@@ -16,7 +16,9 @@ from typing import TYPE_CHECKING, Any
 
 from scorepad.errors import RulesetError, ScorepadError, UserError
 from scorepad.locale import _
+from scorepad import rules_index
 from scorepad.record import record
+from scorepad.rules_index import bundled_dir
 
 if TYPE_CHECKING:
     from scorepad.ruleset import Ruleset
@@ -28,19 +30,6 @@ class Entry:
     path: Path
     names: tuple[str, ...]
     digest: str = ""   # SHA-256 of the file's text: its key in the bundled summary index
-
-
-def bundled_dir() -> Path:
-    here = Path(__file__).resolve().parent
-    for candidate in (here / "rulesets", here.parent / "rulesets"):
-        if candidate.is_dir():
-            return candidate
-    try:
-        from importlib.resources import files
-
-        return Path(str(files("scorepad.rulesets")))
-    except (ImportError, ModuleNotFoundError):  # pragma: no cover - broken install
-        return here / "rulesets"
 
 
 def user_dirs(extra: Sequence[str] = ()) -> list[Path]:
@@ -72,7 +61,6 @@ def names_of(data: dict[str, Any]) -> tuple[str, tuple[str, ...]] | None:
 @lru_cache(maxsize=64)
 def _entry(path: Path, mtime: float) -> Entry | None:
     """A ruleset file's id and names: from the bundled index when its text is an indexed one, else parsed."""
-    from scorepad import rules_index
     from scorepad.rules.source import read_text
 
     try:
@@ -200,7 +188,6 @@ def summaries(extra_dirs: Sequence[str], language: str | None) -> tuple[list[dic
     """`rules list`: every known ruleset's entry (sorted by id) and a problem line per file that does not load.
 
     A ruleset whose text is in the bundled index is answered from it; any other file is loaded and checked."""
-    from scorepad import rules_index
 
     items: list[dict[str, Any]] = []
     problems: list[str] = []
@@ -229,7 +216,6 @@ def resolved_text(path: Path, extra_dirs: Sequence[str] = (), depth: int = 0) ->
     Returns the text and warnings (a base whose text changed since the file was derived from it).
     Games pin this text, so a later change of the base never changes them.
     """
-    from scorepad import rules_index
     from scorepad.rules.source import parse_toml, read_text
 
     text = read_text(path)

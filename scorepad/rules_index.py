@@ -26,9 +26,21 @@ def digest(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 
 
-def index_path() -> Path:
-    from scorepad.registry import bundled_dir
+def bundled_dir() -> Path:
+    """The folder of the bundled rulesets: beside the package in a checkout, inside it once installed."""
+    here = Path(__file__).resolve().parent
+    for candidate in (here / "rulesets", here.parent / "rulesets"):
+        if candidate.is_dir():
+            return candidate
+    try:
+        from importlib.resources import files
 
+        return Path(str(files("scorepad.rulesets")))
+    except (ImportError, ModuleNotFoundError):  # pragma: no cover - broken install
+        return here / "rulesets"
+
+
+def index_path() -> Path:
     return bundled_dir() / INDEX_NAME
 
 
@@ -71,37 +83,3 @@ def _copy(value: Any) -> Any:
     if isinstance(value, list):
         return [_copy(v) for v in value]
     return value
-
-
-def build() -> dict[str, Any]:
-    """The index of the bundled rulesets, from loading each one (what `rules list` would show)."""
-    from scorepad.describe import summary as list_entry
-    from scorepad.locale import LANGUAGES
-    from scorepad.registry import bundled_dir, names_of
-    from scorepad.rules.source import parse_toml, read_text
-    from scorepad.ruleset import load_text
-    from scorepad.translation import translate
-
-    texts: dict[str, Any] = {}
-    for path in sorted(bundled_dir().glob("*.toml")):
-        text = read_text(path)
-        data = parse_toml(text, path.name)
-        if "base" in data:   # a derived ruleset's text depends on its base: not indexed
-            continue
-        rs = load_text(text, path.name)
-        found = names_of(data)
-        assert found is not None and found[0] == rs.id, path
-        texts[digest(text)] = {
-            "file": path.name, "id": rs.id, "names": list(found[1]),
-            "summaries": {code or "": list_entry(translate(rs, code), code) for code in (None, *LANGUAGES)},
-        }
-    return {"format": FORMAT, "texts": texts}
-
-
-def build_text() -> str:
-    return json.dumps(build(), ensure_ascii=False, indent=1) + "\n"
-
-
-if __name__ == "__main__":
-    index_path().write_text(build_text(), encoding="utf-8")
-    print(f"wrote {index_path()}")

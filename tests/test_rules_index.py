@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from scorepad import registry, rules_index
+from scorepad import registry, rules_index, rules_index_writer
 from scorepad.describe import summary
 from scorepad.locale import LANGUAGES
 from scorepad.rules.source import parse_toml, read_text
@@ -21,9 +21,9 @@ BUNDLED = registry.bundled_dir()
 
 def test_index_is_up_to_date() -> None:
     """Fails when a bundled ruleset (or what `rules list` shows of it) changed without the index:
-    run `python -m scorepad.rules_index` to write it again."""
-    assert rules_index.index_path().read_text(encoding="utf-8") == rules_index.build_text(), \
-        "rulesets/index.json is stale: run `python -m scorepad.rules_index`"
+    run `python -m scorepad.rules_index_writer` to write it again."""
+    assert rules_index.index_path().read_text(encoding="utf-8") == rules_index_writer.build_text(), \
+        "rulesets/index.json is stale: run `python -m scorepad.rules_index_writer`"
 
 
 def test_every_bundled_ruleset_is_indexed_and_answers_as_loaded() -> None:
