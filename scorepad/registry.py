@@ -14,9 +14,9 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from scorepad import rules_index
 from scorepad.errors import RulesetError, ScorepadError, UserError
 from scorepad.locale import _
-from scorepad import rules_index
 from scorepad.record import record
 from scorepad.rules_index import bundled_dir
 
