@@ -13,7 +13,8 @@ from typing import Any
 from scorepad.errors import RulesetError, UserError
 from scorepad.locale import _
 from scorepad.record import field, mutable_record
-from scorepad.registry import bundled_dir, load, resolve, resolved_text, text_hash
+from scorepad.registry import load, resolve, resolved_text, text_hash
+from scorepad.rules_index import bundled_dir
 
 # scorepad.ruleset (the loader and every formula's compiler) is imported in the functions that load a
 # ruleset: `rules export` only reads a file's text and needs none of it.

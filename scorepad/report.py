@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from scorepad.locale import _, current, ngettext
-from scorepad.season import PlayerLine, column_label
+from scorepad.season_lines import PlayerLine, column_label
 
 # Well-separated colours (Tableau 10 and two more); beyond them, hues spread evenly around the wheel.
 PALETTE = ["#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#17becf",

@@ -17,7 +17,9 @@ from typing import TYPE_CHECKING, Any
 
 from scorepad.errors import UserError
 from scorepad.gamerows import season_name
-from scorepad.locale import N_, _, ngettext
+from scorepad.locale import _, ngettext
+from scorepad.report import MAX_GAME_CHARTS, season_html
+from scorepad.season_lines import PlayerLine, column_label
 from scorepad.store import GameRow
 from scorepad.store.sqlite import gc_paused
 
@@ -38,41 +40,6 @@ class Result:
     n_sides: int
     outcome: str  # W, D, L or '' (unfinished, not counted)
     counters: dict[str, float] = field(default_factory=dict)  # the side's numeric counters at the end
-
-
-@dataclass
-class PlayerLine:
-    name: str
-    games: int = 0
-    wins: int = 0
-    draws: int = 0
-    losses: int = 0
-    places: list[float] = field(default_factory=list)
-    points: float = 0
-    recent: list[str] = field(default_factory=list)
-    counters: dict[str, float] = field(default_factory=dict)
-    mu: float = 25.0
-    sigma: float = 25.0 / 3
-    history: list[tuple[int, float]] = field(default_factory=list)
-    by_ruleset: dict[str, list[float]] = field(default_factory=dict)   # ruleset -> [points, games]
-
-    def row(self) -> dict[str, Any]:
-        decided = self.wins + self.draws + self.losses
-        return {
-            "player": self.name, "games": self.games, "wins": self.wins, "draws": self.draws,
-            "losses": self.losses, "win_rate": round(self.wins / decided, 3) if decided else 0.0,
-            "avg_place": round(sum(self.places) / len(self.places), 3) if self.places else None,
-            "points": _clean(self.points), "avg_points": round(self.points / self.games, 1) if self.games else 0,
-            "rating": round(self.mu, 2), "uncertainty": round(self.sigma, 2),
-            "ordinal": round(self.mu - 3 * self.sigma, 2), "last5": "".join(self.recent[-5:]),
-            "counters": {k: _clean(v) for k, v in sorted(self.counters.items())},
-            "points_by_ruleset": {rs: {"games": int(n), "points": _clean(p), "avg_points": round(p / n, 1)}
-                                  for rs, (p, n) in sorted(self.by_ruleset.items())},
-        }
-
-
-def _clean(x: float) -> float | int:
-    return int(x) if float(x).is_integer() else round(x, 2)
 
 
 @lru_cache(maxsize=256)
@@ -348,21 +315,6 @@ def table_text(fmt: str, rows: Sequence[dict[str, Any]], columns: Sequence[str])
     return str(tabulate(cells, headers=headers, tablefmt=table_fmt, missingval="-")) + "\n"
 
 
-COLUMN_LABELS = {"player": N_("player"), "games": N_("games"), "wins": N_("wins"), "draws": N_("draws"),
-                 "losses": N_("losses"), "win_rate": N_("win_rate"), "avg_place": N_("avg_place"),
-                 "points": N_("points"), "avg_points": N_("avg_points"), "rating": N_("rating"),
-                 "uncertainty": N_("uncertainty"), "last5": N_("last5")}
-"""The columns as headed in the text tables (CSV and JSON keep the ids; English shows the ids)."""
-
-
-def column_label(column: str) -> str:
-    if column.startswith("total "):
-        return _("total {counter}").format(counter=column[len("total "):])
-    if column.endswith(" points") and column not in COLUMN_LABELS:
-        return _("{ruleset} points").format(ruleset=column[: -len(" points")])
-    return _(COLUMN_LABELS[column]) if column in COLUMN_LABELS else column
-
-
 # --------------------------------------------------------------------------- the report
 
 def season_report(store: Store, name: str | None, fmt: str = "text", *, ruleset: str | None = None,
@@ -394,7 +346,6 @@ def season_report(store: Store, name: str | None, fmt: str = "text", *, ruleset:
                            "games": len(chosen), "players": rows},
                           ensure_ascii=False, indent=2, allow_nan=False) + "\n"
     if fmt == "html":
-        from scorepad.report import MAX_GAME_CHARTS, season_html
 
         if player:
             lines = {k: v for k, v in lines.items() if k.lower() == player.lower()}
