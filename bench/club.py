@@ -62,7 +62,7 @@ def load(db: str, clients: int, hands: int, tmp: Path) -> dict[str, Any]:
     wall = time.time() - start
     ms = sorted(line["ms"] for line in lines if line["code"] == 0)
     acknowledged = Counter((int(line["args"][2]), tag_of(line["args"])) for line in lines if line["code"] == 0)
-    from scorepad.store.protocol import open_store
+    from scorepad.store.choice import open_store
 
     store = open_store(db)
     stored = Counter((g, tag_of(h.typed)) for g in [shared, *own] for h in store.hands(g))

@@ -101,7 +101,7 @@ def db_spec() -> str | None:
 
 
 def store() -> Any:
-    from scorepad.store.protocol import open_store
+    from scorepad.store.choice import open_store
 
     opened = open_store(db_spec())
     CTX.stores.append(opened)

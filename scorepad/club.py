@@ -159,7 +159,8 @@ END $$"""]
 
 def init(spec: str, prefix: str = "scorepad") -> list[str]:
     """Migrate the club database, make the roles, grant, add the triggers; the statements run, in order."""
-    from scorepad.store.protocol import is_server, open_store
+    from scorepad.store.choice import open_store
+    from scorepad.store.protocol import is_server
 
     if not re.fullmatch(r"[a-z_][a-z0-9_]{0,40}", prefix):
         raise UserError(_("--prefix {prefix}: lower-case letters, digits and _, starting with a letter (e.g. club)")

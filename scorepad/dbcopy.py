@@ -17,7 +17,8 @@ from typing import Any
 from scorepad.errors import StoreError, UserError
 from scorepad.locale import _, ngettext
 from scorepad.store import Store
-from scorepad.store.protocol import is_server, mask, open_store
+from scorepad.store.choice import open_store
+from scorepad.store.protocol import is_server, mask
 
 FIRST = ["meta", "rulesets", "games", "hands", "audit"]  # the order foreign keys need
 SKIP = {"scorepad_schema", "sqlite_sequence"}  # each store's own bookkeeping

@@ -20,11 +20,13 @@ from scorepad.rules.model import (
     Ruleset,
     ScoreItem,
     card_functions,
+    field_order,
+    field_refs,
 )
 from scorepad.rules.names import NAME_RE, RESERVED, TEMPLATE_RE
 from scorepad.rules.problems import Problems
 from scorepad.rules.schema import FORMAT_VERSION, MAX_TEXT
-from scorepad.rules.sections.fields import MAX_INPUT, MAX_PATTERN_PATHS, field_order, field_refs
+from scorepad.rules.sections.fields import MAX_INPUT, MAX_PATTERN_PATHS
 from scorepad.rules.sections.variants import LIST_SECTIONS, apply_variant, merge
 from scorepad.rules.source import MAX_FILE_BYTES, MAX_NESTING, MAX_TABLE_ITEMS, parse_toml, read_text
 

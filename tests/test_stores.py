@@ -19,7 +19,8 @@ from scorepad import play
 from scorepad.errors import ScorepadError, StoreConflict, StoreError, UserError
 from scorepad.locale import set_language
 from scorepad.store import SCHEMA_VERSION, Store, _v1
-from scorepad.store.protocol import is_server, mask, open_store
+from scorepad.store.choice import open_store
+from scorepad.store.protocol import is_server, mask
 from tests.conftest import STORE_KINDS, Run, dump_any, store_spec
 
 SCENARIOS = sorted((Path(__file__).parent / "scenarios").rglob("*.toml"))

@@ -3,7 +3,8 @@
 - `sqlite.py` — the embedded default, an SQLite file (`Store`, and the rows it returns);
 - `postgres.py` — a club's shared PostgreSQL server (`PgStore`; psycopg is imported only then);
 - `migrations.py` — the numbered schema steps both stores run;
-- `protocol.py` — the interface the commands use, the choice of store from `--db`, password masking.
+- `protocol.py` — the interface the commands use, telling a server from a file, password masking;
+- `choice.py` — the store `--db` names (the PostgreSQL store imported only for a server).
 
 The names below are the SQLite store's, as the rest of scorepad imports them; importing this package
 never imports the PostgreSQL driver.

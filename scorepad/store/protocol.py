@@ -12,15 +12,12 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from scorepad.errors import UserError
-from scorepad.locale import _
-
 if TYPE_CHECKING:  # the protocol is for the type checker: defining it at run time would cost start-up time
     from collections.abc import Iterator, Sequence
     from contextlib import AbstractContextManager
     from typing import Any, Protocol
 
-    from scorepad.store import GameRow, HandRow, Rewrite, Store
+    from scorepad.store import GameRow, HandRow, Rewrite
 
     class Cursor(Protocol):
         """What a query answers: rows as tuples, and the id of an inserted row."""
@@ -95,20 +92,3 @@ def mask(text: str) -> str:
     """`text` with every password of a URL or connection string replaced by ***."""
     text = re.sub(_URL_PASSWORD, r"\1***\3", text, flags=re.IGNORECASE)
     return re.sub(_KEY_PASSWORD, r"\1***", text, flags=re.IGNORECASE)
-
-
-def open_store(spec: str | None) -> Store:
-    """The store `spec` names: a PostgreSQL server for a URL or connection string, else an SQLite file."""
-    if is_server(spec):
-        assert spec is not None
-        try:
-            import psycopg  # noqa: F401  (only to say what to install when it is missing)
-        except ImportError:
-            raise UserError(_("{spec} is a PostgreSQL database, and the PostgreSQL driver is not installed: {hint}")
-                            .format(spec=mask(spec), hint=EXTRA_HINT)) from None
-        from scorepad.store.postgres import PgStore
-
-        return PgStore(spec)
-    from scorepad.store.sqlite import Store
-
-    return Store(spec)

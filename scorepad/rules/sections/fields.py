@@ -10,9 +10,8 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from scorepad.expr import Formula
 from scorepad.rules.format import COMBO, FIELD
-from scorepad.rules.model import Check, Combo, FieldDef
+from scorepad.rules.model import Check, Combo, FieldDef, field_order
 from scorepad.rules.names import Compiler, Names
 from scorepad.rules.problems import Problems
 from scorepad.rules.schema import unknown_keys, validate
@@ -172,73 +171,6 @@ def read_combos(spec: Mapping[str, Any], key: str, scope: str, fields_raw: Mappi
     if rest is not None and not target_ok(rest, key + ".rest"):
         rest = None
     return combos, rest
-
-
-def field_refs(formula: Formula | None, fields: Mapping[str, FieldDef]) -> set[str]:
-    """The typed fields a formula uses: `all_tricks`, `others_tricks`, `contract_level` all use their field."""
-    if formula is None:
-        return set()
-    out: set[str] = set()
-    for name in formula.names:
-        base = name
-        for prefix in ("all_", "others_", "team_"):
-            base = base.removeprefix(prefix)
-        if base in fields:
-            out.add(base)
-            continue
-        for fname, fdef in fields.items():
-            if fdef.type == "pattern" and name.startswith(fname + "_") and name[len(fname) + 1:] in fdef.parts:
-                out.add(fname)
-    return out
-
-
-def field_order(fields: Mapping[str, FieldDef], p: Problems) -> tuple[str, ...]:
-    """Fields in file order, except that a field comes after the fields its applies_if, total or
-    default_from use (so each is worked out from values already known). applies_if and total must not
-    depend on each other in a circle; default_from may (each is then worked out from the other when
-    only that one was typed: the soloist's points from the pair's, or the pair's from the soloist's)."""
-    strict = {name: (field_refs(f.applies_if, fields) | field_refs(f.total, fields)) - {name}
-              for name, f in fields.items()}
-    soft = {name: field_refs(f.default_from, fields) - {name} - strict[name] for name, f in fields.items()}
-    for name, f in fields.items():
-        for key, formula in (("applies_if", f.applies_if), ("default_from", f.default_from), ("total", f.total)):
-            if name in field_refs(formula, fields) and key != "default_from":
-                p.add(f"fields.{name}.{key}", f"uses the field {name} itself")
-            elif name in field_refs(formula, fields):
-                p.add(f"fields.{name}.{key}", f"works {name} out from {name} itself")
-        if f.bidding:
-            for key, formula in (("applies_if", f.applies_if), ("required_if", f.required_if),
-                                 ("default_from", f.default_from), ("total", f.total)):
-                late = sorted(n for n in field_refs(formula, fields) if not fields[n].bidding)
-                if late:
-                    p.add(f"fields.{name}.{key}", f"a bidding field cannot depend on {', '.join(late)}, "
-                                                  "which is typed after the play (mark it bidding = true too)")
-    order: list[str] = []
-    placed: set[str] = set()
-    visiting: list[str] = []
-    file_order = list(fields)
-
-    def place(name: str, via_default_from: bool) -> None:
-        if name in placed:
-            return
-        if name in visiting:
-            if not via_default_from:
-                cycle = visiting[visiting.index(name):]
-                p.add(f"fields.{name}", f"the applies_if or total of the fields {' and '.join(cycle)} "
-                                        "depend on each other")
-            return
-        visiting.append(name)
-        for dep in sorted(strict[name], key=file_order.index):
-            place(dep, False)
-        for dep in sorted(soft[name], key=file_order.index):
-            place(dep, True)
-        visiting.pop()
-        placed.add(name)
-        order.append(name)
-
-    for name in fields:
-        place(name, False)
-    return tuple(order)
 
 
 def total_check(f: FieldDef, comp: Compiler, names: set[str]) -> Check | None:

@@ -1,0 +1,25 @@
+"""Which store `--db` (or SCOREPAD_DB) names: a PostgreSQL server for a URL or connection string,
+else an SQLite file. The PostgreSQL store, and with it psycopg (about 200 ms to import), is imported
+only when a server is named."""
+
+from __future__ import annotations
+
+from scorepad.errors import UserError
+from scorepad.locale import _
+from scorepad.store.protocol import EXTRA_HINT, is_server, mask
+from scorepad.store.sqlite import Store
+
+
+def open_store(spec: str | None) -> Store:
+    """The store `spec` names: a PostgreSQL server for a URL or connection string, else an SQLite file."""
+    if is_server(spec):
+        assert spec is not None
+        try:
+            import psycopg  # noqa: F401  (only to say what to install when it is missing)
+        except ImportError:
+            raise UserError(_("{spec} is a PostgreSQL database, and the PostgreSQL driver is not installed: {hint}")
+                            .format(spec=mask(spec), hint=EXTRA_HINT)) from None
+        from scorepad.store.postgres import PgStore
+
+        return PgStore(spec)
+    return Store(spec)
