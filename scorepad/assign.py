@@ -26,12 +26,12 @@ from scorepad.engine import (
 from scorepad.errors import FormulaError, HandError, UserError
 from scorepad.expr import Formula
 from scorepad.limits import number_ok
+from scorepad.locale import NO_WORDS as NO
+from scorepad.locale import YES_WORDS as YES
 from scorepad.locale import _, ngettext
 from scorepad.record import field, mutable_record, record
 from scorepad.ruleset import Check, FieldDef, field_refs
 
-YES = {"yes", "y", "true", "1", "jah", "j", "да", "д", "так", "т", "+", "on"}
-NO = {"no", "n", "false", "0", "ei", "e", "нет", "н", "ні", "-", "off"}
 MAX_VALUE_LENGTH = 200
 
 

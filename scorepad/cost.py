@@ -18,7 +18,7 @@ from scorepad import record
 from scorepad.expr import MAX_STEPS, SCALAR, Formula, Size, estimate, list_of, value_size, widest
 
 if TYPE_CHECKING:
-    from scorepad.ruleset import Ruleset
+    from scorepad.rules.model import Ruleset
 
 
 Group = list[tuple[Formula, int, int]]  # formula, its steps, how many times it runs

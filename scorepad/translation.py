@@ -17,9 +17,13 @@ from collections import Counter
 from collections.abc import Container, Iterator, Mapping
 from typing import Any
 
-from scorepad.assign import NO, YES
+from scorepad.locale import NO_WORDS as NO
+from scorepad.locale import YES_WORDS as YES
 from scorepad.record import replace
-from scorepad.ruleset import TEMPLATE_RE, Problems, Ruleset, apply_variant
+from scorepad.rules.model import Ruleset
+from scorepad.rules.names import TEMPLATE_RE
+from scorepad.rules.problems import Problems
+from scorepad.rules.sections.variants import apply_variant
 
 LANG_RE = re.compile(r"^[a-z]{2,3}$")
 ALIAS_RE = re.compile(r"^[^\s=.,/{}\[\]\"']{1,40}$")

@@ -16,6 +16,10 @@ from pathlib import Path
 from typing import Any
 
 LANGUAGES = ("en", "et", "ru", "uk")
+
+# What a player types for yes and for no, in every language scorepad speaks (whatever the one shown)
+YES_WORDS = frozenset({"yes", "y", "true", "1", "jah", "j", "да", "д", "так", "т", "+", "on"})
+NO_WORDS = frozenset({"no", "n", "false", "0", "ei", "e", "нет", "н", "ні", "-", "off"})
 DOMAIN = "scorepad"
 LOCALE_DIR = Path(__file__).parent
 
