@@ -636,7 +636,9 @@ def backup(target: Path = typer.Argument(..., help="file to write")) -> None:
     check_not_database(target, store.path)
     if target.exists() or target.is_symlink():
         raise UserError(_("{target} exists; choose a new file name").format(target=target))
-    store.backup(target)
+    from scorepad.transfer import backup as copy_database
+
+    copy_database(store, target)
     typer.echo(_("Backed up to {target}.").format(target=target))
 
 
@@ -700,7 +702,7 @@ def player(name: str = typer.Argument(..., help="player name"),
            as_json: bool = typer.Option(False, "--json", help="JSON output")) -> None:
     """One player's history: every game, side, score, place and result."""
     from scorepad.errors import UserError
-    from scorepad.registry import closest, did_you_mean
+    from scorepad.names import closest, did_you_mean
     from scorepad.season import player_history
 
     games = _store().games()

@@ -27,7 +27,7 @@ def season_name(store: Store, name: str | None) -> str:
     seasons = store.seasons()
     if name in seasons:
         return name
-    from scorepad.registry import closest, did_you_mean
+    from scorepad.names import closest, did_you_mean
 
     folded = [s for s in seasons if s.casefold() == name.casefold()]
     if len(folded) == 1:

@@ -9,6 +9,7 @@ separators are refused where a name enters: `new`, `rename`, `season use` and im
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Callable, Iterable, Sequence
 
 from scorepad.errors import UserError
 from scorepad.locale import N_, _, ngettext
@@ -72,3 +73,34 @@ def check_name(text: object, what: str = "a player name", limit: int = MAX_NAME)
         raise UserError(ngettext("{what} {name} is longer than {n} character", "{what} {name} is longer than {n} "
                                  "characters", limit).format(what=what, name=repr(shown), n=limit))
     return name
+
+
+# ---- finding a name as a person types it: case and accents aside, and the nearest when mistyped
+
+def fold(text: str) -> str:
+    """Case- and accent-insensitive form of a name (ä → a, й stays a Cyrillic letter)."""
+    decomposed = unicodedata.normalize("NFKD", text.casefold())
+    return "".join(c for c in decomposed if not unicodedata.combining(c) or c in "\u0306")
+
+
+def closest(word: str, names: Iterable[str], shown: Callable[[str], str] = str, n: int = 3) -> list[str]:
+    """The known names nearest to a mistyped one (case and accents aside), for "did you mean ...?"."""
+    import difflib
+
+    by_fold: dict[str, str] = {}
+    for name in names:
+        by_fold.setdefault(fold(name), name)
+    want = fold(word)
+    hits = [k for k in by_fold if want and k.startswith(want)]
+    hits += difflib.get_close_matches(want, list(by_fold), n=n, cutoff=0.6)
+    out: list[str] = []
+    for hit in hits:
+        name = shown(by_fold[hit])
+        if name not in out:
+            out.append(name)
+    return out[:n]
+
+
+def did_you_mean(names: Sequence[str]) -> str:
+    """` (did you mean spades?)` or nothing."""
+    return f" (did you mean {' or '.join(names)}?)" if names else ""

@@ -725,7 +725,7 @@ def rename(store: Store, old: str, new: str, game_id: int | str | None = None,
 
 
 def _closest_player(name: str, rows: Sequence[GameRow]) -> str:
-    from scorepad.registry import closest, did_you_mean
+    from scorepad.names import closest, did_you_mean
 
     return did_you_mean(closest(name, [p for g in rows for p in g.players]))
 

@@ -8,8 +8,7 @@ from __future__ import annotations
 
 import os
 import re
-import unicodedata
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -17,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 from scorepad import rules_index
 from scorepad.errors import RulesetError, ScorepadError, UserError
 from scorepad.locale import _
+from scorepad.names import closest, did_you_mean, fold
 from scorepad.record import record
 from scorepad.rules_index import bundled_dir
 
@@ -37,12 +37,6 @@ def user_dirs(extra: Sequence[str] = ()) -> list[Path]:
     env = os.environ.get("SCOREPAD_RULES", "")
     dirs += [Path(d) for d in env.split(os.pathsep) if d]
     return dirs
-
-
-def fold(text: str) -> str:
-    """Case- and accent-insensitive form of a name (ä → a, й stays a Cyrillic letter)."""
-    decomposed = unicodedata.normalize("NFKD", text.casefold())
-    return "".join(c for c in decomposed if not unicodedata.combining(c) or c in "\u0306")
 
 
 def names_of(data: dict[str, Any]) -> tuple[str, tuple[str, ...]] | None:
@@ -117,29 +111,6 @@ def resolve(spec: str, extra_dirs: Sequence[str] = ()) -> tuple[Path, str | None
 
 def _id_of(known: dict[str, Entry], name: str) -> str:
     return name if name in known else next((e.id for e in known.values() if name in e.names), name)
-
-
-def closest(word: str, names: Iterable[str], shown: Callable[[str], str] = str, n: int = 3) -> list[str]:
-    """The known names nearest to a mistyped one (case and accents aside), for "did you mean ...?"."""
-    import difflib
-
-    by_fold: dict[str, str] = {}
-    for name in names:
-        by_fold.setdefault(fold(name), name)
-    want = fold(word)
-    hits = [k for k in by_fold if want and k.startswith(want)]
-    hits += difflib.get_close_matches(want, list(by_fold), n=n, cutoff=0.6)
-    out: list[str] = []
-    for hit in hits:
-        name = shown(by_fold[hit])
-        if name not in out:
-            out.append(name)
-    return out[:n]
-
-
-def did_you_mean(names: Sequence[str]) -> str:
-    """` (did you mean spades?)` or nothing."""
-    return f" (did you mean {' or '.join(names)}?)" if names else ""
 
 
 def display_source(path: Path) -> str:

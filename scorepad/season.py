@@ -368,7 +368,7 @@ def season_report(store: Store, name: str | None, fmt: str = "text", *, ruleset:
 def season_player(store: Store, text: str, chosen: Sequence[GameRow], season: str,
                   aliases: Mapping[str, str]) -> str:
     """A --player name as the season knows it: by its config alias, any case; else a sentence and exit 2."""
-    from scorepad.registry import closest, did_you_mean
+    from scorepad.names import closest, did_you_mean
 
     want = {k.lower(): v for k, v in aliases.items()}.get(text.strip().lower(), text.strip())
     for g in chosen:

@@ -182,6 +182,20 @@ def export_text(store: Store) -> str:
     return "".join(export_chunks(store))
 
 
+def backup(store: Store, target: Path) -> None:
+    """A consistent copy of the database: an SQLite file copied by SQLite's online backup; a server's
+    database written as an export file from one snapshot (read back by `import` or `db copy`)."""
+    snapshot = getattr(store, "snapshot", None)
+    if snapshot is None:
+        store.backup(target)
+        return
+    from scorepad.output import write_atomic
+
+    with snapshot():
+        text = export_text(store)
+    write_atomic(Path(target), text)
+
+
 # ------------------------------------------------------------------ import
 
 def read_document(path: Path, what: str) -> str:

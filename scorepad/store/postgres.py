@@ -240,18 +240,16 @@ class PgStore(Store):
         db.execute("UPDATE games SET version = version + 1 WHERE id = ?", (game_id,))
 
     # ------------------------------------------------------------------ backup
-    def backup(self, target: Path) -> None:
-        """An export file of the whole database (one consistent snapshot), read back by import and db copy."""
-        from scorepad.output import write_atomic
-        from scorepad.transfer import export_text
-
+    @contextmanager
+    def snapshot(self) -> Iterator[None]:
+        """One read-only view of the whole database while the tables go on writing (what `backup`
+        exports from: scorepad/transfer.py)."""
         try:
             with self.conn.raw.transaction():
                 self.db.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
-                text = export_text(self)
+                yield
         except psycopg.Error as exc:
             raise error(exc, self.where) from None
-        write_atomic(Path(target), text)
 
 
 def _both_stores_conform(sqlite_store: Store, server_store: PgStore) -> list[StoreProtocol]:

@@ -323,7 +323,7 @@ class Store:
 
     def _game_by_name(self, text: str) -> int:
         """The id of the one game whose name is `text`, or starts with it (case-insensitive)."""
-        from scorepad.registry import closest, did_you_mean, fold
+        from scorepad.names import closest, did_you_mean, fold
 
         named = self.db.execute("SELECT id, name FROM games WHERE name IS NOT NULL AND name != '' ORDER BY id").fetchall()
         want = fold(text.strip())
