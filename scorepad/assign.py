@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 import shlex
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import Any
 
 import scorepad.cards as cardlib
@@ -160,29 +160,8 @@ def split_assignments(game: Game, args: Sequence[str], strict: bool = False, bid
             values[fdef.name] = right
             once(fdef, None, right, arg)
         else:
-            # Cards are separated by commas themselves, so card groups are separated by `/`.
-            items = [v.strip() for v in right.split("/" if fdef.type == "cards" else ",")]
-            if fdef.type == "combos" and count == 1:
-                items = [right]
-            if fdef.type == "cards" and len(items) != count:
-                text = (_("{field} holds cards for each player: write name.{field}=QS,10H, or one group per player "
-                          "separated by / ({names}): {field}=QS 10H/-/A 7") if fdef.scope == "player" else
-                        _("{field} holds cards for each side: write name.{field}=QS,10H, or one group per side "
-                          "separated by / ({names}): {field}=QS 10H/-/A 7"))
-                got = ngettext("got {n} group", "got {n} groups", len(items)).format(n=len(items))
-                problems.append(text.format(field=fdef.name, names=", ".join(_who_names(game, fdef.scope))) + "; " + got)
-                continue
-            if fdef.total is not None and len(items) == count - 1:
-                items.append("")            # the last value follows from the total
-            if len(items) != count:
-                who = "players" if fdef.scope == "player" else "sides"
-                text = (ngettext("{field} needs {n} value, one per player in order ({names}); got {got}",
-                                 "{field} needs {n} values, one per player in order ({names}); got {got}", count)
-                        if who == "players" else
-                        ngettext("{field} needs {n} value, one per side in order ({names}); got {got}",
-                                 "{field} needs {n} values, one per side in order ({names}); got {got}", count))
-                problems.append(text.format(field=fdef.name, n=count, names=", ".join(_who_names(game, fdef.scope)),
-                                            got=len(items)))
+            items = row_items(game, fdef, right, problems)
+            if items is None:
                 continue
             slot = values.setdefault(fdef.name, [None] * count)
             for idx, item in enumerate(items):
@@ -266,6 +245,36 @@ def value_text(value: Any) -> str:
     return "" if value is None else str(value)
 
 
+def row_items(game: Game, fdef: FieldDef, right: str, problems: list[str]) -> list[str] | None:
+    """`field=v1,v2,...`: one text per player or side in seating order (cards: groups separated by `/`,
+    since cards are separated by commas themselves; the last left out where a total gives it), or
+    None with the sentence added to `problems`."""
+    count = len(game.players) if fdef.scope == "player" else len(game.sides)
+    items = [v.strip() for v in right.split("/" if fdef.type == "cards" else ",")]
+    if fdef.type == "combos" and count == 1:
+        items = [right]
+    names = ", ".join(_who_names(game, fdef.scope))
+    if fdef.type == "cards" and len(items) != count:
+        text = (_("{field} holds cards for each player: write name.{field}=QS,10H, or one group per player "
+                  "separated by / ({names}): {field}=QS 10H/-/A 7") if fdef.scope == "player" else
+                _("{field} holds cards for each side: write name.{field}=QS,10H, or one group per side "
+                  "separated by / ({names}): {field}=QS 10H/-/A 7"))
+        got = ngettext("got {n} group", "got {n} groups", len(items)).format(n=len(items))
+        problems.append(text.format(field=fdef.name, names=names) + "; " + got)
+        return None
+    if fdef.total is not None and len(items) == count - 1:
+        items.append("")            # the last value follows from the total
+    if len(items) != count:
+        text = (ngettext("{field} needs {n} value, one per player in order ({names}); got {got}",
+                         "{field} needs {n} values, one per player in order ({names}); got {got}", count)
+                if fdef.scope == "player" else
+                ngettext("{field} needs {n} value, one per side in order ({names}); got {got}",
+                         "{field} needs {n} values, one per side in order ({names}); got {got}", count))
+        problems.append(text.format(field=fdef.name, n=count, names=names, got=len(items)))
+        return None
+    return items
+
+
 def _who_names(game: Game, scope: str) -> list[str]:
     return list(game.players) if scope == "player" else [s.name for s in game.sides]
 
@@ -325,82 +334,108 @@ def convert(game: Game, fdef: FieldDef, text: str, who: str | None = None,
     With the game's `state`, a range that reads the coming hand is the range of this hand."""
     label = f"{who}.{fdef.name}" if who else fdef.name
     raw = text.strip()
-    low = raw.lower()
-    if low in fdef.words:
-        return fdef.words[low], None
+    if raw.lower() in fdef.words:
+        return fdef.words[raw.lower()], None
     if raw == "" and fdef.type != "cards":
         raise UserError(_("{label} is empty").format(label=label))
-    t = fdef.type
-    if t in ("int", "number"):
-        try:
-            value: Any = int(raw) if t == "int" else float(raw)
-        except ValueError:
-            extra = " " + _("or {words}").format(words=", ".join(fdef.words)) if fdef.words else ""
-            text = _("{label} must be a whole number{extra}, not {raw}") if t == "int" else \
-                _("{label} must be a number{extra}, not {raw}")
-            raise UserError(text.format(label=label, extra=extra, raw=repr(raw))) from None
-        if not number_ok(value):
-            raise UserError(_("{label} must be a number of at most 15 digits, not {raw}").format(
-                label=label, raw=raw if len(raw) <= 20 else raw[:20] + "..."))
-        if t == "number" and float(value).is_integer():
-            value = int(value)
-        low_v, high_v = field_range(game, fdef, state)
-        if (low_v is not None and value < low_v) or (high_v is not None and value > high_v):
-            raise UserError(_("{label} must be {legal}, not {raw}").format(label=label,
-                                                                            legal=describe_field(game, fdef, state),
-                                                                            raw=raw))
-        return value, None
-    if t == "bool":
-        if low in YES:
-            return True, None
-        if low in NO:
-            return False, None
-        raise UserError(_("{label} must be yes or no, not {raw}").format(label=label, raw=repr(raw)))
-    if t == "word":
-        word = fdef.synonyms.get(low, low)
-        if word in fdef.values:
-            return word, None
-        pref = [v for v in fdef.values if v.startswith(word)]
-        if len(pref) == 1 and word:
-            return pref[0], None
-        raise UserError(_("{label} must be one of {values}, not {raw}").format(label=label, values=", ".join(fdef.values),
-                                                                                raw=repr(raw)))
-    if t == "player":
-        return game.players[resolve_who(game, raw, "player")], None
-    if t == "side":
-        return game.sides[resolve_who(game, raw, "side")].name, None
-    if t == "cards":
-        try:
-            return list(cardlib.parse_cards(raw, game.ruleset.deck)), None
-        except UserError as exc:
-            raise UserError(f"{label}: {exc.message}") from None
-    if t == "combos":
-        return parse_combos(game, fdef, raw, label), None
-    if t == "pattern":
-        assert fdef.pattern is not None
-        norm = raw.upper().replace(" ", "")
-        m = fdef.pattern.fullmatch(norm) if len(norm) <= 40 else None
-        if m is None:
-            words = " " + _("or {words}").format(words=", ".join(fdef.words)) if fdef.words else ""
-            raise UserError(_("{label}: {raw} is not valid ({help}{words})").format(
-                label=label, raw=repr(raw), help=fdef.help or _("see scorepad rules show"), words=words))
-        parts: dict[str, Any] = {}
-        for part in fdef.parts:
-            value = m.group(part) or ""
-            mapped = fdef.maps.get(part, {})
-            kind = fdef.resolve.get(part)
-            if kind and value and value.upper() not in mapped:
-                original = raw.replace(" ", "")[m.start(part):m.end(part)]
-                idx = resolve_who(game, original, kind)
-                parts[part] = game.players[idx] if kind == "player" else game.sides[idx].name
-            elif value.upper() in mapped:
-                parts[part] = mapped[value.upper()]
-            elif value.isdigit():
-                parts[part] = int(value)
-            else:
-                parts[part] = value
-        return norm, parts
-    raise UserError(_("{label}: unknown field type {t}").format(label=label, t=t))
+    reader = _READERS.get(fdef.type)
+    if reader is None:
+        raise UserError(_("{label}: unknown field type {t}").format(label=label, t=fdef.type))
+    return reader(game, fdef, raw, label, state)
+
+
+def _number(game: Game, fdef: FieldDef, raw: str, label: str, state: State | None) -> tuple[Any, None]:
+    try:
+        value: Any = int(raw) if fdef.type == "int" else float(raw)
+    except ValueError:
+        extra = " " + _("or {words}").format(words=", ".join(fdef.words)) if fdef.words else ""
+        text = _("{label} must be a whole number{extra}, not {raw}") if fdef.type == "int" else \
+            _("{label} must be a number{extra}, not {raw}")
+        raise UserError(text.format(label=label, extra=extra, raw=repr(raw))) from None
+    if not number_ok(value):
+        raise UserError(_("{label} must be a number of at most 15 digits, not {raw}").format(
+            label=label, raw=raw if len(raw) <= 20 else raw[:20] + "..."))
+    if fdef.type == "number" and float(value).is_integer():
+        value = int(value)
+    low_v, high_v = field_range(game, fdef, state)
+    if (low_v is not None and value < low_v) or (high_v is not None and value > high_v):
+        raise UserError(_("{label} must be {legal}, not {raw}").format(label=label,
+                                                                        legal=describe_field(game, fdef, state),
+                                                                        raw=raw))
+    return value, None
+
+
+def _yes_no(game: Game, fdef: FieldDef, raw: str, label: str, state: State | None) -> tuple[bool, None]:
+    low = raw.lower()
+    if low in YES:
+        return True, None
+    if low in NO:
+        return False, None
+    raise UserError(_("{label} must be yes or no, not {raw}").format(label=label, raw=repr(raw)))
+
+
+def _word(game: Game, fdef: FieldDef, raw: str, label: str, state: State | None) -> tuple[str, None]:
+    word = fdef.synonyms.get(raw.lower(), raw.lower())
+    if word in fdef.values:
+        return word, None
+    pref = [v for v in fdef.values if v.startswith(word)]
+    if len(pref) == 1 and word:
+        return pref[0], None
+    raise UserError(_("{label} must be one of {values}, not {raw}").format(label=label, values=", ".join(fdef.values),
+                                                                            raw=repr(raw)))
+
+
+def _player(game: Game, fdef: FieldDef, raw: str, label: str, state: State | None) -> tuple[str, None]:
+    return game.players[resolve_who(game, raw, "player")], None
+
+
+def _side(game: Game, fdef: FieldDef, raw: str, label: str, state: State | None) -> tuple[str, None]:
+    return game.sides[resolve_who(game, raw, "side")].name, None
+
+
+def _cards(game: Game, fdef: FieldDef, raw: str, label: str, state: State | None) -> tuple[list[str], None]:
+    try:
+        return list(cardlib.parse_cards(raw, game.ruleset.deck)), None
+    except UserError as exc:
+        raise UserError(f"{label}: {exc.message}") from None
+
+
+def _combos(game: Game, fdef: FieldDef, raw: str, label: str, state: State | None) -> tuple[list[Any], None]:
+    return parse_combos(game, fdef, raw, label), None
+
+
+def _pattern(game: Game, fdef: FieldDef, raw: str, label: str, state: State | None) -> tuple[str, dict[str, Any]]:
+    """A pattern field (`4HX`): the text as matched, and the value of each of its named parts."""
+    assert fdef.pattern is not None
+    norm = raw.upper().replace(" ", "")
+    m = fdef.pattern.fullmatch(norm) if len(norm) <= 40 else None
+    if m is None:
+        words = " " + _("or {words}").format(words=", ".join(fdef.words)) if fdef.words else ""
+        raise UserError(_("{label}: {raw} is not valid ({help}{words})").format(
+            label=label, raw=repr(raw), help=fdef.help or _("see scorepad rules show"), words=words))
+    parts: dict[str, Any] = {}
+    for part in fdef.parts:
+        value = m.group(part) or ""
+        mapped = fdef.maps.get(part, {})
+        kind = fdef.resolve.get(part)
+        if kind and value and value.upper() not in mapped:
+            original = raw.replace(" ", "")[m.start(part):m.end(part)]
+            idx = resolve_who(game, original, kind)
+            parts[part] = game.players[idx] if kind == "player" else game.sides[idx].name
+        elif value.upper() in mapped:
+            parts[part] = mapped[value.upper()]
+        elif value.isdigit():
+            parts[part] = int(value)
+        else:
+            parts[part] = value
+    return norm, parts
+
+
+# how each type of field reads what a person typed (after the field's own words)
+_READERS: dict[str, Callable[[Game, FieldDef, str, str, State | None], tuple[Any, dict[str, Any] | None]]] = {
+    "int": _number, "number": _number, "bool": _yes_no, "word": _word, "player": _player, "side": _side,
+    "cards": _cards, "combos": _combos, "pattern": _pattern,
+}
 
 
 def hand_context(game: Game, state: State | None = None, active: Sequence[bool] | None = None) -> dict[str, Any]:
@@ -697,11 +732,26 @@ def type_hand(game: Game, raw: RawHand, active: Sequence[bool], state: State | N
     """Convert every typed value; work out what follows (applies_if, default_from, total); fill defaults;
     list what is still missing (only among `only` when given: the bidding fields at bid time).
     Raises HandError with every problem."""
-    rs = game.ruleset
+    hand, typed = _converted(game, raw, state)
+    problems: list[str] = []
+    _expand_combos(game, hand, typed, problems)
+    if problems:
+        raise HandError(problems[0], problems)
+    worked = _WorkedOut(game, hand, typed, hand_context(game, state, active))
+    for fname in game.ruleset.field_order or tuple(game.ruleset.fields):
+        worked.field(fname, active)
+    if worked.problems:
+        raise HandError(worked.problems[0], worked.problems)
+    raw.worked_out = worked.lines
+    return hand, _missing(game, worked, active, only)
+
+
+def _converted(game: Game, raw: RawHand, state: State | None) -> tuple[Hand, dict[str, list[bool]]]:
+    """Every typed value converted (a hand field's value, or one per player or side), and which were typed."""
     hand: Hand = {}
     problems: list[str] = []
     typed: dict[str, list[bool]] = {}
-    for fname, fdef in rs.fields.items():
+    for fname, fdef in game.ruleset.fields.items():
         given = raw.values.get(fname)
         if fdef.scope == "hand":
             typed[fname] = [given is not None]
@@ -714,113 +764,137 @@ def type_hand(game: Game, raw: RawHand, active: Sequence[bool], state: State | N
                         hand[f"_{fname}_parts"] = parts
                 except UserError as exc:
                     problems.append(exc.message)
-        else:
-            names = _who_names(game, fdef.scope)
-            out: list[Any] = []
-            for i in range(len(names)):
-                text = given[i] if given is not None else None
-                if text is not None and text.strip() == "" and fdef.type != "cards":
-                    text = None                 # `tricks=5,,3,3`: an empty place is left out
-                if text is None:
-                    out.append(None)
-                    continue
-                try:
-                    out.append(convert(game, fdef, text, names[i], state)[0])
-                except UserError as exc:
-                    problems.append(exc.message)
-                    out.append(None)
-            typed[fname] = [given is not None and given[i] is not None
-                            and (given[i].strip() != "" or fdef.type == "cards") for i in range(len(names))]
-            hand[fname] = out
-    if problems:
-        raise HandError(problems[0], problems)
-    _expand_combos(game, hand, typed, problems)
-    if problems:
-        raise HandError(problems[0], problems)
-    env = _typed_env(game, hand, hand_context(game, state, active))
-    known = {name: list(mask) for name, mask in typed.items()}
-    worked_out: list[str] = []
-    skipped: set[str] = set()
-    disagreements: set[frozenset[str]] = set()
-    for fname in rs.field_order or tuple(rs.fields):
-        fdef = rs.fields[fname]
-        names = _who_names(game, fdef.scope) if fdef.scope != "hand" else [""]
-        if fdef.applies_if is not None and not _holds(fdef.applies_if, env):
-            skipped.add(fname)
-            for i, was_typed in enumerate(typed[fname]):
-                if was_typed:
-                    label = f"{names[i]}.{fname}" if names[i] else fname
-                    problems.append(_("{label} does not apply to this hand: it is typed only when {value}").format(
-                                        label=label, value=condition_words(fdef.applies_if.source)))
-            known[fname] = [False] * len(names)
-            hand[fname] = _placeholder(fdef) if fdef.scope == "hand" else [_placeholder(fdef)] * len(names)
-            hand.pop(f"_{fname}_parts", None)
-            _set_env(game, env, fdef, hand)
             continue
+        names = _who_names(game, fdef.scope)
+        texts = [given[i] if given is not None else None for i in range(len(names))]
+        texts = [None if t is not None and t.strip() == "" and fdef.type != "cards" else t for t in texts]
+        out: list[Any] = []            # `tricks=5,,3,3`: an empty place is left out
+        for i, text in enumerate(texts):
+            try:
+                out.append(None if text is None else convert(game, fdef, text, names[i], state)[0])
+            except UserError as exc:
+                problems.append(exc.message)
+                out.append(None)
+        typed[fname] = [t is not None for t in texts]
+        hand[fname] = out
+    if problems:
+        raise HandError(problems[0], problems)
+    return hand, typed
+
+
+class _WorkedOut:
+    """The values that follow from the typed ones, field by field in the order they are worked out:
+    a field that does not apply is set aside, a default_from fills what was not typed (and must agree
+    with what was), a total fills the one value left out. `known` says which values are there now."""
+
+    def __init__(self, game: Game, hand: Hand, typed: dict[str, list[bool]], context: Mapping[str, Any]) -> None:
+        self.game, self.hand, self.typed = game, hand, typed
+        self.env = _typed_env(game, hand, context)
+        self.known = {name: list(mask) for name, mask in typed.items()}
+        self.lines: list[str] = []            # `name=value` of each value worked out
+        self.skipped: set[str] = set()
+        self.problems: list[str] = []
+        self._disagreements: set[frozenset[str]] = set()
+
+    def field(self, fname: str, active: Sequence[bool]) -> None:
+        game, fdef, hand = self.game, self.game.ruleset.fields[fname], self.hand
+        names = _who_names(game, fdef.scope) if fdef.scope != "hand" else [""]
+        if fdef.applies_if is not None and not _holds(fdef.applies_if, self.env):
+            self._set_aside(fdef, names)
+            return
         values = [hand[fname]] if fdef.scope == "hand" else list(hand[fname])
         if fdef.default_from is not None:
-            for i in range(len(values)):
-                if not _inputs_known(game, fdef, i, known):
-                    continue
-                try:
-                    computed = fdef.default_from(_slot_env(game, env, fdef, i))
-                except FormulaError:
-                    continue
-                if computed is None:        # none: nothing follows for this value
-                    continue
-                label = f"{names[i]}.{fname}" if names[i] else fname
-                if typed[fname][i]:
-                    if not _same(values[i], computed):
-                        sources = [n for n in rs.fields if n in field_refs(fdef.default_from, rs.fields)
-                                   and any(known[n])]
-                        pair = frozenset([fname, *sources, str(i)])
-                        if pair in disagreements:      # the same two values, seen from the other side
-                            continue
-                        disagreements.add(pair)
-                        what = _(" and ").join(sources) or _("the other values")
-                        problems.append(ngettext("{label} is typed as {typed}, but {what} gives {computed}; type one of "
-                                                 "them, or make them agree",
-                                                 "{label} is typed as {typed}, but {what} give {computed}; type one of "
-                                                 "them, or make them agree", max(len(sources), 1)).format(
-                                            label=label, typed=_show(values[i]), what=what, computed=_show(computed)))
-                else:
-                    values[i] = computed
-                    known[fname][i] = True
-                    worked_out.append(f"{label}={_show(computed)}")
+            self._default_from(fdef, names, values)
         if fdef.total is not None:
-            act = _slot_active(game, fdef, active)
-            filled, why = _fill_total(game, fdef, values, act, env)
-            if why:
-                problems.append(why)
-            if filled is not None:
-                gap = next(i for i, v in enumerate(values) if v is None and act[i])
-                values = filled
-                known[fname][gap] = True
-                worked_out.append(f"{names[gap]}.{fname}={_show(values[gap])}")
+            values = self._total(fdef, names, values, active)
+        known = self.known[fname]
         if fdef.scope == "hand":
-            hand[fname] = values[0] if known[fname][0] else fdef.default
+            hand[fname] = values[0] if known[0] else fdef.default
         else:
-            hand[fname] = [v if known[fname][i] else _placeholder(fdef) for i, v in enumerate(values)]
-        _set_env(game, env, fdef, hand)
-    if problems:
-        raise HandError(problems[0], problems)
-    raw.worked_out = worked_out
+            hand[fname] = [v if known[i] else _placeholder(fdef) for i, v in enumerate(values)]
+        _set_env(game, self.env, fdef, hand)
+
+    def _set_aside(self, fdef: FieldDef, names: list[str]) -> None:
+        """A field that does not apply to this hand: a value typed for it is refused."""
+        for i, was_typed in enumerate(self.typed[fdef.name]):
+            if was_typed:
+                label = f"{names[i]}.{fdef.name}" if names[i] else fdef.name
+                assert fdef.applies_if is not None
+                self.problems.append(_("{label} does not apply to this hand: it is typed only when {value}").format(
+                    label=label, value=condition_words(fdef.applies_if.source)))
+        self.skipped.add(fdef.name)
+        self.known[fdef.name] = [False] * len(names)
+        self.hand[fdef.name] = _placeholder(fdef) if fdef.scope == "hand" else [_placeholder(fdef)] * len(names)
+        self.hand.pop(f"_{fdef.name}_parts", None)
+        _set_env(self.game, self.env, fdef, self.hand)
+
+    def _default_from(self, fdef: FieldDef, names: list[str], values: list[Any]) -> None:
+        """Each value its default_from gives, where the values it reads are known."""
+        assert fdef.default_from is not None
+        for i in range(len(values)):
+            if not _inputs_known(self.game, fdef, i, self.known):
+                continue
+            try:
+                computed = fdef.default_from(_slot_env(self.game, self.env, fdef, i))
+            except FormulaError:
+                continue
+            if computed is None:        # none: nothing follows for this value
+                continue
+            label = f"{names[i]}.{fdef.name}" if names[i] else fdef.name
+            if not self.typed[fdef.name][i]:
+                values[i] = computed
+                self.known[fdef.name][i] = True
+                self.lines.append(f"{label}={_show(computed)}")
+            elif not _same(values[i], computed):
+                self._disagree(fdef, i, label, values[i], computed)
+
+    def _disagree(self, fdef: FieldDef, i: int, label: str, value: Any, computed: Any) -> None:
+        rs = self.game.ruleset
+        assert fdef.default_from is not None
+        sources = [n for n in rs.fields if n in field_refs(fdef.default_from, rs.fields) and any(self.known[n])]
+        pair = frozenset([fdef.name, *sources, str(i)])
+        if pair in self._disagreements:      # the same two values, seen from the other side
+            return
+        self._disagreements.add(pair)
+        what = _(" and ").join(sources) or _("the other values")
+        self.problems.append(ngettext("{label} is typed as {typed}, but {what} gives {computed}; type one of "
+                                      "them, or make them agree",
+                                      "{label} is typed as {typed}, but {what} give {computed}; type one of "
+                                      "them, or make them agree", max(len(sources), 1)).format(
+                                 label=label, typed=_show(value), what=what, computed=_show(computed)))
+
+    def _total(self, fdef: FieldDef, names: list[str], values: list[Any], active: Sequence[bool]) -> list[Any]:
+        """The one value left out of a row with a total, filled in."""
+        act = _slot_active(self.game, fdef, active)
+        filled, why = _fill_total(self.game, fdef, values, act, self.env)
+        if why:
+            self.problems.append(why)
+        if filled is None:
+            return values
+        gap = next(i for i, v in enumerate(values) if v is None and act[i])
+        self.known[fdef.name][gap] = True
+        self.lines.append(f"{names[gap]}.{fdef.name}={_show(filled[gap])}")
+        return filled
+
+
+def _missing(game: Game, worked: _WorkedOut, active: Sequence[bool], only: Collection[str] | None) -> list[Missing]:
+    """The required values neither typed nor worked out (of those that apply, and are required now)."""
     missing: list[Missing] = []
-    for fname, fdef in rs.fields.items():
-        if fname in skipped or (only is not None and fname not in only):
+    for fname, fdef in game.ruleset.fields.items():
+        if fname in worked.skipped or (only is not None and fname not in only):
             continue
         if fdef.default is not None or (fdef.optional and fdef.required_if is None):
             continue
-        if fdef.required_if is not None and not _holds(fdef.required_if, env):
+        if fdef.required_if is not None and not _holds(fdef.required_if, worked.env):
             continue
+        known = worked.known[fname]
         if fdef.scope == "hand":
-            if not known[fname][0]:
+            if not known[0]:
                 missing.append(Missing(fname, None))
-        else:
-            for i, is_active in enumerate(_slot_active(game, fdef, active)):
-                if not known[fname][i] and is_active:
-                    missing.append(Missing(fname, i))
-    return hand, missing
+            continue
+        missing += [Missing(fname, i) for i, is_active in enumerate(_slot_active(game, fdef, active))
+                    if is_active and not known[i]]
+    return missing
 
 
 def type_bids(game: Game, raw: RawHand, active: Sequence[bool],
