@@ -409,10 +409,9 @@ def same(a: Any, b: Any) -> bool:
 
 
 def replay_problems(game: Any, g: Mapping[str, Any], where: str) -> list[str]:
-    """Re-type every active hand from what was typed, score it, and compare with what is stored."""
-    from scorepad.assign import copies_problems, split_assignments, type_hand
-    from scorepad.engine import active_players, apply_hand, finish_game, initial_state
-    from scorepad.play import hand_row
+    """Re-type every active hand from what was typed, score it, and compare with what is stored; then
+    the undone rows, the end of the game, the cached state and a bid waiting for the next hand."""
+    from scorepad.engine import finish_game, initial_state
 
     active = sorted(((j, h) for j, h in enumerate(g["hand_rows"]) if h["status"] == "active"), key=lambda x: x[1]["n"])
     numbers = [h["n"] for _, h in active]
@@ -420,35 +419,16 @@ def replay_problems(game: Any, g: Mapping[str, Any], where: str) -> list[str]:
         return [f"{where}.hand_rows: the active hands are numbered {numbers[:10]}; they must be 1, 2, 3 ... once each"]
     if g["hands"] != len(active):
         return [f"{where}.hands: {g['hands']}, but the game has {len(active)} active hands"]
-    state = initial_state(game)
-    states = [state]          # before hand 1, after hand 1, ...: what a retired row was typed against
+    states = [initial_state(game)]   # before hand 1, after hand 1, ...: what a retired row was typed against
     for j, h in active:
-        at = f"{where}.hand_rows[{j}]"
-        if state["finished"]:
-            return [f"{at}: the game had ended before hand {h['n']}"]
-        try:
-            raw = split_assignments(game, h["typed"])
-            hand, _missing = type_hand(game, raw, active_players(game, state))
-        except ScorepadError as exc:
-            return [f"{at}.typed: {exc.message}"]
-        if not same(hand, h["hand"]):
-            return [f"{at}.hand: not the values typed in {at}.typed"]
-        copies = copies_problems(game, hand)
-        if copies:
-            return [f"{at}.typed: {copies[0]}"]
-        try:
-            result = apply_hand(game, state, hand)
-        except ScorepadError as exc:
-            return [f"{at}: the hand cannot be scored: {exc.message}"]
-        row = hand_row(h["n"], h["typed"], hand, result)
-        for key in ("points", "breakdown", "events", "state"):
-            if not same(getattr(row, key), h[key]):
-                return [f"{at}.{key}: differs from a replay of the hand with the pinned ruleset"]
-        state = result.state
-        states.append(state)
+        after = _replayed(game, states[-1], h, f"{where}.hand_rows[{j}]")
+        if isinstance(after, str):
+            return [after]
+        states.append(after)
     retired = retired_problems(game, g, states, where)
     if retired:
         return retired
+    state = states[-1]
     if g["finished"] and not state["finished"]:
         try:
             state = finish_game(game, state).state
@@ -462,6 +442,34 @@ def replay_problems(game: Any, g: Mapping[str, Any], where: str) -> list[str]:
     if "pending_bid" in g:
         return pending_bid_problems(game, state, g["pending_bid"], f"{where}.pending_bid")
     return []
+
+
+def _replayed(game: Any, state: Any, h: Mapping[str, Any], at: str) -> Any:
+    """The state after one stored hand typed again and scored; or the sentence why it is not what is stored."""
+    from scorepad.assign import copies_problems, split_assignments, type_hand
+    from scorepad.engine import active_players, apply_hand
+    from scorepad.play import hand_row
+
+    if state["finished"]:
+        return f"{at}: the game had ended before hand {h['n']}"
+    try:
+        hand, _missing = type_hand(game, split_assignments(game, h["typed"]), active_players(game, state))
+    except ScorepadError as exc:
+        return f"{at}.typed: {exc.message}"
+    if not same(hand, h["hand"]):
+        return f"{at}.hand: not the values typed in {at}.typed"
+    copies = copies_problems(game, hand)
+    if copies:
+        return f"{at}.typed: {copies[0]}"
+    try:
+        result = apply_hand(game, state, hand)
+    except ScorepadError as exc:
+        return f"{at}: the hand cannot be scored: {exc.message}"
+    row = hand_row(h["n"], h["typed"], hand, result)
+    for key in ("points", "breakdown", "events", "state"):
+        if not same(getattr(row, key), h[key]):
+            return f"{at}.{key}: differs from a replay of the hand with the pinned ruleset"
+    return result.state
 
 
 def retired_problems(game: Any, g: Mapping[str, Any], states: list[Any], where: str) -> list[str]:
