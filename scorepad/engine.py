@@ -948,21 +948,8 @@ def _run_rules(game: Game, scope: _Scope, state: State, rules: Sequence[Rule],
                 if when is not None and not when.fast(env):
                     continue
                 before = state["sides"][k]["score"] if k is not None else None
-                sets = [(c, _counter(f.key, f.fast(env))) for c, f in rule.set] if rule.set else []
-                adds = [(c, _counter(f.key, f.fast(env))) for c, f in rule.add] if rule.add else []
-                set_all = [(c, _counter(f.key, f.fast(env))) for c, f in rule.set_all] if rule.set_all else []
                 message = render_message(rule.message, rule.message_parts, env) if rule.message else ""
-                for counter, value in sets:
-                    _store(state, k, counter, value)
-                for counter, value in adds:
-                    side = state["sides"][k] if k is not None else {}
-                    current = side[counter] if counter in side else state["game"][counter]
-                    _store(state, k, counter, current + value)
-                for counter, value in set_all:
-                    for side in state["sides"]:
-                        side[counter] = value
-                if rule.mark and k is not None:
-                    state["sides"][k]["status"] = rule.mark
+                adds = _apply_rule(rule, env, state, k)
                 if k is not None and before is not None and state["sides"][k]["score"] != before:
                     delta = state["sides"][k]["score"] - before
                     points[k] += delta
@@ -980,6 +967,25 @@ def _run_rules(game: Game, scope: _Scope, state: State, rules: Sequence[Rule],
 
 
 _THE_GAME: tuple[None] = (None,)  # the target of a rule per game
+
+
+def _apply_rule(rule: Rule, env: Mapping[str, Any], state: State, k: int | None) -> list[tuple[str, Any]]:
+    """One rule's set, add, set_all and mark for side `k` (None: the game); the values it added."""
+    sets = [(c, _counter(f.key, f.fast(env))) for c, f in rule.set] if rule.set else []
+    adds = [(c, _counter(f.key, f.fast(env))) for c, f in rule.add] if rule.add else []
+    set_all = [(c, _counter(f.key, f.fast(env))) for c, f in rule.set_all] if rule.set_all else []
+    for counter, value in sets:
+        _store(state, k, counter, value)
+    for counter, value in adds:
+        side = state["sides"][k] if k is not None else {}
+        current = side[counter] if counter in side else state["game"][counter]
+        _store(state, k, counter, current + value)
+    for counter, value in set_all:
+        for side in state["sides"]:
+            side[counter] = value
+    if rule.mark and k is not None:
+        state["sides"][k]["status"] = rule.mark
+    return adds
 
 
 def _counter(key: str, value: Any) -> Any:
