@@ -49,5 +49,5 @@ def test_a_fifo_or_a_link_to_dev_zero_in_the_cache_holds_no_command(db: Path) ->
     for args in (["new", "hearts", "ann", "bob", "cat", "dan"], ["hand", "hearts=1,4,3,5", "queen=ann"],
                  ["standings"]):
         done = subprocess.run([sys.executable, "-m", "scorepad", *args], env=env, capture_output=True, text=True,
-                              stdin=subprocess.DEVNULL, timeout=60)
+                              stdin=subprocess.DEVNULL, timeout=180)
         assert done.returncode == 0, done.stderr
