@@ -29,6 +29,7 @@ from scorepad.limits import number_ok
 from scorepad.locale import NO_WORDS as NO
 from scorepad.locale import YES_WORDS as YES
 from scorepad.locale import _, ngettext
+from scorepad.prose import condition_words
 from scorepad.record import field, mutable_record, record
 from scorepad.ruleset import Check, FieldDef, field_refs
 
@@ -610,25 +611,6 @@ def check_bids(game: Game, state: State, hand: Hand) -> list[str]:
     return run_checks_on(game, state, hand, bid_checks(game))
 
 
-def condition_words(source: str) -> str:
-    """A formula condition read aloud for a player: `out != none and not bridge` → `out is given and not bridge`.
-    In another language the formula is worded by scorepad.prose, in that language's catalog."""
-    from scorepad.locale import current
-
-    if current() != "en":
-        from scorepad.prose import formula_words
-
-        return formula_words(source)
-    text = source.strip()
-    for pattern, words in ((r"\s*!=\s*none\b", " is given"), (r"\s*==\s*none\b", " is not given"),
-                           (r"\s*==\s*", " is "), (r"\s*!=\s*", " is not "), (r"\s*>=\s*", " is at least "),
-                           (r"\s*<=\s*", " is at most "), (r"\s*>\s*", " is more than "),
-                           (r"\s*<\s*", " is less than "), (r"\ball_(\w+)", r"everyone's \1"),
-                           (r"\btrue\b", "yes"), (r"\bfalse\b", "no")):
-        text = re.sub(pattern, words, text)
-    return text.replace("_", " ")
-
-
 COMBO_TOKEN = re.compile(r"^(?:(?P<pre>\d{1,2})\s*[x×*])?(?P<what>[^\s]+?)(?:[x×*](?P<post>\d{1,2}))?$", re.I)
 MAX_COMBOS = 60
 
@@ -998,7 +980,7 @@ def _same(a: Any, b: Any) -> bool:
 
 
 def _show(value: Any) -> str:
-    from scorepad.engine import format_value
+    from scorepad.rules.values import format_value
 
     return format_value(value)
 

@@ -72,7 +72,7 @@ def _global(db: str | None = typer.Option(None, "--db", metavar="FILE|URL",
 @rules_app.command("list")
 def rules_list(as_json: bool = typer.Option(False, "--json", help="JSON output")) -> None:
     """All rulesets: id, name, aliases, players, variants."""
-    from scorepad.registry import summaries
+    from scorepad.house import summaries
 
     items, problems = summaries(_rules_dirs(), _lang(as_json))
     if as_json:

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from scorepad.assign import condition_words, describe_field
+from scorepad.assign import describe_field
 from scorepad.engine import Game, base_env, make_game
 from scorepad.errors import FormulaError
 from scorepad.expr import Formula
 from scorepad.locale import N_, _, ngettext
-from scorepad.prose import formula_words, joined_words, message_words
+from scorepad.prose import condition_words, formula_words, joined_words, message_words
 from scorepad.ruleset import FieldDef, Rule, Ruleset, field_refs
 
 
@@ -95,7 +95,7 @@ def details(rs: Ruleset, language: str | None = None) -> dict[str, Any]:
 
 def _constant(f: Formula, env: dict[str, Any]) -> str | None:
     """The value of a formula fixed by the options and tables, as shown to a player; None if it varies."""
-    from scorepad.engine import format_value
+    from scorepad.rules.values import format_value
 
     if not set(f.names) <= set(env):
         return None
@@ -163,7 +163,7 @@ def value_words(value: Any) -> str:
                          for k, v in value.items())
     if isinstance(value, list):
         return "/".join(value_words(v) for v in value)
-    from scorepad.engine import format_value
+    from scorepad.rules.values import format_value
 
     return format_value(value)
 

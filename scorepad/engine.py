@@ -21,6 +21,7 @@ from scorepad.expr import BudgetError, Formula, budgeted, value_kind
 from scorepad.limits import MAX_NUMBER, number_ok
 from scorepad.names import check_name
 from scorepad.record import field, mutable_record, record
+from scorepad.rules.values import format_value
 from scorepad.ruleset import Check, Rule, Ruleset, ScoreItem
 
 State = dict[str, Any]
@@ -623,51 +624,6 @@ def render_message(text: str, parts: Sequence[Formula], env: Mapping[str, Any],
     return TEMPLATE_RE.sub(lambda m: next(it, "?"), text)
 
 
-MAX_SHOWN = 1000  # characters of one value in a message or a table cell
-
-
-def format_value(value: Any) -> str:
-    """A value as a person reads it; a list is cut at MAX_SHOWN characters (a formula can make
-    a list of lists of lists whose full text would not fit in memory)."""
-    if isinstance(value, (list, tuple)):
-        out: list[str] = []
-        _format_into(value, out, [MAX_SHOWN])
-        return "".join(out)
-    return _format_one(value)
-
-
-def _format_one(value: Any) -> str:
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    if isinstance(value, float) and value.is_integer():
-        return str(int(value))
-    if value is None:
-        return "-"
-    return str(value)
-
-
-def _format_into(value: Any, out: list[str], left: list[int], depth: int = 0) -> None:
-    for i, item in enumerate(value):
-        if left[0] <= 0:
-            return
-        text = ", " if i else ""
-        if isinstance(item, (list, tuple)):
-            out.append(text)
-            left[0] -= len(text) + 1
-            if depth >= 20:  # lists in lists 20 deep: no one reads further
-                out.append("...")
-                continue
-            _format_into(item, out, left, depth + 1)
-            continue
-        text += _format_one(item)
-        if len(text) > left[0]:
-            text = text[:max(left[0], 0)] + "..."
-        out.append(text)
-        left[0] -= len(text)
-
-
-# Hands of a ruleset scored formula by formula in a process before its hand code is written (a few
-# milliseconds, about what 50 hands gain): a command that replays one game stays formula by formula.
 HAND_WARM_UP = 50
 _PER_FORMULA = False  # True: every hand scored formula by formula (the reference for the hand code)
 

@@ -23,6 +23,7 @@ from typing import Any
 from scorepad import engine
 from scorepad.engine import Game, HandResult, Line, State, _Race
 from scorepad.expr import Budget, Formula, _CodeGen, _compiled, _Exhausted
+from scorepad.rules import values
 from scorepad.ruleset import TEMPLATE_RE, Ruleset
 
 HandFunction = Callable[[State, dict[str, Any], Budget], HandResult]
@@ -394,7 +395,7 @@ class _Writer:
             if rule.message and rule.message_parts:
                 parts = []
                 for n, f in enumerate(rule.message_parts):
-                    self.emit(f"part{n} = {bind(engine.format_value)}({self.value(f, ctx)})")
+                    self.emit(f"part{n} = {bind(values.format_value)}({self.value(f, ctx)})")
                     parts.append(f"part{n}")
                 self.emit(f"message = {bind(_fill)}({bind(rule.message)}, [{', '.join(parts)}])")
             for name, var in sets:

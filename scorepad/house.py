@@ -10,10 +10,11 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from scorepad.errors import RulesetError, UserError
+from scorepad import rules_index
+from scorepad.errors import RulesetError, ScorepadError, UserError
 from scorepad.locale import _
 from scorepad.record import field, mutable_record
-from scorepad.registry import load, resolve, resolved_text, text_hash
+from scorepad.registry import entries, load, resolve, resolved_text, text_hash
 from scorepad.rules_index import bundled_dir
 
 # scorepad.ruleset (the loader and every formula's compiler) is imported in the functions that load a
@@ -177,3 +178,27 @@ def scenario_files(spec: str, given: Sequence[Path], rules_dirs: Sequence[str]) 
         raise UserError(_("no scenarios for {id}: name them, or put {stem}.scenario.toml beside the ruleset").format(
                             id=rs.id, stem=path.stem))
     return rs, files
+
+
+def summaries(extra_dirs: Sequence[str], language: str | None) -> tuple[list[dict[str, Any]], list[str]]:
+    """`rules list`: every known ruleset's entry (sorted by id) and a problem line per file that does not load.
+
+    A ruleset whose text is in the bundled index is answered from it; any other file is loaded and checked."""
+
+    items: list[dict[str, Any]] = []
+    problems: list[str] = []
+    for entry in entries(extra_dirs).values():
+        found = rules_index.summary(entry.digest, language)
+        if found is not None:
+            items.append(found)
+            continue
+        # here, not at the top: `rules list` answered from the index loads no engine (~20 ms)
+        from scorepad.describe import summary
+        from scorepad.translation import translate
+
+        try:
+            items.append(summary(translate(load(str(entry.path)), language), language))
+        except ScorepadError as exc:
+            problems.append(f"{entry.path}: {exc.message}")
+    items.sort(key=lambda d: d["id"])
+    return items, problems

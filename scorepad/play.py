@@ -33,7 +33,6 @@ from scorepad.engine import (
     active_players,
     apply_hand,
     finish_game,
-    format_value,
     initial_state,
     make_game,
     next_hand_info,
@@ -50,6 +49,7 @@ from scorepad.locale import _, ngettext
 from scorepad.names import MAX_GAME_NAME, check_name
 from scorepad.record import field, mutable_record
 from scorepad.registry import load
+from scorepad.rules.values import format_value
 from scorepad.ruleset import Ruleset, load_text
 from scorepad.store import GameRow, HandRow, Store, now
 

@@ -145,7 +145,7 @@ def message_words(text: str, parts: Sequence[Formula], env: Mapping[str, Any], w
     show their value, `me` reads as `who` (in brackets inside a sentence of another language), an aside
     in brackets that reports the hand's values is left out, and any other value of the hand is named in
     words between square brackets."""
-    from scorepad.engine import format_value
+    from scorepad.rules.values import format_value
 
     pieces: list[str] = []
     out = []
@@ -173,3 +173,18 @@ def message_words(text: str, parts: Sequence[Formula], env: Mapping[str, Any], w
     result = _ASIDE_RE.sub("", "".join(out))
     result = re.sub(f"{_MARK}(\\d+){_MARK}", lambda m: pieces[int(m.group(1))], result)
     return result.replace("{", "(").replace("}", ")")
+
+
+def condition_words(source: str) -> str:
+    """A formula condition read aloud for a player: `out != none and not bridge` → `out is given and not bridge`.
+    In another language the formula is worded by scorepad.prose, in that language's catalog."""
+    if current() != "en":
+        return formula_words(source)
+    text = source.strip()
+    for pattern, words in ((r"\s*!=\s*none\b", " is given"), (r"\s*==\s*none\b", " is not given"),
+                           (r"\s*==\s*", " is "), (r"\s*!=\s*", " is not "), (r"\s*>=\s*", " is at least "),
+                           (r"\s*<=\s*", " is at most "), (r"\s*>\s*", " is more than "),
+                           (r"\s*<\s*", " is less than "), (r"\ball_(\w+)", r"everyone's \1"),
+                           (r"\btrue\b", "yes"), (r"\bfalse\b", "no")):
+        text = re.sub(pattern, words, text)
+    return text.replace("_", " ")

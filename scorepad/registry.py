@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from scorepad import rules_index
-from scorepad.errors import RulesetError, ScorepadError, UserError
+from scorepad.errors import RulesetError, UserError
 from scorepad.locale import _
 from scorepad.names import closest, did_you_mean, fold
 from scorepad.record import record
@@ -153,29 +153,6 @@ def load(spec: str, extra_dirs: Sequence[str] = (), variant: str | None = None) 
     path, spec_variant = resolve(spec, extra_dirs)
     text, _warnings = resolved_text(path, extra_dirs)
     return load_text(text, display_source(path), variant or spec_variant)
-
-
-def summaries(extra_dirs: Sequence[str], language: str | None) -> tuple[list[dict[str, Any]], list[str]]:
-    """`rules list`: every known ruleset's entry (sorted by id) and a problem line per file that does not load.
-
-    A ruleset whose text is in the bundled index is answered from it; any other file is loaded and checked."""
-
-    items: list[dict[str, Any]] = []
-    problems: list[str] = []
-    for entry in entries(extra_dirs).values():
-        found = rules_index.summary(entry.digest, language)
-        if found is not None:
-            items.append(found)
-            continue
-        from scorepad.describe import summary
-        from scorepad.translation import translate
-
-        try:
-            items.append(summary(translate(load(str(entry.path)), language), language))
-        except ScorepadError as exc:
-            problems.append(f"{entry.path}: {exc.message}")
-    items.sort(key=lambda d: d["id"])
-    return items, problems
 
 
 MAX_DERIVATION = 5

@@ -21,7 +21,7 @@ def format_value(value: Any) -> str:
     yes/no value in the reader's language (the engine's own texts stay English)."""
     if isinstance(value, bool):
         return _("yes") if value else _("no")
-    from scorepad.engine import format_value as real
+    from scorepad.rules.values import format_value as real
 
     return real(value)
 

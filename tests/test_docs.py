@@ -98,9 +98,9 @@ def test_every_formula_function_is_documented() -> None:
 
 def test_formula_limits_in_the_docs_are_the_codes() -> None:
     """The work limit, the cut of shown values, and the comprehension rule, as docs/rulesets.md states them."""
-    from scorepad.engine import MAX_SHOWN
     from scorepad.errors import FormulaError, RulesetError
     from scorepad.expr import MAX_STEPS, compile_formula
+    from scorepad.rules.values import MAX_SHOWN
     from scorepad.ruleset import load_text
 
     text = DOCS.read_text()

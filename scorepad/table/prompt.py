@@ -44,9 +44,10 @@ from scorepad.assign import (
     typed_assignments,
     value_text,
 )
-from scorepad.engine import Game, Hand, HandResult, State, active_players, apply_hand, format_value, run_checks_on
+from scorepad.engine import Game, Hand, HandResult, State, active_players, apply_hand, run_checks_on
 from scorepad.errors import FormulaError, HandError, UserError
 from scorepad.locale import _
+from scorepad.rules.values import format_value
 from scorepad.ruleset import FieldDef, Ruleset, field_refs
 from scorepad.table.console import Console
 
