@@ -122,12 +122,12 @@ def covered_names(cmds: list[Command]) -> set[str]:
 
 def prepare(tmp: Path) -> Paths:
     """A small database: a spades game of 12 hands (current), a finished one, an export, a TOML game."""
-    from scorepad import play
-    from scorepad.gamefile import game_toml
-    from scorepad.house import write_starter
-    from scorepad.registry import resolve, resolved_text
+    from scorepad.app import games as play
+    from scorepad.app.gamefile import game_toml
+    from scorepad.app.rulesets import write_starter
+    from scorepad.app.transfer import export_chunks
+    from scorepad.rules.registry import resolve, resolved_text
     from scorepad.store import Store
-    from scorepad.transfer import export_chunks
 
     tmp.mkdir(parents=True, exist_ok=True)
     db = tmp / "commands.db"

@@ -26,7 +26,7 @@ sys.path.insert(0, {root!r})
 sys.path.insert(0, {bench!r})
 from run import scenario_sequences
 from scorepad import engine, expr
-from scorepad.expr import reference_evaluation
+from scorepad.rules.expr import reference_evaluation
 from before import engine_before
 legacy_engine = engine_before()
 rid, which, passes = sys.argv[1], sys.argv[2], int(sys.argv[3])

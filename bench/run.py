@@ -100,7 +100,7 @@ def spades_hand(rng: random.Random) -> list[str]:
 # --------------------------------------------------------------------------- 1. latency
 
 def bench_latency(tmp: Path, runs: int) -> dict[str, Any]:
-    from scorepad import play
+    from scorepad.app import games as play
     from scorepad.store import Store
 
     db = tmp / "latency.db"
@@ -114,7 +114,7 @@ def bench_latency(tmp: Path, runs: int) -> dict[str, Any]:
     env["SCOREPAD_DB"] = str(db)
     sp = scorepad_cmd()
     hand = ["hand", "bid=3,3,3,3", "tricks=4,3,3,3"]
-    quick = {  # the quick route (scorepad/fastpath.py): target at most 0.5x
+    quick = {  # the quick route (scorepad/cli/quick.py): target at most 0.5x
         "scorepad hand": [*sp, *hand],
         "scorepad standings": [*sp, "standings"],
         "scorepad sheet": [*sp, "sheet"],
@@ -168,7 +168,7 @@ def bench_latency(tmp: Path, runs: int) -> dict[str, Any]:
 # --------------------------------------------------------------------------- 2. flat cost
 
 def bench_flat(tmp: Path, hands: int) -> dict[str, Any]:
-    from scorepad import play
+    from scorepad.app import games as play
     from scorepad.store import Store
 
     store = Store(tmp / "flat.db")
@@ -197,9 +197,9 @@ def build_season_db(db: Path, games: int, hands_per_game: int, players: int = 40
     """Games of bundled spades with legal random hands, scored by the engine, stored through the
     store API (one transaction per game, as `import` does). Distinct hand sequences are scored once
     as templates and reused under other players' names (spades hands hold no names)."""
-    from scorepad.engine import apply_hand, finish_game, initial_state, make_game
-    from scorepad.play import hand_row, type_and_score
-    from scorepad.registry import load
+    from scorepad.app.games import hand_row, type_and_score
+    from scorepad.engine.game import apply_hand, finish_game, initial_state, make_game
+    from scorepad.rules.registry import load
     from scorepad.store import HandRow, Store
 
     start = time.perf_counter()
@@ -335,7 +335,7 @@ def bench_play(tmp: Path, hands: int) -> dict[str, Any]:
     """Inside one `scorepad play` process on a pseudo-terminal: from a typed hand line (Enter) to its
     standings printed ('Next: hand N, X deals.') and to the next prompt; plus the CPU per hand of the
     same session driven in-process (a scripted console), which a loaded machine does not skew."""
-    from scorepad import play
+    from scorepad.app import games as play
     from scorepad.store import Store
 
     out: dict[str, Any] = {"hands": hands}
@@ -460,7 +460,7 @@ def scenario_sequences(rid: str) -> list[tuple[Any, list[dict[str, Any]]]]:
 def bench_engine(min_seconds: float) -> dict[str, Any]:
     from before import engine_before
 
-    from scorepad import engine
+    from scorepad.engine import game as engine
     try:
         legacy_engine: Any = engine_before()
     except SystemExit as exc:  # a shallow clone has no history: figures without the 'before' column
@@ -478,10 +478,10 @@ def bench_engine(min_seconds: float) -> dict[str, Any]:
 
 
 def _bench_engine(min_seconds: float, out: dict[str, Any], legacy_engine: Any) -> dict[str, Any]:
-    from scorepad import engine
-    from scorepad.engine import apply_hand, initial_state
-    from scorepad.expr import reference_evaluation
-    from scorepad.registry import entries
+    from scorepad.engine import game as engine
+    from scorepad.engine.game import apply_hand, initial_state
+    from scorepad.rules.expr import reference_evaluation
+    from scorepad.rules.registry import entries
 
     print("\n4. Engine replay throughput per bundled ruleset (hands from tests/scenarios/<id>/)")
     print("   hands per CPU second (best of 3 interleaved runs): the engine (the game's hand code, written here")
@@ -539,8 +539,8 @@ def _bench_engine(min_seconds: float, out: dict[str, Any], legacy_engine: Any) -
 def against_cmd(checkout: Path) -> list[str]:
     """`scorepad` run from another checkout's source, with this Python's packages."""
     if not (checkout / "scorepad" / "cli.py").is_file():
-        raise SystemExit(f"--against {checkout}: not a scorepad checkout (no scorepad/cli.py)")
-    code = f"import sys; sys.path.insert(0, {str(checkout.resolve())!r}); from scorepad.cli import main; sys.exit(main())"
+        raise SystemExit(f"--against {checkout}: not a scorepad checkout (no scorepad/cli/app.py)")
+    code = f"import sys; sys.path.insert(0, {str(checkout.resolve())!r}); from scorepad.cli.app import main; sys.exit(main())"
     return [sys.executable, "-c", code]
 
 

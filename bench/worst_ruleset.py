@@ -28,10 +28,10 @@ from tests.rules.worst_rulesets import long_list, many_lets  # noqa: E402
 CHILD = r"""
 import json, resource, sys, time
 t = time.process_time()
-from scorepad.registry import load
-from scorepad.engine import initial_state, make_game
+from scorepad.rules.registry import load
+from scorepad.engine.game import initial_state, make_game
 from scorepad.errors import ScorepadError
-from scorepad.play import type_and_score
+from scorepad.app.games import type_and_score
 spec, players, hands = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
 try:
     rs = load(spec)

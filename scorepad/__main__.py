@@ -1,5 +1,5 @@
 """`python -m scorepad` runs the same program as the `scorepad` console script."""
 
-from scorepad.fastpath import script
+from scorepad.cli.quick import script
 
 script()

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from scorepad.fastpath import main
+from scorepad.cli.quick import main
 
 
 @dataclass

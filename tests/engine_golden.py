@@ -16,11 +16,11 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+from scorepad.app.games import split_assignments, type_hand
+from scorepad.app.scenario import load_scenario
 from scorepad.errors import ScorepadError
-from scorepad.play import split_assignments, type_hand
-from scorepad.registry import load
-from scorepad.ruleset import load_text
-from scorepad.scenario import load_scenario
+from scorepad.rules.loader import load_text
+from scorepad.rules.registry import load
 
 HERE = Path(__file__).parent
 GOLDEN = HERE / "data" / "engine_golden.json"
@@ -129,7 +129,7 @@ def write(data: dict[str, Any]) -> None:
 
 
 if __name__ == "__main__":
-    from scorepad import engine
+    from scorepad.engine import game as engine
 
     write(record(engine))
     print(f"wrote {GOLDEN}")

@@ -15,8 +15,8 @@ from contextlib import contextmanager
 from typing import Any
 from unittest import mock
 
-from scorepad import engine
-from scorepad.engine import Game, HandResult, Line
+from scorepad.engine import game as engine
+from scorepad.engine.game import Game, HandResult, Line
 from scorepad.errors import ScorepadError
 
 Outcome = tuple[Any, ...]

@@ -1,4 +1,4 @@
-"""The quick route (scorepad/fastpath.py) run in a child process on a new game of spades, reporting
+"""The quick route (scorepad/cli/quick.py) run in a child process on a new game of spades, reporting
 whether a module had been imported when the command ended: what a test of what the route leaves out
 needs."""
 
@@ -23,7 +23,7 @@ def new_spades_game(tmp_path: Path) -> dict[str, str]:
 
 def run_noting_module(env: dict[str, str], module: str, args: list[str]) -> tuple[str, str]:
     """The command's standard output, and "True" or "False": whether `module` was imported by its end."""
-    code = ("import sys; sys.argv = ['scorepad'] + sys.argv[1:]; from scorepad.fastpath import main\n"
+    code = ("import sys; sys.argv = ['scorepad'] + sys.argv[1:]; from scorepad.cli.quick import main\n"
             f"try:\n    main()\nfinally:\n    print({module!r} in sys.modules, file=sys.stderr)")
     done = subprocess.run([sys.executable, "-c", code, *args], env=env, cwd=ROOT, capture_output=True, text=True)
     assert done.returncode == 0, done.stderr

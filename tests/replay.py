@@ -5,10 +5,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from scorepad.engine import Game, initial_state
+from scorepad.app.games import type_and_score
+from scorepad.app.scenario import load_scenario
+from scorepad.engine.game import Game, initial_state
 from scorepad.errors import ScorepadError
-from scorepad.play import type_and_score
-from scorepad.scenario import load_scenario
 
 
 def scenario_hands(path: Path) -> tuple[Game, list[dict[str, Any]]] | None:

@@ -14,9 +14,9 @@ import statistics
 import time
 from pathlib import Path
 
-from scorepad.engine import apply_hand, initial_state, make_game
-from scorepad.play import split_assignments, type_hand
-from scorepad.ruleset import load_text
+from scorepad.app.games import split_assignments, type_hand
+from scorepad.engine.game import apply_hand, initial_state, make_game
+from scorepad.rules.loader import load_text
 
 SPADES = Path(__file__).resolve().parent.parent / "rulesets" / "spades.toml"
 

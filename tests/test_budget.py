@@ -19,15 +19,15 @@ from typing import Any, ClassVar
 import pytest
 from hypothesis import given, settings
 
-import scorepad.expr as expr
+import scorepad.rules.expr as expr
 import scorepad.rules.loader as loader_module
-from scorepad.cost import hand_steps
-from scorepad.engine import apply_hand, initial_state, make_game
+from scorepad.engine.game import apply_hand, initial_state, make_game
 from scorepad.errors import FormulaError, ScorepadError
-from scorepad.expr import SCALAR, BudgetError, compile_formula, estimate, formula_budget, value_size
-from scorepad.registry import entries
+from scorepad.rules.cost import hand_steps
+from scorepad.rules.expr import SCALAR, BudgetError, compile_formula, estimate, formula_budget, value_size
+from scorepad.rules.loader import load_text
+from scorepad.rules.registry import entries
 from scorepad.rules.values import format_value
-from scorepad.ruleset import load_text
 from tests.conftest import Run, dump
 from tests.replay import scenario_hands
 from tests.speed import within

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from scorepad.cards import (
+from scorepad.errors import UserError
+from scorepad.rules.cards import (
     RANK_WORDS,
     SUIT_WORDS,
     card_label,
@@ -15,7 +16,6 @@ from scorepad.cards import (
     parse_cards,
     read_cards,
 )
-from scorepad.errors import UserError
 
 
 def test_notation() -> None:

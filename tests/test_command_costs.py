@@ -18,7 +18,7 @@ from tests.conftest import Run
 
 ROOT = Path(__file__).resolve().parent.parent
 
-ENGINE = ("scorepad.engine", "scorepad.rules.loader", "scorepad.assign")
+ENGINE = ("scorepad.engine.game", "scorepad.rules.loader", "scorepad.engine.assignments")
 """The scoring machinery: only commands that load a ruleset or score a hand need it."""
 
 
@@ -32,7 +32,7 @@ def _bench() -> ModuleType:
 
 
 def _typer_names() -> set[str]:
-    from scorepad.cli import app
+    from scorepad.cli.app import app
 
     names: set[str] = set()
 
@@ -60,7 +60,7 @@ def _loaded(args: list[str], env: dict[str, str], modules: tuple[str, ...]) -> l
     """The modules of `modules` that a whole `scorepad ARGS` process imported."""
     code = ("import sys, contextlib, io\n"
             f"sys.argv = ['scorepad', *{args!r}]\n"
-            "from scorepad.cli import main\n"
+            "from scorepad.cli.app import main\n"
             "with contextlib.redirect_stdout(io.StringIO()):\n"
             "    try:\n        main()\n    except SystemExit:\n        pass\n"
             f"print(','.join(m for m in {modules!r} if m in sys.modules))\n")
@@ -71,7 +71,7 @@ def _loaded(args: list[str], env: dict[str, str], modules: tuple[str, ...]) -> l
 
 @pytest.fixture
 def env(tmp_path: Path) -> dict[str, str]:
-    from scorepad import play
+    from scorepad.app import games as play
     from scorepad.store import Store
 
     base = {k: v for k, v in os.environ.items() if not k.startswith("SCOREPAD_")}
@@ -111,7 +111,7 @@ def test_player_prints_what_tabulate_printed(cli: Callable[..., Run]) -> None:
     expected = tabulate([[r["date"], r["game"], r["ruleset"], ", ".join(r["side"]), r["score"],
                           f"{r['place']}/{r['of']}", r["result"]] for r in rows],
                         headers=["date", "game", "ruleset", "side", "score", "place", "result"], tablefmt="simple")
-    from scorepad.render import player_text
+    from scorepad.text.render import player_text
 
     assert player_text(rows) == expected
     assert cli("player", "ann").out == player_text(rows[:2]) + "\n"

@@ -9,8 +9,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scorepad.errors import ScorepadError
-from scorepad.expr import compile_formula, formula_budget, reference_evaluation
-from scorepad.ruleset import card_functions
+from scorepad.rules.expr import compile_formula, formula_budget, reference_evaluation
+from scorepad.rules.model import card_functions
 from tests.test_properties import ENV, NAMES, expressions
 
 CARD_FUNCS = card_functions({"A": 11, "10": 10, "K": 4})

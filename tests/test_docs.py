@@ -72,7 +72,7 @@ def test_docs_example_of_values_that_follow_plays(cli: Callable[..., Run], tmp_p
 
 
 def test_every_bundled_ruleset_loads_and_has_scenarios() -> None:
-    from scorepad.registry import bundled_dir, load
+    from scorepad.rules.registry import bundled_dir, load
 
     scenarios = Path(__file__).parent / "scenarios"
     for path in sorted(bundled_dir().glob("*.toml")):
@@ -87,8 +87,8 @@ def test_every_bundled_ruleset_loads_and_has_scenarios() -> None:
 
 
 def test_every_formula_function_is_documented() -> None:
-    from scorepad.expr import BUILTINS
-    from scorepad.ruleset import card_functions
+    from scorepad.rules.expr import BUILTINS
+    from scorepad.rules.model import card_functions
 
     text = DOCS.read_text(encoding="utf-8")
     section = text[text.index("## Formulas"):text.index("### Names a formula sees")]
@@ -99,9 +99,9 @@ def test_every_formula_function_is_documented() -> None:
 def test_formula_limits_in_the_docs_are_the_codes() -> None:
     """The work limit, the cut of shown values, and the comprehension rule, as docs/rulesets.md states them."""
     from scorepad.errors import FormulaError, RulesetError
-    from scorepad.expr import MAX_STEPS, compile_formula
+    from scorepad.rules.expr import MAX_STEPS, compile_formula
+    from scorepad.rules.loader import load_text
     from scorepad.rules.values import MAX_SHOWN
-    from scorepad.ruleset import load_text
 
     text = DOCS.read_text()
     assert f"**{MAX_STEPS:,} steps**" in text and f"budget of {MAX_STEPS:,} steps" in text

@@ -10,7 +10,8 @@ from typing import Any
 
 import pytest
 
-from scorepad import engine, expr
+from scorepad.engine import game as engine
+from scorepad.rules import expr
 from tests import engine_golden
 from tests.engine_golden import SCENARIOS, scenario_id
 

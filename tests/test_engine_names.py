@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from scorepad import engine, expr
+from scorepad.engine import game as engine
+from scorepad.rules import expr
 from tests import engine_golden
 
 

@@ -7,7 +7,7 @@ import time
 import pytest
 
 from scorepad.errors import FormulaError
-from scorepad.expr import compile_formula
+from scorepad.rules.expr import compile_formula
 from tests.speed import within
 
 

@@ -1,6 +1,6 @@
 """The quick route for hand, standings and sheet against Typer: one definition, equal results.
 
-The quick route's option table is generated from the Typer app (scorepad/fastgen.py); these tests
+The quick route's option table is generated from the Typer app (scorepad/cli/quickgen.py); these tests
 fail when it is stale, and run a corpus of command lines (valid, edge and invalid) through both
 routes, comparing stdout, stderr, exit status and every stored row.
 """
@@ -18,7 +18,9 @@ from typing import Any
 
 import pytest
 
-from scorepad import cli, fastgen, fastpath
+from scorepad.cli import app as cli
+from scorepad.cli import quick as fastpath
+from scorepad.cli import quickgen as fastgen
 from tests.conftest import Run, dump
 
 HAND = ["bid=3,3,3,3", "tricks=4,3,3,3"]
@@ -64,7 +66,7 @@ MUST_LEAVE = [["standings", "-h"], ["hand", "-h"], [], ["--version"], ["standing
 
 def test_generated_table_is_current() -> None:
     assert fastgen.TARGET.read_text(encoding="utf-8") == fastgen.text(), \
-        "scorepad/fastspec.py is stale: run python -m scorepad.fastgen"
+        "scorepad/cli/quickspec.py is stale: run python -m scorepad.cli.quickgen"
 
 
 def _fill(args: list[str], tmp: Path) -> list[str]:
@@ -103,7 +105,7 @@ def _rows(path: Path) -> list[str]:
 @pytest.fixture(scope="module")
 def template(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A database with two spades games ("first" with 3 hands, then the current one with 2)."""
-    from scorepad import play
+    from scorepad.app import games as play
     from scorepad.store import Store
 
     path = tmp_path_factory.mktemp("template") / "template.db"
@@ -183,7 +185,7 @@ def test_console_script_imports_no_typer(tmp_path: Path) -> None:
     or uuid (which imports platform)."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("SCOREPAD_")}
     env["SCOREPAD_DB"] = str(tmp_path / "t.db")
-    code = ("import sys; sys.argv = ['scorepad'] + sys.argv[1:]; from scorepad.fastpath import main\n"
+    code = ("import sys; sys.argv = ['scorepad'] + sys.argv[1:]; from scorepad.cli.quick import main\n"
             "try:\n    main()\nfinally:\n"
             "    print(sorted(m for m in sys.modules if m.split('.')[0] in\n"
             "                 ('typer', 'click', 'pydantic', 'tabulate', 'platformdirs', 'uuid')), file=sys.stderr)")
@@ -203,7 +205,7 @@ def test_sheet_table_is_what_tabulate_prints() -> None:
     from hypothesis import strategies as st
     from tabulate import tabulate
 
-    from scorepad.render import simple_table
+    from scorepad.text.render import simple_table
 
     words = st.text(st.sampled_from("ab Zé1-+.,;:ЖжїЄõÄ"), max_size=10).map(str.strip)
     cell = st.one_of(st.integers(-10**6, 10**6).map(str), st.integers(-999, 999).map(lambda v: f"{v:+}"),
@@ -222,14 +224,14 @@ def test_sheet_table_is_what_tabulate_prints() -> None:
 
 
 def test_plain_coercion_gives_what_typer_gives() -> None:
-    """scorepad.clicoerce converts str, flag, digit and path values without pydantic: the same values
+    """scorepad.cli.coerce converts str, flag, digit and path values without pydantic: the same values
     typer's own (pydantic) conversion gives, for random values of every parameter of the app."""
     import typer.main
     from hypothesis import given, settings
     from hypothesis import strategies as st
     from typer import _coercion
 
-    from scorepad.clicoerce import _Plain
+    from scorepad.cli.coerce import _Plain
 
     assert getattr(typer.core.build_runtime_param, "scorepad_plain", False)  # type: ignore[attr-defined]
     root: Any = typer.main.get_command(cli.app)
@@ -279,7 +281,7 @@ def test_other_commands_build_no_pydantic_and_no_rich(tmp_path: Path) -> None:
     (help and usage errors are click's plain text, which costs half of what rich's boxes do)."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("SCOREPAD_")}
     env["SCOREPAD_DB"] = str(tmp_path / "t.db")
-    code = ("import sys; sys.argv = ['scorepad'] + sys.argv[1:]; from scorepad.fastpath import main\n"
+    code = ("import sys; sys.argv = ['scorepad'] + sys.argv[1:]; from scorepad.cli.quick import main\n"
             "try:\n    main()\nfinally:\n"
             "    print(sorted(m for m in sys.modules if m.split('.')[0] in ('pydantic', 'rich')), file=sys.stderr)")
     root = Path(__file__).resolve().parent.parent

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from scorepad.assign import (
+from scorepad.engine.assignments import (
     RawHand,
     bid_checks,
     check_bids,
@@ -22,10 +22,10 @@ from scorepad.assign import (
     type_bids,
     type_hand,
 )
-from scorepad.engine import Game, initial_state, make_game
+from scorepad.engine.game import Game, initial_state, make_game
 from scorepad.errors import HandError, RulesetError
-from scorepad.registry import load
-from scorepad.ruleset import load_text
+from scorepad.rules.loader import load_text
+from scorepad.rules.registry import load
 from tests.conftest import Run, dump
 
 
@@ -62,7 +62,7 @@ def test_a_total_that_cannot_be_reached_is_refused_with_the_numbers() -> None:
     assert "w.tricks would have to be -2 for the tricks to add up to 13" in exc.value.message
     raw = split_assignments(g, ["bid=4,3,3,3", "tricks=5,3,3,3"])
     hand, _ = type_hand(g, raw, [True] * 4, initial_state(g))
-    from scorepad.engine import apply_hand
+    from scorepad.engine.game import apply_hand
 
     with pytest.raises(HandError) as exc:
         apply_hand(g, initial_state(g), hand)

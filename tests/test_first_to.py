@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from scorepad.engine import apply_hand, initial_state, make_game
+from scorepad.engine.game import apply_hand, initial_state, make_game
 from scorepad.errors import RulesetError
-from scorepad.ruleset import Ruleset, load_text
+from scorepad.rules.loader import load_text
+from scorepad.rules.model import Ruleset
 
 BASE = """
 format = 1

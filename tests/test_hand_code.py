@@ -17,9 +17,10 @@ import pytest
 from hypothesis import HealthCheck, Phase, assume, given, settings
 from hypothesis import strategies as st
 
-from scorepad import engine, expr
+from scorepad.engine import game as engine
 from scorepad.errors import HandError, ScorepadError
-from scorepad.ruleset import load_text
+from scorepad.rules import expr
+from scorepad.rules.loader import load_text
 from tests.hand_code_check import both, finish_both, hand_code_counts
 from tests.random_ruleset import Made, hands, rulesets
 

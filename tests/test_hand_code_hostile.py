@@ -13,10 +13,10 @@ from typing import Any
 import pytest
 
 import scorepad.rules.loader as loader_module
-from scorepad import engine
+from scorepad.engine import game as engine
 from scorepad.errors import ScorepadError
-from scorepad.registry import load
-from scorepad.ruleset import Ruleset
+from scorepad.rules.model import Ruleset
+from scorepad.rules.registry import load
 from tests.hand_code_check import both, hand_code_on
 from tests.test_hostile import FILES, expectation
 

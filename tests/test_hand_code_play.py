@@ -8,7 +8,9 @@ from pathlib import Path
 from typing import Any
 from unittest import mock
 
-from scorepad import engine, handcode, play
+from scorepad.app import games as play
+from scorepad.engine import game as engine
+from scorepad.engine import handcode
 from scorepad.store import Store
 from scorepad.table.session import Session
 

@@ -14,12 +14,13 @@ from unittest import mock
 
 import pytest
 
-from scorepad import engine, handcode
+from scorepad.app.games import split_assignments, type_hand
+from scorepad.app.scenario import load_scenario
+from scorepad.engine import game as engine
+from scorepad.engine import handcode
 from scorepad.errors import ScorepadError
-from scorepad.play import split_assignments, type_hand
-from scorepad.registry import load
-from scorepad.ruleset import load_text
-from scorepad.scenario import load_scenario
+from scorepad.rules.loader import load_text
+from scorepad.rules.registry import load
 from tests.engine_golden import PROBE_HANDS, PROBES, SCENARIOS, scenario_id
 from tests.hand_code_check import Outcome, both, finish_both, hand_code_counts, outcome
 

@@ -328,7 +328,7 @@ def test_season_filters_resolve_names_and_refuse_unknown_ones(cli: Cli, db: Path
 
 
 def test_a_wrong_variant_never_shows_the_installation(cli: Cli) -> None:
-    from scorepad.registry import bundled_dir
+    from scorepad.rules.registry import bundled_dir
 
     for args in (["rules", "show", "spades:nosuch"], ["new", "spades:nosuch", "a", "b", "c", "d"],
                  ["new", "spades", "a", "b", "c", "d", "--opt", "variant=nosuch"]):
@@ -410,10 +410,10 @@ SCENARIOS = [max(sorted(d.glob("*.toml")), key=lambda f: f.stat().st_size)
 def test_two_players_swap_names_and_every_game_scores_the_same(path: Path, tmp_path: Path) -> None:
     """Renames retype every hand: after two players swap names (three renames), each scenario's game
     replays to the same points hand by hand, and `verify` agrees."""
-    from scorepad import play
-    from scorepad.engine import initial_state
+    from scorepad.app import games as play
+    from scorepad.app.scenario import load_scenario
+    from scorepad.engine.game import initial_state
     from scorepad.errors import ScorepadError
-    from scorepad.scenario import load_scenario
     from scorepad.store import Store
 
     data, game = load_scenario(path)

@@ -23,9 +23,9 @@ import tomli_w
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from scorepad.app.transfer import export_text
 from scorepad.errors import StoreError, UserError
 from scorepad.store import Store, dumps, text_hash
-from scorepad.transfer import export_text
 from tests.conftest import Run, dump
 
 HOSTILE = Path(__file__).resolve().parent / "hostile" / "import"
@@ -354,7 +354,7 @@ def test_pin_repairs_texts_filed_under_each_others_hash(db: Path) -> None:
 
 
 def test_shape_paths_and_readers() -> None:
-    from scorepad.shape import Int, ListOf, Record, Text, problems, read_json
+    from scorepad.app.shapes import Int, ListOf, Record, Text, problems, read_json
 
     shape = Record({"games": ListOf(Record({"n": Int(1, 9), "who": Text(name=True)}))})
     doc = read_json('{"games": [{"n": 3, "who": "ann"}, {"n": 10, "who": "\\u202eann", "odd key\\u001b": 1}]}')

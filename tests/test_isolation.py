@@ -40,7 +40,7 @@ def hostile_home(home: Path) -> dict[str, str]:
 
 
 def test_fixture_hides_the_user(own_home: Path) -> None:
-    from scorepad.config import config_path, load_config
+    from scorepad.app.config import config_path, load_config
     from scorepad.store import default_path
 
     for name in SCOREPAD_ENV:

@@ -79,8 +79,8 @@ WORDS = {   # what each language says, from its catalog: a refusal, an event, he
 
 @pytest.mark.parametrize("lang", sorted(WORDS))
 def test_a_game_in_each_language(cli: Callable[..., Run], lang: str) -> None:
-    from scorepad.registry import load
-    from scorepad.translation import languages, translate
+    from scorepad.rules.registry import load
+    from scorepad.rules.translations import languages, translate
 
     w = WORDS[lang]
     assert cli("new", "skid", "ann", "bob", "--season", "s1").code == 0

@@ -7,9 +7,9 @@ import json
 from pathlib import Path
 from typing import Any
 
-from scorepad import play
+from scorepad.app import games as play
+from scorepad.app.transfer import export_chunks, export_data
 from scorepad.store import Store
-from scorepad.transfer import export_chunks, export_data
 
 
 def _reference(store: Store) -> str:

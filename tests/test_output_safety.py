@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 from scorepad.names import unsafe_char
-from scorepad.output import candidates, markdown_cell, spreadsheet_safe, terminal_safe
+from scorepad.text.output import candidates, markdown_cell, spreadsheet_safe, terminal_safe
 from tests.conftest import Run, dump
 
 HOSTILE = Path(__file__).resolve().parent / "hostile" / "output"

@@ -11,12 +11,12 @@ from pathlib import Path
 import pytest
 import tomli_w
 
-from scorepad import play
+from scorepad.app import games as play
 from scorepad.errors import RulesetError
-from scorepad.registry import bundled_dir
-from scorepad.ruleset import load_text
+from scorepad.rules.loader import load_text
+from scorepad.rules.registry import bundled_dir
+from scorepad.rules.translations import check_translations, translate
 from scorepad.store import Store
-from scorepad.translation import check_translations, translate
 from tests.quick_route import new_spades_game, run_noting_module
 
 SPADES = (bundled_dir() / "spades.toml").read_text(encoding="utf-8")
@@ -91,4 +91,4 @@ def test_a_command_in_english_reads_no_translation(tmp_path: Path) -> None:
     env = new_spades_game(tmp_path)
     for args, loaded in ((["standings"], "False"), (["hand", "bid=3,3,3,3", "tricks=4,3,3,3"], "False"),
                          (["--lang", "et", "standings"], "True")):
-        assert run_noting_module(env, "scorepad.translation", args)[1] == loaded, args
+        assert run_noting_module(env, "scorepad.rules.translations", args)[1] == loaded, args

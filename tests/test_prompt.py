@@ -7,12 +7,12 @@ from pathlib import Path
 
 import pytest
 
-from scorepad import play
-from scorepad.assign import split_assignments
+from scorepad.app import games as play
+from scorepad.app.bids import record_bid
+from scorepad.engine.assignments import split_assignments
 from scorepad.errors import HandError
 from scorepad.store import GameRow, Store
-from scorepad.table.bids import record_bid
-from scorepad.table.entry import enter_hand
+from scorepad.table.entry import enter_bid, enter_hand
 from scorepad.table.prompt import Cancelled, HandPrompt
 from scorepad.table.session import Session
 
@@ -103,7 +103,7 @@ def test_ctrl_d_in_the_prompt_is_a_cancel(store: Store) -> None:
 def test_bid_asked_on_a_terminal_and_checked_at_bid_time(store: Store) -> None:
     play.new_game(store, "sitaratas", ["ann", "bob", "cat", "dan"])
     console = Script(["1,0,0,0", "1,1,0,0"])   # refused where it is typed, then typed again
-    done = record_bid(store, None, [], console)
+    done = enter_bid(store, None, console)
     assert console.questions[0].startswith("ann: bid") and console.questions[1].startswith("ann: bid")
     assert any("the dealer (ann) bids last" in line for line in console.said)
     assert done.typed == ["bid=1,1,0,0"] and store.pending_bid(done.row.id) == ["bid=1,1,0,0"]

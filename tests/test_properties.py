@@ -19,12 +19,12 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from scorepad import cards as cardlib
-from scorepad.engine import make_game
+from scorepad.app.games import type_and_score
+from scorepad.engine.game import make_game
 from scorepad.errors import ScorepadError, UserError
-from scorepad.expr import BUILTINS, compile_formula
-from scorepad.play import type_and_score
-from scorepad.registry import load
+from scorepad.rules import cards as cardlib
+from scorepad.rules.expr import BUILTINS, compile_formula
+from scorepad.rules.registry import load
 from tests.conftest import Run, dump
 from tests.speed import within
 
@@ -123,7 +123,7 @@ def assignments(draw: st.DrawFn, rid: str) -> list[str]:
 @pytest.mark.parametrize("rid", sorted(GAMES))
 def test_assignments_score_or_refuse(rid: str) -> None:
     game = game_for(rid)
-    from scorepad.engine import initial_state
+    from scorepad.engine.game import initial_state
 
     state = initial_state(game)
 
@@ -325,7 +325,7 @@ def test_standings_table_is_what_tabulate_prints(table: tuple[list[list[str]], l
     """render.simple_table stands in for tabulate on the hot path (`hand`, `standings`): same text."""
     from tabulate import tabulate
 
-    from scorepad.render import simple_table
+    from scorepad.text.render import simple_table
 
     rows, headers = table
     assume(all(not c[:1].isspace() and "\u00ad" not in c for r in rows for c in r))

@@ -88,7 +88,7 @@ def test_the_records_are_found() -> None:
     """The twins cover the ruleset model and the store's rows (the route a `standings` takes)."""
     found = {label for label, _, _ in PAIRS}
     assert {"scorepad.rules.model.Ruleset", "scorepad.rules.model.FieldDef", "scorepad.rules.schema.Int",
-            "scorepad.store.sqlite.HandRow", "scorepad.cards.Deck"} <= found
+            "scorepad.store.sqlite.HandRow", "scorepad.rules.cards.Deck"} <= found
     assert len(found) >= 25
 
 

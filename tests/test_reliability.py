@@ -247,7 +247,7 @@ def test_finish_does_not_overwrite_a_hand_recorded_meanwhile(cli: Callable[..., 
                                                              monkeypatch: pytest.MonkeyPatch) -> None:
     """`finish` reads the state, then writes the finished state: a hand recorded by another command
     in between must not be lost from the cached totals (it is refused and can be retried instead)."""
-    from scorepad import play
+    from scorepad.app import games as play
     from scorepad.store import Store
 
     game = new_game(cli, "ann", "bob")

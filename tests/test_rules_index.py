@@ -9,11 +9,13 @@ from pathlib import Path
 
 import pytest
 
-from scorepad import registry, rules_index, rules_index_writer
-from scorepad.describe import summary
+from scorepad.app import index_writer as rules_index_writer
 from scorepad.locale import LANGUAGES
+from scorepad.rules import bundled as rules_index
+from scorepad.rules import registry
 from scorepad.rules.source import parse_toml, read_text
-from scorepad.translation import translate
+from scorepad.rules.translations import translate
+from scorepad.text.describe import summary
 from tests.conftest import Run
 
 BUNDLED = registry.bundled_dir()
@@ -21,9 +23,9 @@ BUNDLED = registry.bundled_dir()
 
 def test_index_is_up_to_date() -> None:
     """Fails when a bundled ruleset (or what `rules list` shows of it) changed without the index:
-    run `python -m scorepad.rules_index_writer` to write it again."""
+    run `python -m scorepad.app.index_writer` to write it again."""
     assert rules_index.index_path().read_text(encoding="utf-8") == rules_index_writer.build_text(), \
-        "rulesets/index.json is stale: run `python -m scorepad.rules_index_writer`"
+        "rulesets/index.json is stale: run `python -m scorepad.app.index_writer`"
 
 
 def test_every_bundled_ruleset_is_indexed_and_answers_as_loaded() -> None:

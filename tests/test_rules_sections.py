@@ -83,7 +83,7 @@ def test_the_declaration_drives_validation() -> None:
 
 def test_a_check_per_that_is_no_word_is_a_sentence() -> None:
     from scorepad.errors import RulesetError
-    from scorepad.ruleset import load_text
+    from scorepad.rules.loader import load_text
 
     text = '[game]\nid = "x"\nname = "X"\n[[check]]\nper = []\nok = "true"\nmessage = "m"\n'
     try:
@@ -127,9 +127,9 @@ def test_end_and_finish_rules_read_only_what_exists_between_hands() -> None:
     table where the game could never be finished."""
     import pytest
 
-    from scorepad import engine
+    from scorepad.engine import game as engine
     from scorepad.errors import RulesetError
-    from scorepad.ruleset import load_text
+    from scorepad.rules.loader import load_text
 
     for on in ("end", "finish"):
         for src, name in (("double", "double"), ("mine", "mine"), ("all_mine[0]", "all_mine"),
@@ -150,9 +150,9 @@ def test_a_stored_games_end_rule_reading_a_let_still_loads() -> None:
     a sentence (the let has no value between hands)."""
     import pytest
 
-    from scorepad import engine
+    from scorepad.engine import game as engine
     from scorepad.errors import HandError
-    from scorepad.ruleset import load_text
+    from scorepad.rules.loader import load_text
 
     text = FINISH_RULE.format(on="end", src="double") + '\n[end]\nwhen = "max(all_score) >= 10"\n'
     load_text(text, "fin.toml", played=True)  # an import of such games

@@ -13,12 +13,12 @@ from typing import Any
 import pytest
 
 from scorepad import record
-from scorepad.describe import _field_notes, details
-from scorepad.expr import Formula
 from scorepad.locale import neutral, set_language
-from scorepad.registry import entries, load
-from scorepad.ruleset import Ruleset
-from scorepad.translation import translate
+from scorepad.rules.expr import Formula
+from scorepad.rules.model import Ruleset
+from scorepad.rules.registry import entries, load
+from scorepad.rules.translations import translate
+from scorepad.text.describe import _field_notes, details
 
 # English words scorepad itself puts into the prose (connectives, comparisons, the words for the
 # functions and prefixes of formulas, score lines, rule actions and field notes).

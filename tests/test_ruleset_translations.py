@@ -15,9 +15,9 @@ from typing import Any
 
 import pytest
 
-from scorepad.registry import load
-from scorepad.scenario import run_scenario
-from scorepad.translation import placeholders, translate, translation_problems
+from scorepad.app.scenario import run_scenario
+from scorepad.rules.registry import load
+from scorepad.rules.translations import placeholders, translate, translation_problems
 
 RULESETS = Path(__file__).parent.parent / "rulesets"
 SCENARIOS = Path(__file__).parent / "scenarios"
@@ -294,8 +294,8 @@ def test_translated_ruleset_plays_its_scenarios(scenario: Path, lang: str) -> No
 
 def test_a_derived_ruleset_drops_the_translations_its_overlay_made_stale(tmp_path: Path) -> None:
     """`rules derive` and hand-written `base = ...` files replace texts the base's translations render."""
-    from scorepad.registry import resolved_text
-    from scorepad.ruleset import load_text
+    from scorepad.rules.loader import load_text
+    from scorepad.rules.registry import resolved_text
 
     path = tmp_path / "skid-house.toml"
     path.write_text('format = 1\nbase = "skid"\n[game]\nid = "skid-house"\nname = "Skid at home"\n'
@@ -314,8 +314,8 @@ def test_a_derived_ruleset_drops_the_translations_its_overlay_made_stale(tmp_pat
 
 def test_a_derived_ruleset_still_reports_its_own_bad_translation(tmp_path: Path) -> None:
     from scorepad.errors import RulesetError
-    from scorepad.registry import resolved_text
-    from scorepad.ruleset import load_text
+    from scorepad.rules.loader import load_text
+    from scorepad.rules.registry import resolved_text
 
     path = tmp_path / "skid-bad.toml"
     path.write_text('format = 1\nbase = "skid"\n[game]\nid = "skid-bad"\n'
@@ -356,8 +356,8 @@ NATIVE_HANDS = [
                          ids=[f"{r}-{lang}-{i}" for i, (r, lang, *_) in enumerate(NATIVE_HANDS)])
 def test_native_field_names_and_words(ruleset: str, lang: str, players: list[str], native: list[str],
                                       english: list[str]) -> None:
-    from scorepad.engine import initial_state, make_game
-    from scorepad.scenario import record
+    from scorepad.app.scenario import record
+    from scorepad.engine.game import initial_state, make_game
 
     translated = make_game(translate(load(ruleset), lang), players, None, {})
     original = make_game(load(ruleset), players, None, {})

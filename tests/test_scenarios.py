@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pytest
 
-from scorepad.scenario import run_scenario
+from scorepad.app.scenario import run_scenario
 
 SCENARIOS = sorted((Path(__file__).parent / "scenarios").rglob("*.toml"))
 

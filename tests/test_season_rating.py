@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from openskill.models import PlackettLuce
 
-from scorepad.season import compute, rate, selected
+from scorepad.app.season import compute, rate, selected
 from scorepad.store import GameRow
 
 SIDES = st.integers(2, 8).flatmap(lambda k: st.tuples(
@@ -62,7 +62,7 @@ def random_season(seed: int) -> list[GameRow]:
 
 def openskill_season(games: list[GameRow], include_unfinished: bool) -> dict[str, tuple[float, float, list[Any]]]:
     """The ratings as the season computed them with openskill's own model (the code before our update)."""
-    from scorepad.season import results_of
+    from scorepad.app.season import results_of
 
     model = PlackettLuce()
     ratings: dict[str, Any] = {}

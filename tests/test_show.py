@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from scorepad.prose import formula_words
-from scorepad.registry import load
+from scorepad.rules.prose import formula_words
+from scorepad.rules.registry import load
 from tests.conftest import Run
 
 RULESETS = sorted(p.stem for p in (Path(__file__).parent.parent / "rulesets").glob("*.toml"))

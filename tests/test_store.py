@@ -72,7 +72,7 @@ def test_names_with_quotes_emoji_and_rtl_are_stored_intact(cli: Callable[..., Ru
 
 def test_a_change_made_meanwhile_is_never_overwritten(tmp_path: Path) -> None:
     """Undo + a new hand keep the hand count; the game's version still tells a stale write apart."""
-    from scorepad import play
+    from scorepad.app import games as play
     from scorepad.errors import StoreError
 
     store = Store(tmp_path / "race.db")

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from scorepad import play
+from scorepad.app import games as play
 from scorepad.errors import ScorepadError, StoreConflict, StoreError, UserError
 from scorepad.locale import set_language
 from scorepad.store import SCHEMA_VERSION, Store, _v1
@@ -310,8 +310,8 @@ def scenario_store(request: pytest.FixtureRequest, tmp_path_factory: pytest.Temp
 
 def play_through_store(store: Store, path: Path) -> list[str]:
     """Play a scenario with the commands' library calls into the store; every difference from it."""
-    from scorepad.engine import initial_state
-    from scorepad.scenario import load_scenario
+    from scorepad.app.scenario import load_scenario
+    from scorepad.engine.game import initial_state
 
     data, game = load_scenario(path)
     rs = game.ruleset

@@ -329,7 +329,7 @@ def test_shell_completion_offers_games_rulesets_players_and_fields(env: dict[str
 
 
 def test_help_speaks_in_words_and_ends_with_an_example(cli: Any) -> None:
-    from scorepad.cli import app, config_app, rules_app
+    from scorepad.cli.app import app, config_app, rules_app
 
     assert cli("--version").out.startswith("scorepad ")
     for group, typer_app in (("", app), ("rules", rules_app), ("config", config_app)):

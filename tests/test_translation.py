@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 
 from scorepad.errors import RulesetError
-from scorepad.registry import bundled_dir
-from scorepad.ruleset import load_text
-from scorepad.translation import translate, translation_problems
+from scorepad.rules.loader import load_text
+from scorepad.rules.registry import bundled_dir
+from scorepad.rules.translations import translate, translation_problems
 from tests.conftest import Run
 
 # the bundled Marjas without its own Estonian tables: these tests bring their own

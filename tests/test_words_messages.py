@@ -10,10 +10,10 @@ from typing import Any
 
 import pytest
 
+from scorepad.app.scenario import run_scenario
 from scorepad.errors import UserError
 from scorepad.locale import set_language
 from scorepad.names import check_name, name_problem
-from scorepad.scenario import run_scenario
 from tests.conftest import STORE_KINDS, Run, store_spec
 
 
@@ -104,9 +104,9 @@ def test_db_copy_reports_in_the_language(cli: Callable[..., Run], db: Path, tmp_
 
 
 def test_a_file_s_problems_read_in_the_language() -> None:
-    """The import and game-file checks (scorepad.shape) say what is wrong in the reader's language."""
-    from scorepad.shape import Int, ListOf, Record, Text, problems
-    from scorepad.transfer import HASH
+    """The import and game-file checks (scorepad.app.shapes) say what is wrong in the reader's language."""
+    from scorepad.app.shapes import Int, ListOf, Record, Text, problems
+    from scorepad.app.transfer import HASH
 
     shape = Record({"n": Int(low=0, high=9), "tags": ListOf(Text()), "hash": HASH, "who": Text(name=True)})
     doc = {"n": 12, "tags": "x", "hash": "XYZ", "who": "a\x07", "extra": 1}

@@ -3,7 +3,7 @@
     python tests/worker.py PLAN.json
 
 PLAN is {"db": path, "commands": [[arg, ...], ...], "retry": bool, "start_at": unix time}. Each command is run through
-`scorepad.cli.main`, the Typer route of the console script (a fresh database connection per command;
+`scorepad.cli.app.main`, the Typer route of the console script (a fresh database connection per command;
 the quick route of `hand` would record the hands faster than the kill test's timing expects), and
 one JSON line per command is printed and flushed as soon as the command returns:
 {"i": index, "args": [...], "code": exit status, "out": ..., "err": ..., "tries": n}. A line is
@@ -25,7 +25,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from scorepad.cli import main
+from scorepad.cli.app import main
 
 CONFLICT = "at the same moment"
 UNREACHABLE = "cannot reach the club database"

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from scorepad.cards import DECKS, RANK_ORDER
+from scorepad.rules.cards import DECKS, RANK_ORDER
 from scorepad.rules.schema import (
     FORMAT_VERSION,
     FORMULA_JSON,
@@ -206,7 +206,7 @@ TOP = Map("ruleset", (
     *(Required(n, k) if n == "game" else Optional(n, k) for n, k in SECTIONS),
     Optional("variants", Section(VARIANTS)),
     Optional("translations", Kind({"type": "object", "description": "the texts in other languages, one table per "
-                                   "language code (docs/rulesets.md); checked by scorepad/translation.py"})),
+                                   "language code (docs/rulesets.md); checked by scorepad/rules/translations.py"})),
 ), "A scorepad ruleset: how a card game is scored.", unknown="unknown section")
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from scorepad.cost import cost_problems
+from scorepad.rules.cost import cost_problems
 from scorepad.rules.format import TOP
 from scorepad.rules.model import Ruleset, card_functions
 from scorepad.rules.names import Compiler, declare
@@ -78,7 +78,7 @@ def read_translations(base: dict[str, Any], p: Problems) -> None:
     """The `[translations.<lang>]` tables (texts in other languages): checked here, used by translation.py."""
     if "translations" not in base:
         return
-    from scorepad.translation import translation_problems
+    from scorepad.rules.translations import translation_problems
 
     for key, message in translation_problems(base):
         p.add(key, message)

@@ -7,9 +7,9 @@ from collections.abc import Mapping
 from functools import cached_property
 from typing import Any
 
-import scorepad.cards as cardlib
-from scorepad.expr import Formula
+import scorepad.rules.cards as cardlib
 from scorepad.record import field, mutable_record, record
+from scorepad.rules.expr import Formula
 from scorepad.rules.problems import Problems
 
 

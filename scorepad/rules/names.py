@@ -11,8 +11,8 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from scorepad.errors import FormulaError
-from scorepad.expr import Formula, compile_formula
 from scorepad.record import record
+from scorepad.rules.expr import Formula, compile_formula
 from scorepad.rules.problems import Problems
 from scorepad.rules.schema import NAME_PATTERN
 

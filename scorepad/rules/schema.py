@@ -13,8 +13,8 @@ from collections.abc import Mapping
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
-from scorepad.expr import MAX_NUMBER
 from scorepad.record import field, record
+from scorepad.rules.expr import MAX_NUMBER
 
 if TYPE_CHECKING:
     from scorepad.rules.problems import Problems

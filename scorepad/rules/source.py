@@ -68,7 +68,7 @@ def depth_and_size(value: Any, depth: int = 0) -> tuple[int, int]:
 def oversized(value: Any, key: str) -> list[tuple[str, str]]:
     """Numbers beyond ±10^15 (or inf/nan) and text over 10,000 characters anywhere in the file."""
     # imported here, not at the top: reading a file for its [game] header needs neither
-    from scorepad.expr import MAX_NUMBER
+    from scorepad.rules.expr import MAX_NUMBER
     from scorepad.rules.schema import MAX_TEXT
 
     out: list[tuple[str, str]] = []

@@ -48,7 +48,7 @@ def paint(text: str, style: str, on: bool) -> str:
 
 
 def emit(text: str, err: bool = False) -> None:
-    """Print a line that may carry colour codes. Everything printed passes through scorepad.output's
+    """Print a line that may carry colour codes. Everything printed passes through scorepad.text.output's
     terminal-safe streams, which would show the codes as text: so the text is made safe first and the
     coloured line is written to the terminal itself (only ever when colour is wanted, on a terminal)."""
     stream = sys.stderr if err else sys.stdout
@@ -69,7 +69,7 @@ def colour_lines(text: str, stream: TextIO) -> str:
     if not colour_wanted(stream):
         return text
     from scorepad.locale import _
-    from scorepad.output import terminal_safe
+    from scorepad.text.output import terminal_safe
 
     # the first words of "Finished: ..." and "Hand N" in the language they are printed in
     finished = _("Finished: a draw between {names}").split(":")[0] + ":"
@@ -119,14 +119,14 @@ class TerminalConsole:
         return matches[state] if state < len(matches) else None
 
     def ask(self, question: str, candidates: Sequence[str] = ()) -> str:
-        from scorepad.output import terminal_safe
+        from scorepad.text.output import terminal_safe
 
         self._candidates = list(candidates)
         return input(terminal_safe(question))  # readline writes the question to the terminal itself
 
     def say(self, text: str, style: str = "") -> None:
         if self.colour and style:
-            from scorepad.output import terminal_safe
+            from scorepad.text.output import terminal_safe
 
             emit(paint(terminal_safe(text), style, True))
         else:

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from scorepad import play
-from scorepad.assign import split_assignments
-from scorepad.engine import initial_state
+from scorepad.app import games as play
+from scorepad.engine.assignments import split_assignments
+from scorepad.engine.game import initial_state
 from scorepad.errors import UserError
 from scorepad.locale import _, ngettext
 from scorepad.store import GameRow, HandRow, Store

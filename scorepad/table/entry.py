@@ -10,15 +10,16 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from scorepad.assign import split_assignments, type_hand
-from scorepad.engine import active_players, apply_hand
+from scorepad.app.bids import Bid, bidding_or_refuse, record_bid
+from scorepad.app.games import Recorded, cards_read, game_of, hand_row, open_game
+from scorepad.engine.assignments import split_assignments, type_hand
+from scorepad.engine.game import active_players, apply_hand
 from scorepad.errors import HandError, StoreError, UserError
 from scorepad.locale import _, current
-from scorepad.play import Recorded, cards_read, game_of, hand_row, open_game
-from scorepad.render import num
 from scorepad.store import GameRow, Store
 from scorepad.table.console import Console
 from scorepad.table.prompt import HandPrompt, Outcome
+from scorepad.text.render import num
 
 
 def enter_hand(store: Store, game_id: int | str | None, args: Sequence[str], console: Console) -> Recorded:
@@ -96,3 +97,17 @@ def show_changes(store: Store, before: GameRow, after: GameRow, console: Console
         console.say(_('Meanwhile the game was changed elsewhere.'), "event")
     console.say(_("Your hand is now hand {value}; it is checked against the game as it stands.").format(
                     value=after.hands + 1), "event")
+
+
+def enter_bid(store: Store, game_id: int | str | None, console: Console) -> Bid:
+    """Ask the bidding fields of the coming hand (a bid written down before gives the defaults), with
+    the checks the bids alone decide run as each is typed; then write them down as `bid` does."""
+    row = open_game(store.game(game_id))
+    if row.state["finished"]:
+        raise UserError(_('this game has ended and takes no more hands (undo or edit still work)'))
+    game = game_of(row, current())
+    bidding = bidding_or_refuse(game.ruleset)
+    before = store.pending_bid(row.id) or []
+    prompt = HandPrompt(game, row.state, console, split_assignments(game, before), hand_no=row.hands + 1)
+    prompt.ask_fields(bidding)
+    return record_bid(store, row.id, prompt.raw().typed)

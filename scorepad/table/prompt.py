@@ -26,7 +26,7 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from scorepad.assign import (
+from scorepad.engine.assignments import (
     RawHand,
     _env_from_typed,
     assignment_words,
@@ -44,11 +44,11 @@ from scorepad.assign import (
     typed_assignments,
     value_text,
 )
-from scorepad.engine import Game, Hand, HandResult, State, active_players, apply_hand, run_checks_on
+from scorepad.engine.game import Game, Hand, HandResult, State, active_players, apply_hand, run_checks_on
 from scorepad.errors import FormulaError, HandError, UserError
 from scorepad.locale import _
+from scorepad.rules.model import FieldDef, Ruleset, field_refs
 from scorepad.rules.values import format_value
-from scorepad.ruleset import FieldDef, Ruleset, field_refs
 from scorepad.table.console import Console
 
 BACK = "<"
@@ -547,7 +547,7 @@ class HandPrompt:
         return RawHand(values, typed_assignments(self.game, values, skip_defaults=not full))
 
     def show_summary(self, outcome: Outcome) -> None:
-        from scorepad.render import num
+        from scorepad.text.render import num
 
         title = _("Hand {n}").format(n=self.hand_no) if self.hand_no else _("The hand")
         self.console.say(_("{title}, as read:").format(title=title), "bold")

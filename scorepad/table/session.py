@@ -14,15 +14,16 @@ import shlex
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from scorepad import handcode, play
-from scorepad.assign import assignment_words
+from scorepad.app import games as play
+from scorepad.engine import handcode
+from scorepad.engine.assignments import assignment_words
 from scorepad.errors import ScorepadError, UserError
 from scorepad.locale import N_, _, ngettext
-from scorepad.render import compact_standings, num, sheet_text, standings_text
 from scorepad.store import GameRow, Store
 from scorepad.table.console import Console
 from scorepad.table.entry import enter_hand, show_changes
 from scorepad.table.prompt import Cancelled
+from scorepad.text.render import compact_standings, num, sheet_text, standings_text
 
 COMMANDS = {
     "bid": N_("bid FIELD=VALUE...   write down the bids of the next hand (bid alone asks them)"),
@@ -215,17 +216,18 @@ class Session:
         self.console.say(sheet_text(play.sheet(self.store, row)))
 
     def cmd_rules(self, args: Sequence[str]) -> None:
-        from scorepad.describe import details, details_text
+        from scorepad.text.describe import details, details_text
 
         row = self.need_game()
         self.console.say(details_text(details(play.game_of(row).ruleset)))
 
     def cmd_bid(self, args: Sequence[str]) -> None:
-        from scorepad.table.bids import record_bid
+        from scorepad.app.bids import record_bid
+        from scorepad.table.entry import enter_bid
 
         row = self.need_game()
-        done = record_bid(self.store, row.id, assignment_words(' '.join(args)) if args else [],
-                          self.console if not args else None)
+        done = (record_bid(self.store, row.id, assignment_words(' '.join(args))) if args
+                else enter_bid(self.store, row.id, self.console))
         self.row = done.row
         if done.replaced:
             self.console.say(_("The bid written down before ({value}) is replaced.").format(
@@ -233,7 +235,7 @@ class Session:
         self.console.say(_("Bid for hand {n} written down: {value}").format(n=done.n, value=' '.join(done.typed)), "good")
 
     def cmd_undo(self, args: Sequence[str]) -> None:
-        from scorepad.table.bids import undo_bid
+        from scorepad.app.bids import undo_bid
 
         row = self.need_game()
         taken = undo_bid(self.store, row.id)
@@ -250,7 +252,7 @@ class Session:
             self.console.say(line)
 
     def cmd_redo(self, args: Sequence[str]) -> None:
-        from scorepad.table.redo import redo
+        from scorepad.app.redo import redo
 
         row = self.need_game()
         self.after_hand(redo(self.store, row.id))

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from scorepad.errors import RulesetError
-from scorepad.registry import load
+from scorepad.rules.registry import load
 from tests.conftest import Run
 from tests.rules.worst_rulesets import long_list, many_lets
 

@@ -12,7 +12,7 @@ import tomllib
 from collections.abc import Callable
 from pathlib import Path
 
-from scorepad.registry import load
+from scorepad.rules.registry import load
 from tests.conftest import Run
 
 

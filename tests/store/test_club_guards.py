@@ -81,7 +81,7 @@ def test_each_user_sets_only_their_own_current_game(open_club: Club, cli: Callab
 
 
 def test_a_foreign_text_cannot_be_filed_under_a_rulesets_hash(open_club: Club, cli: Callable[..., Run]) -> None:
-    from scorepad.registry import load
+    from scorepad.rules.registry import load
 
     club = open_club
     spades = load("spades")

@@ -12,11 +12,11 @@ from typing import Any
 import pexpect
 import pytest
 
-from scorepad import play
-from scorepad.assign import split_assignments
-from scorepad.engine import initial_state
+from scorepad.app import games as play
+from scorepad.app.scenario import load_scenario
+from scorepad.engine.assignments import split_assignments
+from scorepad.engine.game import initial_state
 from scorepad.errors import ScorepadError
-from scorepad.scenario import load_scenario
 from scorepad.store import Store
 from tests.table.typist import QUESTION, Typist
 

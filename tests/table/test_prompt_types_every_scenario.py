@@ -7,11 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from scorepad.assign import split_assignments
-from scorepad.engine import initial_state
+from scorepad.app.games import type_and_score
+from scorepad.app.scenario import load_scenario
+from scorepad.engine.assignments import split_assignments
+from scorepad.engine.game import initial_state
 from scorepad.errors import ScorepadError
-from scorepad.play import type_and_score
-from scorepad.scenario import load_scenario
 from scorepad.table.prompt import HandPrompt
 from tests.table.typist import Typist
 

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from scorepad import play
-from scorepad.assign import split_assignments
+from scorepad.app import games as play
+from scorepad.engine.assignments import split_assignments
 from scorepad.store import Store
 from scorepad.table.entry import enter_hand
 from scorepad.table.prompt import HandPrompt

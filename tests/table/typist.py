@@ -12,8 +12,8 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from scorepad.assign import RawHand
-from scorepad.engine import Game
+from scorepad.engine.assignments import RawHand
+from scorepad.engine.game import Game
 
 MAX_QUESTIONS = 400
 QUESTION = re.compile(r"^(?:(?P<who>[^:]+): )?(?P<field>[^ :(\[]+)(?: \(.*\))?(?: \[[^\]]*\])?: $")

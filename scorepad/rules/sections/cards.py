@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-import scorepad.cards as cardlib
+import scorepad.rules.cards as cardlib
 from scorepad.errors import UserError
 from scorepad.rules.format import CARDS
 from scorepad.rules.problems import Problems

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from scorepad.expr import Formula
 from scorepad.record import record
+from scorepad.rules.expr import Formula
 from scorepad.rules.format import DISPLAY
 from scorepad.rules.names import Compiler, Names, all_of, others
 from scorepad.rules.problems import Problems

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from scorepad.expr import Formula
+from scorepad.rules.expr import Formula
 from scorepad.rules.format import STATE
 from scorepad.rules.names import Compiler, Names
 from scorepad.rules.problems import Problems

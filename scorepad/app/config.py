@@ -1,0 +1,136 @@
+"""The user's config file (config.toml in the user config directory), read strictly, written with tomli-w.
+
+It holds the default database, extra rules directories, the preferred language, default options
+per game (`skid.limit = 505`) and player name aliases (`a` → `ann`). Unknown keys are refused so
+a typo never silently does nothing.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+from scorepad.errors import UserError
+from scorepad.locale import _
+
+TOP_KEYS = {"db", "rules_dirs", "language", "defaults", "aliases"}
+LANGUAGES = ("en", "et", "ru", "uk")
+
+
+def config_path() -> Path:
+    env = os.environ.get("SCOREPAD_CONFIG")
+    if env:
+        return Path(env)
+    from scorepad.userdirs import user_dir
+
+    return Path(user_dir("config")) / "config.toml"
+
+
+def user_rules_dir() -> Path:
+    """Where `rules derive` and `rules new` write when no rules directory is given."""
+    env = os.environ.get("SCOREPAD_HOME")
+    if env:
+        return Path(env) / "rules"
+    from scorepad.userdirs import user_dir
+
+    return Path(user_dir("data")) / "rules"
+
+
+def load_config(path: Path | None = None) -> dict[str, Any]:
+    path = path or config_path()
+    if not path.exists():
+        return {}
+    import tomllib  # here, not at the top: without a config file a command needs no TOML parser
+
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        raise UserError(_("{path}: cannot read the config file ({exc})").format(path=path, exc=exc)) from None
+    problems = validate(data, str(path))
+    if problems:
+        raise UserError(problems[0], problems)
+    return data
+
+
+def validate(data: dict[str, Any], source: str) -> list[str]:
+    problems = []
+    for key, value in data.items():
+        if key not in TOP_KEYS:
+            problems.append(_("{source}: unknown key {key} (known: {value})").format(
+                                source=source, key=repr(key), value=', '.join(sorted(TOP_KEYS))))
+        elif key == "db" and not isinstance(value, str):
+            problems.append(_("{source}: db must be a file path or a postgresql:// URL").format(source=source))
+        elif key == "rules_dirs" and (not isinstance(value, list) or not all(isinstance(v, str) for v in value)):
+            problems.append(_("{source}: rules_dirs must be a list of directories").format(source=source))
+        elif key == "language" and value not in LANGUAGES:
+            problems.append(_("{source}: language must be one of {value}").format(
+                                source=source, value=', '.join(LANGUAGES)))
+        elif key == "aliases" and (not isinstance(value, dict) or not all(isinstance(v, str) for v in value.values())):
+            problems.append(_("{source}: aliases must map a short name to a player name").format(source=source))
+        elif key == "defaults" and (not isinstance(value, dict) or not all(isinstance(v, dict) for v in value.values())):
+            problems.append(_("{source}: defaults must be tables per game, like [defaults.skid] limit = 505").format(
+                                source=source))
+    return problems
+
+
+def save_config(data: dict[str, Any], path: Path | None = None) -> Path:
+    import tomli_w
+
+    from scorepad.text.output import write_atomic
+
+    path = path or config_path()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    write_atomic(path, tomli_w.dumps(data))
+    return path
+
+
+def set_value(data: dict[str, Any], key: str, value: str) -> dict[str, Any]:
+    """`db`, `rules_dirs` (os.pathsep-separated), `language`, `alias.SHORT`, or `GAME.OPTION`."""
+    out = {k: (dict(v) if isinstance(v, dict) else v) for k, v in data.items()}
+    if key == "db":
+        out["db"] = value
+    elif key == "rules_dirs":
+        out["rules_dirs"] = [d for d in value.split(os.pathsep) if d]
+    elif key == "language":
+        if value not in LANGUAGES:
+            raise UserError(_("language must be one of {value}").format(value=', '.join(LANGUAGES)))
+        out["language"] = value
+    elif key.startswith(("alias.", "aliases.")):
+        short = key.split(".", 1)[1]
+        if not short:
+            raise UserError(_('write alias.SHORT NAME, e.g. `scorepad config set alias.a ann`'))
+        out.setdefault("aliases", {})[short] = value
+    elif "." in key:
+        game, option = key.split(".", 1)
+        from scorepad.rules.registry import load
+
+        rs = load(game)
+        if option not in rs.options:
+            raise UserError(_("{name} has no option {option} (options: {value})").format(
+                                name=rs.name, option=repr(option), value=', '.join(rs.options) or 'none'))
+        from scorepad.engine.game import resolve_options
+
+        typed = resolve_options(rs, {option: value})[option]
+        defaults = {k: dict(v) for k, v in out.get("defaults", {}).items()}
+        defaults.setdefault(rs.id, {})[option] = typed
+        out["defaults"] = defaults
+    else:
+        raise UserError(_("unknown config key {key} (db, rules_dirs, language, alias.SHORT, GAME.OPTION)").format(
+                            key=repr(key)))
+    return out
+
+
+def flat(data: dict[str, Any]) -> dict[str, Any]:
+    """The config as `key = value` lines, the way `config get` and `config set` name them."""
+    out: dict[str, Any] = {}
+    for key in ("db", "rules_dirs", "language"):
+        if key in data:
+            out[key] = os.pathsep.join(data[key]) if key == "rules_dirs" else data[key]
+    for short, name in data.get("aliases", {}).items():
+        out[f"alias.{short}"] = name
+    for game, opts in data.get("defaults", {}).items():
+        for option, value in opts.items():
+            out[f"{game}.{option}"] = value
+    return out
+

@@ -1,0 +1,205 @@
+"""House rules and home-made games: derived rulesets, the starter, checking files, running scenarios.
+
+Everything a player does with ruleset files lives here, so the CLI only parses and prints.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from scorepad.errors import RulesetError, ScorepadError, UserError
+from scorepad.locale import _
+from scorepad.record import field, mutable_record
+from scorepad.rules import bundled as rules_index
+from scorepad.rules.bundled import bundled_dir
+from scorepad.rules.registry import entries, load, resolve, resolved_text, text_hash
+
+# scorepad.rules.loader (the loader and every formula's compiler) is imported in the functions that load a
+# ruleset: `rules export` only reads a file's text and needs none of it.
+
+ID_RE = re.compile(r"^[a-z0-9][a-z0-9-]{0,40}$")
+
+
+def write_new(path: Path, text: str | Iterable[str], force: bool) -> None:
+    """Write a file atomically; an existing file is replaced only with `force` (see scorepad.text.output)."""
+    from scorepad.text.output import write_output
+
+    write_output(path, text, force=force)
+
+
+def _check_id(new_id: str, example: str) -> None:
+    if not ID_RE.match(new_id):
+        raise UserError(_("{new_id}: an id is lower-case letters, digits and - (like {example})").format(
+                            new_id=repr(new_id), example=example))
+
+
+def parse_opts(items: Sequence[str]) -> dict[str, str]:
+    """`--opt KEY=VALUE` items as a table (keys lower-cased), for `new` and `rules derive`."""
+    out: dict[str, str] = {}
+    for item in items:
+        key, eq, value = item.partition("=")
+        if not eq or not key.strip():
+            raise UserError(_("--opt {item}: write KEY=VALUE, e.g. --opt target=300").format(item=repr(item)))
+        out[key.strip().lower()] = value.strip()
+    return out
+
+
+def derive(base: str, new_id: str, options: Mapping[str, str], name: str | None, aliases: Sequence[str],
+           rules_dirs: Sequence[str], target_dir: Path, force: bool) -> Path:
+    """Write `target_dir/NEW.toml`: only what differs from BASE, the base's id and the hash of its text."""
+    import tempfile
+
+    import tomli_w
+
+    from scorepad.engine.game import resolve_options
+    from scorepad.rules.format import SCHEMA_FILE
+    from scorepad.rules.loader import load_text
+
+    _check_id(new_id, "skid-505")
+    if "variant" in options:
+        raise UserError(_('a derived ruleset changes options; start it with GAME:VARIANT instead of --opt variant='))
+    rs = load(base, rules_dirs)
+    typed = resolve_options(rs, options)
+    base_path, _variant = resolve(base, rules_dirs)
+    base_text, _warnings = resolved_text(base_path, rules_dirs)
+    changed = ", ".join(f"{k} {v}" for k, v in options.items())
+    data: dict[str, Any] = {
+        "format": 1, "base": rs.id, "base_hash": text_hash(base_text),
+        "game": {"id": new_id, "name": name or f"{rs.name} ({changed or 'house rules'})", "aliases": list(aliases),
+                 "notes": [f"Derived from {rs.id}: " + (changed or "no option changed") + "."]},
+        "options": {k: {"default": typed[k]} for k in options},
+    }
+    text = f"#:schema ./{SCHEMA_FILE}\n" + tomli_w.dumps(data)
+    path = target_dir / f"{new_id}.toml"
+    with tempfile.TemporaryDirectory() as tmp:   # load it before writing: nothing is written if it fails
+        probe = Path(tmp) / path.name
+        probe.write_text(text, encoding="utf-8")
+        merged, _warnings = resolved_text(probe, rules_dirs)
+    load_text(merged, str(path))
+    target_dir.mkdir(parents=True, exist_ok=True)
+    write_new(path, text, force)
+    write_schema(target_dir)
+    return path
+
+
+def write_starter(new_id: str, name: str | None, target_dir: Path, force: bool) -> tuple[Path, Path]:
+    """The starter ruleset and its example scenario, both checked before anything is written."""
+    from scorepad.rules.loader import load_text
+    from scorepad.rules.starter import SCENARIO, STARTER
+
+    _check_id(new_id, "my-game")
+    path = target_dir / f"{new_id}.toml"
+    scenario = target_dir / f"{new_id}.scenario.toml"
+    for target in (path, scenario):
+        if target.exists() and not force:
+            raise UserError(_("{target} exists; use --force to replace it").format(target=target))
+    text = STARTER.format(id=new_id, name=name or new_id.replace("-", " ").title())
+    load_text(text, str(path))
+    target_dir.mkdir(parents=True, exist_ok=True)
+    write_new(path, text, force)
+    write_new(scenario, SCENARIO.format(path=path.name), force)
+    write_schema(target_dir)
+    return path, scenario
+
+
+def write_schema(target_dir: Path) -> Path:
+    """The format's JSON Schema beside a starter, which names it in its `#:schema` line for editors;
+    rewritten when this scorepad's schema differs (it is generated, never edited by hand)."""
+    from scorepad.rules.format import SCHEMA_FILE, schema_text
+
+    path = target_dir / SCHEMA_FILE
+    try:   # the shipped copy (a test keeps it equal to the generated one), cheaper than generating it
+        text = (bundled_dir() / SCHEMA_FILE).read_text(encoding="utf-8")
+    except OSError:
+        text = schema_text()
+    try:
+        if path.read_text(encoding="utf-8") == text:
+            return path
+    except (OSError, UnicodeDecodeError):
+        pass
+    write_new(path, text, True)
+    return path
+
+
+@mutable_record
+class FileCheck:
+    path: Path
+    problems: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+
+
+def check_file(path: Path, rules_dirs: Sequence[str]) -> FileCheck:
+    """Load a ruleset file and every variant of it; collect problems and warnings instead of failing."""
+    from scorepad.rules.loader import load_text
+    from scorepad.rules.source import parse_toml
+
+    result = FileCheck(path)
+    try:
+        text, result.warnings = resolved_text(path, rules_dirs)
+        data = parse_toml(text, str(path))
+        load_text(text, str(path))
+        variants = data.get("variants", {})
+        for v in variants if isinstance(variants, dict) else {}:
+            load_text(text, str(path), v)
+    except RulesetError as exc:
+        result.problems = exc.problems or [exc.message]
+    except UserError as exc:
+        result.problems = [f"{path}: {exc.message}"]
+    return result
+
+
+def locate_problems(result: FileCheck) -> list[Any]:
+    """The problems of a checked file with line and column (`rules check`; imports tomlkit)."""
+    from scorepad.rules.locate import locate
+    from scorepad.rules.source import MAX_FILE_BYTES
+
+    try:
+        raw = result.path.read_bytes() if result.path.stat().st_size <= MAX_FILE_BYTES else b""
+    except OSError:
+        raw = b""
+    return locate(str(result.path), raw.decode("utf-8", "replace"), result.problems)
+
+
+def scenario_files(spec: str, given: Sequence[Path], rules_dirs: Sequence[str]) -> tuple[Any, list[Path]]:
+    """The ruleset to test and its scenario files: those named, else the ones found beside it."""
+    from scorepad.rules.loader import load_text
+
+    path, variant = resolve(spec, rules_dirs)
+    text, _warnings = resolved_text(path, rules_dirs)
+    rs = load_text(text, str(path), variant)
+    files = list(given)
+    if not files:
+        files = sorted(path.parent.glob(f"{path.stem}.scenario*.toml"))
+        files += sorted((path.parent / "scenarios" / rs.id).glob("*.toml"))
+        files += sorted((Path("tests") / "scenarios" / rs.id).glob("*.toml"))
+    if not files:
+        raise UserError(_("no scenarios for {id}: name them, or put {stem}.scenario.toml beside the ruleset").format(
+                            id=rs.id, stem=path.stem))
+    return rs, files
+
+
+def summaries(extra_dirs: Sequence[str], language: str | None) -> tuple[list[dict[str, Any]], list[str]]:
+    """`rules list`: every known ruleset's entry (sorted by id) and a problem line per file that does not load.
+
+    A ruleset whose text is in the bundled index is answered from it; any other file is loaded and checked."""
+
+    items: list[dict[str, Any]] = []
+    problems: list[str] = []
+    for entry in entries(extra_dirs).values():
+        found = rules_index.summary(entry.digest, language)
+        if found is not None:
+            items.append(found)
+            continue
+        # here, not at the top: `rules list` answered from the index loads no engine (~20 ms)
+        from scorepad.rules.translations import translate
+        from scorepad.text.describe import summary
+
+        try:
+            items.append(summary(translate(load(str(entry.path)), language), language))
+        except ScorepadError as exc:
+            problems.append(f"{entry.path}: {exc.message}")
+    items.sort(key=lambda d: d["id"])
+    return items, problems

@@ -1,0 +1,206 @@
+"""Scenario files: hands in, expected numbers out. The project's tests and `rules test` both use them.
+
+A scenario is TOML: the ruleset, the players, then `[[hand]]` entries with the assignments as
+typed on the command line and what must follow (this hand's points, the totals, counters, events,
+or a refusal). `[result]` says how the game must stand at the end. See docs/rulesets.md.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from scorepad.engine.game import (
+    Game,
+    HandResult,
+    State,
+    finish_game,
+    initial_state,
+    make_game,
+    next_hand_info,
+    side_display,
+)
+from scorepad.errors import ScorepadError, UserError
+from scorepad.locale import N_, _, neutral
+from scorepad.rules.model import Ruleset
+from scorepad.rules.registry import load
+
+SCENARIO_KEYS = {"ruleset", "variant", "players", "teams", "options", "description", "hand", "result"}
+HAND_KEYS = {"input", "points", "totals", "state", "events", "no_events", "error", "finish", "note", "display",
+             "next"}
+RESULT_KEYS = {"finished", "winner", "draw", "totals", "status", "state", "display"}
+
+
+@dataclass
+class Mismatch:
+    """One way a game differs from its scenario: a message (marked with N_) and its values, so the report
+    reads in the user's language while the game itself is played in the scenario's (English)."""
+
+    hand: int
+    template: str
+    values: dict[str, Any] = field(default_factory=dict)
+    breakdown: str = ""
+
+    @property
+    def what(self) -> str:
+        """The mismatch in English, as the scenario files are written."""
+        return self.template.format(**self.values)
+
+    def __str__(self) -> str:
+        where = _("hand {n}").format(n=self.hand) if self.hand else _("result")
+        text = f"{where}: {_(self.template).format(**self.values)}"
+        return text + (f"\n      {self.breakdown}" if self.breakdown else "")
+
+
+_EXPECTED = N_("{key}: expected {want}, got {got}")
+
+
+def record(game: Game, state: State, args: Sequence[str]) -> HandResult:
+    """Type and apply one hand from its typed assignments, exactly as `scorepad hand` does (no prompts)."""
+    from scorepad.app.games import type_and_score
+
+    return type_and_score(game, state, args, None)[2]
+
+
+def load_scenario(path: Path, ruleset: Ruleset | None = None,
+                  extra_dirs: Sequence[str] = ()) -> tuple[dict[str, Any], Game]:
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        raise UserError(_("{path}: cannot read the scenario ({exc})").format(path=path, exc=exc)) from None
+    unknown = set(data) - SCENARIO_KEYS
+    if unknown:
+        raise UserError(_("{path}: unknown keys {value}").format(path=path, value=sorted(unknown)))
+    if ruleset is None:
+        ruleset = load(str(data["ruleset"]), extra_dirs, data.get("variant"))
+    elif data.get("variant") and data.get("variant") != ruleset.variant:
+        from scorepad.rules.loader import load_text
+
+        ruleset = load_text(ruleset.text, ruleset.source, data["variant"])
+    options = {k: v for k, v in data.get("options", {}).items()}
+    game = make_game(ruleset, data["players"], data.get("teams"), options)
+    return data, game
+
+
+def _fmt_breakdown(game: Game, result: HandResult | None) -> str:
+    if result is None:
+        return ""
+    parts = []
+    for side, items, pts in zip(game.sides, result.breakdown, result.points, strict=False):
+        inner = ", ".join(f"{line.label} {line.points:+}" for line in items) or "nothing"
+        parts.append(f"{side.name} {pts:+} ({inner})")
+    return "; ".join(parts)
+
+
+def _compare_state(expected: dict[str, Any], state: State, hand_no: int, out: list[Mismatch],
+                   game: Game, result: HandResult | None) -> None:
+    for key, want in expected.items():
+        if key in state["game"]:
+            got = state["game"][key]
+        elif key in state["sides"][0]:
+            got = [s[key] for s in state["sides"]]
+        else:
+            out.append(Mismatch(hand_no, N_("no counter {key}"), {"key": repr(key)}))
+            continue
+        if got != want:
+            out.append(Mismatch(hand_no, _EXPECTED, {"key": key, "want": want, "got": got},
+                                _fmt_breakdown(game, result)))
+
+
+def run_scenario(path: Path, ruleset: Ruleset | None = None,
+                 extra_dirs: Sequence[str] = ()) -> list[Mismatch]:
+    """Play a scenario; every way the game differs from the expected numbers, in order. The game is
+    played with the program's texts in English, the language the scenario's expected refusals and events
+    are written in, whatever language the report is shown in."""
+    data, game = load_scenario(path, ruleset, extra_dirs)
+    with neutral():
+        return _play(data, game)
+
+
+def _play(data: dict[str, Any], game: Game) -> list[Mismatch]:
+    state = initial_state(game)
+    out: list[Mismatch] = []
+    for n, spec in enumerate(data.get("hand", []), start=1):
+        unknown = set(spec) - HAND_KEYS
+        if unknown:
+            out.append(Mismatch(n, N_("unknown keys {keys}"), {"keys": sorted(unknown)}))
+            continue
+        result: HandResult | None = None
+        try:
+            if spec.get("finish"):
+                result = finish_game(game, state)
+            else:
+                result = record(game, state, [str(a) for a in spec.get("input", [])])
+        except ScorepadError as exc:
+            want = spec.get("error")
+            text = "\n".join([exc.message, *exc.problems])
+            if want is None:
+                out.append(Mismatch(n, N_("refused: {text}"), {"text": text}))
+                return out
+            if str(want).lower() not in text.lower():
+                out.append(Mismatch(n, N_("refused with {text}, expected a message containing {want}"),
+                                    {"text": repr(text), "want": repr(want)}))
+            continue
+        if "error" in spec:
+            out.append(Mismatch(n, N_("expected a refusal containing {want}, but the hand was accepted"),
+                                {"want": repr(spec["error"])}, _fmt_breakdown(game, result)))
+            continue
+        state = result.state
+        if "points" in spec and list(result.points) != spec["points"]:
+            out.append(Mismatch(n, _EXPECTED, {"key": "points", "want": spec["points"], "got": result.points},
+                                _fmt_breakdown(game, result)))
+        totals = [s["score"] for s in state["sides"]]
+        if "totals" in spec and totals != spec["totals"]:
+            out.append(Mismatch(n, _EXPECTED, {"key": "totals", "want": spec["totals"], "got": totals},
+                                _fmt_breakdown(game, result)))
+        _compare_state(spec.get("state", {}), state, n, out, game, result)
+        _compare_display(spec, game, state, n, out)
+        for text in spec.get("events", []):
+            if not any(str(text).lower() in e.lower() for e in result.events):
+                out.append(Mismatch(n, N_("no event containing {text} (events: {events})"),
+                                    {"text": repr(text), "events": result.events}))
+        for text in spec.get("no_events", []):
+            if any(str(text).lower() in e.lower() for e in result.events):
+                out.append(Mismatch(n, N_("an event contains {text}, which must not be said (events: {events})"),
+                                    {"text": repr(text), "events": result.events}))
+    expect = data.get("result", {})
+    unknown_result = set(expect) - RESULT_KEYS
+    if unknown_result:
+        out.append(Mismatch(0, N_("unknown keys in [result]: {keys}"), {"keys": sorted(unknown_result)}))
+    if "finished" in expect and state["finished"] != expect["finished"]:
+        out.append(Mismatch(0, _EXPECTED, {"key": "finished", "want": expect["finished"], "got": state["finished"]}))
+    if "winner" in expect and state["winners"] != expect["winner"]:
+        out.append(Mismatch(0, _EXPECTED, {"key": "winner", "want": expect["winner"], "got": state["winners"]}))
+    if "draw" in expect and state["draw"] != expect["draw"]:
+        out.append(Mismatch(0, _EXPECTED, {"key": "draw", "want": expect["draw"], "got": state["draw"]}))
+    if "totals" in expect:
+        totals = [s["score"] for s in state["sides"]]
+        if totals != expect["totals"]:
+            out.append(Mismatch(0, _EXPECTED, {"key": "totals", "want": expect["totals"], "got": totals}))
+    if "status" in expect:
+        status = [s["status"] for s in state["sides"]]
+        if status != expect["status"]:
+            out.append(Mismatch(0, _EXPECTED, {"key": "status", "want": expect["status"], "got": status}))
+    _compare_state(expect.get("state", {}), state, 0, out, game, None)
+    _compare_display(expect, game, state, 0, out)
+    return out
+
+
+def _compare_display(spec: dict[str, Any], game: Game, state: State, n: int, out: list[Mismatch]) -> None:
+    """What standings show: `display` (per side, from [display.side]) and `next` ([display.next])."""
+    if "display" in spec:
+        shown = side_display(game, state)
+        for label, want in spec["display"].items():
+            got = [s.get(label) for s in shown]
+            if got != want:
+                out.append(Mismatch(n, N_("display {label}: expected {want}, got {got}"),
+                                    {"label": repr(label), "want": want, "got": got}))
+    if "next" in spec:
+        info = next_hand_info(game, state)
+        for label, want in spec["next"].items():
+            if info.get(label) != want:
+                out.append(Mismatch(n, N_("next {label}: expected {want}, got {got}"),
+                                    {"label": repr(label), "want": repr(want), "got": repr(info.get(label))}))

@@ -1,0 +1,192 @@
+"""Shell completion candidates (`scorepad --install-completion`): game ids and names, ruleset ids,
+aliases and variants, the current game's players, and the `FIELD=` names of `hand`, `bid` and `edit`.
+
+The shell asks while the person presses Tab, so every function here is quick, never writes (a
+database that does not exist yet is not created), and answers nothing rather than fail.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+from scorepad.errors import ScorepadError
+from scorepad.locale import _
+
+
+def _root_param(ctx: Any, name: str) -> Any:
+    try:
+        return ctx.find_root().params.get(name)
+    except AttributeError:
+        return None
+
+
+def _config() -> dict[str, Any]:
+    try:
+        from scorepad.app.config import load_config
+
+        return load_config()
+    except ScorepadError:
+        return {}
+
+
+def _store(ctx: Any) -> Any:
+    """The database the command would use, opened only if it exists."""
+    from scorepad.store import Store, default_path
+
+    db = _root_param(ctx, "db") or os.environ.get("SCOREPAD_DB") or _config().get("db") or default_path()
+    if not Path(db).exists():
+        return None
+    try:
+        return Store(db)
+    except ScorepadError:
+        return None
+
+
+def _matching(candidates: Iterable[str], incomplete: str) -> list[str]:
+    low = incomplete.lower()
+    return list(dict.fromkeys(c for c in candidates if c.lower().startswith(low)))
+
+
+def games(ctx: Any, incomplete: str) -> list[str]:
+    """Game ids and names, the newest first."""
+    store = _store(ctx)
+    if store is None:
+        return []
+    try:
+        rows = store.games()
+    except ScorepadError:
+        return []
+    out: list[str] = []
+    for row in reversed(rows):
+        out.append(str(row.id))
+        if row.name:
+            out.append(row.name)
+    return _matching(out, incomplete)
+
+
+def rulesets(ctx: Any, incomplete: str) -> list[str]:
+    """Ruleset ids, aliases and native names, and ID:VARIANT for the variants."""
+    from scorepad.app.config import user_rules_dir
+    from scorepad.rules.registry import entries
+
+    dirs = [*(_root_param(ctx, "rules_dir") or []), *_config().get("rules_dirs", []), str(user_rules_dir())]
+    out: list[str] = []
+    try:
+        found = entries(dirs)
+    except ScorepadError:
+        return []
+    for rid, entry in sorted(found.items()):
+        out.append(rid)
+        out += [n for n in entry.names if " " not in n]
+        out += [f"{rid}:{v}" for v in _variants(entry.path)]
+    return _matching(out, incomplete)
+
+
+def _variants(path: Path) -> list[str]:
+    from scorepad.rules.source import parse_toml, read_text
+
+    try:
+        data = parse_toml(read_text(path), str(path))
+    except ScorepadError:
+        return []
+    variants = data.get("variants")
+    return [str(v) for v in variants] if isinstance(variants, dict) else []
+
+
+def _current(ctx: Any) -> Any:
+    store = _store(ctx)
+    if store is None:
+        return None
+    game = ctx.params.get("game") if ctx is not None and hasattr(ctx, "params") else None
+    try:
+        return store.game(game)
+    except ScorepadError:
+        return None
+
+
+def players(ctx: Any, incomplete: str) -> list[str]:
+    """The current game's players (then everyone who ever played, for `new`)."""
+    store = _store(ctx)
+    if store is None:
+        return []
+    row = _current(ctx)
+    names = list(row.players) if row is not None else []
+    try:
+        for g in reversed(store.games()):
+            names += g.players
+    except ScorepadError:
+        pass
+    return _matching(names, incomplete)
+
+
+def assignments(ctx: Any, incomplete: str) -> list[str]:
+    """`FIELD=`, `player.FIELD=`, and after the `=` the field's words, players or sides."""
+    row = _current(ctx)
+    if row is None:
+        return []
+    from scorepad.app.games import game_of
+
+    game = game_of(row)
+    rs = game.ruleset
+    bidding_only = getattr(ctx, "info_name", "") == "bid"
+    fields = [f for f in rs.fields.values() if f.bidding or not bidding_only]
+    left, eq, _ = incomplete.partition("=")
+    if eq:
+        name = left.rpartition(".")[2].lower()
+        fdef = rs.fields.get(name)
+        if fdef is None:
+            return []
+        values = [*fdef.values, *fdef.words]
+        if fdef.type == "bool":
+            values += ["yes", "no"]
+        elif fdef.type == "player":
+            values += list(game.players)
+        elif fdef.type == "side":
+            values += [s.name for s in game.sides]
+        return _matching([f"{left}={v}" for v in values], incomplete)
+    out = [f"{f.name}=" for f in fields]
+    who_fields = [f for f in fields if f.scope != "hand"]
+    if "." in incomplete or any(p.lower().startswith(incomplete.lower()) for p in game.players):
+        for f in who_fields:
+            names = game.players if f.scope == "player" else [s.name for s in game.sides]
+            out += [f"{who}.{f.name}=" for who in names]
+    return _matching(out, incomplete)
+
+
+def current_fields() -> str:
+    """The fields of the current game in words, for `hand --help` ('' when there is no game)."""
+    row = _current(None)
+    if row is None:
+        return ""
+    from scorepad.app.games import game_of
+    from scorepad.engine.assignments import describe_field
+
+    game = game_of(row)
+    parts = []
+    for fdef in game.ruleset.fields.values():
+        who = {"hand": "", "player": _("each player: "), "side": _("each side: ")}[fdef.scope]
+        parts.append(f"{fdef.name} ({who}{describe_field(game, fdef)})")
+    return _("Fields of game {id} ({name}): {fields}.").format(id=row.id, name=game.ruleset.name, fields="; ".join(parts))
+
+
+BY_PARAMETER = {"game": games, "game_id": games, "ruleset": rulesets, "base": rulesets, "players": players,
+                "assignments": assignments, "old": players, "name_of_player": players}
+
+
+def attach(*apps: Any) -> None:
+    """Give every command's GAME, RULESET, PLAYER and FIELD=VALUE parameters their candidates, by
+    parameter name, so a new command gets completion without remembering to ask for it."""
+    import inspect
+
+    for app in apps:
+        for info in app.registered_commands:
+            if info.callback is None:
+                continue
+            for name, parameter in inspect.signature(info.callback).parameters.items():
+                default = parameter.default
+                finder = BY_PARAMETER.get(name)
+                if finder is not None and hasattr(default, "autocompletion") and default.autocompletion is None:
+                    default.autocompletion = finder

@@ -1,0 +1,267 @@
+"""The command line's own state and the bodies of the hot commands, without Typer.
+
+Two routes lead here: the Typer app (scorepad.cli.app) for every command, and the quick route
+(scorepad.cli.quick) that runs `hand`, `standings` and `sheet` without importing Typer, click or
+pydantic. Both call the same functions below, so a command's behaviour is written once: the global
+options (`start`), the helpers every command uses (config, store, language, errors), and the bodies
+of the three hot commands. Nothing here imports Typer; `echo` is click's `echo` for text, which
+this module must not import.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import sys
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from typing import Any, NoReturn
+
+from scorepad.errors import ScorepadError
+from scorepad.locale import _
+
+
+class Context:
+    """The global options of this invocation."""
+
+    def __init__(self) -> None:
+        self.db: str | None = None
+        self.rules_dirs: list[str] = []
+        self.config: dict[str, Any] | None = None   # the user's config file, read once per invocation
+        self.config_fresh = False   # read by main() for this invocation already (the language of --help)
+        self.stores: list[Any] = []   # opened by this invocation: the quick route closes them before it exits
+
+
+CTX = Context()
+
+_ANSI = re.compile(r"\033\[[;?0-9]*[a-zA-Z]")  # the codes click's echo strips when not on a terminal
+
+
+def echo(message: Any = None, nl: bool = True, err: bool = False) -> None:
+    """click.echo for text: a line to stdout (or stderr), colour codes dropped when it is not a
+    terminal, flushed. Both routes print through this or through click's own, with equal results."""
+    stream = sys.stderr if err else sys.stdout
+    out = "" if message is None else str(message)
+    if nl:
+        out += "\n"
+    if not out:
+        stream.flush()
+        return
+    if "\033" in out:
+        try:
+            tty = stream.isatty()
+        except (AttributeError, ValueError, OSError):
+            tty = False
+        if not tty:
+            out = _ANSI.sub("", out)
+    stream.write(out)
+    stream.flush()
+
+
+def start(db: str | None, rules_dir: Sequence[str], lang: str | None) -> None:
+    """The global options (--db, --rules-dir, --lang): kept for the command, and the language chosen."""
+    CTX.db = db
+    CTX.rules_dirs = list(rules_dir)
+    CTX.stores = []
+    if not CTX.config_fresh:
+        CTX.config = None
+    CTX.config_fresh = False
+    from scorepad.locale import choose, set_language
+
+    try:
+        configured = config().get("language")
+    except ScorepadError:
+        configured = None   # a broken config file is reported by the command that needs it
+        CTX.config = None
+    code, warning = choose(lang, configured)
+    if warning:
+        echo(warning, err=True)
+    set_language(code)
+
+
+def config() -> dict[str, Any]:
+    if CTX.config is None:
+        from scorepad.app.config import load_config
+
+        CTX.config = load_config()
+    return CTX.config
+
+
+def rules_dirs() -> list[str]:
+    """--rules-dir, then SCOREPAD_RULES (added by the registry), the config's dirs, the user rules dir."""
+    from scorepad.app.config import user_rules_dir
+
+    return [*CTX.rules_dirs, *config().get("rules_dirs", []), str(user_rules_dir())]
+
+
+def db_spec() -> str | None:
+    """--db, else SCOREPAD_DB, else the config's db: a file path, or a PostgreSQL URL or connection string."""
+    return CTX.db or os.environ.get("SCOREPAD_DB") or config().get("db")
+
+
+def store() -> Any:
+    from scorepad.store.choice import open_store
+
+    opened = open_store(db_spec())
+    CTX.stores.append(opened)
+    return opened
+
+
+def close_stores() -> None:
+    """Close what this invocation opened (SQLite checkpoints its log into the file, as at a normal exit)."""
+    while CTX.stores:
+        CTX.stores.pop().close()
+
+
+def lang(as_json: bool = False) -> str | None:
+    """The language of the texts shown; None (the rulesets' own texts) for JSON, which stays neutral:
+    a command with --json also prints the program's own texts in English."""
+    from scorepad.locale import current, set_language
+
+    if as_json:
+        set_language(None)
+        return None
+    return current()
+
+
+def print_json(data: Any) -> None:
+    echo(json.dumps(data, ensure_ascii=False, indent=2, allow_nan=False))
+
+
+def on_terminal() -> bool:
+    return sys.stdin.isatty() and sys.stdout.isatty()
+
+
+@contextmanager
+def table() -> Iterator[Any]:
+    """A terminal console for the prompt; a cancelled prompt says so and stores nothing."""
+    from scorepad.table.console import TerminalConsole
+    from scorepad.table.prompt import Cancelled
+
+    try:
+        yield TerminalConsole()
+    except Cancelled as exc:
+        echo(_('\nNot recorded; nothing was stored.'), err=True)
+        raise SystemExit(130 if exc.interrupted else 0) from None
+
+
+def fail(exc: ScorepadError) -> NoReturn:
+    """A known error: its sentence (and problems) on stderr, and its exit status."""
+    from scorepad.locale.engine_text import engine_text
+    from scorepad.table.console import colour_wanted, emit, paint
+    from scorepad.text.output import terminal_safe
+
+    label = _("error:")
+    emit(f"{paint(label, 'bad', colour_wanted(sys.stderr))} {terminal_safe(engine_text(exc.message))}", err=True)
+    for line in exc.problems:
+        if line != exc.message:
+            echo(f"  - {engine_text(line)}", err=True)
+    raise SystemExit(exc.exit_code)
+
+
+def interrupted() -> NoReturn:
+    echo(_('interrupted; nothing was stored'), err=True)
+    raise SystemExit(130)
+
+
+def aborted() -> NoReturn:
+    echo(_('aborted; nothing was stored'), err=True)
+    raise SystemExit(2)
+
+
+def internal(exc: Exception) -> NoReturn:
+    """The unexpected: one sentence (the caller re-raises instead when SCOREPAD_DEBUG is set)."""
+    echo(_("internal error: {name}: {exc} (set SCOREPAD_DEBUG=1 for details)").format(
+             name=type(exc).__name__, exc=exc), err=True)
+    raise SystemExit(1) from None
+
+
+def _new_key() -> str:
+    """A random idempotency key, as uuid.uuid4().hex (without importing uuid, which imports platform)."""
+    raw = bytearray(os.urandom(16))
+    raw[6] = raw[6] & 0x0F | 0x40
+    raw[8] = raw[8] & 0x3F | 0x80
+    return raw.hex()
+
+
+# ------------------------------------------------------------------ the hot commands
+
+def hand(assignments: Sequence[str] | None, game: str | None, expect: int | None, key: str | None,
+         as_json: bool, quiet: bool) -> None:
+    """`scorepad hand`: record one hand, print the points with the why (see cli.hand for the help)."""
+    from scorepad.app import games as play
+    from scorepad.errors import StoreUnreachable, UserError
+    from scorepad.text.render import hand_short_text
+
+    if key is not None and not 1 <= len(key) <= 200:
+        raise UserError(_("--key: write 1 to 200 characters, e.g. a UUID"))
+    write_key = key or _new_key()
+    try:
+        st = store()
+        if on_terminal() and not as_json and expect is None and key is None:
+            from scorepad.table.entry import enter_hand
+
+            with table() as console:
+                rec = enter_hand(st, game, list(assignments or []), console)
+        else:
+            rec = play.record_hand(st, game, list(assignments or []), None, lang(as_json), expect=expect,
+                                   key=write_key)
+    except StoreUnreachable as exc:
+        raise StoreUnreachable(_("{error}; to be sure this hand is stored once, repeat the command with --key {key}")
+                               .format(error=exc.message, key=write_key)) from None
+    data = play.hand_json(rec)
+    if as_json:
+        echo(json.dumps(data, ensure_ascii=False, indent=2, allow_nan=False))
+    elif not quiet:
+        from scorepad.table.console import colour_lines, emit
+
+        emit(colour_lines(hand_short_text(data), sys.stdout))
+
+
+def sheet(game: str | None, as_json: bool, chart: bool) -> None:
+    """`scorepad sheet`: the score sheet, hand by hand."""
+    from scorepad.app import games as play
+    from scorepad.text.render import chart_text, sheet_text
+
+    st = store()
+    data = play.sheet(st, st.game(game), lang(as_json))
+    if as_json:
+        echo(json.dumps(data, ensure_ascii=False, indent=2, allow_nan=False))
+    else:
+        echo(chart_text(data) if chart else sheet_text(data))
+
+
+def standings(game: str | None, as_json: bool) -> None:
+    """`scorepad standings`: totals, counters, who deals next, and a bid written down for the coming hand."""
+    from scorepad.app import games as play
+    from scorepad.text.render import standings_text
+
+    st = store()
+    row = st.game(game)
+    data = play.standings(row, lang=lang(as_json))
+    pending = st.pending_bid(row.id)
+    if pending is not None:
+        data["bid"] = pending  # the bid written down for the coming hand
+    echo(json.dumps(data, ensure_ascii=False, indent=2, allow_nan=False) if as_json else standings_text(data))
+    if pending is not None and not as_json:
+        echo(_("Bid for hand {value}: {value2}").format(value=row.hands + 1, value2=' '.join(pending)))
+
+
+class PacifyFlush:
+    """A stream whose flush ignores a reader that went away (EPIPE), as click's PacifyFlushWrapper."""
+
+    def __init__(self, wrapped: Any) -> None:
+        self.wrapped = wrapped
+
+    def flush(self) -> None:
+        try:
+            self.wrapped.flush()
+        except OSError as exc:
+            import errno
+
+            if exc.errno != errno.EPIPE:
+                raise
+
+    def __getattr__(self, attr: str) -> Any:
+        return getattr(self.wrapped, attr)

@@ -1,0 +1,1021 @@
+"""Turning what a person types (`bid=4,3,3,3`, `ann.tricks=5`, `contract=4HX`) into a typed hand.
+
+The three assignment forms of the CLI contract, forgiving input (names by unique prefix, seats,
+`♠` or `S`, `nil`, yes/no in the players' languages), and one plain sentence per problem.
+Missing required fields are reported as a list so the CLI can ask for them on a terminal.
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+from collections.abc import Callable, Collection, Mapping, Sequence
+from typing import Any
+
+import scorepad.rules.cards as cardlib
+from scorepad.engine.game import (
+    Game,
+    Hand,
+    State,
+    active_players,
+    base_env,
+    current_dealer,
+    pattern_parts,
+    run_checks_on,
+)
+from scorepad.errors import FormulaError, HandError, UserError
+from scorepad.limits import number_ok
+from scorepad.locale import NO_WORDS as NO
+from scorepad.locale import YES_WORDS as YES
+from scorepad.locale import _, ngettext
+from scorepad.record import field, mutable_record, record
+from scorepad.rules.expr import Formula
+from scorepad.rules.model import Check, FieldDef, field_refs
+from scorepad.rules.prose import condition_words
+
+MAX_VALUE_LENGTH = 200
+
+
+@record
+class Missing:
+    """A required value nobody typed: the field, and for whom (a player or side index, or None)."""
+
+    field: str
+    who: int | None
+
+
+@mutable_record
+class RawHand:
+    """Typed text per field, before conversion: hand fields a string, others a list per seat/side."""
+
+    values: dict[str, Any]
+    typed: list[str]
+    worked_out: list[str] = field(default_factory=list)   # values scorepad filled in (totals, default_from)
+
+
+def field_range(game: Game, fdef: FieldDef, state: State | None = None) -> tuple[Any, Any]:
+    """The legal range of a number field; bounds that read the coming hand (`hand_no`, counters)
+    see it when the game's `state` is given."""
+    env = base_env(game)
+    if state is not None:
+        env.update(hand_context(game, state))
+    low = fdef.min(env) if fdef.min is not None else None
+    high = fdef.max(env) if fdef.max is not None else None
+    return low, high
+
+
+def describe_field(game: Game, fdef: FieldDef, state: State | None = None) -> str:
+    """The legal values of a field, as the prompt and `rules show` print them."""
+    parts: list[str] = []
+    if fdef.type in ("int", "number"):
+        low, high = field_range(game, fdef, state)
+        if low is not None and high is not None:
+            parts.append(f"{low}-{high}")
+        elif low is not None:
+            parts.append(_("{low} or more").format(low=low))
+        elif high is not None:
+            parts.append(_("up to {high}").format(high=high))
+        else:
+            parts.append(_("a number"))
+    elif fdef.type == "bool":
+        parts.append(_("yes/no"))
+    elif fdef.type == "word":
+        parts.append("/".join(fdef.values))
+    elif fdef.type == "player":
+        parts.append(_("a player: {names}").format(names=", ".join(game.players)))
+    elif fdef.type == "side":
+        parts.append(_("a side: {names}").format(names=", ".join(s.name for s in game.sides)))
+    elif fdef.type == "cards":
+        parts.append(_("cards like QS 10H A, or - for none"))
+    elif fdef.type == "pattern":
+        parts.append(fdef.help or _("see rules show"))
+    elif fdef.type == "combos":
+        example = " ".join(c.code for c in list(fdef.combos.values())[:4]) + (
+            " 2x" + next(iter(fdef.combos.values())).code if fdef.combos else "")
+        parts.append(_("combinations by code or points, e.g. {example}; - for none").format(example=example))
+    if fdef.words:
+        parts.append(", ".join(fdef.words))
+    return "; ".join(parts)
+
+
+def split_assignments(game: Game, args: Sequence[str], strict: bool = False, bid: int = 0) -> RawHand:
+    """Parse `field=value`, `who.field=value` and `field=v1,v2,...` into per-field raw text.
+
+    `strict` (what a person types now) refuses a value given twice with two different values, naming
+    both; otherwise (text stored earlier, where an edit's values follow the hand's first ones) the
+    last one wins. The first `bid` arguments are a bid written down by `scorepad bid`; a refusal says
+    so, since the player did not type that value now.
+    """
+    rs = game.ruleset
+    values: dict[str, Any] = {}
+    problems: list[str] = []
+    given: dict[tuple[str, int | None], tuple[str, str, bool]] = {}  # (field, seat or side) -> (value, as typed, bid)
+    from_bid = set(args[:bid])
+
+    def once(fdef: FieldDef, idx: int | None, value: str, arg: str) -> None:
+        before = given.setdefault((fdef.name, idx), (value, arg, arg in from_bid))
+        if strict and before[0].casefold() != value.casefold():
+            who = None if idx is None else _who_names(game, fdef.scope)[idx]
+            label = f"{who}.{fdef.name}" if who else fdef.name
+            text = (_("{label} is given twice, as {first} ({first_typed}, written down by `scorepad bid`) and as "
+                      "{second} ({second_typed}); type it once, or take the bid back with `scorepad undo`")
+                    if before[2] else
+                    _("{label} is given twice, as {first} ({first_typed}) and as {second} ({second_typed}); "
+                      "type it once"))
+            problems.append(text.format(label=label, first=before[0], first_typed=before[1], second=value,
+                                        second_typed=arg))
+        given[(fdef.name, idx)] = (value, arg, arg in from_bid)
+
+    for arg in args:
+        if "=" not in arg:
+            problems.append(_("{arg} is not an assignment; write field=value (fields: {fields})").format(
+                arg=repr(arg), fields=", ".join(rs.fields)))
+            continue
+        left, _eq, right = arg.partition("=")
+        left, right = left.strip(), right.strip()
+        if len(right) > MAX_VALUE_LENGTH:
+            problems.append(_("the value for {field} is too long").format(field=left))
+            continue
+        who_text, dot, fname = left.rpartition(".")
+        fname = fname.lower()
+        fdef = _find_field(rs.fields, fname, rs.field_aliases)
+        if fdef is None:
+            problems.append(_("{game} has no field {field} (fields: {fields})").format(
+                game=game.ruleset.name, field=repr(fname), fields=", ".join(rs.fields)))
+            continue
+        count = len(game.players) if fdef.scope == "player" else len(game.sides)
+        if dot:
+            if fdef.scope == "hand":
+                problems.append(_("{field} is a field of the whole hand; write {field}={value}").format(
+                    field=fdef.name, value=right))
+                continue
+            try:
+                idx = resolve_who(game, who_text, fdef.scope)
+            except UserError as exc:
+                problems.append(exc.message)
+                continue
+            slot = values.setdefault(fdef.name, [None] * count)
+            slot[idx] = right
+            once(fdef, idx, right, arg)
+        elif fdef.scope == "hand":
+            values[fdef.name] = right
+            once(fdef, None, right, arg)
+        else:
+            items = row_items(game, fdef, right, problems)
+            if items is None:
+                continue
+            slot = values.setdefault(fdef.name, [None] * count)
+            for idx, item in enumerate(items):
+                slot[idx] = item
+                once(fdef, idx, item, arg)
+    if problems:
+        raise HandError(problems[0], problems)
+    return RawHand(values, list(args))
+
+
+def assignment_words(line: str) -> list[str]:
+    """A hand typed on one line (in `play`, or at a question of the prompt) as its assignments:
+    words split as a shell would, and a word without `=` joined to the value before it, so that
+    `cards=QS 10H/-/A 7` and `melds=marriage bezique 4K` read as they do quoted on the command line."""
+    try:
+        words = shlex.split(line)
+    except ValueError:
+        words = line.split()
+    out: list[str] = []
+    for word in words:
+        if "=" not in word and out:
+            out[-1] = f"{out[-1]} {word}"
+        else:
+            out.append(word)
+    return out
+
+
+def looks_like_assignments(text: str) -> bool:
+    """Is an answer a line of FIELD=VALUE assignments rather than one value? (Its first word holds
+    `=` after a name; no field value is written with `=`.)"""
+    head = text.strip().split(" ", 1)[0]
+    name, eq, _value = head.partition("=")
+    return bool(eq) and bool(name) and not any(c in name for c in ",/")
+
+
+def canonical_names(game: Game, args: Sequence[str]) -> list[str]:
+    """Assignments with each field under its own name (`заказ=140` → `bid=140`), values as typed: text
+    that is kept (a bid written down) reads the same whatever language the next command is typed in."""
+    out = []
+    for arg in args:
+        left, eq, right = arg.partition("=")
+        who, dot, name = left.strip().rpartition(".")
+        fdef = _find_field(game.ruleset.fields, name.lower(), game.ruleset.field_aliases) if eq else None
+        out.append(f"{who}{dot}{fdef.name}={right.strip()}" if fdef is not None else arg)
+    return out
+
+
+def typed_assignments(game: Game, values: Mapping[str, Any], skip_defaults: bool = True) -> list[str]:
+    """Raw values per field written as the assignments a person types, under the fields' own names
+    (so a hand or bid typed with another language's names reads the same in every language); a row
+    where one value per seat can be written so, else one `who.field=value` per seat. Values equal to
+    the field's default are left out when `skip_defaults`."""
+    typed: list[str] = []
+    for name, fdef in game.ruleset.fields.items():
+        answer = values.get(name)
+        if answer is None:
+            continue
+        default = value_text(fdef.default) if fdef.default is not None and skip_defaults else None
+        if fdef.scope == "hand":
+            if answer != default:
+                typed.append(f"{name}={answer}")
+            continue
+        if all(a is None or a == default for a in answer):
+            continue
+        if fdef.type not in ("cards", "combos") and all(a is not None and "," not in a for a in answer):
+            typed.append(f"{name}={','.join(answer)}")
+        else:
+            who = _who_names(game, fdef.scope)
+            typed += [f"{who[i]}.{name}={a}" for i, a in enumerate(answer) if a is not None and a != default]
+    return typed
+
+
+def value_text(value: Any) -> str:
+    """A typed value written back the way a person would type it (a default in brackets)."""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, (list, tuple)):
+        return " ".join(str(v) for v in value) or "-"
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return "" if value is None else str(value)
+
+
+def row_items(game: Game, fdef: FieldDef, right: str, problems: list[str]) -> list[str] | None:
+    """`field=v1,v2,...`: one text per player or side in seating order (cards: groups separated by `/`,
+    since cards are separated by commas themselves; the last left out where a total gives it), or
+    None with the sentence added to `problems`."""
+    count = len(game.players) if fdef.scope == "player" else len(game.sides)
+    items = [v.strip() for v in right.split("/" if fdef.type == "cards" else ",")]
+    if fdef.type == "combos" and count == 1:
+        items = [right]
+    names = ", ".join(_who_names(game, fdef.scope))
+    if fdef.type == "cards" and len(items) != count:
+        text = (_("{field} holds cards for each player: write name.{field}=QS,10H, or one group per player "
+                  "separated by / ({names}): {field}=QS 10H/-/A 7") if fdef.scope == "player" else
+                _("{field} holds cards for each side: write name.{field}=QS,10H, or one group per side "
+                  "separated by / ({names}): {field}=QS 10H/-/A 7"))
+        got = ngettext("got {n} group", "got {n} groups", len(items)).format(n=len(items))
+        problems.append(text.format(field=fdef.name, names=names) + "; " + got)
+        return None
+    if fdef.total is not None and len(items) == count - 1:
+        items.append("")            # the last value follows from the total
+    if len(items) != count:
+        text = (ngettext("{field} needs {n} value, one per player in order ({names}); got {got}",
+                         "{field} needs {n} values, one per player in order ({names}); got {got}", count)
+                if fdef.scope == "player" else
+                ngettext("{field} needs {n} value, one per side in order ({names}); got {got}",
+                         "{field} needs {n} values, one per side in order ({names}); got {got}", count))
+        problems.append(text.format(field=fdef.name, n=count, names=names, got=len(items)))
+        return None
+    return items
+
+
+def _who_names(game: Game, scope: str) -> list[str]:
+    return list(game.players) if scope == "player" else [s.name for s in game.sides]
+
+
+APOSTROPHE = "\u02bc"   # MODIFIER LETTER APOSTROPHE: a letter, so names may hold it (a ' may not)
+
+
+def _find_field(fields: Mapping[str, FieldDef], name: str, aliases: Mapping[str, str] | None = None) -> FieldDef | None:
+    """A field by name, by an alias of the game's language (`tihid`), or by a unique prefix of either."""
+    aliases = aliases or {}
+    if name in fields:
+        return fields[name]
+    if name not in aliases:   # мар'яжі typed with ' or ’: Ukrainian names are written with the letter ʼ
+        name = name.replace("'", APOSTROPHE).replace("\u2019", APOSTROPHE)
+    if name in aliases and aliases[name] in fields:
+        return fields[aliases[name]]
+    matches = {n for n in fields if n.startswith(name)} | {f for a, f in aliases.items() if a.startswith(name) and f in fields}
+    return fields[matches.pop()] if len(matches) == 1 else None
+
+
+def resolve_who(game: Game, text: str, scope: str) -> int:
+    """A player or side by name, unique prefix or seat letter; sides also by one of their players."""
+    low = text.strip().lower()
+    players = [p.lower() for p in game.players]
+    sides = [s.name.lower() for s in game.sides]
+    seats = [s.lower() for s in game.ruleset.seats]
+    side_of = game.side_of
+
+    def exact(names: list[str]) -> int | None:
+        return names.index(low) if low in names else None
+
+    def prefix(names: list[str]) -> int | None:
+        pref = [i for i, n in enumerate(names) if n.startswith(low)]
+        return pref[0] if len(pref) == 1 and low else None
+
+    # exact names first (sides, players, seat letters), then unique prefixes: so `S` is the
+    # South seat even when a player called sven sits East.
+    n = len(players)
+    if scope == "player":
+        for finder, names in ((exact, players), (exact, seats), (prefix, players)):
+            hit = finder(names)
+            if hit is not None and hit < n:
+                return hit
+        raise UserError(_("{text} is not a player ({names})").format(text=repr(text), names=", ".join(game.players)))
+    for finder, names, is_side in ((exact, sides, True), (exact, players, False), (exact, seats, False),
+                                   (prefix, sides, True), (prefix, players, False)):
+        hit = finder(names)
+        if hit is not None and (is_side or hit < n):
+            return hit if is_side else side_of[hit]
+    raise UserError(_("{text} is not a side ({names})").format(text=repr(text),
+                                                                names=", ".join(s.name for s in game.sides)))
+
+
+def convert(game: Game, fdef: FieldDef, text: str, who: str | None = None,
+            state: State | None = None) -> tuple[Any, dict[str, Any] | None]:
+    """One typed value to its typed form (and pattern parts); raises UserError with a sentence.
+    With the game's `state`, a range that reads the coming hand is the range of this hand."""
+    label = f"{who}.{fdef.name}" if who else fdef.name
+    raw = text.strip()
+    if raw.lower() in fdef.words:
+        return fdef.words[raw.lower()], None
+    if raw == "" and fdef.type != "cards":
+        raise UserError(_("{label} is empty").format(label=label))
+    reader = _READERS.get(fdef.type)
+    if reader is None:
+        raise UserError(_("{label}: unknown field type {t}").format(label=label, t=fdef.type))
+    return reader(game, fdef, raw, label, state)
+
+
+def _number(game: Game, fdef: FieldDef, raw: str, label: str, state: State | None) -> tuple[Any, None]:
+    try:
+        value: Any = int(raw) if fdef.type == "int" else float(raw)
+    except ValueError:
+        extra = " " + _("or {words}").format(words=", ".join(fdef.words)) if fdef.words else ""
+        text = _("{label} must be a whole number{extra}, not {raw}") if fdef.type == "int" else \
+            _("{label} must be a number{extra}, not {raw}")
+        raise UserError(text.format(label=label, extra=extra, raw=repr(raw))) from None
+    if not number_ok(value):
+        raise UserError(_("{label} must be a number of at most 15 digits, not {raw}").format(
+            label=label, raw=raw if len(raw) <= 20 else raw[:20] + "..."))
+    if fdef.type == "number" and float(value).is_integer():
+        value = int(value)
+    low_v, high_v = field_range(game, fdef, state)
+    if (low_v is not None and value < low_v) or (high_v is not None and value > high_v):
+        raise UserError(_("{label} must be {legal}, not {raw}").format(label=label,
+                                                                        legal=describe_field(game, fdef, state),
+                                                                        raw=raw))
+    return value, None
+
+
+def _yes_no(game: Game, fdef: FieldDef, raw: str, label: str, state: State | None) -> tuple[bool, None]:
+    low = raw.lower()
+    if low in YES:
+        return True, None
+    if low in NO:
+        return False, None
+    raise UserError(_("{label} must be yes or no, not {raw}").format(label=label, raw=repr(raw)))
+
+
+def _word(game: Game, fdef: FieldDef, raw: str, label: str, state: State | None) -> tuple[str, None]:
+    word = fdef.synonyms.get(raw.lower(), raw.lower())
+    if word in fdef.values:
+        return word, None
+    pref = [v for v in fdef.values if v.startswith(word)]
+    if len(pref) == 1 and word:
+        return pref[0], None
+    raise UserError(_("{label} must be one of {values}, not {raw}").format(label=label, values=", ".join(fdef.values),
+                                                                            raw=repr(raw)))
+
+
+def _player(game: Game, fdef: FieldDef, raw: str, label: str, state: State | None) -> tuple[str, None]:
+    return game.players[resolve_who(game, raw, "player")], None
+
+
+def _side(game: Game, fdef: FieldDef, raw: str, label: str, state: State | None) -> tuple[str, None]:
+    return game.sides[resolve_who(game, raw, "side")].name, None
+
+
+def _cards(game: Game, fdef: FieldDef, raw: str, label: str, state: State | None) -> tuple[list[str], None]:
+    try:
+        return list(cardlib.parse_cards(raw, game.ruleset.deck)), None
+    except UserError as exc:
+        raise UserError(f"{label}: {exc.message}") from None
+
+
+def _combos(game: Game, fdef: FieldDef, raw: str, label: str, state: State | None) -> tuple[list[Any], None]:
+    return parse_combos(game, fdef, raw, label), None
+
+
+def _pattern(game: Game, fdef: FieldDef, raw: str, label: str, state: State | None) -> tuple[str, dict[str, Any]]:
+    """A pattern field (`4HX`): the text as matched, and the value of each of its named parts."""
+    assert fdef.pattern is not None
+    norm = raw.upper().replace(" ", "")
+    m = fdef.pattern.fullmatch(norm) if len(norm) <= 40 else None
+    if m is None:
+        words = " " + _("or {words}").format(words=", ".join(fdef.words)) if fdef.words else ""
+        raise UserError(_("{label}: {raw} is not valid ({help}{words})").format(
+            label=label, raw=repr(raw), help=fdef.help or _("see scorepad rules show"), words=words))
+    parts: dict[str, Any] = {}
+    for part in fdef.parts:
+        value = m.group(part) or ""
+        mapped = fdef.maps.get(part, {})
+        kind = fdef.resolve.get(part)
+        if kind and value and value.upper() not in mapped:
+            original = raw.replace(" ", "")[m.start(part):m.end(part)]
+            idx = resolve_who(game, original, kind)
+            parts[part] = game.players[idx] if kind == "player" else game.sides[idx].name
+        elif value.upper() in mapped:
+            parts[part] = mapped[value.upper()]
+        elif value.isdigit():
+            parts[part] = int(value)
+        else:
+            parts[part] = value
+    return norm, parts
+
+
+# how each type of field reads what a person typed (after the field's own words)
+_READERS: dict[str, Callable[[Game, FieldDef, str, str, State | None], tuple[Any, dict[str, Any] | None]]] = {
+    "int": _number, "number": _number, "bool": _yes_no, "word": _word, "player": _player, "side": _side,
+    "cards": _cards, "combos": _combos, "pattern": _pattern,
+}
+
+
+def hand_context(game: Game, state: State | None = None, active: Sequence[bool] | None = None) -> dict[str, Any]:
+    """The names of the coming hand that are not fields: hand_no, hands, dealer, active, the game counters."""
+    n = len(game.players)
+    if active is None:
+        active = active_players(game, state) if state is not None else [True] * n
+    env: dict[str, Any] = {}
+    if state is not None:
+        env.update(state["game"])
+    hands = state["hands"] if state is not None else 0
+    env.update(hand_no=hands + 1, hands=hands, dealer=current_dealer(state, n) if state is not None else 0,
+               active=list(active), n_active=sum(active))
+    return env
+
+
+def _typed_env(game: Game, hand: Mapping[str, Any], context: Mapping[str, Any]) -> dict[str, Any]:
+    """What applies_if, required_if, total and default_from see: the typed values under their formula names."""
+    env = base_env(game)
+    env.update(context)
+    for fname, fdef in game.ruleset.fields.items():
+        value = hand.get(fname)
+        if fdef.scope == "hand":
+            env[fname] = value
+            if fdef.type == "pattern":
+                env.update(pattern_parts(fname, fdef.parts, value, hand.get(f"_{fname}_parts")))
+        else:
+            env["all_" + fname] = list(value) if value is not None else [None] * _count(game, fdef)
+    return env
+
+
+def _count(game: Game, fdef: FieldDef) -> int:
+    return len(game.players) if fdef.scope == "player" else len(game.sides)
+
+
+def _placeholder(fdef: FieldDef) -> Any:
+    """The value of a field nobody typed and nothing worked out: its default, else empty."""
+    if fdef.scope == "hand":
+        return fdef.default
+    return fdef.default if fdef.default is not None else _empty(fdef)
+
+
+def _env_from_typed(game: Game, typed: Mapping[str, Any], state: State | None = None) -> dict[str, Any]:
+    """A formula environment from a partial `typed` mapping (names as formulas see them; a per-player
+    or per-side field may also be given under its own name as a list), other fields at their defaults;
+    the coming hand's number and counters from `state` when given."""
+    rs = game.ruleset
+    hand: dict[str, Any] = {}
+    for fname, fdef in rs.fields.items():
+        hand[fname] = _placeholder(fdef) if fdef.scope == "hand" else [_placeholder(fdef)] * _count(game, fdef)
+    context = hand_context(game, state, typed.get("active") if isinstance(typed.get("active"), list) else None)
+    env = _typed_env(game, hand, context)
+    for key, value in typed.items():
+        given = rs.fields.get(key)
+        if given is not None and given.scope != "hand" and isinstance(value, (list, tuple)):
+            env["all_" + key] = list(value)
+        else:
+            env[key] = value
+    return env
+
+
+def field_applies(game: Game, fdef: FieldDef, typed: Mapping[str, Any], state: State | None = None) -> bool:
+    """Does the field belong to this hand, given the values typed so far? (`applies_if`; true when it
+    cannot be told yet, so a prompt asks rather than skips.)"""
+    if fdef.applies_if is None:
+        return True
+    return _holds(fdef.applies_if, _env_from_typed(game, typed, state) if not _is_env(typed) else typed)
+
+
+def _is_env(typed: Mapping[str, Any]) -> bool:
+    return "n_players" in typed and "hand_no" in typed
+
+
+def _holds(formula: Formula, env: Mapping[str, Any]) -> bool:
+    try:
+        return bool(formula(env))
+    except FormulaError:
+        return True
+
+
+def _slot_active(game: Game, fdef: FieldDef, active: Sequence[bool]) -> list[bool]:
+    """Per value of the field: does its player (or any player of its side) still play?"""
+    count = _count(game, fdef)
+    if len(active) == count:
+        return list(active)
+    if fdef.scope == "side":
+        return [any(active[j] for j in side.members) for side in game.sides]
+    return [True] * count
+
+
+def fill_total(game: Game, fdef: FieldDef, values: Sequence[Any | None], active: Sequence[bool],
+               typed: Mapping[str, Any], state: State | None = None) -> list[Any] | None:
+    """The values with the one left out (None) filled in from the field's total; None when that
+    cannot be done (no total, not exactly one value left out, or the value would be out of range)."""
+    env = typed if _is_env(typed) else _env_from_typed(game, typed, state)
+    filled, _ = _fill_total(game, fdef, values, _slot_active(game, fdef, active), env)
+    return filled
+
+
+def _fill_total(game: Game, fdef: FieldDef, values: Sequence[Any | None], act: Sequence[bool],
+                env: Mapping[str, Any]) -> tuple[list[Any] | None, str | None]:
+    """(filled values, None), or (None, a sentence saying why the value cannot be filled in)."""
+    if fdef.total is None:
+        return None, None
+    gaps = [i for i, v in enumerate(values) if v is None and act[i]]
+    if len(gaps) != 1:
+        return None, None
+    known = [v for i, v in enumerate(values) if i != gaps[0] and act[i] and v is not None]
+    if not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in known):
+        return None, None
+    try:
+        total = fdef.total(env)
+    except FormulaError:
+        return None, None
+    if isinstance(total, bool) or not isinstance(total, (int, float)):
+        return None, None
+    value = total - sum(known)
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    who = _who_names(game, fdef.scope)[gaps[0]]
+    low, high = field_range(game, fdef)
+    if (low is not None and value < low) or (high is not None and value > high) or (
+            fdef.type == "int" and not float(value).is_integer()):
+        label = fdef.name.replace("_", " ")
+        return None, _("{field} would have to be {value} for the {label} to add up to {total}, but it must be "
+                       "{legal}").format(field=f"{who}.{fdef.name}", value=value, label=label, total=total,
+                                         legal=describe_field(game, fdef))
+    out = [v if v is not None or act[i] else _placeholder(fdef) for i, v in enumerate(values)]
+    out[gaps[0]] = value
+    return out, None
+
+
+def check_field_names(game: Game, check: Check) -> set[str]:
+    """The typed fields a whole-hand check depends on, directly or through [let]/[player]/[side]
+    values: the fields to ask again when the check fails."""
+    rs = game.ruleset
+    lets = {let.name: let.formula for let in (*rs.hand_lets, *rs.player_lets, *rs.side_lets)}
+    formulas: list[Formula] = [check.ok, *check.message_parts]
+    if check.when is not None:
+        formulas.append(check.when)
+    out: set[str] = set()
+    seen: set[str] = set()
+    while formulas:
+        formula = formulas.pop()
+        out |= field_refs(formula, rs.fields)
+        for name in formula.names:
+            base = name
+            for prefix in ("all_", "others_", "team_"):
+                base = base.removeprefix(prefix)
+            if base in lets and base not in seen:
+                seen.add(base)
+                formulas.append(lets[base])
+    if check.total_of is not None:
+        out.add(check.total_of)
+    return out
+
+
+def bid_checks(game: Game) -> list[Check]:
+    """The whole-hand checks that use only bidding fields (directly or through lets): they run at bid time."""
+    return checks_on(game, {n for n, f in game.ruleset.fields.items() if f.bidding})
+
+
+def checks_on(game: Game, known: Collection[str]) -> list[Check]:
+    """The checks that need no field outside `known` (directly or through lets): the ones that can
+    refuse a hand typed only in part, where the value is typed rather than after every other field."""
+    return [check for check in game.ruleset.checks
+            if (used := check_field_names(game, check)) and used <= set(known)]
+
+
+def check_bids(game: Game, state: State, hand: Hand) -> list[str]:
+    """The sentences of the bid-time checks that fail for the bids of `hand` (empty when the bids stand)."""
+    return run_checks_on(game, state, hand, bid_checks(game))
+
+
+COMBO_TOKEN = re.compile(r"^(?:(?P<pre>\d{1,2})\s*[x×*])?(?P<what>[^\s]+?)(?:[x×*](?P<post>\d{1,2}))?$", re.I)
+MAX_COMBOS = 60
+
+
+def parse_combos(game: Game, fdef: FieldDef, text: str, label: str) -> list[Any]:
+    """`4K 2x40 bezique` or `250 40 40 20`: the combinations (codes as declared), a number that is no
+    combination's points kept as a number (for the field's `rest`). A number stands for the first
+    combination in the ruleset worth that much."""
+    if text.strip().lower() in ("-", "none", "no", "0", ""):
+        return []
+    env = base_env(game)
+    by_points: dict[float, str] = {}
+    for code, combo in fdef.combos.items():
+        try:
+            value = combo.points(env)
+        except FormulaError:
+            continue
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            by_points.setdefault(float(value), code)
+    out: list[Any] = []
+    for token in text.replace(",", " ").split():
+        m = COMBO_TOKEN.match(token)
+        what = m.group("what") if m else token
+        times = int(m.group("pre") or m.group("post") or 1) if m else 1
+        code = what.upper()
+        if code not in fdef.combos:
+            number = _number_or_none(what)
+            if number is not None and float(number) in by_points:
+                code = by_points[float(number)]
+            elif number is not None and fdef.rest is not None:
+                out.extend([number] * times)
+                continue
+            else:
+                known = " ".join(c.code for c in fdef.combos.values())
+                raise UserError(_("{label}: {token} is not a combination (codes: {known}; or their points)").format(
+                                    label=label, token=repr(token), known=known))
+        out.extend([fdef.combos[code].code] * times)
+        if len(out) > MAX_COMBOS:
+            raise UserError(_("{label}: more than {n} combinations").format(label=label, n=MAX_COMBOS))
+    return out
+
+
+def _number_or_none(text: str) -> int | float | None:
+    try:
+        value = float(text)
+    except ValueError:
+        return None
+    return int(value) if value.is_integer() else value
+
+
+def _expand_combos(game: Game, hand: Hand, typed: dict[str, list[bool]], problems: list[str]) -> None:
+    """A typed combination list sets the per-combination fields of that player (or side): the count of
+    each code, or its points; a per-combination value typed as well must agree."""
+    env = base_env(game)
+    for fname, fdef in game.ruleset.fields.items():
+        if fdef.type != "combos":
+            continue
+        names = _who_names(game, fdef.scope) if fdef.scope != "hand" else [""]
+        targets = sorted({c.field for c in fdef.combos.values()} | ({fdef.rest} if fdef.rest else set()),
+                         key=list(game.ruleset.fields).index)
+        lists = [hand[fname]] if fdef.scope == "hand" else hand[fname]
+        for i, items in enumerate(lists):
+            if not typed[fname][i]:
+                continue
+            sums: dict[str, Any] = {t: 0 for t in targets}
+            for item in items or []:
+                if isinstance(item, str):
+                    combo = fdef.combos[item.upper()]
+                    try:
+                        pts = combo.points(env)
+                    except FormulaError as exc:
+                        problems.append(_("this hand cannot be scored: {problem}").format(problem=exc.message))
+                        continue
+                    sums[combo.field] += 1 if combo.adds == "count" else pts
+                elif fdef.rest is not None:
+                    sums[fdef.rest] += item
+            for target, value in sums.items():
+                tdef = game.ruleset.fields[target]
+                label = f"{names[i]}.{target}" if names[i] else target
+                if typed[target][i]:
+                    given = hand[target] if tdef.scope == "hand" else hand[target][i]
+                    if not _same(given, value):
+                        problems.append(_("{label} is typed as {value}, but {value2}{fname} gives {value3}; type one of "
+                                           "them, or make them agree").format(
+                                            label=label, value=_show(given), value2=names[i] + '.' if names[i] else '',
+                                            fname=fname, value3=_show(value)))
+                    continue
+                low, high = field_range(game, tdef)
+                if (low is not None and value < low) or (high is not None and value > high):
+                    problems.append(_("{label} would be {value} from {fname}, but it must be {value2}").format(
+                                        label=label, value=_show(value), fname=fname, value2=describe_field(game, tdef)))
+                if tdef.scope == "hand":
+                    hand[target] = value
+                else:
+                    hand[target][i] = value
+                typed[target][i] = True
+
+
+def type_hand(game: Game, raw: RawHand, active: Sequence[bool], state: State | None = None,
+              only: Collection[str] | None = None) -> tuple[Hand, list[Missing]]:
+    """Convert every typed value; work out what follows (applies_if, default_from, total); fill defaults;
+    list what is still missing (only among `only` when given: the bidding fields at bid time).
+    Raises HandError with every problem."""
+    hand, typed = _converted(game, raw, state)
+    problems: list[str] = []
+    _expand_combos(game, hand, typed, problems)
+    if problems:
+        raise HandError(problems[0], problems)
+    worked = _WorkedOut(game, hand, typed, hand_context(game, state, active))
+    for fname in game.ruleset.field_order or tuple(game.ruleset.fields):
+        worked.field(fname, active)
+    if worked.problems:
+        raise HandError(worked.problems[0], worked.problems)
+    raw.worked_out = worked.lines
+    return hand, _missing(game, worked, active, only)
+
+
+def _converted(game: Game, raw: RawHand, state: State | None) -> tuple[Hand, dict[str, list[bool]]]:
+    """Every typed value converted (a hand field's value, or one per player or side), and which were typed."""
+    hand: Hand = {}
+    problems: list[str] = []
+    typed: dict[str, list[bool]] = {}
+    for fname, fdef in game.ruleset.fields.items():
+        given = raw.values.get(fname)
+        if fdef.scope == "hand":
+            typed[fname] = [given is not None]
+            hand[fname] = None
+            if given is not None:
+                try:
+                    value, parts = convert(game, fdef, given, None, state)
+                    hand[fname] = value
+                    if parts is not None:
+                        hand[f"_{fname}_parts"] = parts
+                except UserError as exc:
+                    problems.append(exc.message)
+            continue
+        names = _who_names(game, fdef.scope)
+        texts = [given[i] if given is not None else None for i in range(len(names))]
+        texts = [None if t is not None and t.strip() == "" and fdef.type != "cards" else t for t in texts]
+        out: list[Any] = []            # `tricks=5,,3,3`: an empty place is left out
+        for i, text in enumerate(texts):
+            try:
+                out.append(None if text is None else convert(game, fdef, text, names[i], state)[0])
+            except UserError as exc:
+                problems.append(exc.message)
+                out.append(None)
+        typed[fname] = [t is not None for t in texts]
+        hand[fname] = out
+    if problems:
+        raise HandError(problems[0], problems)
+    return hand, typed
+
+
+class _WorkedOut:
+    """The values that follow from the typed ones, field by field in the order they are worked out:
+    a field that does not apply is set aside, a default_from fills what was not typed (and must agree
+    with what was), a total fills the one value left out. `known` says which values are there now."""
+
+    def __init__(self, game: Game, hand: Hand, typed: dict[str, list[bool]], context: Mapping[str, Any]) -> None:
+        self.game, self.hand, self.typed = game, hand, typed
+        self.env = _typed_env(game, hand, context)
+        self.known = {name: list(mask) for name, mask in typed.items()}
+        self.lines: list[str] = []            # `name=value` of each value worked out
+        self.skipped: set[str] = set()
+        self.problems: list[str] = []
+        self._disagreements: set[frozenset[str]] = set()
+
+    def field(self, fname: str, active: Sequence[bool]) -> None:
+        game, fdef, hand = self.game, self.game.ruleset.fields[fname], self.hand
+        names = _who_names(game, fdef.scope) if fdef.scope != "hand" else [""]
+        if fdef.applies_if is not None and not _holds(fdef.applies_if, self.env):
+            self._set_aside(fdef, names)
+            return
+        values = [hand[fname]] if fdef.scope == "hand" else list(hand[fname])
+        if fdef.default_from is not None:
+            self._default_from(fdef, names, values)
+        if fdef.total is not None:
+            values = self._total(fdef, names, values, active)
+        known = self.known[fname]
+        if fdef.scope == "hand":
+            hand[fname] = values[0] if known[0] else fdef.default
+        else:
+            hand[fname] = [v if known[i] else _placeholder(fdef) for i, v in enumerate(values)]
+        _set_env(game, self.env, fdef, hand)
+
+    def _set_aside(self, fdef: FieldDef, names: list[str]) -> None:
+        """A field that does not apply to this hand: a value typed for it is refused."""
+        for i, was_typed in enumerate(self.typed[fdef.name]):
+            if was_typed:
+                label = f"{names[i]}.{fdef.name}" if names[i] else fdef.name
+                assert fdef.applies_if is not None
+                self.problems.append(_("{label} does not apply to this hand: it is typed only when {value}").format(
+                    label=label, value=condition_words(fdef.applies_if.source)))
+        self.skipped.add(fdef.name)
+        self.known[fdef.name] = [False] * len(names)
+        self.hand[fdef.name] = _placeholder(fdef) if fdef.scope == "hand" else [_placeholder(fdef)] * len(names)
+        self.hand.pop(f"_{fdef.name}_parts", None)
+        _set_env(self.game, self.env, fdef, self.hand)
+
+    def _default_from(self, fdef: FieldDef, names: list[str], values: list[Any]) -> None:
+        """Each value its default_from gives, where the values it reads are known."""
+        assert fdef.default_from is not None
+        for i in range(len(values)):
+            if not _inputs_known(self.game, fdef, i, self.known):
+                continue
+            try:
+                computed = fdef.default_from(_slot_env(self.game, self.env, fdef, i))
+            except FormulaError:
+                continue
+            if computed is None:        # none: nothing follows for this value
+                continue
+            label = f"{names[i]}.{fdef.name}" if names[i] else fdef.name
+            if not self.typed[fdef.name][i]:
+                values[i] = computed
+                self.known[fdef.name][i] = True
+                self.lines.append(f"{label}={_show(computed)}")
+            elif not _same(values[i], computed):
+                self._disagree(fdef, i, label, values[i], computed)
+
+    def _disagree(self, fdef: FieldDef, i: int, label: str, value: Any, computed: Any) -> None:
+        rs = self.game.ruleset
+        assert fdef.default_from is not None
+        sources = [n for n in rs.fields if n in field_refs(fdef.default_from, rs.fields) and any(self.known[n])]
+        pair = frozenset([fdef.name, *sources, str(i)])
+        if pair in self._disagreements:      # the same two values, seen from the other side
+            return
+        self._disagreements.add(pair)
+        what = _(" and ").join(sources) or _("the other values")
+        self.problems.append(ngettext("{label} is typed as {typed}, but {what} gives {computed}; type one of "
+                                      "them, or make them agree",
+                                      "{label} is typed as {typed}, but {what} give {computed}; type one of "
+                                      "them, or make them agree", max(len(sources), 1)).format(
+                                 label=label, typed=_show(value), what=what, computed=_show(computed)))
+
+    def _total(self, fdef: FieldDef, names: list[str], values: list[Any], active: Sequence[bool]) -> list[Any]:
+        """The one value left out of a row with a total, filled in."""
+        act = _slot_active(self.game, fdef, active)
+        filled, why = _fill_total(self.game, fdef, values, act, self.env)
+        if why:
+            self.problems.append(why)
+        if filled is None:
+            return values
+        gap = next(i for i, v in enumerate(values) if v is None and act[i])
+        self.known[fdef.name][gap] = True
+        self.lines.append(f"{names[gap]}.{fdef.name}={_show(filled[gap])}")
+        return filled
+
+
+def _missing(game: Game, worked: _WorkedOut, active: Sequence[bool], only: Collection[str] | None) -> list[Missing]:
+    """The required values neither typed nor worked out (of those that apply, and are required now)."""
+    missing: list[Missing] = []
+    for fname, fdef in game.ruleset.fields.items():
+        if fname in worked.skipped or (only is not None and fname not in only):
+            continue
+        if fdef.default is not None or (fdef.optional and fdef.required_if is None):
+            continue
+        if fdef.required_if is not None and not _holds(fdef.required_if, worked.env):
+            continue
+        known = worked.known[fname]
+        if fdef.scope == "hand":
+            if not known[0]:
+                missing.append(Missing(fname, None))
+            continue
+        missing += [Missing(fname, i) for i, is_active in enumerate(_slot_active(game, fdef, active))
+                    if is_active and not known[i]]
+    return missing
+
+
+def type_bids(game: Game, raw: RawHand, active: Sequence[bool],
+              state: State | None = None) -> tuple[Hand, list[Missing]]:
+    """The bidding fields of a hand typed before the play; a field typed after the play is refused."""
+    bidding = [n for n, f in game.ruleset.fields.items() if f.bidding]
+    if not bidding:
+        raise HandError(_("{name} has no bids written down before the play").format(name=game.ruleset.name))
+    late = [n for n in raw.values if n not in bidding]
+    if late:
+        problems = [f"{n} is typed after the play, not with the bids (bids: {', '.join(bidding)})" for n in late]
+        raise HandError(problems[0], problems)
+    return type_hand(game, raw, active, state, only=bidding)
+
+
+def _set_env(game: Game, env: dict[str, Any], fdef: FieldDef, hand: Hand) -> None:
+    value = hand[fdef.name]
+    if fdef.scope == "hand":
+        env[fdef.name] = value
+        if fdef.type == "pattern":
+            env.update(pattern_parts(fdef.name, fdef.parts, value, hand.get(f"_{fdef.name}_parts")))
+    else:
+        env["all_" + fdef.name] = list(value)
+
+
+def _slot_env(game: Game, env: Mapping[str, Any], fdef: FieldDef, k: int) -> dict[str, Any]:
+    """The names a per-player (or per-side) default_from sees for player (side) k: its own values as X,
+    the others' as others_X, the team's as team_X, besides everything of the hand."""
+    out = dict(env)
+    if fdef.scope == "hand":
+        return out
+    rs = game.ruleset
+    side_of = game.side_of
+    if fdef.scope == "player":
+        side_k = side_of[k]
+        mates = game.sides[side_k].members
+        out.update(me=game.players[k], seat=k, side=game.sides[side_k].name, side_no=side_k)
+    else:
+        side_k = k
+        mates = game.sides[k].members
+        out.update(me=game.sides[k].name, side_no=k, members=[game.players[i] for i in mates])
+    for name, f in rs.fields.items():
+        if f.scope == "hand":
+            continue
+        values = list(env["all_" + name])
+        if f.scope == "player":
+            team = [values[j] for j in mates]
+            out["team_" + name] = team
+            if fdef.scope == "player":
+                out[name] = values[k]
+                out["others_" + name] = values[:k] + values[k + 1:]
+            else:
+                out[name] = team
+        else:
+            out[name] = values[side_k]
+            out["others_" + name] = values[:side_k] + values[side_k + 1:]
+    return out
+
+
+def _inputs_known(game: Game, fdef: FieldDef, k: int, known: Mapping[str, list[bool]]) -> bool:
+    """Was anything typed (or worked out) that the default_from of value k uses? Its own player's or
+    side's values for a plain name, anyone's for `all_X` and `others_X`; a formula of no field always is."""
+    assert fdef.default_from is not None
+    rs = game.ruleset
+    refs = field_refs(fdef.default_from, rs.fields)
+    if not refs:
+        return True
+    for name in fdef.default_from.names:
+        base = name
+        for prefix in ("all_", "others_", "team_"):
+            base = base.removeprefix(prefix)
+        found = rs.fields.get(base) or next(
+            (f for f in rs.fields.values() if f.type == "pattern" and name.startswith(f.name + "_")), None)
+        if found is None:
+            continue
+        src = found
+        mask = known[src.name]
+        own = name == base or name.startswith("team_")
+        if src.scope == "hand" or not own or fdef.scope == "hand":
+            if any(mask):
+                return True
+        elif src.scope == fdef.scope == "player" and not name.startswith("team_"):
+            if mask[k]:
+                return True
+        elif src.scope == "player":   # a side's players, or a player's team
+            members = game.sides[k if fdef.scope == "side" else game.side_of[k]].members
+            if any(mask[j] for j in members):
+                return True
+        else:                          # a side field seen by a player or a side
+            if mask[k if fdef.scope == "side" else game.side_of[k]]:
+                return True
+    return False
+
+
+def _same(a: Any, b: Any) -> bool:
+    if isinstance(a, (int, float)) and isinstance(b, (int, float)) and not isinstance(a, bool):
+        return abs(a - b) < 1e-9
+    if isinstance(a, str) and isinstance(b, str):
+        return a.lower() == b.lower()
+    return bool(a == b)
+
+
+def _show(value: Any) -> str:
+    from scorepad.rules.values import format_value
+
+    return format_value(value)
+
+
+def _empty(fdef: FieldDef) -> Any:
+    if fdef.type in ("cards", "combos"):
+        return []
+    if fdef.type == "bool":
+        return False
+    if fdef.type in ("int", "number"):
+        return 0
+    return None
+
+
+def missing_sentence(game: Game, missing: Sequence[Missing]) -> list[str]:
+    out = []
+    for m in missing:
+        fdef = game.ruleset.fields[m.field]
+        if m.who is None:
+            out.append(_("missing {field} ({legal})").format(field=m.field, legal=describe_field(game, fdef)))
+        else:
+            who = _who_names(game, fdef.scope)[m.who]
+            out.append(_("missing {field} ({legal})").format(field=f"{who}.{m.field}", legal=describe_field(game, fdef)))
+    return out
+
+
+def copies_problems(game: Game, hand: Hand) -> list[str]:
+    """Cards typed more often than the deck holds them (the same card in two hands)."""
+    lists: list[tuple[str, ...]] = []
+    for fname, fdef in game.ruleset.fields.items():
+        if fdef.type != "cards":
+            continue
+        value = hand.get(fname)
+        if fdef.scope == "hand":
+            lists.append(tuple(value or ()))
+        else:
+            lists.extend(tuple(v or ()) for v in value or [])
+    return cardlib.check_copies(lists, game.ruleset.deck)

@@ -1,0 +1,212 @@
+"""Finding rulesets: the bundled ones, user directories, and files by path; by id, alias or native name.
+
+A user ruleset with the same id as a bundled one overrides it. Names match case-insensitively and
+also without diacritics, so `ärtuandmine`, `artuandmine`, `тысяча` and `1000` all find their game.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Iterable, Sequence
+from functools import lru_cache
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from scorepad.errors import RulesetError, UserError
+from scorepad.locale import _
+from scorepad.names import closest, did_you_mean, fold
+from scorepad.record import record
+from scorepad.rules import bundled as rules_index
+from scorepad.rules.bundled import bundled_dir
+
+if TYPE_CHECKING:
+    from scorepad.rules.model import Ruleset
+
+
+@record
+class Entry:
+    id: str
+    path: Path
+    names: tuple[str, ...]
+    digest: str = ""   # SHA-256 of the file's text: its key in the bundled summary index
+
+
+def user_dirs(extra: Sequence[str] = ()) -> list[Path]:
+    dirs = [Path(d) for d in extra]
+    env = os.environ.get("SCOREPAD_RULES", "")
+    dirs += [Path(d) for d in env.split(os.pathsep) if d]
+    return dirs
+
+
+def names_of(data: dict[str, Any]) -> tuple[str, tuple[str, ...]] | None:
+    """A parsed ruleset's id and the folded names it is found by (id, name, aliases, native names)."""
+    game = data.get("game")
+    if not isinstance(game, dict) or not isinstance(game.get("id"), str):
+        return None
+    names = [game["id"], str(game.get("name", ""))]
+    if isinstance(game.get("aliases"), list):
+        names += [str(a) for a in game["aliases"]]
+    if isinstance(game.get("names"), dict):
+        names += [str(n) for n in game["names"].values()]
+    return game["id"], tuple(fold(n) for n in names if n)
+
+
+@lru_cache(maxsize=64)
+def _entry(path: Path, mtime: float) -> Entry | None:
+    """A ruleset file's id and names: from the bundled index when its text is an indexed one, else parsed."""
+    from scorepad.rules.source import read_text
+
+    try:
+        text = read_text(path)
+        key = rules_index.digest(text)
+        found = rules_index.entry_names(key)
+        if found is None:
+            from scorepad.rules.source import parse_toml
+
+            found = names_of(parse_toml(text, str(path)))
+    except RulesetError:
+        return None
+    return None if found is None else Entry(found[0], path, found[1], key)
+
+
+def entries(extra_dirs: Sequence[str] = ()) -> dict[str, Entry]:
+    """Every known ruleset by id; user directories override the bundled ones."""
+    found: dict[str, Entry] = {}
+    for directory in [bundled_dir(), *user_dirs(extra_dirs)]:
+        if not directory.is_dir():
+            continue
+        for path in sorted(directory.glob("*.toml")):
+            entry = _entry(path, path.stat().st_mtime)
+            if entry is not None:
+                found[entry.id] = entry
+    return found
+
+
+def resolve(spec: str, extra_dirs: Sequence[str] = ()) -> tuple[Path, str | None]:
+    """A RULESET argument (id, alias, native name or path, optionally `:VARIANT`) to a file and variant."""
+    name, variant = spec, None
+    if ":" in spec and not Path(spec).exists():
+        name, _colon, variant = spec.rpartition(":")
+        variant = variant or None
+    path = Path(name)
+    if name.endswith(".toml") or os.sep in name:
+        if not path.is_file():
+            raise UserError(_("no ruleset file {name}").format(name=name))
+        return path, variant
+    want = fold(name)
+    known = entries(extra_dirs)
+    if name in known:
+        return known[name].path, variant
+    hits = [e for e in known.values() if want in e.names]
+    if len(hits) == 1:
+        return hits[0].path, variant
+    if not hits:
+        guess = closest(name, [n for e in known.values() for n in (e.id, *e.names)], lambda n: _id_of(known, n))
+        raise UserError(_("unknown game {name}{value}; `scorepad rules list` shows the games").format(
+                            name=repr(name), value=did_you_mean(guess)))
+    raise UserError(_("{name} could mean {value}; use the id").format(
+                        name=repr(name), value=', '.join(e.id for e in hits)))
+
+
+def _id_of(known: dict[str, Entry], name: str) -> str:
+    return name if name in known else next((e.id for e in known.values() if name in e.names), name)
+
+
+def display_source(path: Path) -> str:
+    """How messages name a ruleset file: a bundled one by its file name, never by the installation path."""
+    try:
+        if path.resolve().is_relative_to(bundled_dir().resolve()):
+            return path.name
+    except OSError:  # pragma: no cover - an unreadable path is reported by whoever reads it
+        pass
+    return str(path)
+
+
+def ruleset_id(spec: str, extra_dirs: Sequence[str] = (), stored: Iterable[str] = ()) -> str:
+    """The ruleset id a RULESET argument means (id, alias, native name or path); ids of stored games count too,
+    so games of a ruleset file that is gone can still be selected."""
+    stored = set(stored)
+    if spec in stored:
+        return spec
+    try:
+        path, _variant = resolve(spec, extra_dirs)
+    except UserError:
+        folded = {fold(s): s for s in stored}
+        if fold(spec) in folded:
+            return folded[fold(spec)]
+        known = entries(extra_dirs)
+        guess = closest(spec, [*stored, *(n for e in known.values() for n in (e.id, *e.names))],
+                        lambda n: _id_of(known, n))
+        raise UserError(_("unknown game {spec}{value}; `scorepad rules list` shows the games").format(
+                            spec=repr(spec), value=did_you_mean(guess))) from None
+    found = next((e.id for e in entries(extra_dirs).values() if e.path == path), None)
+    if found is None:
+        found = load(str(path), extra_dirs).id
+    return found
+
+
+def load(spec: str, extra_dirs: Sequence[str] = (), variant: str | None = None) -> Ruleset:
+    """Load a ruleset by RULESET argument; `variant` (from --opt variant=) wins over `:VARIANT`."""
+    from scorepad.rules.loader import load_text
+
+    path, spec_variant = resolve(spec, extra_dirs)
+    text, _warnings = resolved_text(path, extra_dirs)
+    return load_text(text, display_source(path), variant or spec_variant)
+
+
+MAX_DERIVATION = 5
+
+
+def resolved_text(path: Path, extra_dirs: Sequence[str] = (), depth: int = 0) -> tuple[str, list[str]]:
+    """A ruleset's self-contained text: a derived file (`base = "skid"`) merged over its base.
+
+    Returns the text and warnings (a base whose text changed since the file was derived from it).
+    Games pin this text, so a later change of the base never changes them.
+    """
+    from scorepad.rules.source import parse_toml, read_text
+
+    text = read_text(path)
+    if rules_index.record(rules_index.digest(text)) is not None:
+        return text, []   # an indexed text is a bundled ruleset's, and the index holds none with a base
+    data = parse_toml(text, str(path))
+    if "base" not in data:
+        return text, []
+    if depth >= MAX_DERIVATION:
+        raise RulesetError(_("{path}: base: derived more than {MAX_DERIVATION} levels deep (a loop?)").format(
+                               path=path, MAX_DERIVATION=MAX_DERIVATION))
+    base_spec = data["base"]
+    if not isinstance(base_spec, str) or not re.match(r"^[a-z0-9][a-z0-9-]{0,40}$", base_spec):
+        # an id, never a path: a ruleset from a stranger must not make scorepad read other files
+        raise RulesetError(_("{path}: base: must be the id of the ruleset this one is derived from, like "
+                              "\"skid\"").format(path=path))
+    base_path, _variant = resolve(base_spec, extra_dirs)
+    if base_path.resolve() == Path(path).resolve():
+        raise RulesetError(_("{path}: base: a ruleset cannot be derived from itself").format(path=path))
+    base_text, warnings = resolved_text(base_path, extra_dirs, depth + 1)
+    want = data.get("base_hash")
+    if want is not None and want != text_hash(base_text):
+        warnings.append(_("{path}: warning: its base {base_spec} has changed since this ruleset was "
+                           "derived from it; check that the overlay still does what you want (games already "
+                           "played keep their rules)").format(path=path, base_spec=repr(base_spec)))
+    from scorepad.rules.sections.variants import merge
+
+    overlay = {k: v for k, v in data.items() if k not in ("base", "base_hash")}
+    merged = merge(parse_toml(base_text, str(base_path)), overlay)
+    if isinstance(overlay.get("game"), dict):
+        game = dict(merged.get("game", {}))
+        for key in ("names", "aliases"):
+            game[key] = overlay["game"].get(key, {} if key == "names" else [])
+        merged["game"] = game
+    from scorepad.rules.translations import drop_stale
+
+    drop_stale(merged, overlay)
+    import tomli_w
+
+    return tomli_w.dumps(merged), warnings
+
+
+def text_hash(text: str) -> str:
+    import hashlib
+
+    return hashlib.sha256(text.encode()).hexdigest()[:16]

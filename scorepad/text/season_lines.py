@@ -1,0 +1,59 @@
+"""A player's line in a season table and the names of its columns: what the season counts
+(scorepad/app/season.py) and what its reports draw (scorepad/text/report.py) both read."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from scorepad.locale import N_, _
+
+
+def _clean(x: float) -> float | int:
+    return int(x) if float(x).is_integer() else round(x, 2)
+
+
+@dataclass
+class PlayerLine:
+    name: str
+    games: int = 0
+    wins: int = 0
+    draws: int = 0
+    losses: int = 0
+    places: list[float] = field(default_factory=list)
+    points: float = 0
+    recent: list[str] = field(default_factory=list)
+    counters: dict[str, float] = field(default_factory=dict)
+    mu: float = 25.0
+    sigma: float = 25.0 / 3
+    history: list[tuple[int, float]] = field(default_factory=list)
+    by_ruleset: dict[str, list[float]] = field(default_factory=dict)   # ruleset -> [points, games]
+
+    def row(self) -> dict[str, Any]:
+        decided = self.wins + self.draws + self.losses
+        return {
+            "player": self.name, "games": self.games, "wins": self.wins, "draws": self.draws,
+            "losses": self.losses, "win_rate": round(self.wins / decided, 3) if decided else 0.0,
+            "avg_place": round(sum(self.places) / len(self.places), 3) if self.places else None,
+            "points": _clean(self.points), "avg_points": round(self.points / self.games, 1) if self.games else 0,
+            "rating": round(self.mu, 2), "uncertainty": round(self.sigma, 2),
+            "ordinal": round(self.mu - 3 * self.sigma, 2), "last5": "".join(self.recent[-5:]),
+            "counters": {k: _clean(v) for k, v in sorted(self.counters.items())},
+            "points_by_ruleset": {rs: {"games": int(n), "points": _clean(p), "avg_points": round(p / n, 1)}
+                                  for rs, (p, n) in sorted(self.by_ruleset.items())},
+        }
+
+
+COLUMN_LABELS = {"player": N_("player"), "games": N_("games"), "wins": N_("wins"), "draws": N_("draws"),
+                 "losses": N_("losses"), "win_rate": N_("win_rate"), "avg_place": N_("avg_place"),
+                 "points": N_("points"), "avg_points": N_("avg_points"), "rating": N_("rating"),
+                 "uncertainty": N_("uncertainty"), "last5": N_("last5")}
+"""The columns as headed in the text tables (CSV and JSON keep the ids; English shows the ids)."""
+
+
+def column_label(column: str) -> str:
+    if column.startswith("total "):
+        return _("total {counter}").format(counter=column[len("total "):])
+    if column.endswith(" points") and column not in COLUMN_LABELS:
+        return _("{ruleset} points").format(ruleset=column[: -len(" points")])
+    return _(COLUMN_LABELS[column]) if column in COLUMN_LABELS else column
