@@ -100,7 +100,7 @@ def test_a_key_from_elsewhere_is_placed_at_its_nearest_table(cli: Callable[..., 
 
 
 def test_tomlkit_is_not_imported_by_other_commands() -> None:
-    code = ("import sys; from scorepad import cli, engine, play, ruleset, house; "
-            "print('tomlkit' in sys.modules)")
+    code = ("import sys; from scorepad.cli import app; from scorepad.engine import game; "
+            "from scorepad.app import games, rulesets; print('tomlkit' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "False"

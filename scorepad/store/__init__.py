@@ -4,7 +4,8 @@
 - `postgres.py` — a club's shared PostgreSQL server (`PgStore`; psycopg is imported only then);
 - `migrations.py` — the numbered schema steps both stores run;
 - `protocol.py` — the interface the commands use, telling a server from a file, password masking;
-- `choice.py` — the store `--db` names (the PostgreSQL store imported only for a server).
+- `choice.py` — the store `--db` names (the PostgreSQL store imported only for a server);
+- `club.py` — `club init`: the roles, grants and triggers of a club's server.
 
 The names below are the SQLite store's, as the rest of scorepad imports them; importing this package
 never imports the PostgreSQL driver.

@@ -1,5 +1,6 @@
-"""What happens at the table: the hand prompt, the `play` session, bids before the play, completion.
+"""What happens at the table: the hand prompt, entering a hand or a bid against the game as it stands,
+the `play` session, the console.
 
-These modules talk to a person (through a small `Console`), and use the library (`scorepad.app.games`,
-the store, the pure engine) for everything else; the engine never imports them.
+These modules talk to a person (through a small `Console`) and use the app's use cases for everything
+else; nothing below them imports them.
 """
