@@ -14,7 +14,7 @@ records' fields, defaults and `field(default=..., default_factory=..., repr=Fals
 arguments, `==` on the exact class comparing the fields in order, a hash of the fields for frozen
 records (none for mutable ones), `repr` as `Name(a=1, b='x')`, assignment refused on a frozen
 record, and `__match_args__`. A method the class body defines itself is kept. `replace` and
-`fields` stand for `dataclasses.replace` and `dataclasses.fields`; tests/test_record.py holds every
+`fields` stand for `dataclasses.replace` and `dataclasses.fields`; tests/leaves/test_record.py holds every
 record class to the dataclass made of the same declaration.
 """
 

@@ -2,7 +2,7 @@
 
 tests/data/engine_golden.json holds that record as the engine gave it before generated formula code,
 lazy name tables and the shaped state copy (closure-tree formulas, per-hand name tables, deepcopy);
-tests/test_engine_equal.py and tests/test_engine_names.py check that the engine still gives exactly it.
+tests/engine/test_engine_equal.py and tests/engine/test_engine_names.py check that the engine still gives exactly it.
 After an intended change of scoring, rewrite it from the current engine and review the diff:
 
     python -m tests.engine_golden

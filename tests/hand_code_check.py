@@ -44,7 +44,7 @@ def outcome(run: Callable[[], HandResult]) -> Outcome:
                 tuple(getattr(exc, "checks", ()) or ()))
     except (TypeError, ValueError, KeyError, IndexError, ZeroDivisionError, OverflowError) as exc:
         # an engine bug (a person would see "internal error"); the two engines must still agree on it,
-        # and tests/test_hand_code.py counts these so they are not hidden
+        # and tests/engine/test_hand_code.py counts these so they are not hidden
         return ("internal error", type(exc).__name__, str(exc))
     return ("result", typed(result.state), typed(result.points), typed(result.breakdown), typed(result.events))
 

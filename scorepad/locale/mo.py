@@ -4,7 +4,7 @@ gettext.GNUTranslations decodes every message of a catalog when it opens it (som
 93 kB for Russian), and `import gettext` compiles a tokenizer for plural formulas: together
 ~3 ms of a `scorepad --lang ru standings` that shows a dozen sentences. This reader indexes the
 message ids as bytes and decodes a translation when it is asked for. It answers `gettext` and
-`ngettext` exactly as GNUTranslations does (tests/test_mo_catalog.py compares them over every
+`ngettext` exactly as GNUTranslations does (tests/leaves/test_mo_catalog.py compares them over every
 message of every catalog); a catalog it does not understand in every detail (another charset,
 another plural formula than the known ones, a message context, a format revision it does not
 know) is left to GNUTranslations: `read()` returns None for it.
@@ -18,7 +18,7 @@ from collections.abc import Callable
 _LE_MAGIC = 0x950412DE
 
 # The plural formulas of the shipped catalogs ("Plural-Forms: ... plural=EXPR;"), as Python:
-# gettext.c2py gives the same numbers for them (tests/test_mo_catalog.py checks 0..10,000).
+# gettext.c2py gives the same numbers for them (tests/leaves/test_mo_catalog.py checks 0..10,000).
 PLURALS: dict[str, Callable[[int], int]] = {
     "(n != 1)": lambda n: int(n != 1),
     "n != 1": lambda n: int(n != 1),

@@ -10,7 +10,7 @@ from collections.abc import Callable
 import pytest
 
 from tests.conftest import Run
-from tests.test_club import Club, accepted, club, game_with_history, refused
+from tests.store.test_club import Club, accepted, club, game_with_history, refused
 
 __all__ = ["club"]   # the fixture, used by name
 

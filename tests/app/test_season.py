@@ -188,7 +188,7 @@ def test_html_report_in_a_real_browser(cli: Callable[..., Run], season: tuple[li
     assert cli("season", "--format", "html", "--output", str(page_path)).code == 0
     html = page_path.read_text(encoding="utf-8")
     assert "http://" not in html and "https://" not in html and "<svg" in html
-    artifacts = Path(os.environ.get("SCOREPAD_ARTIFACTS", Path(__file__).parent.parent / "test-artifacts"))
+    artifacts = Path(os.environ.get("SCOREPAD_ARTIFACTS", Path(__file__).parents[2] / "test-artifacts"))
     artifacts.mkdir(parents=True, exist_ok=True)
     with sync_playwright() as p:
         b = p.chromium.launch(executable_path=exe, args=[

@@ -16,7 +16,7 @@ import pytest
 
 from tests.conftest import Run
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 ENGINE = ("scorepad.engine.game", "scorepad.rules.loader", "scorepad.engine.assignments")
 """The scoring machinery: only commands that load a ruleset or score a hand need it."""

@@ -23,7 +23,7 @@ from scorepad.store.choice import open_store
 from scorepad.store.protocol import is_server, mask
 from tests.conftest import STORE_KINDS, Run, dump_any, store_spec
 
-SCENARIOS = sorted((Path(__file__).parent / "scenarios").rglob("*.toml"))
+SCENARIOS = sorted((Path(__file__).parents[1] / "scenarios").rglob("*.toml"))
 
 
 # ------------------------------------------------------------------ choosing a store, masking passwords
@@ -371,7 +371,7 @@ def test_every_scenario_game_verifies(scenario_store: Store | None) -> None:
 # ------------------------------------------------------------------ concurrency, both stores
 
 def tags_in(spec: str, game: int) -> list[int]:
-    from tests.test_reliability import tag_of
+    from tests.store.test_reliability import tag_of
 
     store = open_store(spec)
     try:
@@ -390,7 +390,7 @@ def test_four_processes_append_to_one_game_without_refusals(acli: Callable[..., 
                                                             tmp_path: Path) -> None:
     """4 processes x 25 hands into one shared game, no retries: every hand applied once, in each
     process's order, each to the state the previous one left."""
-    from tests.test_reliability import TALLY, hand_cmd, results, start_worker, tag_of
+    from tests.store.test_reliability import TALLY, hand_cmd, results, start_worker, tag_of
 
     r = acli("new", TALLY, "ann", "bob")
     assert r.code == 0, r.err
@@ -635,7 +635,7 @@ def test_sqlite_sql_as_postgresql_reads_it() -> None:
 
 def test_first_use_by_four_processes_at_once(anydb: str, tmp_path: Path) -> None:
     """A new database is migrated once, and the same new ruleset pinned once, when four clients start together."""
-    from tests.test_reliability import TALLY, results, start_worker
+    from tests.store.test_reliability import TALLY, results, start_worker
 
     start = __import__("time").time() + 1.5
     workers = [start_worker(tmp_path, f"n{w}", anydb, [["new", TALLY, f"a{w}{k}", f"b{w}{k}"] for k in range(3)],  # type: ignore[arg-type]

@@ -23,7 +23,7 @@ from scorepad.names import unsafe_char
 from scorepad.text.output import candidates, markdown_cell, spreadsheet_safe, terminal_safe
 from tests.conftest import Run, dump
 
-HOSTILE = Path(__file__).resolve().parent / "hostile" / "output"
+HOSTILE = Path(__file__).resolve().parents[1] / "hostile" / "output"
 
 
 JSON_EXPECT = {"name_escape.export.json": "control character"}   # JSON has no comments

@@ -12,7 +12,7 @@ import pytest
 
 from tests.conftest import Run
 
-DOCS = Path(__file__).parent.parent / "docs" / "rulesets.md"
+DOCS = Path(__file__).parents[2] / "docs" / "rulesets.md"
 
 
 def example_file(heading: str, path: Path) -> Path:
@@ -74,7 +74,7 @@ def test_docs_example_of_values_that_follow_plays(cli: Callable[..., Run], tmp_p
 def test_every_bundled_ruleset_loads_and_has_scenarios() -> None:
     from scorepad.rules.registry import bundled_dir, load
 
-    scenarios = Path(__file__).parent / "scenarios"
+    scenarios = Path(__file__).parents[1] / "scenarios"
     for path in sorted(bundled_dir().glob("*.toml")):
         rs = load(str(path))
         for variant in rs.variants:
@@ -110,7 +110,7 @@ def test_formula_limits_in_the_docs_are_the_codes() -> None:
     assert example and example.group(1) == "[a for a in [b for b in xs]]"
     with pytest.raises(FormulaError, match="inside a comprehension"):
         compile_formula(example.group(1), "k", ["xs"])
-    hostile = Path(__file__).parent / "hostile" / "cost_count_in_loop.toml"
+    hostile = Path(__file__).parents[1] / "hostile" / "cost_count_in_loop.toml"
     with pytest.raises(RulesetError) as caught:
         load_text(hostile.read_text(), "x.toml")
     quoted = re.search(r"`(score\[0\]\.points: this formula[^`]+)`", text)

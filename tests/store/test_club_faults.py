@@ -19,8 +19,8 @@ import pytest
 
 from tests import pgserver
 from tests.conftest import Run, _pg_missing
-from tests.test_reliability import TALLY, first_line, hand_cmd, results, start_worker, tag_of
-from tests.test_stores import tags_in
+from tests.store.test_reliability import TALLY, first_line, hand_cmd, results, start_worker, tag_of
+from tests.store.test_stores import tags_in
 
 
 @pytest.fixture

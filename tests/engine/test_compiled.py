@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from scorepad.errors import ScorepadError
 from scorepad.rules.expr import compile_formula, formula_budget, reference_evaluation
 from scorepad.rules.model import card_functions
-from tests.test_properties import ENV, NAMES, expressions
+from tests.engine.test_properties import ENV, NAMES, expressions
 
 CARD_FUNCS = card_functions({"A": 11, "10": 10, "K": 4})
 CHAINS = st.tuples(st.sampled_from(["x", "y", "3", "'a'", "xs", "t['a']", "len(xs)"]),

@@ -1,6 +1,6 @@
 """Every bundled ruleset's scenario hands (tests/scenarios/<id>/*.toml) scored through the hand code and
 through the per-formula engine, hand after hand: the same result or the same refusal (see
-tests/hand_code_check.py). This complements tests/test_engine_equal.py, which holds the engine to a
+tests/hand_code_check.py). This complements tests/engine/test_engine_equal.py, which holds the engine to a
 recorded file; here the two ways of scoring are held to each other, also on the refused hands of the
 scenarios and after a game's warm-up, when its hand code takes over in the middle of a game.
 """

@@ -2,7 +2,7 @@
 hand goes through the hand code, and, let past the load-time estimate (as a ruleset pinned before the
 estimate existed would be), their costly formulas refused while a hand is scored by the step budget and
 the counter guard, alike through the hand code and through the per-formula engine, in the same words
-(tests/test_hostile.py runs them through the CLI; tests/test_budget.py shows the budget itself).
+(tests/rules/test_hostile.py runs them through the CLI; tests/rules/test_budget.py shows the budget itself).
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from scorepad.errors import ScorepadError
 from scorepad.rules.model import Ruleset
 from scorepad.rules.registry import load
 from tests.hand_code_check import both, hand_code_on
-from tests.test_hostile import FILES, expectation
+from tests.rules.test_hostile import FILES, expectation
 
 COSTLY = [p for p in FILES if p.name.startswith("cost_")]
 

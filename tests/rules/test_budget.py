@@ -29,14 +29,14 @@ from scorepad.rules.loader import load_text
 from scorepad.rules.registry import entries
 from scorepad.rules.values import format_value
 from tests.conftest import Run, dump
+from tests.engine.test_properties import ENV as PROPERTY_ENV
+from tests.engine.test_properties import NAMES as PROPERTY_NAMES
+from tests.engine.test_properties import expressions
 from tests.replay import scenario_hands
 from tests.speed import within
-from tests.test_properties import ENV as PROPERTY_ENV
-from tests.test_properties import NAMES as PROPERTY_NAMES
-from tests.test_properties import expressions
 
-ROOT = Path(__file__).resolve().parent.parent
-HOSTILE = Path(__file__).resolve().parent / "hostile"
+ROOT = Path(__file__).resolve().parents[2]
+HOSTILE = Path(__file__).resolve().parents[1] / "hostile"
 
 # Passes the estimate (about 30,000 steps a hand: 2 x 1,999 items x a few parts), so a game starts;
 # the tests lower the runtime budget to see it stop the hand.

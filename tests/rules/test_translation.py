@@ -165,7 +165,7 @@ def test_the_docs_example_plays_in_estonian(cli: Callable[..., Run], tmp_path: P
                                             monkeypatch: pytest.MonkeyPatch) -> None:
     import re
 
-    text = (Path(__file__).parent.parent / "docs" / "rulesets.md").read_text(encoding="utf-8")
+    text = (Path(__file__).parents[2] / "docs" / "rulesets.md").read_text(encoding="utf-8")
     example = text[text.index("## A complete small example"):]
     toml = re.search(r"```toml\n(.*?)```", example, re.S)
     assert toml is not None

@@ -73,7 +73,7 @@ def test_a_problem_without_a_key_is_at_the_start(cli: Callable[..., Run], tmp_pa
 def test_json_for_editors(cli: Callable[..., Run], tmp_path: Path) -> None:
     bad = tmp_path / "bad.toml"
     bad.write_text(RULESET)
-    good = Path(__file__).resolve().parent.parent / "rulesets" / "hearts.toml"
+    good = Path(__file__).resolve().parents[2] / "rulesets" / "hearts.toml"
     r = cli("rules", "check", "--format", "json", str(bad), str(good))
     assert r.code == 2
     report = json.loads(r.out)

@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.app.test_season import browser
 from tests.conftest import Run
-from tests.test_season import browser
 
 PEOPLE = ["Annabella-Maria", "Bartholomew", "Catherine", "Dmitri", "Evelyn", "Fjodor", "Gertrud",
           "Heinrich", "Ingeborg", "Jaroslava", "<!--<script>"]
@@ -74,7 +74,7 @@ def test_report_on_a_phone_and_a_desktop(cli: Callable[..., Run], tmp_path: Path
         os.umask(old)
     # a report is meant to be shared: the user's umask decides, as for any file he creates
     assert stat.S_IMODE(page_path.stat().st_mode) == 0o644
-    artifacts = Path(os.environ.get("SCOREPAD_ARTIFACTS", Path(__file__).parent.parent / "test-artifacts"))
+    artifacts = Path(os.environ.get("SCOREPAD_ARTIFACTS", Path(__file__).parents[2] / "test-artifacts"))
     artifacts.mkdir(parents=True, exist_ok=True)
     everyone = [*PEOPLE, ONCE]
     with sync_playwright() as p:

@@ -24,7 +24,7 @@ import pytest
 
 from tests.conftest import Run
 
-HERE = Path(__file__).resolve().parent
+HERE = Path(__file__).resolve().parents[1]
 TALLY = str(HERE / "data" / "tally.toml")
 WORKER = str(HERE / "worker.py")
 

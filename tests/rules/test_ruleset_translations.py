@@ -19,8 +19,8 @@ from scorepad.app.scenario import run_scenario
 from scorepad.rules.registry import load
 from scorepad.rules.translations import placeholders, translate, translation_problems
 
-RULESETS = Path(__file__).parent.parent / "rulesets"
-SCENARIOS = Path(__file__).parent / "scenarios"
+RULESETS = Path(__file__).parents[2] / "rulesets"
+SCENARIOS = Path(__file__).parents[1] / "scenarios"
 
 RUSSIAN_TEXT = {"piquet", "pinochle", "pitch", "pope-joan", "two-hands-down", "thirty-one-lives", "pra",
                 "ace-clears", "propushchenka", "old-maid"}

@@ -15,7 +15,7 @@ import pytest
 from scorepad.rules.format import SCHEMA_FILE, json_schema, schema_text
 from tests.conftest import Run
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 RULESETS = sorted((ROOT / "rulesets").glob("*.toml"))
 HOSTILE = ROOT / "tests" / "hostile"
 # The hostile files the loader refuses for their shape (a key, a type, a bound), not for what a

@@ -6,7 +6,7 @@ import pytest
 
 from scorepad.app.scenario import run_scenario
 
-SCENARIOS = sorted((Path(__file__).parent / "scenarios").rglob("*.toml"))
+SCENARIOS = sorted((Path(__file__).parents[1] / "scenarios").rglob("*.toml"))
 
 
 @pytest.mark.parametrize("path", SCENARIOS, ids=[f"{p.parent.name}/{p.stem}" for p in SCENARIOS])

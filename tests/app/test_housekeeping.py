@@ -283,7 +283,7 @@ def test_rematch_same_game_next_dealer(cli: Cli) -> None:
 def test_rematch_keeps_the_pinned_ruleset(cli: Cli, db: Path, tmp_path: Path) -> None:
     rules = tmp_path / "rules"
     rules.mkdir()
-    text = (Path(__file__).parent.parent / "rulesets" / "hearts.toml").read_text(encoding="utf-8")
+    text = (Path(__file__).parents[2] / "rulesets" / "hearts.toml").read_text(encoding="utf-8")
     (rules / "hearts.toml").write_text(text, encoding="utf-8")
     assert cli("--rules-dir", str(rules), "new", "hearts", "ann", "bob", "cat", "dan").code == 0
     (rules / "hearts.toml").write_text(text.replace("Each heart 1", "Each heart one"), encoding="utf-8")
@@ -403,7 +403,7 @@ def test_abandoned_survives_a_game_file(cli: Cli, tmp_path: Path, monkeypatch: p
 
 # per ruleset its longest scenario file: the most hands and kinds of input to retype
 SCENARIOS = [max(sorted(d.glob("*.toml")), key=lambda f: f.stat().st_size)
-             for d in sorted((Path(__file__).parent / "scenarios").iterdir()) if d.is_dir() and any(d.glob("*.toml"))]
+             for d in sorted((Path(__file__).parents[1] / "scenarios").iterdir()) if d.is_dir() and any(d.glob("*.toml"))]
 
 
 @pytest.mark.parametrize("path", SCENARIOS, ids=lambda p: f"{p.parent.name}/{p.stem}")

@@ -9,10 +9,10 @@ from pathlib import Path
 
 from tests.conftest import SCOREPAD_ENV, USER_ENV
 
-ROOT = Path(__file__).parent.parent
+ROOT = Path(__file__).parents[2]
 
 # Tests whose numbers a user's default options, aliases or ruleset overrides would change.
-SENSITIVE = ["tests/test_cli.py", "tests/test_season.py", "tests/test_house_rules.py"]
+SENSITIVE = ["tests/cli/test_cli.py", "tests/app/test_season.py", "tests/app/test_house_rules.py"]
 
 
 def hostile_home(home: Path) -> dict[str, str]:

@@ -22,7 +22,7 @@ import pytest
 from tests.conftest import Run
 from tests.speed import within
 
-HOSTILE = Path(__file__).resolve().parent / "hostile"
+HOSTILE = Path(__file__).resolve().parents[1] / "hostile"
 FILES = sorted(HOSTILE.glob("*.toml"))
 GAME_HEAD = '[game]\nid = "evil"\nname = "Evil"\n'
 

@@ -189,7 +189,7 @@ def test_console_script_imports_no_typer(tmp_path: Path) -> None:
             "try:\n    main()\nfinally:\n"
             "    print(sorted(m for m in sys.modules if m.split('.')[0] in\n"
             "                 ('typer', 'click', 'pydantic', 'tabulate', 'platformdirs', 'uuid')), file=sys.stderr)")
-    root = Path(__file__).resolve().parent.parent
+    root = Path(__file__).resolve().parents[2]
     subprocess.run([sys.executable, "-m", "scorepad", "new", "spades", "a", "b", "c", "d"], env=env, cwd=root,
                    check=True, capture_output=True)
     for args in (["hand", *HAND], ["standings"], ["sheet"], ["--lang", "ru", "standings"]):
@@ -243,7 +243,7 @@ def test_plain_coercion_gives_what_typer_gives() -> None:
     params = [p for command in commands(root) for p in command.params]
     assert len(params) > 50
     text = st.text(st.characters(blacklist_categories=("Cs",)), max_size=12)
-    paths = st.sampled_from([__file__, str(Path(__file__).parent), "/", ".", "", "no/such/file.json", "a\x00b",
+    paths = st.sampled_from([__file__, str(Path(__file__).parents[1]), "/", ".", "", "no/such/file.json", "a\x00b",
                              "~/x.toml", "-"])
     value = st.one_of(st.none(), text, st.booleans(), st.from_regex(r"[0-9]{1,25}", fullmatch=True), paths,
                       st.lists(st.one_of(text, paths), max_size=3), st.lists(text, max_size=3).map(tuple))
@@ -284,13 +284,13 @@ def test_other_commands_build_no_pydantic_and_no_rich(tmp_path: Path) -> None:
     code = ("import sys; sys.argv = ['scorepad'] + sys.argv[1:]; from scorepad.cli.quick import main\n"
             "try:\n    main()\nfinally:\n"
             "    print(sorted(m for m in sys.modules if m.split('.')[0] in ('pydantic', 'rich')), file=sys.stderr)")
-    root = Path(__file__).resolve().parent.parent
+    root = Path(__file__).resolve().parents[2]
     for args in (["new", "spades", "a", "b", "c", "d", "--opt", "target=500"], ["games", "--json"],
                  ["edit", "1", "--game", "1"], ["hand", "--game=1", "-h"],
                  ["undo"], ["--help"], ["rules", "--help"], ["nosuch"], ["new", "--nosuch"],
                  ["rules", "show", "spades"], ["season"], ["config", "list"],
                  ["season", "--output", str(tmp_path / "season.txt")], ["export", "--output", str(tmp_path / "all.json")],
-                 ["import", str(tmp_path / "all.json")], ["rules", "check", str(Path(__file__).parent.parent / "rulesets" /
+                 ["import", str(tmp_path / "all.json")], ["rules", "check", str(Path(__file__).parents[2] / "rulesets" /
                                                                                   "spades.toml")]):
         done = subprocess.run([sys.executable, "-c", code, *args], env=env, cwd=root, capture_output=True, text=True)
         assert done.returncode in (0, 2), (args, done.stderr)
@@ -341,7 +341,7 @@ def test_console_script_leaves_a_whole_database_and_all_its_output(tmp_path: Pat
     env = {k: v for k, v in os.environ.items() if not k.startswith("SCOREPAD_")}
     db = tmp_path / "t.db"
     env["SCOREPAD_DB"] = str(db)
-    root = Path(__file__).resolve().parent.parent
+    root = Path(__file__).resolve().parents[2]
 
     def scorepad(*args: str) -> subprocess.CompletedProcess[str]:
         return subprocess.run([sys.executable, "-m", "scorepad", *args], env=env, cwd=root, capture_output=True,

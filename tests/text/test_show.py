@@ -12,7 +12,7 @@ from scorepad.rules.prose import formula_words
 from scorepad.rules.registry import load
 from tests.conftest import Run
 
-RULESETS = sorted(p.stem for p in (Path(__file__).parent.parent / "rulesets").glob("*.toml"))
+RULESETS = sorted(p.stem for p in (Path(__file__).parents[2] / "rulesets").glob("*.toml"))
 
 
 @pytest.mark.parametrize("rid", RULESETS)

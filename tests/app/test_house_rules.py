@@ -67,7 +67,7 @@ def test_derive_refuses_bad_input_and_writes_nothing(cli: Callable[..., Run], ho
 def test_changed_base_warns_and_old_games_keep_their_rules(cli: Callable[..., Run], home: Path, tmp_path: Path) -> None:
     rules = tmp_path / "myrules"
     rules.mkdir()
-    base = (Path(__file__).parent.parent / "rulesets" / "spades.toml").read_text(encoding="utf-8")
+    base = (Path(__file__).parents[2] / "rulesets" / "spades.toml").read_text(encoding="utf-8")
     base = base.replace('id = "spades"', 'id = "club-spades"').replace('aliases = ["potid", "pikid"]', "aliases = []")
     base = base.replace('names = { et = "Spades", ru = "Пики", uk = "Піки" }', "names = {}")
     (rules / "club-spades.toml").write_text(base, encoding="utf-8")
@@ -154,7 +154,7 @@ def test_rescore_shows_differences_then_applies(cli: Callable[..., Run], tmp_pat
     cli("new", "spades", "a", "b", "c", "d")
     cli("hand", "bid=4,3,3,3", "tricks=5,3,3,2")
     mine = tmp_path / "spades.toml"
-    text = (Path(__file__).parent.parent / "rulesets" / "spades.toml").read_text(encoding="utf-8")
+    text = (Path(__file__).parents[2] / "rulesets" / "spades.toml").read_text(encoding="utf-8")
     mine.write_text(text.replace('points = "new_bags"', 'points = "new_bags * 5"'), encoding="utf-8")
     r = cli("rescore", "1", "--ruleset", str(mine))
     assert r.code == 0 and "hand 1: a+c 71 -> 75" in r.out and "Not applied" in r.out
@@ -189,7 +189,7 @@ def test_derivation_loops_by_id_are_refused(cli: Callable[..., Run], tmp_path: P
 
 def test_a_changed_or_deleted_ruleset_file_never_changes_played_games(cli: Callable[..., Run], tmp_path: Path) -> None:
     path = tmp_path / "spades.toml"
-    original = (Path(__file__).parent.parent / "rulesets" / "spades.toml").read_text(encoding="utf-8")
+    original = (Path(__file__).parents[2] / "rulesets" / "spades.toml").read_text(encoding="utf-8")
     path.write_text(original, encoding="utf-8")
     assert cli("new", str(path), "a", "b", "c", "d").code == 0
     assert cli("hand", "bid=4,3,3,3", "tricks=5,3,3,2").code == 0

@@ -161,7 +161,7 @@ def test_rules_list_and_show(cli: Callable[..., Run]) -> None:
 
 
 def test_help_for_every_command_and_in_docs(cli: Callable[..., Run]) -> None:
-    readme = (Path(__file__).parent.parent / "README.md").read_text(encoding="utf-8")
+    readme = (Path(__file__).parents[2] / "README.md").read_text(encoding="utf-8")
     from scorepad.cli.app import app, rules_app
 
     for command in app.registered_commands:

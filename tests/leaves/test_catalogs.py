@@ -16,7 +16,7 @@ from babel.messages.pofile import read_po
 
 from tests.conftest import Run
 
-LOCALE = Path(__file__).parent.parent / "scorepad" / "locale"
+LOCALE = Path(__file__).parents[2] / "scorepad" / "locale"
 PACKAGE = LOCALE.parent
 PLURALS = {"et": 2, "ru": 3, "uk": 3}
 FIELD = re.compile(r"(?<!\{)\{([^{}]*)\}(?!\})")

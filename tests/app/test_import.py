@@ -28,8 +28,8 @@ from scorepad.errors import StoreError, UserError
 from scorepad.store import Store, dumps, text_hash
 from tests.conftest import Run, dump
 
-HOSTILE = Path(__file__).resolve().parent / "hostile" / "import"
-REPO = Path(__file__).resolve().parent.parent
+HOSTILE = Path(__file__).resolve().parents[1] / "hostile" / "import"
+REPO = Path(__file__).resolve().parents[2]
 
 # What each crafted JSON file must be refused with (TOML files carry a `# expect:` line).
 EXPECT_JSON = {
