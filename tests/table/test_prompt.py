@@ -15,27 +15,7 @@ from scorepad.store import GameRow, Store
 from scorepad.table.entry import enter_bid, enter_hand
 from scorepad.table.prompt import Cancelled, HandPrompt
 from scorepad.table.session import Session
-
-
-class Script:
-    """A console that answers from a list and keeps the transcript."""
-
-    def __init__(self, answers: Sequence[str | type[BaseException]]) -> None:
-        self.answers = list(answers)
-        self.questions: list[str] = []
-        self.said: list[str] = []
-
-    def ask(self, question: str, candidates: Sequence[str] = ()) -> str:
-        self.questions.append(question)
-        if not self.answers:
-            raise AssertionError(f"no answer scripted for {question!r}; asked so far: {self.questions}")
-        answer = self.answers.pop(0)
-        if isinstance(answer, type):
-            raise answer()
-        return answer
-
-    def say(self, text: str, style: str = "") -> None:
-        self.said.append(text)
+from tests.table.typist import Script
 
 
 @pytest.fixture

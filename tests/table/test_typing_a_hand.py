@@ -4,7 +4,7 @@ command line, and a rule the typed fields already break refuses the value where 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -16,24 +16,7 @@ from scorepad.table.entry import enter_hand
 from scorepad.table.prompt import HandPrompt
 from scorepad.table.session import Session
 from tests.conftest import Run
-
-
-class Script:
-    """A console that answers from a list and keeps the transcript."""
-
-    def __init__(self, answers: Sequence[str]) -> None:
-        self.answers = list(answers)
-        self.questions: list[str] = []
-        self.said: list[str] = []
-
-    def ask(self, question: str, candidates: Sequence[str] = ()) -> str:
-        self.questions.append(question)
-        if not self.answers:
-            raise AssertionError(f"no answer scripted for {question!r}; asked so far: {self.questions}")
-        return self.answers.pop(0)
-
-    def say(self, text: str, style: str = "") -> None:
-        self.said.append(text)
+from tests.table.typist import Script
 
 
 @pytest.fixture

@@ -1,4 +1,7 @@
-"""A player typing a hand at the prompt from the values the argument form was given.
+"""Consoles the tests type with: a player answering from the values the argument form was given
+(Typist), and a fixed list of answers (Script).
+
+Typist:
 
 Each question is answered from the scenario's own values: the field and player are read from the
 question (`ann: bid (0-13) [4]: `), a value typed on the command line is typed here, and Enter is
@@ -59,3 +62,24 @@ class Typist:
 
     def say(self, text: str, style: str = "") -> None:
         self.transcript.append("  " + text)
+
+
+class Script:
+    """A console that answers from a list and keeps the transcript."""
+
+    def __init__(self, answers: Sequence[str | type[BaseException]]) -> None:
+        self.answers = list(answers)
+        self.questions: list[str] = []
+        self.said: list[str] = []
+
+    def ask(self, question: str, candidates: Sequence[str] = ()) -> str:
+        self.questions.append(question)
+        if not self.answers:
+            raise AssertionError(f"no answer scripted for {question!r}; asked so far: {self.questions}")
+        answer = self.answers.pop(0)
+        if isinstance(answer, type):
+            raise answer()
+        return answer
+
+    def say(self, text: str, style: str = "") -> None:
+        self.said.append(text)
