@@ -253,19 +253,47 @@ def details_text(d: dict[str, Any], formulas: bool = False) -> str:
         out += ["", d["description"].strip()]
     out += ["", _("After each hand, type:")]
     for f in d["fields"]:
-        listed = "{}=v1/v2/...".format(f["name"]) if f["type"] == "cards" else "{}=v1,v2,...".format(f["name"])
-        scope = {"hand": "", "player": " " + _("(each player: name.{field}=... or {listed})").format(field=f["name"],
-                                                                                                    listed=listed),
-                 "side": " " + _("(each side)")}[f["scope"]]
-        extra = " " + _("[optional]") if f["optional"] else ""
-        default = (_("yes") if f["default"] else _("no")) if isinstance(f["default"], bool) else f["default"]
-        extra += " " + _("[default {value}]").format(value=default) if f["default"] is not None else ""
-        helptext = f" — {f['help']}" if f["help"] and f["help"] not in f["legal"] else ""
-        also = " " + _("(also {names})").format(names=", ".join(a + "=" for a in f["aliases"])) if f.get("aliases") else ""
-        out.append(f"  {f['name']}{scope}{also}: {f['legal']}{extra}{helptext}")
-        out.extend(f"      {line}" for line in _field_notes(f))
-        if formulas:
-            out.extend(f"      {key} = {f[key]}" for key in ("applies_if", "required_if", "default_from") if f[key])
+        out += _field_lines(f, formulas)
+    out += _setup_lines(d, formulas)
+    out += ["", _("Scoring:")] + [_scoring_line(s, formulas) for s in d["scoring"]]
+    if d["checks"]:
+        out += ["", _("Checks (a hand that breaks one is refused):")]
+        for c in d["checks"]:
+            out.append(f"  {c['says'][:1].upper()}{c['says'][1:]}")
+            if formulas:
+                out.append(f"      ok = {c['ok']}" + (f"; when = {c['when']}" if c["when"] else "")
+                           + f"; message = {c['message']}")
+    if d["thresholds"]:
+        out += ["", _("Thresholds and state:")] + [_threshold_line(r, formulas) for r in d["thresholds"]]
+    out += _end_lines(d["end"], formulas)
+    if d["notes"]:
+        out += ["", _("Notes:")] + [f"  - {n}" for n in d["notes"]]
+    if d["info"]:
+        out += [""] + d["info"]
+    return "\n".join(out)
+
+
+def _field_lines(f: dict[str, Any], formulas: bool) -> list[str]:
+    """A field as `rules show` lists it: how to type it, its legal values, default and help."""
+    listed = "{}=v1/v2/...".format(f["name"]) if f["type"] == "cards" else "{}=v1,v2,...".format(f["name"])
+    scope = {"hand": "", "player": " " + _("(each player: name.{field}=... or {listed})").format(field=f["name"],
+                                                                                                listed=listed),
+             "side": " " + _("(each side)")}[f["scope"]]
+    extra = " " + _("[optional]") if f["optional"] else ""
+    default = (_("yes") if f["default"] else _("no")) if isinstance(f["default"], bool) else f["default"]
+    extra += " " + _("[default {value}]").format(value=default) if f["default"] is not None else ""
+    helptext = f" — {f['help']}" if f["help"] and f["help"] not in f["legal"] else ""
+    also = " " + _("(also {names})").format(names=", ".join(a + "=" for a in f["aliases"])) if f.get("aliases") else ""
+    out = [f"  {f['name']}{scope}{also}: {f['legal']}{extra}{helptext}"]
+    out.extend(f"      {line}" for line in _field_notes(f))
+    if formulas:
+        out.extend(f"      {key} = {f[key]}" for key in ("applies_if", "required_if", "default_from") if f[key])
+    return out
+
+
+def _setup_lines(d: dict[str, Any], formulas: bool) -> list[str]:
+    """Options, variants, card values, tables and (for a writer) the derived values."""
+    out: list[str] = []
     if d["options"]:
         out += ["", _("Options (--opt NAME=VALUE):")]
         for o in d["options"]:
@@ -279,50 +307,41 @@ def details_text(d: dict[str, Any], formulas: bool = False) -> str:
         out += ["", _("Tables:")] + [f"  {k}: {value_words(v)}" for k, v in d["tables"].items()]
     if d["derived"] and formulas:
         out += ["", _("Derived values:")] + [f"  {x['name']} ({x['scope']}) = {x['formula']}" for x in d["derived"]]
-    out += ["", _("Scoring:")]
-    per = {"player": _("per player"), "side": _("per side")}
-    for s in d["scoring"]:
-        if formulas:
-            cond = " " + _("when {formula}").format(formula=s['when']) if s["when"] else ""
-            out.append(f"  {s['label']} ({per.get(s['per'], s['per'])}): {s['points']}{cond}")
-        else:
-            out.append(f"  {s['label']} ({per.get(s['per'], s['per'])})" + (f": {s['says']}" if s["says"] else ""))
-    if d["checks"]:
-        out += ["", _("Checks (a hand that breaks one is refused):")]
-        for c in d["checks"]:
-            out.append(f"  {c['says'][:1].upper()}{c['says'][1:]}")
-            if formulas:
-                out.append(f"      ok = {c['ok']}" + (f"; when = {c['when']}" if c["when"] else "")
-                           + f"; message = {c['message']}")
-    if d["thresholds"]:
-        out += ["", _("Thresholds and state:")]
-        for r in d["thresholds"]:
-            when = {"hand": _("after each hand"), "end": _("when the game ends"), "finish": _("on `finish`")}[r["on"]]
-            if not formulas:
-                out.append(f"  {when}: {r['says']}")
-                continue
-            acts = [_("set {counter} = {formula}").format(counter=k, formula=v) for k, v in r["set"].items()]
-            acts += [_("add {formula} to {counter}").format(counter=k, formula=v) for k, v in r["add"].items()]
-            acts += [_("set {counter} = {formula} for every side").format(counter=k, formula=v)
-                     for k, v in r["set_all"].items()]
-            if r["mark"]:
-                acts.append(_("mark {status}").format(status=r['mark']))
-            if r["end"]:
-                acts.append(_("end the game"))
-            cond = " " + _("if {formula}").format(formula=r['when']) if r["when"] else ""
-            out.append(f"  {when}{cond}: {'; '.join(acts) or r['message']}")
-    end = d["end"]
+    return out
+
+
+def _scoring_line(s: dict[str, Any], formulas: bool) -> str:
+    per = {"player": _("per player"), "side": _("per side")}.get(s["per"], s["per"])
+    if formulas:
+        cond = " " + _("when {formula}").format(formula=s['when']) if s["when"] else ""
+        return f"  {s['label']} ({per}): {s['points']}{cond}"
+    return f"  {s['label']} ({per})" + (f": {s['says']}" if s["says"] else "")
+
+
+def _threshold_line(r: dict[str, Any], formulas: bool) -> str:
+    when = {"hand": _("after each hand"), "end": _("when the game ends"), "finish": _("on `finish`")}[r["on"]]
+    if not formulas:
+        return f"  {when}: {r['says']}"
+    acts = [_("set {counter} = {formula}").format(counter=k, formula=v) for k, v in r["set"].items()]
+    acts += [_("add {formula} to {counter}").format(counter=k, formula=v) for k, v in r["add"].items()]
+    acts += [_("set {counter} = {formula} for every side").format(counter=k, formula=v)
+             for k, v in r["set_all"].items()]
+    if r["mark"]:
+        acts.append(_("mark {status}").format(status=r['mark']))
+    if r["end"]:
+        acts.append(_("end the game"))
+    cond = " " + _("if {formula}").format(formula=r['when']) if r["when"] else ""
+    return f"  {when}{cond}: {'; '.join(acts) or r['message']}"
+
+
+def _end_lines(end: dict[str, Any], formulas: bool) -> list[str]:
     when_text = end["when"] if formulas else end["when_words"]
     end_text = end["description"] or (_("when {formula}").format(formula=when_text) if end["when"]
                                       else _("see thresholds"))
     winner = _(WINNERS[end["winner"]]) if end["winner"] in WINNERS else end["winner"]
-    out += ["", _("End: {text}; winner: {winner}").format(text=end_text, winner=winner)]
+    out = ["", _("End: {text}; winner: {winner}").format(text=end_text, winner=winner)]
     if end.get("first_to"):
         rest = _("not scored") if end["rest_of_deal"] == "void" else _("still scored")
         out.append("  " + _("First to {goal}, counted in the order {labels}; the points after the winning one are "
                             "{rest}.").format(goal=end['first_to'], labels=", ".join(end['counted_in_order']), rest=rest))
-    if d["notes"]:
-        out += ["", _("Notes:")] + [f"  - {n}" for n in d["notes"]]
-    if d["info"]:
-        out += [""] + d["info"]
-    return "\n".join(out)
+    return out
