@@ -121,6 +121,7 @@ def run_scenario(path: Path, ruleset: Ruleset | None = None,
 
 
 def _play(data: dict[str, Any], game: Game) -> list[Mismatch]:
+    """Every hand of the scenario in turn, each compared with what it expects; then [result]."""
     state = initial_state(game)
     out: list[Mismatch] = []
     for n, spec in enumerate(data.get("hand", []), start=1):
@@ -128,65 +129,70 @@ def _play(data: dict[str, Any], game: Game) -> list[Mismatch]:
         if unknown:
             out.append(Mismatch(n, N_("unknown keys {keys}"), {"keys": sorted(unknown)}))
             continue
-        result: HandResult | None = None
         try:
-            if spec.get("finish"):
-                result = finish_game(game, state)
-            else:
-                result = record(game, state, [str(a) for a in spec.get("input", [])])
+            result = (finish_game(game, state) if spec.get("finish")
+                      else record(game, state, [str(a) for a in spec.get("input", [])]))
         except ScorepadError as exc:
-            want = spec.get("error")
-            text = "\n".join([exc.message, *exc.problems])
-            if want is None:
-                out.append(Mismatch(n, N_("refused: {text}"), {"text": text}))
+            if _refusal_mismatch(spec, exc, n, out):
                 return out
-            if str(want).lower() not in text.lower():
-                out.append(Mismatch(n, N_("refused with {text}, expected a message containing {want}"),
-                                    {"text": repr(text), "want": repr(want)}))
             continue
         if "error" in spec:
             out.append(Mismatch(n, N_("expected a refusal containing {want}, but the hand was accepted"),
                                 {"want": repr(spec["error"])}, _fmt_breakdown(game, result)))
             continue
         state = result.state
-        if "points" in spec and list(result.points) != spec["points"]:
-            out.append(Mismatch(n, _EXPECTED, {"key": "points", "want": spec["points"], "got": result.points},
-                                _fmt_breakdown(game, result)))
-        totals = [s["score"] for s in state["sides"]]
-        if "totals" in spec and totals != spec["totals"]:
-            out.append(Mismatch(n, _EXPECTED, {"key": "totals", "want": spec["totals"], "got": totals},
-                                _fmt_breakdown(game, result)))
-        _compare_state(spec.get("state", {}), state, n, out, game, result)
-        _compare_display(spec, game, state, n, out)
-        for text in spec.get("events", []):
-            if not any(str(text).lower() in e.lower() for e in result.events):
-                out.append(Mismatch(n, N_("no event containing {text} (events: {events})"),
-                                    {"text": repr(text), "events": result.events}))
-        for text in spec.get("no_events", []):
-            if any(str(text).lower() in e.lower() for e in result.events):
-                out.append(Mismatch(n, N_("an event contains {text}, which must not be said (events: {events})"),
-                                    {"text": repr(text), "events": result.events}))
-    expect = data.get("result", {})
+        _compare_hand(spec, game, result, n, out)
+    _compare_result(data.get("result", {}), game, state, out)
+    return out
+
+
+def _refusal_mismatch(spec: dict[str, Any], exc: ScorepadError, n: int, out: list[Mismatch]) -> bool:
+    """A refused hand against what the scenario says of it; True when the scenario cannot go on."""
+    want = spec.get("error")
+    text = "\n".join([exc.message, *exc.problems])
+    if want is None:
+        out.append(Mismatch(n, N_("refused: {text}"), {"text": text}))
+        return True
+    if str(want).lower() not in text.lower():
+        out.append(Mismatch(n, N_("refused with {text}, expected a message containing {want}"),
+                            {"text": repr(text), "want": repr(want)}))
+    return False
+
+
+def _compare_hand(spec: dict[str, Any], game: Game, result: HandResult, n: int, out: list[Mismatch]) -> None:
+    """One scored hand against its points, totals, counters, display and events."""
+    state = result.state
+    if "points" in spec and list(result.points) != spec["points"]:
+        out.append(Mismatch(n, _EXPECTED, {"key": "points", "want": spec["points"], "got": result.points},
+                            _fmt_breakdown(game, result)))
+    totals = [s["score"] for s in state["sides"]]
+    if "totals" in spec and totals != spec["totals"]:
+        out.append(Mismatch(n, _EXPECTED, {"key": "totals", "want": spec["totals"], "got": totals},
+                            _fmt_breakdown(game, result)))
+    _compare_state(spec.get("state", {}), state, n, out, game, result)
+    _compare_display(spec, game, state, n, out)
+    for text in spec.get("events", []):
+        if not any(str(text).lower() in e.lower() for e in result.events):
+            out.append(Mismatch(n, N_("no event containing {text} (events: {events})"),
+                                {"text": repr(text), "events": result.events}))
+    for text in spec.get("no_events", []):
+        if any(str(text).lower() in e.lower() for e in result.events):
+            out.append(Mismatch(n, N_("an event contains {text}, which must not be said (events: {events})"),
+                                {"text": repr(text), "events": result.events}))
+
+
+def _compare_result(expect: dict[str, Any], game: Game, state: State, out: list[Mismatch]) -> None:
+    """The game at the end against [result]: finished, winner, draw, totals, statuses, counters, display."""
     unknown_result = set(expect) - RESULT_KEYS
     if unknown_result:
         out.append(Mismatch(0, N_("unknown keys in [result]: {keys}"), {"keys": sorted(unknown_result)}))
-    if "finished" in expect and state["finished"] != expect["finished"]:
-        out.append(Mismatch(0, _EXPECTED, {"key": "finished", "want": expect["finished"], "got": state["finished"]}))
-    if "winner" in expect and state["winners"] != expect["winner"]:
-        out.append(Mismatch(0, _EXPECTED, {"key": "winner", "want": expect["winner"], "got": state["winners"]}))
-    if "draw" in expect and state["draw"] != expect["draw"]:
-        out.append(Mismatch(0, _EXPECTED, {"key": "draw", "want": expect["draw"], "got": state["draw"]}))
-    if "totals" in expect:
-        totals = [s["score"] for s in state["sides"]]
-        if totals != expect["totals"]:
-            out.append(Mismatch(0, _EXPECTED, {"key": "totals", "want": expect["totals"], "got": totals}))
-    if "status" in expect:
-        status = [s["status"] for s in state["sides"]]
-        if status != expect["status"]:
-            out.append(Mismatch(0, _EXPECTED, {"key": "status", "want": expect["status"], "got": status}))
+    got = {"finished": state["finished"], "winner": state["winners"], "draw": state["draw"],
+           "totals": [s["score"] for s in state["sides"]], "status": [s["status"] for s in state["sides"]]}
+    for key, value in got.items():
+        if key in expect and value != expect[key]:
+            out.append(Mismatch(0, _EXPECTED, {"key": key, "want": expect[key], "got": value}))
     _compare_state(expect.get("state", {}), state, 0, out, game, None)
     _compare_display(expect, game, state, 0, out)
-    return out
 
 
 def _compare_display(spec: dict[str, Any], game: Game, state: State, n: int, out: list[Mismatch]) -> None:
