@@ -94,13 +94,11 @@ def import_game_toml(store: Store, path: Path) -> tuple[int, int]:
     return insert_games(store, [game], pins, {})
 
 
-def checked_game(data: dict[str, Any], path: Path) -> tuple[dict[str, Any], dict[str, dict[str, Any]]]:
-    """The game of a checked file in export form, its hands replayed as typed; UserError otherwise."""
-    from scorepad.app.games import hand_row, type_and_score
-    from scorepad.engine.game import Game, Side, finish_game, initial_state, resolve_options
+def _game_of(data: dict[str, Any], path: Path, variant: str | None) -> Any:
+    """The file's game: its pinned ruleset, players, sides and options, each checked."""
+    from scorepad.engine.game import Game, Side, resolve_options
     from scorepad.rules.loader import load_text
 
-    variant = data.get("variant") or None
     try:
         rs = load_text(data["ruleset_text"], "ruleset_text", variant, played=True)
     except ScorepadError as exc:
@@ -123,7 +121,14 @@ def checked_game(data: dict[str, Any], path: Path) -> tuple[dict[str, Any], dict
     if found:
         raise refuse(path, found)
     options = resolve_options(rs, data["options"])
-    game = Game(rs, tuple(players), tuple(Side(s["name"], tuple(s["members"])) for s in sides), options)
+    return Game(rs, tuple(players), tuple(Side(s["name"], tuple(s["members"])) for s in sides), options)
+
+
+def _replayed(game: Any, data: dict[str, Any], path: Path) -> tuple[list[Any], dict[str, Any]]:
+    """The file's hands typed again in order and scored: their rows and the state after them."""
+    from scorepad.app.games import hand_row, type_and_score
+    from scorepad.engine.game import initial_state
+
     state = initial_state(game)
     rows = []
     for j, h in enumerate(data.get("hand", [])):
@@ -135,6 +140,18 @@ def checked_game(data: dict[str, Any], path: Path) -> tuple[dict[str, Any], dict
             raise refuse(path, [f"hand[{j}]: the hand cannot be replayed: {exc.message}"]) from None
         rows.append(hand_row(h["n"], raw.typed, hand, result))
         state = result.state
+    return rows, state
+
+
+def checked_game(data: dict[str, Any], path: Path) -> tuple[dict[str, Any], dict[str, dict[str, Any]]]:
+    """The game of a checked file in export form, its hands replayed as typed; UserError otherwise."""
+    from scorepad.engine.game import finish_game
+
+    variant = data.get("variant") or None
+    game = _game_of(data, path, variant)
+    rs, players, options = game.ruleset, list(game.players), dict(game.options)
+    sides = [{"name": s.name, "members": list(s.members)} for s in game.sides]
+    rows, state = _replayed(game, data, path)
     audit = [audit_entry("new", None, {"players": players, "options": options})]
     if rows:
         audit.append(audit_entry("import", 1, {"file": Path(path).name}))
