@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import ast
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from scorepad.errors import FormulaError
@@ -91,53 +91,79 @@ def _call_words(fn: str, args: list[str]) -> str:
 
 
 def _words(node: ast.AST, who: str | None) -> str:
-    if isinstance(node, ast.Constant):
-        if node.value is None:
-            return "none"
-        if isinstance(node.value, bool):
-            return _("yes") if node.value else _("no")
-        if isinstance(node.value, str) and current() != "en":
-            return repr(node.value)     # a value as typed, set apart from the words of the language around it
-        return str(node.value)
-    if isinstance(node, ast.Name):
-        return name_words(node.id, who)
-    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
-        return _call_words(node.func.id, [_words(a, who) for a in node.args])
-    if isinstance(node, ast.Subscript):
-        return _("{value} for {key}").format(value=_words(node.value, who), key=_words(node.slice, who))
-    if isinstance(node, ast.Attribute):
-        return f"{_words(node.value, who)} {_id_words(node.attr)}"
-    if isinstance(node, ast.BinOp) and type(node.op) in _OPS:
-        left, right = (f"({_words(n, who)})" if isinstance(n, (ast.BinOp, ast.IfExp)) else _words(n, who)
-                       for n in (node.left, node.right))
-        return f"{left} {_OPS[type(node.op)]} {right}"
-    if isinstance(node, ast.UnaryOp):
-        inner = _words(node.operand, who)
-        if isinstance(node.op, ast.Not):
-            return _("not {condition}").format(condition=inner)
-        return f"-{inner}" if isinstance(node.op, ast.USub) else inner
-    if isinstance(node, ast.BoolOp):
-        template = N_("{left} and {right}") if isinstance(node.op, ast.And) else N_("{left} or {right}")
-        return joined_words(template, [f"({_words(v, who)})" if isinstance(v, (ast.BoolOp, ast.IfExp))
-                                       else _words(v, who) for v in node.values])
-    if isinstance(node, ast.Compare):
-        out = _words(node.left, who)
-        for op, rhs in zip(node.ops, node.comparators, strict=False):
-            is_none = (isinstance(rhs, ast.Constant) and rhs.value is None) or (
-                isinstance(rhs, ast.Name) and rhs.id == "none")
-            if is_none and type(op) in (ast.Eq, ast.NotEq):
-                out = (_("{value} is not given") if isinstance(op, ast.Eq) else _("{value} is given")).format(value=out)
-            else:
-                template = _COMPARE.get(type(op), N_("{left} compared with {right}"))
-                out = _(template).format(left=out, right=_words(rhs, who))
-        return out
-    if isinstance(node, ast.IfExp):
-        return _("{left} or {right}").format(left=_words(node.body, who), right=_words(node.orelse, who))
-    if isinstance(node, (ast.List, ast.Tuple, ast.Set)):
-        return ", ".join(_words(e, who) for e in node.elts)
-    if isinstance(node, (ast.ListComp, ast.GeneratorExp)):
-        return _words(node.elt, who)
+    """A formula's tree read aloud, node by node (one wording per kind of node)."""
+    for kinds, wording in _WORDINGS:
+        if isinstance(node, kinds):
+            return str(wording(node, who))
     return _("a value")
+
+
+def _constant_words(node: Any, who: str | None) -> str:
+    if node.value is None:
+        return "none"
+    if isinstance(node.value, bool):
+        return _("yes") if node.value else _("no")
+    if isinstance(node.value, str) and current() != "en":
+        return repr(node.value)     # a value as typed, set apart from the words of the language around it
+    return str(node.value)
+
+
+def _call_node_words(node: Any, who: str | None) -> str:
+    if isinstance(node.func, ast.Name):
+        return _call_words(node.func.id, [_words(a, who) for a in node.args])
+    return _("a value")
+
+
+def _binop_words(node: Any, who: str | None) -> str:
+    if type(node.op) not in _OPS:
+        return _("a value")
+    left, right = (f"({_words(n, who)})" if isinstance(n, (ast.BinOp, ast.IfExp)) else _words(n, who)
+                   for n in (node.left, node.right))
+    return f"{left} {_OPS[type(node.op)]} {right}"
+
+
+def _unary_words(node: Any, who: str | None) -> str:
+    inner = _words(node.operand, who)
+    if isinstance(node.op, ast.Not):
+        return _("not {condition}").format(condition=inner)
+    return f"-{inner}" if isinstance(node.op, ast.USub) else inner
+
+
+def _boolop_words(node: Any, who: str | None) -> str:
+    template = N_("{left} and {right}") if isinstance(node.op, ast.And) else N_("{left} or {right}")
+    return joined_words(template, [f"({_words(v, who)})" if isinstance(v, (ast.BoolOp, ast.IfExp))
+                                   else _words(v, who) for v in node.values])
+
+
+def _compare_words(node: Any, who: str | None) -> str:
+    out = _words(node.left, who)
+    for op, rhs in zip(node.ops, node.comparators, strict=False):
+        is_none = (isinstance(rhs, ast.Constant) and rhs.value is None) or (
+            isinstance(rhs, ast.Name) and rhs.id == "none")
+        if is_none and type(op) in (ast.Eq, ast.NotEq):
+            out = (_("{value} is not given") if isinstance(op, ast.Eq) else _("{value} is given")).format(value=out)
+        else:
+            template = _COMPARE.get(type(op), N_("{left} compared with {right}"))
+            out = _(template).format(left=out, right=_words(rhs, who))
+    return out
+
+
+_WORDINGS: tuple[tuple[Any, Callable[[Any, str | None], str]], ...] = (
+    (ast.Constant, _constant_words),
+    (ast.Name, lambda node, who: name_words(node.id, who)),
+    (ast.Call, _call_node_words),
+    (ast.Subscript, lambda node, who: _("{value} for {key}").format(value=_words(node.value, who),
+                                                                   key=_words(node.slice, who))),
+    (ast.Attribute, lambda node, who: f"{_words(node.value, who)} {_id_words(node.attr)}"),
+    (ast.BinOp, _binop_words),
+    (ast.UnaryOp, _unary_words),
+    (ast.BoolOp, _boolop_words),
+    (ast.Compare, _compare_words),
+    (ast.IfExp, lambda node, who: _("{left} or {right}").format(left=_words(node.body, who),
+                                                              right=_words(node.orelse, who))),
+    ((ast.List, ast.Tuple, ast.Set), lambda node, who: ", ".join(_words(e, who) for e in node.elts)),
+    ((ast.ListComp, ast.GeneratorExp), lambda node, who: _words(node.elt, who)),
+)
 
 
 def message_words(text: str, parts: Sequence[Formula], env: Mapping[str, Any], who: str) -> str:
