@@ -1280,41 +1280,18 @@ class _CodeGen:
         return self.glob["_expression"], self.glob["_formula"]
 
     def expr(self, node: ast.AST) -> str:
+        """The Python text of one validated node (the compiler refused every other kind first)."""
         named = self.atom_names.get(id(node))
         if named is not None:
             return named
         if isinstance(node, ast.Constant):
-            value = node.value
-            if isinstance(value, (int, float)) and not isinstance(value, bool):
-                value = _number(value, "constant")
-            return self.bind(value) if isinstance(value, str) else repr(value)
+            return self.constant(node)
         if isinstance(node, ast.Name):
-            name = node.id
-            if name in ("true", "True"):
-                return "True"
-            if name in ("false", "False"):
-                return "False"
-            if name in self.locals:
-                return f"_v{self.locals[::-1].index(name)}_{len(self.locals)}"
-            if self.name_of is not None:
-                return self.name_of(name)
-            return f"env[{self.bind(name)}]"
+            return self.name(node.id)
         if isinstance(node, ast.BinOp):
-            symbol = _INLINE_ARITHMETIC.get(type(node.op))
-            if isinstance(node.op, ast.Div) and not self.plain and self.hand:
-                return self.hand_division(node)
-            if symbol is not None and not self.plain and self.hand:
-                return self.hand_polynomial(node) or self.hand_arithmetic(node, symbol)
-            if symbol is not None and not self.plain:
-                return self.arithmetic(node, symbol)
-            return f"{self.bind(_GEN_BINOPS[type(node.op)])}({self.expr(node.left)}, {self.expr(node.right)})"
+            return self.binop(node)
         if isinstance(node, ast.UnaryOp):
-            inner = self.expr(node.operand)
-            if isinstance(node.op, ast.Not):
-                return f"(not {inner})"
-            if isinstance(node.op, ast.USub):
-                return f"(-{self.bind(_number)}({inner}))"
-            return f"{self.bind(_number)}({inner})"
+            return self.unary(node)
         if isinstance(node, ast.BoolOp):
             word = " and " if isinstance(node.op, ast.And) else " or "
             return "(" + word.join(self.expr(v) for v in node.values) + ")"
@@ -1333,6 +1310,41 @@ class _CodeGen:
         if isinstance(node, (ast.ListComp, ast.GeneratorExp)):
             return self.comprehension(node)
         raise FormulaError(f"{_describe(node)} is not allowed in a formula")  # the compiler refused it first
+
+    def constant(self, node: ast.Constant) -> str:
+        value = node.value
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            value = _number(value, "constant")
+        return self.bind(value) if isinstance(value, str) else repr(value)
+
+    def name(self, name: str) -> str:
+        if name in ("true", "True"):
+            return "True"
+        if name in ("false", "False"):
+            return "False"
+        if name in self.locals:
+            return f"_v{self.locals[::-1].index(name)}_{len(self.locals)}"
+        if self.name_of is not None:
+            return self.name_of(name)
+        return f"env[{self.bind(name)}]"
+
+    def binop(self, node: ast.BinOp) -> str:
+        symbol = _INLINE_ARITHMETIC.get(type(node.op))
+        if isinstance(node.op, ast.Div) and not self.plain and self.hand:
+            return self.hand_division(node)
+        if symbol is not None and not self.plain and self.hand:
+            return self.hand_polynomial(node) or self.hand_arithmetic(node, symbol)
+        if symbol is not None and not self.plain:
+            return self.arithmetic(node, symbol)
+        return f"{self.bind(_GEN_BINOPS[type(node.op)])}({self.expr(node.left)}, {self.expr(node.right)})"
+
+    def unary(self, node: ast.UnaryOp) -> str:
+        inner = self.expr(node.operand)
+        if isinstance(node.op, ast.Not):
+            return f"(not {inner})"
+        if isinstance(node.op, ast.USub):
+            return f"(-{self.bind(_number)}({inner}))"
+        return f"{self.bind(_number)}({inner})"
 
     def compare(self, node: ast.Compare) -> str:
         scalar = [isinstance(n, ast.Constant) for n in (node.left, *node.comparators)]
