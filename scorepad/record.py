@@ -5,8 +5,7 @@ source text and compiles it when the module is imported: about 0.3 ms a class, a
 `dataclasses` itself pulls in `inspect` (5 ms). A `scorepad standings` imports some 30 such classes
 (the ruleset model, the store's rows) and uses each a handful of times, so the compiling was a fifth
 of the command. A record's methods are the same few functions for every class, reading the field
-names the decorator collected; nothing is compiled at import. A class that makes many instances (a
-row or a result per hand) compiles its own `__init__` at its HOT-th instance, as dataclasses would.
+names the decorator collected; nothing is compiled, at import or later.
 
 What a record does is what `@dataclass(frozen=True)` (`record`) or `@dataclass` (`mutable_record`)
 does for the features scorepad uses: fields from the class's own annotations after its base
@@ -93,30 +92,12 @@ def _collect(cls: type) -> tuple[Field, ...]:
     return tuple(found.values())
 
 
-def _methods(cls: type, fields: tuple[Field, ...], frozen: bool) -> dict[str, Any]:
-    names = tuple(f.name for f in fields)
+def _init_for(names: tuple[str, ...], fill: tuple[tuple[str, Any, Any], ...], qualname: str) -> Callable[..., None]:
+    """The shared __init__ of a record class: positional or keyword arguments, defaults filled in."""
     count = len(names)
     known = frozenset(names)
-    fill = tuple((f.name, f.default, f.default_factory) for f in fields
-                 if f.default is not _MISSING or f.default_factory is not None)
-    shown = tuple(f.name for f in fields if f.repr)
-    qualname = cls.__qualname__
-    compared = tuple(f.name for f in fields if f.compare)
-    values_of: Callable[[Any], tuple[Any, ...]]   # the compared fields as a tuple, in order
-    if len(compared) > 1:
-        values_of = attrgetter(*compared)
-    elif len(compared) == 1:
-        one = compared[0]
-        values_of = lambda obj: (getattr(obj, one),)  # noqa: E731
-    else:
-        values_of = lambda obj: ()  # noqa: E731
-
-    made = [0]
 
     def __init__(self: Any, *args: Any, **kwargs: Any) -> None:
-        made[0] += 1
-        if made[0] == HOT and cls.__dict__.get("__init__") is __init__:
-            compile_init(cls)   # made often: from now on by a compiled __init__, as dataclasses writes it
         if len(args) > count:
             raise TypeError(f"{qualname}.__init__() takes {count + 1} positional arguments but "
                             f"{len(args) + 1} were given")
@@ -139,6 +120,27 @@ def _methods(cls: type, fields: tuple[Field, ...], frozen: bool) -> dict[str, An
                             f"{'s' if len(missing) > 1 else ''}: {', '.join(map(repr, missing))}")
         self.__dict__.update((n, values[n]) for n in names)
 
+    return __init__
+
+
+def _methods(cls: type, fields: tuple[Field, ...], frozen: bool) -> dict[str, Any]:
+    names = tuple(f.name for f in fields)
+    fill = tuple((f.name, f.default, f.default_factory) for f in fields
+                 if f.default is not _MISSING or f.default_factory is not None)
+    shown = tuple(f.name for f in fields if f.repr)
+    qualname = cls.__qualname__
+    compared = tuple(f.name for f in fields if f.compare)
+    values_of: Callable[[Any], tuple[Any, ...]]   # the compared fields as a tuple, in order
+    if len(compared) > 1:
+        values_of = attrgetter(*compared)
+    elif len(compared) == 1:
+        one = compared[0]
+        values_of = lambda obj: (getattr(obj, one),)  # noqa: E731
+    else:
+        values_of = lambda obj: ()  # noqa: E731
+
+    __init__ = _init_for(names, fill, qualname)
+
     def __repr__(self: Any) -> str:
         return f"{type(self).__qualname__}({', '.join(f'{n}={getattr(self, n)!r}' for n in shown)})"
 
@@ -160,43 +162,6 @@ def _methods(cls: type, fields: tuple[Field, ...], frozen: bool) -> dict[str, An
 
         methods.update(__hash__=__hash__, __setattr__=__setattr__, __delattr__=__delattr__)
     return methods
-
-
-HOT = 200
-"""Instances a record's class makes with the shared __init__ before compiling its own: a command
-makes a handful of each; a replay or an export makes a row or a result per hand (the compiled one
-is ~7x faster, and compiling it costs as much as ~100 calls of the shared one)."""
-
-_FACTORY: Any = object()
-
-
-def compile_init(cls: type) -> None:
-    """Give a record class a compiled __init__ (what dataclasses writes: one store per field)."""
-    fields: tuple[Field, ...] = cls.__dict__["__record_fields__"]
-    # a frozen record's fields go into its __dict__ (its __setattr__ refuses); others are assigned
-    store = "_record_d[{name!r}]" if cls.__dict__["__record_frozen__"] else "_record_self.{name}"
-    env: dict[str, Any] = {"_FACTORY": _FACTORY}
-    params, body = [], []
-    for i, f in enumerate(fields):
-        if not f.name.isidentifier() or f.name.startswith("_record_"):
-            return   # pragma: no cover - annotations are identifiers; the shared __init__ stays
-        if f.default_factory is not None:
-            env[f"_record_factory{i}"] = f.default_factory
-            params.append(f"{f.name}=_FACTORY")
-            body.append(f"    {store.format(name=f.name)} = _record_factory{i}() if {f.name} is _FACTORY else {f.name}")
-        else:
-            if f.default is not _MISSING:
-                env[f"_record_default{i}"] = f.default
-                params.append(f"{f.name}=_record_default{i}")
-            else:
-                params.append(f.name)
-            body.append(f"    {store.format(name=f.name)} = {f.name}")
-    first = "    _record_d = _record_self.__dict__\n" if cls.__dict__["__record_frozen__"] else ""
-    source = f"def __init__(_record_self, {', '.join(params)}):\n{first}" + "\n".join([*body, "    pass\n"])
-    exec(source, env)   # text made above from the class's own field names
-    init = env["__init__"]
-    init.__qualname__ = f"{cls.__qualname__}.__init__"
-    cls.__init__ = init  # type: ignore[misc]
 
 
 def _make(cls: type[T], frozen: bool) -> type[T]:

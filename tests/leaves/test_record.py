@@ -70,14 +70,11 @@ def _pairs() -> list[tuple[str, type, type]]:
     return pairs
 
 
-def _fresh(label: str, compiled: bool) -> type:
-    """The record class `label` declared anew: on the shared __init__, or with its compiled one."""
+def _fresh(label: str) -> type:
+    """The record class `label` declared anew (the shared __init__: nothing is compiled)."""
     name, _, attr = label.rpartition(".")
     cls: type = getattr(_twin_module(name, as_dataclasses=False), attr)
     assert cls.__dict__["__init__"].__code__.co_flags & 0x04   # *args: the shared __init__
-    if compiled:
-        record.compile_init(cls)
-        assert not cls.__dict__["__init__"].__code__.co_flags & 0x04
     return cls
 
 
@@ -102,7 +99,7 @@ def _raises(call: Any, *args: Any, **kwargs: Any) -> type | None:
 
 @pytest.mark.parametrize(("label", "rec", "dc"), PAIRS, ids=[p[0] for p in PAIRS])
 def test_a_record_is_its_dataclass(label: str, rec: type, dc: type) -> None:
-    for cls in (rec, _fresh(label, compiled=False), _fresh(label, compiled=True)):
+    for cls in (rec, _fresh(label)):
         _same_as_dataclass(label, cls, dc)
 
 
@@ -192,29 +189,6 @@ def test_record_semantics() -> None:
             y: int = 0
             z: int  # type: ignore[misc]
     assert record.fields(p) == ("x", "y", "tags", "note") and record.is_record(Point) and not record.is_record(1)
-
-
-def test_a_class_made_often_compiles_its_init(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(record, "HOT", 3)
-
-    @record.record
-    class Row:
-        n: int
-        tags: tuple[str, ...] = record.field(default_factory=tuple)
-        note: str = ""
-
-    shared = Row.__init__
-    rows = [Row(1), Row(2, note="x"), Row(3, ("a",))]
-    assert Row.__init__ is not shared and Row.__init__.__qualname__.endswith("Row.__init__")
-    rows += [Row(1), Row(2, note="x"), Row(3, ("a",)), Row(n=4)]
-    assert rows[:3] == rows[3:6] and rows[6] == Row(4, (), "")
-    assert list(vars(Row(5, note="y"))) == ["n", "tags", "note"]
-    with pytest.raises(AttributeError):
-        rows[0].n = 2  # type: ignore[misc]
-    with pytest.raises(TypeError):
-        Row()  # type: ignore[call-arg]
-    with pytest.raises(TypeError):
-        Row(1, (), "", 4)  # type: ignore[call-arg]
 
 
 def test_records_copy_and_pickle() -> None:
