@@ -362,6 +362,7 @@ class _Writer:
             self.depth -= 1
 
     def rules(self, rules: Any) -> None:
+        """Each threshold rule, for the game or for each side (still playing, unless it includes the out)."""
         bind = self.gen.bind
         for rule in rules:
             per_game = rule.per == "game"
@@ -379,52 +380,57 @@ class _Writer:
             if rule.when is not None:
                 self.emit(f"if {self.value(rule.when, ctx)}:")
                 self.depth += 1
-            if not per_game:
-                self.emit(f"before = NS[k][{bind('score')}]")
-            sets = []
-            for n, (name, f) in enumerate(rule.set):
-                self.emit(f"set{n} = {self.counter_value(f, ctx)}")
-                sets.append((name, f"set{n}"))
-            adds = []
-            for n, (name, f) in enumerate(rule.add):
-                self.emit(f"add{n} = {self.counter_value(f, ctx)}")
-                adds.append((name, f"add{n}"))
-            set_all = []
-            for n, (name, f) in enumerate(rule.set_all):
-                self.emit(f"all{n} = {self.counter_value(f, ctx)}")
-                set_all.append((name, f"all{n}"))
-            if rule.message and rule.message_parts:
-                parts = []
-                for n, f in enumerate(rule.message_parts):
-                    self.emit(f"part{n} = {bind(values.format_value)}({self.value(f, ctx)})")
-                    parts.append(f"part{n}")
-                self.emit(f"message = {bind(_fill)}({bind(rule.message)}, [{', '.join(parts)}])")
-            for name, var in sets:
-                self.emit(f"{self.counter_ref(name, per_game)} = {var}")
-            for name, var in adds:
-                ref = self.counter_ref(name, per_game)
-                self.emit(f"{ref} = {ref} + {var}")
-            for name, var in set_all:
-                self.emit("for side in NS:")
-                self.emit(f"    side[{bind(name)}] = {var}")
-            if rule.mark and not per_game:
-                self.emit(f"NS[k][{bind('status')}] = {bind(rule.mark)}")
-            if not per_game:
-                score = bind("score")
-                self.emit(f"if NS[k][{score}] != before:")
-                self.emit(f"    delta = NS[k][{score}] - before")
-                self.emit("    points[k] += delta")
-                also = "".join(f"({bind(name)}, {var}), " for name, var in adds)
-                self.emit(f"    also = tuple(c for c, v in ({also}) if c != {score} and v == delta)")
-                self.emit(f"    BD[k].append(_TN(_LINE, ({bind(rule.label)}, delta, ({score}, *also))))")
-            if rule.message:
-                if rule.message_parts:
-                    self.emit("if message: events.append(message)")
-                else:
-                    self.emit(f"events.append({bind(rule.message)})")
-            if rule.end:
-                self.emit("ended = True")
+            self.rule_body(rule, ctx, per_game)
             self.depth -= 1 + (rule.when is not None)
+
+    def rule_body(self, rule: Any, ctx: tuple[str, str], per_game: bool) -> None:
+        """One rule where it holds: its values worked out first, then stored, the score's change
+        written as a line of the breakdown, its message and the end of the game."""
+        bind = self.gen.bind
+        if not per_game:
+            self.emit(f"before = NS[k][{bind('score')}]")
+        sets = self.rule_values(rule.set, "set", ctx)
+        adds = self.rule_values(rule.add, "add", ctx)
+        set_all = self.rule_values(rule.set_all, "all", ctx)
+        if rule.message and rule.message_parts:
+            parts = []
+            for n, f in enumerate(rule.message_parts):
+                self.emit(f"part{n} = {bind(values.format_value)}({self.value(f, ctx)})")
+                parts.append(f"part{n}")
+            self.emit(f"message = {bind(_fill)}({bind(rule.message)}, [{', '.join(parts)}])")
+        for name, var in sets:
+            self.emit(f"{self.counter_ref(name, per_game)} = {var}")
+        for name, var in adds:
+            ref = self.counter_ref(name, per_game)
+            self.emit(f"{ref} = {ref} + {var}")
+        for name, var in set_all:
+            self.emit("for side in NS:")
+            self.emit(f"    side[{bind(name)}] = {var}")
+        if rule.mark and not per_game:
+            self.emit(f"NS[k][{bind('status')}] = {bind(rule.mark)}")
+        if not per_game:
+            self.score_line(rule, adds)
+        if rule.message:
+            self.emit("if message: events.append(message)" if rule.message_parts else f"events.append({bind(rule.message)})")
+        if rule.end:
+            self.emit("ended = True")
+
+    def rule_values(self, pairs: Any, prefix: str, ctx: tuple[str, str]) -> list[tuple[str, str]]:
+        out = []
+        for n, (name, f) in enumerate(pairs):
+            self.emit(f"{prefix}{n} = {self.counter_value(f, ctx)}")
+            out.append((name, f"{prefix}{n}"))
+        return out
+
+    def score_line(self, rule: Any, adds: list[tuple[str, str]]) -> None:
+        bind = self.gen.bind
+        score = bind("score")
+        self.emit(f"if NS[k][{score}] != before:")
+        self.emit(f"    delta = NS[k][{score}] - before")
+        self.emit("    points[k] += delta")
+        also = "".join(f"({bind(name)}, {var}), " for name, var in adds)
+        self.emit(f"    also = tuple(c for c, v in ({also}) if c != {score} and v == delta)")
+        self.emit(f"    BD[k].append(_TN(_LINE, ({bind(rule.label)}, delta, ({score}, *also))))")
 
     def game_over(self) -> None:
         """engine.finish_if_over after a hand: is the game over; if so its end rules, the winners."""

@@ -450,8 +450,24 @@ def translate(rs: Ruleset, lang: str | None) -> Ruleset:
         out.end = replace(rs.end, description=end_text)
     vnames = tr.get("variants", {})
     out.variants = {k: vnames.get(k, {}).get("name", v) for k, v in rs.variants.items()}
+    out.fields, out.field_aliases = _translated_fields(rs, tr.get("fields", {}))
+    out.options = {k: replace(o, help=tr.get("options", {}).get(k, {}).get("help", o.help))
+                   for k, o in rs.options.items()}
+    checks_tr = tr.get("checks", {})
+    out.checks = tuple(replace(c, message=checks_tr[c.id], message_parts=_reorder(c.message, c.message_parts,
+                                                                                            checks_tr[c.id]))
+                       if c.id in checks_tr else c for c in rs.checks)
+    scores_tr = tr.get("scores", {})
+    out.scores = tuple(replace(s, label=scores_tr.get(s.id, s.label)) for s in rs.scores)
+    out.rules = _translated_rules(rs, tr.get("rules", {}))
+    display_tr = tr.get("display", {})
+    out.display_side = {display_tr.get(k, k): f for k, f in rs.display_side.items()}
+    out.display_next = {display_tr.get(k, k): f for k, f in rs.display_next.items()}
+    return out
 
-    fields_tr = tr.get("fields", {})
+
+def _translated_fields(rs: Ruleset, fields_tr: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str, str]]:
+    """The fields with their help, value words and names in the language (the aliases it adds)."""
     fields = dict(rs.fields)
     aliases: dict[str, str] = dict(rs.field_aliases)
     for fname, spec in fields_tr.items():
@@ -473,17 +489,11 @@ def translate(rs: Ruleset, lang: str | None) -> Ruleset:
         fields[fname] = replace(fdef, help=spec.get("help", fdef.help), words=words, synonyms=synonyms)
         for alias in spec.get("names", []):
             aliases[alias.strip().lower()] = fname
-    out.fields = fields
-    out.field_aliases = aliases
-    out.options = {k: replace(o, help=tr.get("options", {}).get(k, {}).get("help", o.help))
-                   for k, o in rs.options.items()}
-    checks_tr = tr.get("checks", {})
-    out.checks = tuple(replace(c, message=checks_tr[c.id], message_parts=_reorder(c.message, c.message_parts,
-                                                                                            checks_tr[c.id]))
-                       if c.id in checks_tr else c for c in rs.checks)
-    scores_tr = tr.get("scores", {})
-    out.scores = tuple(replace(s, label=scores_tr.get(s.id, s.label)) for s in rs.scores)
-    rules_tr = tr.get("rules", {})
+    return fields, aliases
+
+
+def _translated_rules(rs: Ruleset, rules_tr: Mapping[str, Any]) -> tuple[Any, ...]:
+    """The threshold rules with their messages and labels in the language (a message's parts reordered)."""
     rules = []
     for r in rs.rules:
         rt = rules_tr.get(r.id, {})
@@ -494,11 +504,7 @@ def translate(rs: Ruleset, lang: str | None) -> Ruleset:
         label = rt.get("label") or (rt.get("message") if r.label == r.message and "message" in rt else r.label)
         rules.append(replace(r, label=label, message=message,
                                          message_parts=_reorder(r.message, r.message_parts, message)))
-    out.rules = tuple(rules)
-    display_tr = tr.get("display", {})
-    out.display_side = {display_tr.get(k, k): f for k, f in rs.display_side.items()}
-    out.display_next = {display_tr.get(k, k): f for k, f in rs.display_next.items()}
-    return out
+    return tuple(rules)
 
 
 def _with_variant_sections(tr: Mapping[str, Any], vtr: Mapping[str, Any]) -> dict[str, Any]:
