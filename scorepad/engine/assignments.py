@@ -106,60 +106,26 @@ def split_assignments(game: Game, args: Sequence[str], strict: bool = False, bid
     last one wins. The first `bid` arguments are a bid written down by `scorepad bid`; a refusal says
     so, since the player did not type that value now.
     """
-    rs = game.ruleset
     values: dict[str, Any] = {}
     problems: list[str] = []
-    given: dict[tuple[str, int | None], tuple[str, str, bool]] = {}  # (field, seat or side) -> (value, as typed, bid)
-    from_bid = set(args[:bid])
-
-    def once(fdef: FieldDef, idx: int | None, value: str, arg: str) -> None:
-        before = given.setdefault((fdef.name, idx), (value, arg, arg in from_bid))
-        if strict and before[0].casefold() != value.casefold():
-            who = None if idx is None else _who_names(game, fdef.scope)[idx]
-            label = f"{who}.{fdef.name}" if who else fdef.name
-            text = (_("{label} is given twice, as {first} ({first_typed}, written down by `scorepad bid`) and as "
-                      "{second} ({second_typed}); type it once, or take the bid back with `scorepad undo`")
-                    if before[2] else
-                    _("{label} is given twice, as {first} ({first_typed}) and as {second} ({second_typed}); "
-                      "type it once"))
-            problems.append(text.format(label=label, first=before[0], first_typed=before[1], second=value,
-                                        second_typed=arg))
-        given[(fdef.name, idx)] = (value, arg, arg in from_bid)
-
+    given = _Given(game, strict, set(args[:bid]), problems)
     for arg in args:
-        if "=" not in arg:
-            problems.append(_("{arg} is not an assignment; write field=value (fields: {fields})").format(
-                arg=repr(arg), fields=", ".join(rs.fields)))
+        parsed = _parsed(game, arg, problems)
+        if parsed is None:
             continue
-        left, _eq, right = arg.partition("=")
-        left, right = left.strip(), right.strip()
-        if len(right) > MAX_VALUE_LENGTH:
-            problems.append(_("the value for {field} is too long").format(field=left))
-            continue
-        who_text, dot, fname = left.rpartition(".")
-        fname = fname.lower()
-        fdef = _find_field(rs.fields, fname, rs.field_aliases)
-        if fdef is None:
-            problems.append(_("{game} has no field {field} (fields: {fields})").format(
-                game=game.ruleset.name, field=repr(fname), fields=", ".join(rs.fields)))
-            continue
+        fdef, who_text, right = parsed
         count = len(game.players) if fdef.scope == "player" else len(game.sides)
-        if dot:
-            if fdef.scope == "hand":
-                problems.append(_("{field} is a field of the whole hand; write {field}={value}").format(
-                    field=fdef.name, value=right))
-                continue
+        if who_text is not None:
             try:
                 idx = resolve_who(game, who_text, fdef.scope)
             except UserError as exc:
                 problems.append(exc.message)
                 continue
-            slot = values.setdefault(fdef.name, [None] * count)
-            slot[idx] = right
-            once(fdef, idx, right, arg)
+            values.setdefault(fdef.name, [None] * count)[idx] = right
+            given.once(fdef, idx, right, arg)
         elif fdef.scope == "hand":
             values[fdef.name] = right
-            once(fdef, None, right, arg)
+            given.once(fdef, None, right, arg)
         else:
             items = row_items(game, fdef, right, problems)
             if items is None:
@@ -167,10 +133,58 @@ def split_assignments(game: Game, args: Sequence[str], strict: bool = False, bid
             slot = values.setdefault(fdef.name, [None] * count)
             for idx, item in enumerate(items):
                 slot[idx] = item
-                once(fdef, idx, item, arg)
+                given.once(fdef, idx, item, arg)
     if problems:
         raise HandError(problems[0], problems)
     return RawHand(values, list(args))
+
+
+def _parsed(game: Game, arg: str, problems: list[str]) -> tuple[FieldDef, str | None, str] | None:
+    """One assignment as (field, who it is for or None, the value's text); None with the sentence
+    added to `problems` when it is not one."""
+    rs = game.ruleset
+    if "=" not in arg:
+        problems.append(_("{arg} is not an assignment; write field=value (fields: {fields})").format(
+            arg=repr(arg), fields=", ".join(rs.fields)))
+        return None
+    left, _eq, right = arg.partition("=")
+    left, right = left.strip(), right.strip()
+    if len(right) > MAX_VALUE_LENGTH:
+        problems.append(_("the value for {field} is too long").format(field=left))
+        return None
+    who_text, dot, fname = left.rpartition(".")
+    fdef = _find_field(rs.fields, fname.lower(), rs.field_aliases)
+    if fdef is None:
+        problems.append(_("{game} has no field {field} (fields: {fields})").format(
+            game=rs.name, field=repr(fname.lower()), fields=", ".join(rs.fields)))
+        return None
+    if dot and fdef.scope == "hand":
+        problems.append(_("{field} is a field of the whole hand; write {field}={value}").format(
+            field=fdef.name, value=right))
+        return None
+    return fdef, (who_text if dot else None), right
+
+
+class _Given:
+    """The values given so far, by field and seat: `strict` refuses one given twice with two values."""
+
+    def __init__(self, game: Game, strict: bool, from_bid: set[str], problems: list[str]) -> None:
+        self.game, self.strict, self.from_bid, self.problems = game, strict, from_bid, problems
+        self.seen: dict[tuple[str, int | None], tuple[str, str, bool]] = {}  # -> (value, as typed, from the bid)
+
+    def once(self, fdef: FieldDef, idx: int | None, value: str, arg: str) -> None:
+        before = self.seen.setdefault((fdef.name, idx), (value, arg, arg in self.from_bid))
+        if self.strict and before[0].casefold() != value.casefold():
+            who = None if idx is None else _who_names(self.game, fdef.scope)[idx]
+            label = f"{who}.{fdef.name}" if who else fdef.name
+            text = (_("{label} is given twice, as {first} ({first_typed}, written down by `scorepad bid`) and as "
+                      "{second} ({second_typed}); type it once, or take the bid back with `scorepad undo`")
+                    if before[2] else
+                    _("{label} is given twice, as {first} ({first_typed}) and as {second} ({second_typed}); "
+                      "type it once"))
+            self.problems.append(text.format(label=label, first=before[0], first_typed=before[1], second=value,
+                                             second_typed=arg))
+        self.seen[(fdef.name, idx)] = (value, arg, arg in self.from_bid)
 
 
 def assignment_words(line: str) -> list[str]:
