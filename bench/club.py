@@ -28,7 +28,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from tests import pgserver  # noqa: E402
-from tests.test_reliability import TALLY, clean_env, hand_cmd, results, tag_of  # noqa: E402
+from tests.store.test_reliability import TALLY, clean_env, hand_cmd, results, tag_of  # noqa: E402
 
 
 def scorepad(db: str, *args: str, env: dict[str, str]) -> str:

@@ -61,32 +61,8 @@ def statements(prefix: str, schema: str, tables: list[str]) -> list[str]:
     # Each function runs with the rights of whoever fired it (SECURITY INVOKER) and reads names only
     # from pg_catalog (a fixed search_path, schema-qualified calls), so nothing created elsewhere runs.
     fixed = "SECURITY INVOKER SET search_path = pg_catalog, pg_temp"
-    out.append(f"""CREATE OR REPLACE FUNCTION {fn_hands}() RETURNS trigger LANGUAGE plpgsql {fixed} AS $$
-BEGIN
-  IF TG_OP = 'DELETE' THEN
-    IF pg_catalog.pg_has_role(current_user, '{owner}', 'MEMBER') THEN RETURN OLD; END IF;
-    RAISE EXCEPTION 'a stored hand is never deleted (only {owner} deletes a whole game)'
-      USING ERRCODE = 'insufficient_privilege';
-  END IF;
-  IF (pg_catalog.to_jsonb(NEW) OPERATOR(pg_catalog.-) 'status')
-     IS DISTINCT FROM (pg_catalog.to_jsonb(OLD) OPERATOR(pg_catalog.-) 'status')
-     OR OLD.status <> 'active' OR NEW.status NOT IN ('undone', 'replaced') THEN
-    RAISE EXCEPTION 'a stored hand is never changed; undo and edit only retire it (active to undone or replaced)'
-      USING ERRCODE = 'insufficient_privilege';
-  END IF;
-  RETURN NEW;
-END $$""")
-    out.append(f"""CREATE OR REPLACE FUNCTION {fn_audit}() RETURNS trigger LANGUAGE plpgsql {fixed} AS $$
-BEGIN
-  -- deleting a game files its trail away under the negated game id: the one change, the owner's
-  IF TG_OP = 'UPDATE' AND pg_catalog.pg_has_role(current_user, '{owner}', 'MEMBER') AND OLD.game_id > 0
-     AND NEW.game_id = -OLD.game_id
-     AND (pg_catalog.to_jsonb(NEW) OPERATOR(pg_catalog.-) 'game_id')
-         = (pg_catalog.to_jsonb(OLD) OPERATOR(pg_catalog.-) 'game_id') THEN
-    RETURN NEW;
-  END IF;
-  RAISE EXCEPTION 'the audit trail is append-only: % refused', TG_OP USING ERRCODE = 'insufficient_privilege';
-END $$""")
+    out.append(_hands_function(fn_hands, owner, fixed))
+    out.append(_audit_function(fn_audit, owner, fixed))
     out += guard_statements(prefix, q, owner, fixed)
     out.append(f"ALTER FUNCTION {fn_hands}() OWNER TO {owner}")
     out.append(f"ALTER FUNCTION {fn_audit}() OWNER TO {owner}")
@@ -100,6 +76,40 @@ END $$""")
     out.append(f"CREATE TRIGGER {prefix}_audit_no_truncate BEFORE TRUNCATE ON {q}.audit "
                f"FOR EACH STATEMENT EXECUTE FUNCTION {fn_audit}()")
     return out
+
+
+def _hands_function(fn_hands: str, owner: str, fixed: str) -> str:
+    """A stored hand is retired (active to undone or replaced), never changed; only the owner deletes."""
+    return f"""CREATE OR REPLACE FUNCTION {fn_hands}() RETURNS trigger LANGUAGE plpgsql {fixed} AS $$
+BEGIN
+  IF TG_OP = 'DELETE' THEN
+    IF pg_catalog.pg_has_role(current_user, '{owner}', 'MEMBER') THEN RETURN OLD; END IF;
+    RAISE EXCEPTION 'a stored hand is never deleted (only {owner} deletes a whole game)'
+      USING ERRCODE = 'insufficient_privilege';
+  END IF;
+  IF (pg_catalog.to_jsonb(NEW) OPERATOR(pg_catalog.-) 'status')
+     IS DISTINCT FROM (pg_catalog.to_jsonb(OLD) OPERATOR(pg_catalog.-) 'status')
+     OR OLD.status <> 'active' OR NEW.status NOT IN ('undone', 'replaced') THEN
+    RAISE EXCEPTION 'a stored hand is never changed; undo and edit only retire it (active to undone or replaced)'
+      USING ERRCODE = 'insufficient_privilege';
+  END IF;
+  RETURN NEW;
+END $$"""
+
+
+def _audit_function(fn_audit: str, owner: str, fixed: str) -> str:
+    """The audit trail only grows; the owner's delete of a game files its trail under the negated id."""
+    return f"""CREATE OR REPLACE FUNCTION {fn_audit}() RETURNS trigger LANGUAGE plpgsql {fixed} AS $$
+BEGIN
+  -- deleting a game files its trail away under the negated game id: the one change, the owner's
+  IF TG_OP = 'UPDATE' AND pg_catalog.pg_has_role(current_user, '{owner}', 'MEMBER') AND OLD.game_id > 0
+     AND NEW.game_id = -OLD.game_id
+     AND (pg_catalog.to_jsonb(NEW) OPERATOR(pg_catalog.-) 'game_id')
+         = (pg_catalog.to_jsonb(OLD) OPERATOR(pg_catalog.-) 'game_id') THEN
+    RETURN NEW;
+  END IF;
+  RAISE EXCEPTION 'the audit trail is append-only: % refused', TG_OP USING ERRCODE = 'insufficient_privilege';
+END $$"""
 
 
 def guard_statements(prefix: str, q: str, owner: str, fixed: str) -> list[str]:
