@@ -64,23 +64,15 @@ def set_language(code: str | None) -> None:
 
 
 def _catalog(code: str) -> Any:
-    """The catalog of a language: read by scorepad.locale.mo (which decodes only the messages shown),
-    or by gettext when that reader leaves it to gettext; None when there is none to read."""
+    """The catalog of a language, read by the standard library's gettext; None when there is none.
+    (A reader of our own that decoded only the messages shown saved about 1.5 ms a command: less than
+    the 10 ms that would justify a copy of gettext.)"""
+    import gettext
+
     path = LOCALE_DIR / code / "LC_MESSAGES" / f"{DOMAIN}.mo"
     try:
-        data = path.read_bytes()
-    except OSError:
-        return None
-    from scorepad.locale.mo import read
-
-    catalog = read(data)
-    if catalog is not None:
-        return catalog
-    import gettext
-    import io
-
-    try:
-        return gettext.GNUTranslations(io.BytesIO(data))
+        with path.open("rb") as fh:
+            return gettext.GNUTranslations(fh)
     except OSError:
         return None
 
