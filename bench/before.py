@@ -13,6 +13,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 COMMIT = "da8ffbe"
 PATH = "tests/legacy_engine.py"
+MOVED = {
+    "from scorepad.expr import": "from scorepad.rules.expr import",
+    "from scorepad.ruleset import Check, Rule, Ruleset": "from scorepad.rules.model import Check, Rule, Ruleset",
+    "from scorepad.ruleset import TEMPLATE_RE": "from scorepad.rules.names import TEMPLATE_RE",
+}
 
 
 def engine_before() -> types.ModuleType:
@@ -22,6 +27,8 @@ def engine_before() -> types.ModuleType:
                                 check=True).stdout
     except (OSError, subprocess.CalledProcessError) as exc:
         raise SystemExit(f"cannot read the engine before from git ({COMMIT}:{PATH}): {exc}") from None
+    for old, new in MOVED.items():   # the package's modules have moved since (round 3: the layers)
+        source = source.replace(old, new)
     module = types.ModuleType("engine_before")
     module.__file__ = f"{COMMIT}:{PATH}"
     sys.modules[module.__name__] = module  # dataclasses look their module up by name
