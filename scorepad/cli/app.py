@@ -549,12 +549,12 @@ def rename(old: str = typer.Argument(..., help="the player's name now"),
            game: str | None = typer.Option(None, "--game", help="game id or name (default: the current game)"),
            everywhere: bool = typer.Option(False, "--all", help="in every game (seasons then count one player)")) -> None:
     """Rename a player in one game, or in every game with --all (recorded in the audit trail)."""
-    from scorepad.app import games as play
+    from scorepad.app import rename as renaming
     from scorepad.errors import UserError
 
     if everywhere and game is not None:
         raise UserError(_('--game renames in one game and --all in every game; give one of them'))
-    rows = play.rename(_store(), old, new, game, everywhere)
+    rows = renaming.rename(_store(), old, new, game, everywhere)
     ids = ", ".join(str(r.id) for r in rows)
     typer.echo(ngettext("Renamed {old} to {new} in game {ids}.", "Renamed {old} to {new} in games {ids}.",
                         len(rows)).format(old=old, new=new.strip(), ids=ids))
@@ -614,10 +614,10 @@ def log(game: str | None = typer.Option(None, "--game", metavar="GAME", help="ga
 @app.command("verify")
 def verify() -> None:
     """Replay every game and compare with the stored totals (exit 1 if any differ)."""
-    from scorepad.app import games as play
+    from scorepad.app import verify as verification
 
     store = _store()
-    problems = play.verify(store)
+    problems = verification.verify(store)
     for p in problems:
         typer.echo(p)
     n = len(store.games())
@@ -773,10 +773,10 @@ def rescore(game_id: str = typer.Argument(..., help="game id"),
             ruleset: Path = typer.Option(..., "--ruleset", help="the ruleset file to score the game with now"),
             yes: bool = typer.Option(False, "--yes", help="apply without asking")) -> None:
     """Re-score a game with another ruleset file: shows the differences first, applies with --yes."""
-    from scorepad.app import games as play
+    from scorepad.app import rescore as rescoring
 
     store = _store()
-    diff = play.rescore_preview(store, game_id, ruleset, _rules_dirs())
+    diff = rescoring.rescore_preview(store, game_id, ruleset, _rules_dirs())
     typer.echo(diff.text)
     if not diff.changed:
         typer.echo(_('Nothing changes.'))
@@ -787,7 +787,7 @@ def rescore(game_id: str = typer.Argument(..., help="game id"),
         else:
             typer.echo(_('Not applied; run again with --yes to apply.'))
             return
-    play.rescore_apply(store, diff)
+    rescoring.rescore_apply(store, diff)
     typer.echo(_('Re-scored; the old hands are kept in the audit trail.'))
 
 

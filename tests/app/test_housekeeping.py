@@ -411,6 +411,9 @@ def test_two_players_swap_names_and_every_game_scores_the_same(path: Path, tmp_p
     """Renames retype every hand: after two players swap names (three renames), each scenario's game
     replays to the same points hand by hand, and `verify` agrees."""
     from scorepad.app import games as play
+    from scorepad.app import rename as renaming
+    from scorepad.app import rows
+    from scorepad.app import verify as verification
     from scorepad.app.scenario import load_scenario
     from scorepad.engine.game import initial_state
     from scorepad.errors import ScorepadError
@@ -439,15 +442,15 @@ def test_two_players_swap_names_and_every_game_scores_the_same(path: Path, tmp_p
     points = [h.points for h in store.hands(gid)]
     first = before.players[0]
     second = before.players[1] if len(before.players) > 1 else "Swap Back"
-    play.rename(store, first, "Swap Tmp", gid)
+    renaming.rename(store, first, "Swap Tmp", gid)
     if len(before.players) > 1:
-        play.rename(store, second, first, gid)
-    play.rename(store, "swap tmp", second, gid)
+        renaming.rename(store, second, first, gid)
+    renaming.rename(store, "swap tmp", second, gid)
     after = store.game(gid)
     assert after.players[:2] == [second, first][:len(before.players)]
-    assert play.totals(after) == play.totals(before)
+    assert rows.totals(after) == rows.totals(before)
     assert [h.points for h in store.hands(gid)] == points
-    assert play.verify(store) == []
+    assert verification.verify(store) == []
 
 
 def test_housekept_games_export_and_import(cli: Cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -12,6 +12,7 @@ import pytest
 import tomli_w
 
 from scorepad.app import games as play
+from scorepad.app import verify as verification
 from scorepad.errors import RulesetError
 from scorepad.rules.loader import load_text
 from scorepad.rules.registry import bundled_dir
@@ -67,7 +68,7 @@ def test_verify_checks_every_language(tmp_path: Path) -> None:
     store = Store(tmp_path / "t.db")
     row = play.new_game(store, "spades", ["ann", "bob", "cat", "dan"])
     play.record_hand(store, row.id, ["bid=3,3,3,3", "tricks=4,3,3,3"])
-    assert play.verify(store, workers=1) == []
+    assert verification.verify(store, workers=1) == []
     store.close()
     con = sqlite3.connect(tmp_path / "t.db")
     con.execute("UPDATE rulesets SET text = ?", (_with_bad_estonian(),))
@@ -76,7 +77,7 @@ def test_verify_checks_every_language(tmp_path: Path) -> None:
     play.pinned_ruleset.cache_clear()
     store = Store(tmp_path / "t.db")
     try:
-        found = play.verify(store, workers=1)
+        found = verification.verify(store, workers=1)
         assert f"game {row.id}: cannot be replayed: 2 problems in spades.toml" in found, found   # as before
         assert play.standings(store.game(row.id))["hands"] == 1      # English: the standings as ever
         with pytest.raises(RulesetError) as estonian:

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from scorepad.app import games as play
+from scorepad.app import verify as verification
 from scorepad.app.transfer import export_chunks, export_data
 from scorepad.store import Store
 
@@ -48,10 +49,10 @@ def test_verify_shared_among_processes_says_what_one_process_says(tmp_path: Path
         con.execute("UPDATE hands SET state = replace(state, '\"score\":', '\"score\":1') WHERE game_id = ?",
                     (ids[1],))
         con.execute("UPDATE games SET state = replace(state, '\"bags\":', '\"bags\":9') WHERE id = ?", (ids[3],))
-    alone = play.verify(store, workers=1)
+    alone = verification.verify(store, workers=1)
     assert sorted({line.split(":")[0] for line in alone}) == [f"game {ids[1]}", f"game {ids[3]}"]
-    assert play.verify(store, workers=2) == alone
-    assert play.verify(store, workers=3) == alone
+    assert verification.verify(store, workers=2) == alone
+    assert verification.verify(store, workers=3) == alone
 
 
 def test_verify_runs_cover_every_game_once_in_order() -> None:
@@ -64,7 +65,7 @@ def test_verify_runs_cover_every_game_once_in_order() -> None:
     for _ in range(200):
         rows: Any = [SimpleNamespace(hands=rng.choice([0, 1, 5, 20, 300])) for _ in range(rng.randint(1, 60))]
         size = rng.randint(1, 400)
-        runs = play._runs(rows, size)
+        runs = verification._runs(rows, size)
         assert [i for run in runs for i in run] == list(range(len(rows)))
         assert all(len(run) > 0 for run in runs)
         assert all(sum(rows[i].hands + 1 for i in run) >= size for run in runs[:-1])

@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 
 from scorepad.app import games as play
+from scorepad.app import verify as verification
 from scorepad.errors import ScorepadError, StoreConflict, StoreError, UserError
 from scorepad.locale import set_language
 from scorepad.store import SCHEMA_VERSION, Store, _v1
@@ -365,7 +366,7 @@ def test_every_scenario_game_verifies(scenario_store: Store | None) -> None:
     if scenario_store is None:
         pytest.skip("no store")
     assert scenario_store.games(), "the scenario games were not stored"
-    assert play.verify(scenario_store) == []
+    assert verification.verify(scenario_store) == []
 
 
 # ------------------------------------------------------------------ concurrency, both stores
@@ -650,7 +651,7 @@ def test_first_use_by_four_processes_at_once(anydb: str, tmp_path: Path) -> None
     assert len(store.games()) == 12
     assert len({g.ruleset_hash for g in store.games()}) == 1
     assert store.db.execute("SELECT count(*) FROM audit WHERE action = 'new'").fetchone()[0] == 12
-    assert play.verify(store) == []
+    assert verification.verify(store) == []
 
 
 def test_a_bid_written_down_then_the_hand(acli: Callable[..., Run]) -> None:
