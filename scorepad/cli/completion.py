@@ -128,6 +128,7 @@ def assignments(ctx: Any, incomplete: str) -> list[str]:
     if row is None:
         return []
     from scorepad.app.games import game_of
+    from scorepad.engine.assignments import field_candidates
 
     game = game_of(row)
     rs = game.ruleset
@@ -139,14 +140,7 @@ def assignments(ctx: Any, incomplete: str) -> list[str]:
         fdef = rs.fields.get(name)
         if fdef is None:
             return []
-        values = [*fdef.values, *fdef.words]
-        if fdef.type == "bool":
-            values += ["yes", "no"]
-        elif fdef.type == "player":
-            values += list(game.players)
-        elif fdef.type == "side":
-            values += [s.name for s in game.sides]
-        return _matching([f"{left}={v}" for v in values], incomplete)
+        return _matching([f"{left}={v}" for v in field_candidates(game, fdef)], incomplete)
     out = [f"{f.name}=" for f in fields]
     who_fields = [f for f in fields if f.scope != "hand"]
     if "." in incomplete or any(p.lower().startswith(incomplete.lower()) for p in game.players):

@@ -249,6 +249,22 @@ def typed_assignments(game: Game, values: Mapping[str, Any], skip_defaults: bool
     return typed
 
 
+def field_candidates(game: Game, fdef: FieldDef) -> list[str]:
+    """The values a person may type for a field (what Tab offers at the prompt and in the shell):
+    its words, player or side names, yes/no."""
+    out: list[str] = []
+    if fdef.type == "word":
+        out += list(fdef.values)
+    elif fdef.type == "bool":
+        out += ["yes", "no"]
+    elif fdef.type == "player":
+        out += list(game.players)
+    elif fdef.type == "side":
+        out += [s.name for s in game.sides]
+    out += [w for w in fdef.words if w not in out]
+    return out
+
+
 def value_text(value: Any) -> str:
     """A typed value written back the way a person would type it (a default in brackets)."""
     if isinstance(value, bool):

@@ -44,6 +44,9 @@ from scorepad.engine.assignments import (
     typed_assignments,
     value_text,
 )
+from scorepad.engine.assignments import (
+    field_candidates as candidates,
+)
 from scorepad.engine.game import Game, Hand, HandResult, State, active_players, apply_hand, run_checks_on
 from scorepad.errors import FormulaError, HandError, UserError
 from scorepad.locale import _
@@ -77,21 +80,6 @@ class Outcome:
     raw: RawHand
     hand: Hand
     result: HandResult
-
-
-def candidates(game: Game, fdef: FieldDef) -> list[str]:
-    """What Tab offers for a field: its words, player or side names, yes/no."""
-    out: list[str] = []
-    if fdef.type == "word":
-        out += list(fdef.values)
-    elif fdef.type == "bool":
-        out += ["yes", "no"]
-    elif fdef.type == "player":
-        out += list(game.players)
-    elif fdef.type == "side":
-        out += [s.name for s in game.sides]
-    out += [w for w in fdef.words if w not in out]
-    return out
 
 
 class HandPrompt:

@@ -297,14 +297,19 @@ def test_new_game_of_a_costly_ruleset_refused_through_the_library() -> None:
         make_game(load_text(rs_text, "evil.toml"), ["a", "b"])
 
 
+def wide_ruleset(section: str, lets: int, rules: int) -> str:
+    """A ruleset of `lets` one-number lets in `section` ([player] or [let]) and `rules` threshold rules."""
+    return ('[game]\nid = "wide"\nname = "Wide"\n[players]\nmin = 2\nmax = 12\n'
+            f'[fields.pts]\nscope = "player"\ntype = "int"\n[state.side]\nseen = 0\n[{section}]\n'
+            + "".join(f'a{i} = "{i}"\n' for i in range(lets))
+            + f'[[score]]\nper = "player"\npoints = "pts + a{lets - 1} - {lets - 1}"\n'
+            + "".join('[[rule]]\nwhen = "seen < 0"\n' for _ in range(rules)))
+
+
 def test_many_names_and_many_rules_are_refused_quickly(cli: Callable[..., Run], tmp_path: Path) -> None:
     """Thousands of lets times thousands of rules (once 4.7 s a hand, and each load 3 s): past the bound
     on formulas a hand, refused at the check, with the reason, without working the hand out."""
-    text = ('[game]\nid = "wide"\nname = "Wide"\n[players]\nmin = 2\nmax = 12\n'
-            '[fields.pts]\nscope = "player"\ntype = "int"\n[state.side]\nseen = 0\n[player]\n'
-            + "".join(f'a{i} = "{i}"\n' for i in range(6000))
-            + '[[score]]\nper = "player"\npoints = "pts + a5999 - 5999"\n'
-            + "".join('[[rule]]\nwhen = "seen < 0"\n' for _ in range(3000)))
+    text = wide_ruleset("player", 6000, 3000)
     path = tmp_path / "wide.toml"
     path.write_text(text)
     start = time.perf_counter()
@@ -316,11 +321,7 @@ def test_many_names_and_many_rules_are_refused_quickly(cli: Callable[..., Run], 
 
 def test_the_widest_ruleset_within_the_bounds_stays_quick(cli: Callable[..., Run], tmp_path: Path) -> None:
     """1,400 lets of the hand and 8 rules for each of 12 sides: loaded, checked and a hand scored at once."""
-    text = ('[game]\nid = "wide"\nname = "Wide"\n[players]\nmin = 2\nmax = 12\n'
-            '[fields.pts]\nscope = "player"\ntype = "int"\n[state.side]\nseen = 0\n[let]\n'
-            + "".join(f'a{i} = "{i}"\n' for i in range(1300))
-            + '[[score]]\nper = "player"\npoints = "pts + a1299 - 1299"\n'
-            + "".join('[[rule]]\nwhen = "seen < 0"\n' for _ in range(8)))
+    text = wide_ruleset("let", 1300, 8)
     path = tmp_path / "wide.toml"
     path.write_text(text)
     start = time.perf_counter()
