@@ -24,5 +24,6 @@ def redo(store: Store, game_id: int | str | None) -> Recorded:
     except ScorepadError as exc:
         raise UserError(_("hand {n} ({value}) no longer fits the game: {message}").format(
                             n=n, value=' '.join(undone.typed), message=exc.message)) from None
-    store.add_hand(row.id, row.version, hand_row(n, undone.typed, hand, result))
+    store.add_hand(row.id, row.version, hand_row(n, undone.typed, hand, result),
+                   audit=("redo", {"restored": {"n": n, "typed": list(undone.typed)}}))
     return Recorded(store.game(row.id), game, n, result)

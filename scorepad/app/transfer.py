@@ -93,6 +93,8 @@ AUDIT_DETAILS: dict[str, Shape] = {
     "edit": _Open({"hand": Int(), "old": _TYPED_ONLY, "new": _TYPED_ONLY}),
     "new": _Open({"players": ListOf(Text(max_len=1000))}, frozenset({"players"})),
     "finish": _Open({"events": ListOf(Text(max_len=10_000))}, frozenset({"events"})),
+    "redo": _Open({"restored": _Open({"n": Int(), "typed": TYPED})}, frozenset({"restored"})),
+    "bid": _Open({"bid": TYPED}, frozenset({"bid"})),
 }
 
 

@@ -396,14 +396,19 @@ class Store:
             raise StoreConflict(_("another scorepad command changed this game at the same moment; try again"))
         db.execute("UPDATE games SET version = version + 1 WHERE id = ?", (game_id,))
 
-    def add_hand(self, game_id: int, expected_version: int, row: HandRow) -> None:
-        """Append a hand; refuses if another command changed the game since it was read."""
+    def add_hand(self, game_id: int, expected_version: int, row: HandRow,
+                 audit: tuple[str, dict[str, Any]] | None = None) -> None:
+        """Append a hand; refuses if another command changed the game since it was read. `audit`
+        (action, detail): the entry of the audit trail the same transaction writes (`redo`)."""
         with self.write() as db:
             self._claim(db, game_id, expected_version)
             self._insert_hand(db, game_id, row)
             db.execute("UPDATE games SET hands = ?, state = ?, finished = ? WHERE id = ?",
                        (row.n, dumps(row.state), int(row.state.get("finished", False)), game_id))
             db.execute("DELETE FROM pending_bids WHERE game_id = ?", (game_id,))  # the hand completes the bid
+            if audit is not None:
+                db.execute("INSERT INTO audit(game_id, at, action, hand_n, detail) VALUES(?, ?, ?, ?, ?)",
+                           (game_id, now(), audit[0], row.n, dumps(audit[1])))
 
     def _insert_hand(self, db: sqlite3.Connection, game_id: int, row: HandRow) -> None:
         db.execute("INSERT INTO hands(game_id, n, status, typed, hand, points, breakdown, events, state, created)"

@@ -333,6 +333,12 @@ def audit_text(entries: list[dict[str, Any]]) -> str:
         elif e["action"] == "edit":
             what = _("hand {n}: was {old}; now {new}").format(n=d['hand'], old=' '.join(d['old']['typed']),
                                                               new=' '.join(d['new']['typed']))
+        elif e["action"] == "redo" and "restored" in d:
+            what = _("put back hand {n}: {typed}").format(n=d['restored']['n'], typed=' '.join(d['restored']['typed']))
+        elif e["action"] == "bid" and isinstance(d.get("bid"), list):
+            what = " ".join(map(str, d["bid"]))
+        elif e["action"] == "undo bid" and isinstance(d.get("removed_bid"), list):
+            what = _("took back {typed}").format(typed=" ".join(map(str, d["removed_bid"])))
         elif e["action"] == "new":
             what = _("players {names}").format(names=", ".join(d.get("players", [])))
         elif e["action"] == "rescore":

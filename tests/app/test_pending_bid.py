@@ -142,3 +142,17 @@ def test_the_toml_game_file_carries_the_pending_bid(cli: Callable[..., Run], tmp
     assert r.code == 0, r.err
     assert _bid_shown(cli) == ["ann.bid=4", "bob.bid=3", "cat.bid=2", "dan.bid=3"]
     assert cli("hand", "--game", "1", "tricks=4,3,3,3").code == 0
+
+
+def test_the_log_shows_the_bid_its_taking_back_and_a_redo(cli: Callable[..., Run]) -> None:
+    assert cli("new", "spades", "ann", "bob", "cat", "dan").code == 0
+    assert cli("bid", "bid=4,3,3,3").code == 0
+    assert cli("undo").code == 0                     # the bid taken back
+    assert cli("hand", "bid=4,3,3,3", "tricks=5,3,3,2").code == 0
+    assert cli("undo").code == 0
+    assert cli("redo").code == 0
+    log = cli("log").out
+    lines = [line.split(None, 2)[2] for line in log.splitlines()]
+    assert "bid      bid=4,3,3,3" in lines
+    assert "undo bid took back bid=4,3,3,3" in lines
+    assert "redo     put back hand 1: bid=4,3,3,3 tricks=5,3,3,2" in lines
