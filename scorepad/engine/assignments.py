@@ -536,6 +536,14 @@ def field_applies(game: Game, fdef: FieldDef, typed: Mapping[str, Any], state: S
     return _holds(fdef.applies_if, _env_from_typed(game, typed, state) if not _is_env(typed) else typed)
 
 
+def field_required(game: Game, fdef: FieldDef, typed: Mapping[str, Any], state: State | None = None) -> bool:
+    """Must the field have a value, given the values typed so far? (`required_if`, as the argument form
+    reads it when it lists what is missing; true when it cannot be told yet.)"""
+    if fdef.required_if is None:
+        return not fdef.optional
+    return _holds(fdef.required_if, _env_from_typed(game, typed, state) if not _is_env(typed) else typed)
+
+
 def _is_env(typed: Mapping[str, Any]) -> bool:
     return "n_players" in typed and "hand_no" in typed
 

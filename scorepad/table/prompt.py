@@ -28,7 +28,6 @@ from typing import Any
 
 from scorepad.engine.assignments import (
     RawHand,
-    _env_from_typed,
     assignment_words,
     check_field_names,
     checks_on,
@@ -36,6 +35,7 @@ from scorepad.engine.assignments import (
     copies_problems,
     describe_field,
     field_applies,
+    field_required,
     fill_total,
     looks_like_assignments,
     missing_sentence,
@@ -48,7 +48,7 @@ from scorepad.engine.assignments import (
     field_candidates as candidates,
 )
 from scorepad.engine.game import Game, Hand, HandResult, State, active_players, apply_hand, run_checks_on
-from scorepad.errors import FormulaError, HandError, UserError
+from scorepad.errors import HandError, UserError
 from scorepad.locale import _
 from scorepad.rules.model import FieldDef, Ruleset, field_refs
 from scorepad.rules.values import format_value
@@ -283,11 +283,7 @@ class HandPrompt:
         if (fdef.required_if is None or fdef.optional or fdef.default is not None
                 or self.answers.get(fdef.name) is not None):
             return False
-        env = _env_from_typed(self.game, self.typed_values(), self.state)
-        try:
-            return not fdef.required_if(env)
-        except FormulaError:
-            return False
+        return not field_required(self.game, fdef, self.typed_values(), self.state)
 
     def refused_now(self, fdef: FieldDef) -> bool:
         """Run the checks that need only the fields typed so far and use this one; say what they

@@ -7,6 +7,7 @@ from typing import Any
 
 from scorepad.locale import N_, _, ngettext
 from scorepad.locale.engine_text import engine_text
+from scorepad.rules.values import format_value as plain_value
 
 STATUS = {"playing": N_("playing"), "won": N_("won"), "lost": N_("lost"), "out": N_("out")}
 """A side's status (an id in the data and JSON) as shown."""
@@ -17,13 +18,11 @@ def status_text(status: str) -> str:
 
 
 def format_value(value: Any) -> str:
-    """engine.format_value, imported when first used (`rules list` and `games` need no engine); a
-    yes/no value in the reader's language (the engine's own texts stay English)."""
+    """A value as `rules.values.format_value` writes it, but a yes/no value in the reader's language
+    (the engine's own texts stay English)."""
     if isinstance(value, bool):
         return _("yes") if value else _("no")
-    from scorepad.rules.values import format_value as real
-
-    return real(value)
+    return plain_value(value)
 
 
 def tabulate(*args: Any, **kwargs: Any) -> str:
