@@ -43,7 +43,7 @@ from scorepad.engine.game import (
     side_display,
 )
 from scorepad.errors import HandError, ScorepadError, StoreConflict, UserError
-from scorepad.locale import _, ngettext
+from scorepad.locale import _, ngettext, shown
 from scorepad.names import MAX_GAME_NAME, check_name
 from scorepad.record import field, mutable_record
 from scorepad.rules.loader import load_text
@@ -160,7 +160,7 @@ def ask_missing(game: Game, raw: RawHand, missing: Sequence[Missing], prompt: Pr
             try:
                 convert(game, fdef, answer, who)
             except UserError as exc:
-                prompt_error(exc.message)
+                prompt_error(shown(exc.message))
                 continue
             break
         if m.who is None:
@@ -362,7 +362,7 @@ def edit(store: Store, game_id: int | str | None, n: int, args: Sequence[str],
         if typing.ruleset is not game.ruleset:
             result = apply_hand(game, state, hand)
     except ScorepadError as exc:
-        raise HandError(_("hand {n} cannot be changed like that: {message}").format(n=n, message=exc.message),
+        raise HandError(_("hand {n} cannot be changed like that: {message}").format(n=n, message=shown(exc.message)),
                         exc.problems) from None
     new_rows = [hand_row(n, [*old.typed, *args], hand, result)]
     state = result.state
@@ -374,7 +374,7 @@ def edit(store: Store, game_id: int | str | None, n: int, args: Sequence[str],
             res = apply_hand(game, state, later.hand)
         except ScorepadError as exc:
             raise HandError(_("with that change hand {n} is no longer legal: {message}").format(
-                                n=later.n, message=exc.message),
+                                n=later.n, message=shown(exc.message)),
                             exc.problems) from None
         new_rows.append(hand_row(later.n, later.typed, later.hand, res, later.created))
         state = res.state

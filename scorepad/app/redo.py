@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from scorepad.app.games import Recorded, game_of, hand_row, type_and_score
 from scorepad.errors import ScorepadError, UserError
-from scorepad.locale import _
+from scorepad.locale import _, shown
 from scorepad.store import Store
 
 
@@ -23,7 +23,7 @@ def redo(store: Store, game_id: int | str | None) -> Recorded:
         _raw, hand, result = type_and_score(game, row.state, undone.typed, None)
     except ScorepadError as exc:
         raise UserError(_("hand {n} ({value}) no longer fits the game: {message}").format(
-                            n=n, value=' '.join(undone.typed), message=exc.message)) from None
+                            n=n, value=' '.join(undone.typed), message=shown(exc.message))) from None
     store.add_hand(row.id, row.version, hand_row(n, undone.typed, hand, result),
                    audit=("redo", {"restored": {"n": n, "typed": list(undone.typed)}}))
     return Recorded(store.game(row.id), game, n, result)

@@ -16,7 +16,7 @@ from scorepad.engine.game import (
     make_game,
 )
 from scorepad.errors import ScorepadError, UserError
-from scorepad.locale import _
+from scorepad.locale import _, shown
 from scorepad.store import GameRow, HandRow, Store
 
 
@@ -82,7 +82,7 @@ def _renamed(store: Store, row: GameRow, old: str, new: str) -> Any:
             _raw, hand, result = type_and_score(renamed, state, typed, None)
         except ScorepadError as exc:
             raise UserError(_("game {id}, hand {n} cannot be read with the new name: {message}").format(
-                                id=row.id, n=h.n, message=exc.message)) from None
+                                id=row.id, n=h.n, message=shown(exc.message))) from None
         if result.points != h.points:
             raise UserError(_("game {id}, hand {n} would score differently with the new name; not renamed").format(
                                 id=row.id, n=h.n))

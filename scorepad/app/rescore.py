@@ -14,7 +14,7 @@ from scorepad.engine.game import (
     initial_state,
 )
 from scorepad.errors import HandError, ScorepadError, UserError
-from scorepad.locale import _
+from scorepad.locale import _, shown
 from scorepad.record import mutable_record
 from scorepad.rules.loader import load_text
 from scorepad.rules.model import Ruleset
@@ -56,7 +56,7 @@ def rescore_preview(store: Store, game_id: int | str, path: Any, rules_dirs: Seq
             raw, hand, result = type_and_score(game, state, old.typed, None)
         except ScorepadError as exc:
             raise HandError(_("with {path}, hand {n} is refused: {message}").format(
-                                path=path, n=old.n, message=exc.message), exc.problems) from None
+                                path=path, n=old.n, message=shown(exc.message)), exc.problems) from None
         rows.append(hand_row(old.n, raw.typed, hand, result, old.created))
         before = [s["score"] for s in old.state["sides"]]
         after = [s["score"] for s in result.state["sides"]]

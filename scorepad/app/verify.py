@@ -14,7 +14,7 @@ from scorepad.engine.game import (
     initial_state,
 )
 from scorepad.errors import ScorepadError
-from scorepad.locale import _
+from scorepad.locale import _, shown
 from scorepad.store import GameRow, Store
 
 PARALLEL_HANDS = 5000  # a database with more hands than this is verified by one process per core
@@ -107,5 +107,5 @@ def _verify_game(store: Store, row: GameRow) -> list[str]:
                                 id=row.id, value=[s['score'] for s in row.state['sides']],
                                 value2=[s['score'] for s in state['sides']]))
     except ScorepadError as exc:
-        problems.append(_("game {id}: cannot be replayed: {message}").format(id=row.id, message=exc.message))
+        problems.append(_("game {id}: cannot be replayed: {message}").format(id=row.id, message=shown(exc.message)))
     return problems

@@ -19,7 +19,7 @@ from contextlib import contextmanager
 from typing import Any, NoReturn
 
 from scorepad.errors import ScorepadError
-from scorepad.locale import _
+from scorepad.locale import _, shown
 
 
 class Context:
@@ -148,15 +148,14 @@ def table() -> Iterator[Any]:
 
 def fail(exc: ScorepadError) -> NoReturn:
     """A known error: its sentence (and problems) on stderr, and its exit status."""
-    from scorepad.locale.engine_text import engine_text
     from scorepad.table.console import colour_wanted, emit, paint
     from scorepad.text.output import terminal_safe
 
     label = _("error:")
-    emit(f"{paint(label, 'bad', colour_wanted(sys.stderr))} {terminal_safe(engine_text(exc.message))}", err=True)
+    emit(f"{paint(label, 'bad', colour_wanted(sys.stderr))} {terminal_safe(shown(exc.message))}", err=True)
     for line in exc.problems:
         if line != exc.message:
-            echo(f"  - {engine_text(line)}", err=True)
+            echo(f"  - {terminal_safe(shown(line))}", err=True)
     raise SystemExit(exc.exit_code)
 
 
@@ -209,7 +208,7 @@ def hand(assignments: Sequence[str] | None, game: str | None, expect: int | None
                                    key=write_key)
     except StoreUnreachable as exc:
         raise StoreUnreachable(_("{error}; to be sure this hand is stored once, repeat the command with --key {key}")
-                               .format(error=exc.message, key=write_key)) from None
+                               .format(error=shown(exc.message), key=write_key)) from None
     data = play.hand_json(rec)
     if as_json:
         echo(json.dumps(data, ensure_ascii=False, indent=2, allow_nan=False))

@@ -25,9 +25,9 @@ from scorepad.engine.game import (
 )
 from scorepad.errors import FormulaError, HandError, UserError
 from scorepad.limits import number_ok
+from scorepad.locale import N_, Said, _, ngettext
 from scorepad.locale import NO_WORDS as NO
 from scorepad.locale import YES_WORDS as YES
-from scorepad.locale import _, ngettext
 from scorepad.record import field, mutable_record, record
 from scorepad.rules.expr import Formula
 from scorepad.rules.model import Check, FieldDef, field_refs
@@ -720,7 +720,7 @@ def _expand_combos(game: Game, hand: Hand, typed: dict[str, list[bool]], problem
                     try:
                         pts = combo.points(env)
                     except FormulaError as exc:
-                        problems.append(_("this hand cannot be scored: {problem}").format(problem=exc.message))
+                        problems.append(Said(N_("this hand cannot be scored: {problem}"), problem=exc.message))
                         continue
                     sums[combo.field] += 1 if combo.adds == "count" else pts
                 elif fdef.rest is not None:

@@ -16,6 +16,7 @@ from typing import Any, NamedTuple
 
 from scorepad.errors import FormulaError, HandError, UserError
 from scorepad.limits import MAX_NUMBER, number_ok
+from scorepad.locale import N_, Said
 from scorepad.names import check_name
 from scorepad.record import field, mutable_record, record
 from scorepad.rules import expr
@@ -84,10 +85,10 @@ def make_game(ruleset: Ruleset, players: Sequence[str], teams: Mapping[str, Sequ
     """Bind players, sides and options to a ruleset; raises UserError on what does not fit."""
     rs = ruleset
     names = [p.strip() for p in players]
-    problems = []
+    problems: list[str] = []
     if not rs.min_players <= len(names) <= rs.max_players:
         want = str(rs.min_players) if rs.min_players == rs.max_players else f"{rs.min_players}-{rs.max_players}"
-        problems.append(f"{rs.name} is played by {want} players, not {len(names)}")
+        problems.append(Said(N_("{game} is played by {want} players, not {n}"), game=rs.name, want=want, n=len(names)))
     for n in names:
         try:
             check_name(n)
@@ -95,7 +96,7 @@ def make_game(ruleset: Ruleset, players: Sequence[str], teams: Mapping[str, Sequ
             problems.append(exc.message)
     lowered = [n.lower() for n in names]
     if len(set(lowered)) != len(lowered):
-        problems.append("two players have the same name; give each player a different name")
+        problems.append(Said(N_("two players have the same name; give each player a different name")))
     if problems:
         raise UserError(problems[0], problems)
 
@@ -103,7 +104,8 @@ def make_game(ruleset: Ruleset, players: Sequence[str], teams: Mapping[str, Sequ
     if rs.sides_kind == "partnership":
         if teams:
             if len(teams) != len(rs.partnerships):
-                raise UserError(f"{rs.name} has {len(rs.partnerships)} sides; --team named {len(teams)}")
+                raise UserError(Said(N_("{game} has {sides} sides; --team named {n}"), game=rs.name,
+                                      sides=len(rs.partnerships), n=len(teams)))
             seen: list[int] = []
             for tname, members in teams.items():
                 tname = check_name(tname, "a team name")
@@ -111,17 +113,17 @@ def make_game(ruleset: Ruleset, players: Sequence[str], teams: Mapping[str, Sequ
                 seen.extend(idx)
                 sides.append(Side(tname, tuple(idx)))
             if sorted(seen) != list(range(len(names))):
-                raise UserError("every player must be in exactly one --team")
+                raise UserError(Said(N_("every player must be in exactly one --team")))
             sizes = sorted(len(t) for t in rs.partnerships)
             if sorted(len(s.members) for s in sides) != sizes:
-                raise UserError(f"{rs.name} teams have {' and '.join(map(str, sizes))} players")
+                raise UserError(Said(N_("{game} teams have {sizes} players"), game=rs.name, sizes=sizes))
         else:
             for s, seats in enumerate(rs.partnerships):
                 tname = rs.side_names[s] if rs.side_names else "+".join(names[i] for i in seats)
                 sides.append(Side(tname, seats))
     else:
         if teams:
-            raise UserError(f"{rs.name} is played each for himself; --team does not apply")
+            raise UserError(Said(N_("{game} is played without teams; --team does not apply"), game=rs.name))
         sides = [Side(n, (i,)) for i, n in enumerate(names)]
     opts = resolve_options(rs, options or {})
     return Game(rs, tuple(names), tuple(sides), opts)
@@ -135,7 +137,7 @@ def _find_player(names: Sequence[str], text: str) -> int:
     pref = [i for i, n in enumerate(names) if n.lower().startswith(low)]
     if len(pref) == 1:
         return pref[0]
-    raise UserError(f"{text!r} is not one of the players ({', '.join(names)})")
+    raise UserError(Said(N_("{text} is not one of the players ({names})"), text=repr(text), names=", ".join(names)))
 
 
 def resolve_options(rs: Ruleset, given: Mapping[str, Any]) -> dict[str, Any]:
@@ -145,17 +147,20 @@ def resolve_options(rs: Ruleset, given: Mapping[str, Any]) -> dict[str, Any]:
         if key == "variant":
             continue
         if key not in rs.options:
-            known = ", ".join(rs.options) or "none"
-            raise UserError(f"{rs.name} has no option {key!r} (options: {known})")
+            known = ", ".join(rs.options) or "-"
+            raise UserError(Said(N_("{game} has no option {key} (options: {known})"), game=rs.name, key=repr(key),
+                                 known=known))
         o = rs.options[key]
         value = coerce_option(raw, o.default) if isinstance(raw, str) else raw
         if o.values is not None and value not in o.values:
-            raise UserError(f"option {key} must be one of {', '.join(map(str, o.values))}, not {raw}")
+            raise UserError(Said(N_("option {key} must be one of {values}, not {raw}"), key=key,
+                                 values=", ".join(map(str, o.values)), raw=raw))
         is_number = isinstance(value, (int, float)) and not isinstance(value, bool)
         if not number_ok(value):
-            raise UserError(f"option {key} must be a number of at most 15 digits, not {raw}")
+            raise UserError(Said(N_("option {key} must be a number of at most 15 digits, not {raw}"), key=key, raw=raw))
         if is_number and ((o.min is not None and value < o.min) or (o.max is not None and value > o.max)):
-            raise UserError(f"option {key} must be between {o.min} and {o.max}, not {raw}")
+            raise UserError(Said(N_("option {key} must be between {low} and {high}, not {raw}"), key=key, low=o.min,
+                                 high=o.max, raw=raw))
         opts[key] = value
     return opts
 
@@ -168,17 +173,17 @@ def coerce_option(raw: str, default: Any) -> Any:
             return True
         if low in ("no", "false", "off", "0", "n"):
             return False
-        raise UserError(f"{raw!r} is not yes or no")
+        raise UserError(Said(N_("{raw} is not yes or no"), raw=repr(raw)))
     if isinstance(default, int):
         try:
             return int(text)
         except ValueError:
-            raise UserError(f"{raw!r} is not a whole number") from None
+            raise UserError(Said(N_("{raw} is not a whole number"), raw=repr(raw))) from None
     if isinstance(default, float):
         try:
             return float(text)
         except ValueError:
-            raise UserError(f"{raw!r} is not a number") from None
+            raise UserError(Said(N_("{raw} is not a number"), raw=repr(raw))) from None
     return text
 
 
@@ -361,7 +366,8 @@ def deal_to(game: Game, state: State, chosen: Any) -> None:
     if isinstance(chosen, int) and not isinstance(chosen, bool) and 0 <= chosen < len(game.players):
         state["dealer"] = chosen
         return
-    raise HandError(f"this hand cannot be scored: players.next_dealer gave {value_kind(chosen)}, not a player")
+    raise HandError(Said(N_("this hand cannot be scored: {problem}"),
+                         problem=f"players.next_dealer gave {value_kind(chosen)}, not a player"))
 
 
 def active_players(game: Game, state: State) -> list[bool]:
@@ -597,8 +603,8 @@ def _work_out_lets(game: Game, scope: _Scope, partial: bool = False) -> None:
                 env[let.name] = v
 
 
-def _hand_formula_problem(exc: FormulaError) -> str:
-    return f"this hand cannot be scored: {exc.message}"
+def _hand_formula_problem(exc: FormulaError) -> Said:
+    return Said(N_("this hand cannot be scored: {problem}"), problem=exc.message)
 
 
 def render_message(text: str, parts: Sequence[Formula], env: Mapping[str, Any],
@@ -644,7 +650,7 @@ def per_formula_engine() -> Iterator[None]:
 def apply_hand(game: Game, state: State, hand: Hand) -> HandResult:
     """Score one hand: checks, derived values, points, counters, thresholds, end of game."""
     if state["finished"]:
-        raise UserError("this game has ended and takes no more hands (undo or edit still work)")
+        raise UserError(Said(N_("this game has ended and takes no more hands (undo or edit still work)")))
     result = None
     if not _PER_FORMULA and not expr._REFERENCE:
         result = _by_hand_code(game, state, hand)
@@ -662,7 +668,8 @@ def _within_bounds(result: HandResult) -> None:
         numbers += [v for v in side.values() if isinstance(v, int | float)]
     numbers += [v for v in result.state["game"].values() if isinstance(v, int | float)]
     if not all(number_ok(v) for v in numbers):
-        raise HandError(f"this hand would take a score or counter past {MAX_NUMBER:.0e} (at most 15 digits)")
+        raise HandError(Said(N_("this hand would take a score or counter past {limit} (at most 15 digits)"),
+                             limit=f"{MAX_NUMBER:.0e}"))
 
 
 hand_code_counts = {"scored": 0, "given up": 0}  # hands scored by hand code, and given up to the per-formula way
@@ -737,8 +744,8 @@ def _per_formula(game: Game, state: State, hand: Hand) -> HandResult:
                     try:
                         side[counter] = side[counter] + pts
                     except TypeError:
-                        raise HandError(f"this hand cannot be scored: {item.id} adds points to {counter}, "
-                                        f"which holds {value_kind(side[counter])}") from None
+                        raise HandError(Said(N_("this hand cannot be scored: {problem}"), problem=(
+                            f"{item.id} adds points to {counter}, which holds {value_kind(side[counter])}"))) from None
     except FormulaError as exc:
         raise HandError(_hand_formula_problem(exc)) from None
 
@@ -810,10 +817,11 @@ class _Race:
             self.label = label
         return [line for line in out if line[2] != 0]
 
-    def event(self, game: Game) -> str:
+    def event(self, game: Game) -> Said:
         who = game.sides[self.first[0]].name
-        text = f"{who} reaches {format_value(self.goal)} first ({self.label})"
-        return text + ("; the rest of the deal is not scored" if self.rest_skipped else "")
+        msgid = (N_("{who} reaches {goal} first ({label}); the rest of the deal is not scored") if self.rest_skipped
+                 else N_("{who} reaches {goal} first ({label})"))
+        return Said(msgid, who=who, goal=format_value(self.goal), label=self.label)
 
 
 def _uses_lets(check: Check, lets: set[str]) -> bool:
@@ -918,7 +926,8 @@ def _run_rules(game: Game, scope: _Scope, state: State, rules: Sequence[Rule],
     except FormulaError as exc:
         raise HandError(_hand_formula_problem(exc)) from None
     except TypeError as exc:
-        raise HandError(f"this hand cannot be scored: a rule mixes words and numbers ({exc})") from None
+        raise HandError(Said(N_("this hand cannot be scored: {problem}"),
+                             problem=f"a rule mixes words and numbers ({exc})")) from None
     return ended
 
 
@@ -981,7 +990,7 @@ def finish_if_over(game: Game, state: State, scope: _Scope, points: list[int | f
                 over = bool(end.when.fast(env))
         except (FormulaError, TypeError) as exc:
             problem = exc.message if isinstance(exc, FormulaError) else "end.first_to is not a number"
-            raise HandError(f"this hand cannot be scored: {problem}") from None
+            raise HandError(Said(N_("this hand cannot be scored: {problem}"), problem=problem)) from None
         if over and tie_goes_on(game, state, race, events):
             over = False
     if not over:
@@ -1000,7 +1009,7 @@ def tie_goes_on(game: Game, state: State, race: _Race | None, events: list[str])
         return False
     playing = [k for k, st in enumerate(statuses) if st == "playing"]
     if len(_best(game, state, playing or list(range(len(statuses))))) > 1:
-        events.append("tie at the top: play another hand")
+        events.append(Said(N_("tie at the top: play another hand")))
         return True
     return False
 
@@ -1024,9 +1033,10 @@ def conclude(game: Game, state: State, events: list[str], race: _Race | None,
             candidates = [k for k, st in enumerate(statuses) if st != "playing"
                           and start_status[k] == "playing"] or list(range(len(statuses)))
             if len(candidates) > 1:   # say why a side that went out or lost can still win
-                best = "lowest" if rs.end.rank == "lowest" else "highest"
-                together = " and ".join(game.sides[k].name for k in candidates)
-                events.append(f"{together} stopped playing in the same hand: the {best} total among them decides")
+                msgid = (N_("{names} stopped playing in the same hand: the lowest total among them decides")
+                         if rs.end.rank == "lowest" else
+                         N_("{names} stopped playing in the same hand: the highest total among them decides"))
+                events.append(Said(msgid, names=[game.sides[k].name for k in candidates]))
         winners = _best(game, state, candidates)
     names = [game.sides[k].name for k in winners]
     for k, side in enumerate(state["sides"]):
@@ -1041,11 +1051,11 @@ def conclude(game: Game, state: State, events: list[str], race: _Race | None,
     draw = len(winners) > 1 and (not marked or len(winners) == len(state["sides"]))
     state["draw"] = draw
     if draw:
-        events.append(f"game over: a draw between {' and '.join(names)}")
+        events.append(Said(N_("game over: a draw between {names}"), names=names))
     elif len(names) > 1:
-        events.append(f"game over: {' and '.join(names)} win")
+        events.append(Said(N_("game over: {names} win"), names=names))
     else:
-        events.append(f"game over: {names[0]} wins")
+        events.append(Said(N_("game over: {name} wins"), name=names[0]))
 
 
 def _best(game: Game, state: State, candidates: Sequence[int]) -> list[int]:
@@ -1058,7 +1068,7 @@ def _best(game: Game, state: State, candidates: Sequence[int]) -> list[int]:
 def finish_game(game: Game, state: State) -> HandResult:
     """End an unfinished game now, applying the ruleset's rules for unfinished games."""
     if state["finished"]:
-        raise UserError("this game has already ended")
+        raise UserError(Said(N_("this game has already ended")))
     new = copy_state(state)
     scope = _Scope(game, state, {})
     n = len(game.sides)

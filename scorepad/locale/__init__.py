@@ -3,8 +3,11 @@
 The catalogs are the .po files in scorepad/locale/<lang>/LC_MESSAGES/ (managed with Babel, see
 docs/translating.md), compiled to .mo files that ship in the package and are read with the standard
 library's gettext, only when a language other than English is chosen. Until then `_()` returns its
-argument: a command in English reads no catalog. The engine never imports this package; its few
-sentences of program text are translated where they are shown (scorepad/locale/engine_text.py).
+argument: a command in English reads no catalog.
+
+What the engine says (events stored with a hand, refusals) is a `Said`: a message id with its
+arguments that reads as the English sentence wherever a string is wanted, and `shown()` puts it in
+the chosen language where it is printed, by its id.
 """
 
 from __future__ import annotations
@@ -49,6 +52,45 @@ def ngettext(singular: str, plural: str, n: int) -> str:
 def N_(message: str) -> str:
     """Marks a message for extraction where it is translated later (a table of sentences)."""
     return message
+
+
+class Said(str):
+    """A sentence kept as its message id and arguments; as a string it is the English sentence.
+
+    Stored events and JSON hold the English (the same in every language); `shown()` translates the
+    id where the sentence is printed. A list argument is a list of names, joined with "and".
+    """
+
+    msgid: str
+    args: dict[str, Any]
+
+    def __new__(cls, msgid: str, **args: Any) -> Said:
+        # names joined as "a and b and c": the English stored with hands before a Said kept its id
+        english = {k: " and ".join(map(str, v)) if isinstance(v, (list, tuple)) else v for k, v in args.items()}
+        self = super().__new__(cls, msgid.format(**english))
+        self.msgid, self.args = msgid, args
+        return self
+
+    def __getnewargs_ex__(self) -> tuple[tuple[str], dict[str, Any]]:
+        return (self.msgid,), self.args
+
+
+def _joined(items: list[str], conjunction: str) -> str:
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + conjunction + items[-1]
+
+
+def shown(text: str) -> str:
+    """A sentence in the chosen language: a `Said` by its id (its `Said` arguments too); other text as it is."""
+    if _STATE.catalog is None or not isinstance(text, Said):
+        return str(text)
+    conjunction = _(" and ")
+    args = {k: _joined([shown(v) for v in value], conjunction) if isinstance(value, (list, tuple))
+            else shown(value) if isinstance(value, str) else value
+            for k, value in text.args.items()}
+    try:
+        return _(text.msgid).format(**args)
+    except (KeyError, IndexError, ValueError):
+        return str(text)
 
 
 def current() -> str:

@@ -49,7 +49,7 @@ from scorepad.engine.assignments import (
 )
 from scorepad.engine.game import Game, Hand, HandResult, State, active_players, apply_hand, run_checks_on
 from scorepad.errors import HandError, UserError
-from scorepad.locale import _
+from scorepad.locale import _, shown
 from scorepad.rules.model import FieldDef, Ruleset, field_refs
 from scorepad.rules.values import format_value
 from scorepad.table.console import Console
@@ -144,7 +144,7 @@ class HandPrompt:
                 self.retype(assignment_words(text))
             except HandError as exc:
                 for line in exc.problems or [exc.message]:
-                    self.console.say(f"  {line}", "bad")
+                    self.console.say(f"  {shown(line)}", "bad")
 
     def retype(self, words: Sequence[str]) -> None:
         """The whole hand typed again: its values replace every value typed before (the bid
@@ -174,7 +174,7 @@ class HandPrompt:
                 return self.score()
             except HandError as exc:
                 for line in exc.problems or [exc.message]:
-                    self.console.say(f"  {line}", "bad")
+                    self.console.say(f"  {shown(line)}", "bad")
                 fields = self.fields_to_fix(exc)
                 self.ask_fields(fields, dict(self._seats), fixing=True)
 
@@ -342,9 +342,9 @@ class HandPrompt:
         """One answer for one value, asked until it is legal: its text, BACK, or None for 'not typed'
         (the field's default applies, or a value that follows from later answers; `may_wait`).
         With `row` (a callable), an answer that is not one value is handed to it as a whole row."""
-        shown, source = default
+        typed_default, source = default
         while True:
-            text = self._ask(self.question(label, fdef, shown, legal), candidates(self.game, fdef)).strip()
+            text = self._ask(self.question(label, fdef, typed_default, legal), candidates(self.game, fdef)).strip()
             if row is not None and text not in (BACK, HELP, ""):
                 whole = row(text)
                 if whole is SINGLE:
@@ -363,7 +363,7 @@ class HandPrompt:
                 continue
             if text == "":
                 if source in ("typed", "worked"):
-                    text = shown or ""
+                    text = typed_default or ""
                 elif source == "ruleset" or fdef.optional or may_wait:
                     return None      # not typed: the default, or what later answers give, applies
                 else:
@@ -375,7 +375,7 @@ class HandPrompt:
             try:
                 convert(self.game, fdef, text, who, self.state)
             except UserError as exc:
-                self.console.say(f"  {exc.message}", "bad")
+                self.console.say(f"  {shown(exc.message)}", "bad")
                 continue
             return text
 
@@ -501,7 +501,7 @@ class HandPrompt:
             try:
                 convert(self.game, fdef, t, names[i], self.state)
             except UserError as exc:
-                self.console.say(f"  {exc.message}", "bad")
+                self.console.say(f"  {shown(exc.message)}", "bad")
                 ok = False
         return ok
 

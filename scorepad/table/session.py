@@ -18,7 +18,7 @@ from scorepad.app import games as play
 from scorepad.engine import handcode
 from scorepad.engine.assignments import assignment_words
 from scorepad.errors import ScorepadError, UserError
-from scorepad.locale import N_, _, ngettext
+from scorepad.locale import N_, _, ngettext, shown
 from scorepad.store import GameRow, Store
 from scorepad.table.console import Console
 from scorepad.table.entry import enter_hand, show_changes
@@ -79,10 +79,10 @@ class Session:
             except Cancelled:
                 say(_('Not recorded; nothing was stored.'), "bad")
             except ScorepadError as exc:
-                say(exc.message, "bad")
+                say(shown(exc.message), "bad")
                 for p in exc.problems:
                     if p != exc.message:
-                        say(f"  - {p}", "bad")
+                        say(f"  - {shown(p)}", "bad")
             except KeyboardInterrupt:
                 say("")
                 say(_('Interrupted; nothing was stored.'), "bad")

@@ -5,8 +5,7 @@ from __future__ import annotations
 import unicodedata
 from typing import Any
 
-from scorepad.locale import N_, _, ngettext
-from scorepad.locale.engine_text import engine_text
+from scorepad.locale import N_, _, ngettext, shown
 from scorepad.rules.values import format_value as plain_value
 
 STATUS = {"playing": N_("playing"), "won": N_("won"), "lost": N_("lost"), "out": N_("out")}
@@ -110,7 +109,7 @@ def hand_lines(data: dict[str, Any]) -> list[str]:
         why = ", ".join(f"{b['label']} {num(b['points'])}" for b in side["breakdown"]) or _("nothing")
         lines.append(f"  {side['name']}: {num(side['points'])}  ({why})")
     for event in data["events"]:
-        lines.append(f"  * {engine_text(event)}")
+        lines.append(f"  * {shown(event)}")
     return lines
 
 
@@ -254,7 +253,7 @@ def hands_text(data: dict[str, Any]) -> str:
     headers = ["#"] + [f"{s}" for s in sides] + [_("{side} total").format(side=s) for s in sides] + [_("notes")]
     rows = []
     for h in data["hands"]:
-        notes = "; ".join(engine_text(e) for e in h["events"])
+        notes = "; ".join(shown(e) for e in h["events"])
         rows.append([str(h["hand"]), *[num(p) for p in h["points"]], *[format_value(t) for t in h["totals"]], notes])
     if any("\n" in cell for row in rows for cell in row):  # tabulate lays out lines within a cell
         out = [tabulate(rows, headers=headers, tablefmt="simple", disable_numparse=True)]
@@ -343,7 +342,7 @@ def audit_text(entries: list[dict[str, Any]]) -> str:
         elif e["action"] == "rescore":
             what = _("ruleset {old} -> {new}").format(old=d.get('old_ruleset'), new=d.get('new_ruleset'))
         elif e["action"] == "finish":
-            what = "; ".join(engine_text(e) for e in d.get("events", []))
+            what = "; ".join(shown(e) for e in d.get("events", []))
         elif e["action"] == "abandon":
             hands = d.get("hands")
             what = ngettext("after {n} hand, totals {totals}", "after {n} hands, totals {totals}", hands or 0).format(

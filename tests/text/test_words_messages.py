@@ -124,8 +124,19 @@ def test_a_file_s_problems_read_in_the_language() -> None:
 
 
 def test_the_engine_s_team_refusals_are_translated_where_shown() -> None:
-    from scorepad.locale.engine_text import engine_text
+    """The engine's refusal is English as a string and translated by its id where it is printed."""
+    from scorepad.engine.game import make_game
+    from scorepad.errors import UserError
+    from scorepad.locale import shown
+    from scorepad.rules.registry import load
 
+    bridge = load("bridge")
+    with pytest.raises(UserError) as sides:
+        make_game(bridge, ["a", "b", "c", "d"], {"x": ["a"], "y": ["b"], "z": ["c", "d"]})
+    with pytest.raises(UserError) as sizes:
+        make_game(bridge, ["a", "b", "c", "d"], {"x": ["a"], "y": ["b", "c", "d"]})
+    assert sides.value.message == "Rubber bridge has 2 sides; --team named 3"
+    assert sizes.value.message == "Rubber bridge teams have 2 and 2 players"
     set_language("uk")
-    assert engine_text("Rubber bridge has 2 sides; --team named 3") == "у грі Rubber bridge сторін: 2; --team назвав 3"
-    assert engine_text("Rubber bridge teams have 2 and 2 players") == "у грі Rubber bridge у командах по 2/2 гравців"
+    assert shown(sides.value.message) == "у грі Rubber bridge сторін: 2; --team назвав 3"
+    assert shown(sizes.value.message) == "у грі Rubber bridge у командах по 2 і 2 гравців"
