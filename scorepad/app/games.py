@@ -28,6 +28,7 @@ from scorepad.engine.assignments import (
     missing_sentence,
     split_assignments,
     type_hand,
+    typed_assignments,
 )
 from scorepad.engine.game import (
     Game,
@@ -361,10 +362,12 @@ def edit(store: Store, game_id: int | str | None, n: int, args: Sequence[str],
         _raw, hand, result = type_and_score(typing, state, [*old.typed, *args], None)
         if typing.ruleset is not game.ruleset:
             result = apply_hand(game, state, hand)
+        # what is stored is the hand as it now reads, each value once (not the old text and the new)
+        typed = typed_assignments(game, split_assignments(typing, [*old.typed, *args]).values, skip_defaults=False)
     except ScorepadError as exc:
         raise HandError(_("hand {n} cannot be changed like that: {message}").format(n=n, message=shown(exc.message)),
                         exc.problems) from None
-    new_rows = [hand_row(n, [*old.typed, *args], hand, result)]
+    new_rows = [hand_row(n, typed, hand, result)]
     state = result.state
     for later in hands[n:]:
         if state["finished"]:

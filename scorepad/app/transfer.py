@@ -366,7 +366,7 @@ def side_problems(rs: Any, players: list[str], sides: list[dict[str, Any]], wher
     if seats != list(range(n)):
         out.append(_("{where}: every player must be in exactly one side").format(where=where))
     if sorted(len(s["members"]) for s in sides) != sorted(len(t) for t in rs.partnerships):
-        sizes = " and ".join(str(len(t)) for t in rs.partnerships)
+        sizes = _(" and ").join(str(len(t)) for t in rs.partnerships)
         out.append(_("{where}: {name} sides have {sizes} players").format(where=where, name=rs.name, sizes=sizes))
     names = [s["name"].lower() for s in sides]
     if len(set(names)) != len(names):

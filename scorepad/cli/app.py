@@ -316,19 +316,32 @@ def new(ruleset: str = typer.Argument(..., metavar="GAME",
         opt: list[str] = typer.Option([], "--opt", metavar="KEY=VALUE", help="KEY=VALUE house rule (repeatable); variant=NAME"),
         name: str | None = typer.Option(None, "--name", help="a name for this game"),
         season: str | None = typer.Option(None, "--season", help="season (default: the current one)"),
-        as_json: bool = typer.Option(False, "--json", help="JSON output")) -> None:
-    """Start a game; it becomes the current game. Prints its id."""
+        as_json: bool = typer.Option(False, "--json", help="JSON output"),
+        quiet: bool = typer.Option(False, "--quiet", "-q", help="print only the game's id")) -> None:
+    """Start a game; it becomes the current game. On a terminal it says which game and who deals
+    first; otherwise (or with --quiet) it prints the game's id."""
     from scorepad.app import games as play
 
-    store = _store()
-    row = play.new_game(store, ruleset, players, team, opt, name, season, _rules_dirs(), _config())
+    row = play.new_game(_store(), ruleset, players, team, opt, name, season, _rules_dirs(), _config())
+    _started(row, as_json, quiet)
+
+
+def _started(row: Any, as_json: bool, quiet: bool) -> None:
+    """What `new` and `rematch` print: the standings object with --json; the id alone for a script
+    (--quiet, or output that is not a terminal); one sentence for a person."""
+    from scorepad.app import games as play
+    from scorepad.engine.game import current_dealer
+    from scorepad.locale import current
+
     if as_json:
         _print_json(play.standings(row))
-        return
-    sides = "; ".join(f"{s['name']}" for s in row.sides)
-    typer.echo(_("Game {id}: {ruleset_id}{value} — {sides}").format(
-                   id=row.id, ruleset_id=row.ruleset_id, value=':' + row.variant if row.variant else '', sides=sides))
-    typer.echo(str(row.id))
+    elif quiet or not sys.stdout.isatty():
+        typer.echo(str(row.id))
+    else:
+        game = play.game_of(row, current())
+        typer.echo(_("Game {id}: {game}, {sides}; {dealer} deals first.").format(
+            id=row.id, game=game.ruleset.name, sides="; ".join(s["name"] for s in row.sides),
+            dealer=game.players[current_dealer(row.state, len(game.players))]))
 
 
 @app.command("hand")
@@ -345,7 +358,8 @@ def hand(assignments: list[str] = typer.Argument(None, metavar="FIELD=VALUE...",
          quiet: bool = typer.Option(False, "--quiet", "-q", help="print nothing when the hand is recorded")) -> None:
     """Record one hand: prints each side's points with the why, events, and one line per side.
 
-    On a terminal without FIELD=VALUE it asks every field of the hand, then "Record? [Y/n/e]".
+    On a terminal without FIELD=VALUE it asks every field of the hand, shows the hand as read and asks
+    whether to record it.
     """
     clicore.hand(assignments, game, expect, key, as_json, quiet)
 
@@ -564,17 +578,12 @@ def rename(old: str = typer.Argument(..., help="the player's name now"),
 def rematch(game: str | None = typer.Option(None, "--game", help="game id or name (default: the current game)"),
             name: str | None = typer.Option(None, "--name", help="a name for the new game"),
             season: str | None = typer.Option(None, "--season", help="season (default: the current one)"),
-            as_json: bool = typer.Option(False, "--json", help="JSON output")) -> None:
+            as_json: bool = typer.Option(False, "--json", help="JSON output"),
+            quiet: bool = typer.Option(False, "--quiet", "-q", help="print only the game's id")) -> None:
     """A new game with the same ruleset, options, players and sides; the next player deals first. It becomes current."""
     from scorepad.app import games as play
-    from scorepad.text.render import standings_text
 
-    row = play.rematch(_store(), game, name, season)
-    if as_json:
-        _print_json(play.standings(row))
-        return
-    typer.echo(standings_text(play.standings(row)))
-    typer.echo(str(row.id))
+    _started(play.rematch(_store(), game, name, season), as_json, quiet)
 
 
 @app.command("finish")

@@ -11,6 +11,8 @@ from __future__ import annotations
 import inspect
 from typing import Any
 
+from scorepad.locale import N_
+
 
 def _option_type(self: Any, ctx: Any) -> str | None:
     if getattr(self, "is_flag", False) or getattr(self, "count", False):
@@ -76,11 +78,12 @@ EXAMPLES: dict[str, str] = {
     "config get": "scorepad config get db",
     "config set": "scorepad config set alias.a ann",
     "new": "scorepad new spades ann bob cat dan --opt target=300",
-    "hand": "scorepad hand bid=4,3,3,3 tricks=5,3,3,2   (on a terminal, `scorepad hand` asks every field)",
+    "hand": "scorepad hand bid=4,3,3,3 tricks=5,3,3,2   (" + N_("on a terminal, `scorepad hand` asks every field") + ")",
     "undo": "scorepad undo",
     "redo": "scorepad redo",
-    "bid": "scorepad bid bid=4,3,3,3   then after the play: scorepad hand tricks=5,3,3,2",
-    "edit": "scorepad edit 3 ann.tricks=4 bob.tricks=5   (or `scorepad edit 3` to be asked)",
+    "bid": "scorepad bid bid=4,3,3,3; scorepad hand tricks=5,3,3,2   (" + N_("the bids before the play, the tricks after it")
+           + ")",
+    "edit": "scorepad edit 3 ann.tricks=4 bob.tricks=5   (" + N_("or `scorepad edit 3` to be asked") + ")",
     "play": "scorepad play",
     "sheet": "scorepad sheet --chart",
     "standings": "scorepad standings --json",

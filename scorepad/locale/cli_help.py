@@ -15,17 +15,32 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from scorepad.locale import _, current
+from scorepad.locale import N_, _, current, ngettext
+
+# Click's own words in help and usage errors (it looks them up with gettext's `_` of its modules;
+# `localized` gives those modules ours). Listed here so that the extractor puts them in the catalogs.
+CLICK_TEXTS = (N_("Usage:"), N_("Options"), N_("Commands"), N_("Show this message and exit."), N_("required"),
+               N_("default: {default}"), N_("Error: {message}"), N_("Missing argument"), N_("Missing option"),
+               N_("Missing parameter: {param_name}"), N_("No such command {name!r}."), N_("No such option {name!r}."),
+               N_("Try '{command} {option}' for help."), N_("Invalid value for {param_hint}: {message}"),
+               N_("Invalid value: {message}"), N_("Option {name!r} does not take a value."),
+               N_("{value!r} is not a valid {number_type}."), N_("{value} is not in the range {range}."),
+               N_("Aborted!"), N_("Missing command."), N_("Choose from:\n\t{choices}"))
+CLICK_MODULES = ("click.core", "click.formatting", "click.exceptions", "click.decorators", "click.parser",
+                 "click.types", "click.termui")
 
 
 def translate_help(text: str) -> str:
     """A help text paragraph by paragraph (paragraphs are the message ids): a paragraph added at run
-    time (the current game's fields) or an example command stays as it is, its "Example:" translated."""
+    time (the current game's fields) stays as it is; an example keeps its command and translates
+    "Example:" and the words after it in brackets."""
     out = []
     for para in text.split("\n\n"):
         keep = "\b\n" if para.startswith("\b\n") else ""   # click's mark for a paragraph printed unwrapped
         if para[len(keep):].startswith("Example:"):
-            out.append(keep + _("Example:") + para[len(keep) + len("Example:"):])
+            command, gap, comment = para[len(keep) + len("Example:"):].partition("   (")
+            said = f"{gap}{_(comment[:-1])})" if gap and comment.endswith(")") else gap + comment
+            out.append(keep + _("Example:") + command + said)
         else:
             out.append(_(para))
     return "\n\n".join(out)
@@ -64,10 +79,18 @@ def localized(app: Any) -> Iterator[None]:
     if current() == "en":
         yield
         return
+    import importlib
+
     saved = []
     for obj, attr, text in list(_texts(app)):
         saved.append((obj, attr, getattr(obj, attr)))
         setattr(obj, attr, translate_help(text))
+    for name in CLICK_MODULES:
+        module = importlib.import_module(name)
+        for attr, ours in (("_", _), ("ngettext", ngettext)):
+            if hasattr(module, attr):
+                saved.append((module, attr, getattr(module, attr)))
+                setattr(module, attr, ours)
     try:
         yield
     finally:

@@ -15,8 +15,8 @@ A line of FIELD=VALUE assignments typed at any question replaces the hand's type
 whole, read as the argument form reads it. After the last field the hand is scored; a check that
 fails shows its message and asks again only the fields it uses, with what was typed as defaults; a
 value missing for some players asks only those players. Nothing is stored here: the caller stores
-the outcome after "Record? [Y/n/e]", whose summary is exactly what is stored. Ctrl-C, Ctrl-D or "n"
-raise `Cancelled`.
+the outcome after "Record? [Y/n/e]" (the letters of the language: scorepad/table/answers.py), whose
+summary is exactly what is stored. Ctrl-C, Ctrl-D or "n" raise `Cancelled`.
 """
 
 from __future__ import annotations
@@ -52,6 +52,7 @@ from scorepad.errors import HandError, UserError
 from scorepad.locale import _, shown
 from scorepad.rules.model import FieldDef, Ruleset, field_refs
 from scorepad.rules.values import format_value
+from scorepad.table import answers
 from scorepad.table.console import Console
 
 BACK = "<"
@@ -123,15 +124,19 @@ class HandPrompt:
         while True:
             outcome = self.settle()
             self.show_summary(outcome)
-            answer = self._ask(_('Record? [Y/n/e] '), ["yes", "no", "edit"]).strip().lower()
-            if answer in ("", "y", "yes", "j", "jah", "д", "да", "т", "так"):
+            choices = ("yes", "no", "edit")
+            answer = answers.read(self._ask(answers.question(_("Record?"), choices), answers.candidates(choices)),
+                                  choices)
+            if answer == "yes":
                 return outcome
-            if answer in ("n", "no", "ei", "н", "нет", "ні"):
+            if answer == "no":
                 raise Cancelled(interrupted=False)
-            if answer in ("e", "edit") or answer.startswith("e"):
+            if answer == "edit":
                 self.edit_one()
             else:
-                self.console.say(_('  y records the hand, n throws it away, e goes back to a field'), "dim")
+                yes, no, edit = (answers.words(c)[0] for c in choices)
+                self.console.say(_("  {yes} records the hand, {no} throws it away, {edit} goes back to a field").format(
+                    yes=yes, no=no, edit=edit), "dim")
 
     def _ask(self, question: str, cands: Sequence[str] = ()) -> str:
         """One answer; a line of assignments replaces the hand's typed values (raises Retyped), a
@@ -539,10 +544,10 @@ class HandPrompt:
         for line in summary_lines(self.game, outcome.hand, shown):
             self.console.say(f"  {line}")
         for k, side in enumerate(self.game.sides):
-            why = ", ".join(f"{line.label} {num(line.points)}" for line in outcome.result.breakdown[k]) or "nothing"
+            why = ", ".join(f"{line.label} {num(line.points)}" for line in outcome.result.breakdown[k]) or _("nothing")
             self.console.say(f"  = {side.name}: {num(outcome.result.points[k])} ({why})")
         for event in outcome.result.events:
-            self.console.say(f"  * {event}", "event")
+            self.console.say(f"  * {shown(event)}", "event")
 
 
 def question_order(rs: Ruleset) -> list[str]:

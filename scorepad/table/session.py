@@ -18,8 +18,9 @@ from scorepad.app import games as play
 from scorepad.engine import handcode
 from scorepad.engine.assignments import assignment_words
 from scorepad.errors import ScorepadError, UserError
-from scorepad.locale import N_, _, ngettext, shown
+from scorepad.locale import N_, _, current, ngettext, shown
 from scorepad.store import GameRow, Store
+from scorepad.table import answers
 from scorepad.table.console import Console
 from scorepad.table.entry import enter_hand, show_changes
 from scorepad.table.prompt import Cancelled
@@ -99,7 +100,7 @@ class Session:
     def candidates(self) -> list[str]:
         out = list(COMMANDS)
         if self.row is not None:
-            game = play.game_of(self.row)
+            game = play.game_of(self.row, current())
             out += [f"{name}=" for name in game.ruleset.fields]
             out += list(game.players) + [s.name for s in game.sides]
             for fdef in game.ruleset.fields.values():
@@ -159,13 +160,13 @@ class Session:
         say = self.console.say
         parts = []
         for k, side in enumerate(rec.game.sides):
-            why = ", ".join(f"{line.label} {num(line.points)}" for line in rec.result.breakdown[k]) or "nothing"
+            why = ", ".join(f"{line.label} {num(line.points)}" for line in rec.result.breakdown[k]) or _("nothing")
             parts.append(f"  {side.name}: {num(rec.result.points[k])} ({why})")
         say(_("Hand {n} recorded.").format(n=rec.n), "good")
         for p in parts:
             say(p)
         for event in rec.result.events:
-            say(f"  * {event}", "event")
+            say(f"  * {shown(event)}", "event")
         self.row = rec.row
         data = play.standings(rec.row, rec.game)
         for line in compact_standings(data):
@@ -185,25 +186,27 @@ class Session:
         say = self.console.say
         winners = data.get("winner") or []
         if data.get("draw"):
-            say(_("The game is over: a draw between {value}.").format(value=' and '.join(winners)), "good")
+            say(_("The game is over: a draw between {value}.").format(value=_(' and ').join(winners)), "good")
         elif winners:
-            say(_("The game is over: {value} won!").format(value=' and '.join(winners)), "good")
+            say(_("The game is over: {value} won!").format(value=_(' and ').join(winners)), "good")
         else:
             say(_('The game is over.'), "good")
         say(standings_text(dict(data)))
         try:
-            answer = self.console.ask(_('Rematch? [Y/n] '), ["yes", "no"]).strip().lower()
+            choices = ("yes", "no")
+            answer = answers.read(self.console.ask(answers.question(_("Rematch?"), choices),
+                                                   answers.candidates(choices)), choices)
         except (EOFError, KeyboardInterrupt):
             say("")
-            answer = "n"
-        if answer in ("", "y", "yes", "j", "jah", "д", "да", "т", "так"):
+            answer = "no"
+        if answer == "yes":
             self.cmd_rematch([])
         else:
             say(_('No rematch. undo takes back the last hand; new, use or quit.'), "dim")
 
     def show_standings(self) -> None:
         row = self.need_game()
-        self.console.say(standings_text(play.standings(row)))
+        self.console.say(standings_text(play.standings(row, lang=current())))
         pending = self.store.pending_bid(row.id)
         if pending:
             self.console.say(_("Bid for hand {value}: {value2}").format(value=row.hands + 1, value2=' '.join(pending)), "event")
@@ -213,13 +216,13 @@ class Session:
 
     def cmd_sheet(self, args: Sequence[str]) -> None:
         row = self.need_game()
-        self.console.say(sheet_text(play.sheet(self.store, row)))
+        self.console.say(sheet_text(play.sheet(self.store, row, current())))
 
     def cmd_rules(self, args: Sequence[str]) -> None:
         from scorepad.text.describe import details, details_text
 
         row = self.need_game()
-        self.console.say(details_text(details(play.game_of(row).ruleset)))
+        self.console.say(details_text(details(play.game_of(row, current()).ruleset)))
 
     def cmd_bid(self, args: Sequence[str]) -> None:
         from scorepad.app.bids import record_bid
@@ -248,7 +251,7 @@ class Session:
         self.row, n = play.undo(self.store, row.id)
         was = " ".join(before[-1].typed) if before else ""
         self.console.say(_("Hand {n} removed ({was}); redo puts it back.").format(n=n, was=was), "good")
-        for line in compact_standings(play.standings(self.row)):
+        for line in compact_standings(play.standings(self.row, lang=current())):
             self.console.say(line)
 
     def cmd_redo(self, args: Sequence[str]) -> None:
@@ -272,7 +275,7 @@ class Session:
         self.console.say(ngettext("Hand {n} changed; {later} later hand re-scored.",
                                   "Hand {n} changed; {later} later hands re-scored.", later).format(n=n, later=later),
                          "good")
-        for line in compact_standings(play.standings(self.row)):
+        for line in compact_standings(play.standings(self.row, lang=current())):
             self.console.say(line)
 
     def cmd_finish(self, args: Sequence[str]) -> None:
@@ -283,8 +286,8 @@ class Session:
                 why = ", ".join(f"{line.label} {num(line.points)}" for line in items)
                 self.console.say(f"  {side['name']}: {num(pts)} ({why})")
         for event in result.events:
-            self.console.say(f"  * {event}", "event")
-        self.game_over(play.standings(self.row))
+            self.console.say(f"  * {shown(event)}", "event")
+        self.game_over(play.standings(self.row, lang=current()))
 
     def cmd_rematch(self, args: Sequence[str]) -> None:
         row = self.need_game()

@@ -329,8 +329,10 @@ def audit_text(entries: list[dict[str, Any]]) -> str:
         if e["action"] == "undo" and "removed" in d:
             what = _("removed hand {n}: {typed}").format(n=d['removed']['n'], typed=' '.join(d['removed']['typed']))
         elif e["action"] == "edit":
-            what = _("hand {n}: was {old}; now {new}").format(n=d['hand'], old=' '.join(d['old']['typed']),
-                                                              new=' '.join(d['new']['typed']))
+            old, new = d["old"]["typed"], d["new"]["typed"]
+            before, after = [t for t in old if t not in new], [t for t in new if t not in old]
+            what = _("hand {n}: {old} → {new}").format(n=d["hand"], old=" ".join(before or old) or "-",
+                                                       new=" ".join(after or new) or "-")
         elif e["action"] == "redo" and "restored" in d:
             what = _("put back hand {n}: {typed}").format(n=d['restored']['n'], typed=' '.join(d['restored']['typed']))
         elif e["action"] == "bid" and isinstance(d.get("bid"), list):

@@ -121,7 +121,9 @@ def test_undo_edit_rescore_and_audit(cli: Callable[..., Run], db: Path) -> None:
     assert actions == ["new", "edit", "undo"]
     assert kept == 4  # two originals, the edited hand 1 and the re-scored hand 2: nothing deleted
     log = cli("log").out
-    assert "edit" in log and "was bid=4,3,3,3 tricks=5,3,3,2; now bid=4,3,3,3 tricks=5,3,3,2 cat.bid=4" in log
+    assert "edit" in log and "hand 1: bid=4,3,3,3 → bid=4,3,4,3" in log    # before → after, each value once
+    stored = con.execute("SELECT typed FROM hands WHERE n = 1 ORDER BY id DESC").fetchone()[0]
+    assert json.loads(stored) == ["bid=4,3,4,3", "tricks=5,3,3,2"]
     assert "removed hand 2: bid=3,3,3,3 tricks=4,3,3,3" in log
     assert cli("verify").code == 0
 

@@ -1,0 +1,53 @@
+"""The short answers of the table's questions (Record? Rematch?) in the player's language.
+
+Each answer has words in each language, its first letter shown in brackets: `[Y/n/e]` in English,
+`[J/e/m]` in Estonian, `[Д/н/и]` in Russian, `[Т/н/з]` in Ukrainian. A letter is read in the language
+shown only (Estonian "e" is "ei", no, while English "e" is edit); whole words are read in any language.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from scorepad.locale import N_, NO_WORDS, YES_WORDS, _
+
+# The words of each answer, "|"-separated, the first one's first letter is the answer's letter.
+WORDS = {"yes": N_("yes|y"), "no": N_("no|n"), "edit": N_("edit|e")}
+ENGLISH = {name: words.split("|") for name, words in WORDS.items()}
+
+
+def words(answer: str) -> list[str]:
+    """The words of an answer in the language shown (its letter first)."""
+    return [w.strip().lower() for w in _(WORDS[answer]).split("|") if w.strip()]
+
+
+def hint(answers: Sequence[str]) -> str:
+    """`[Y/n/e]`: each answer's letter, the first (what Enter gives) in capitals."""
+    letters = [words(a)[0][0] for a in answers]
+    return "[" + "/".join([letters[0].upper(), *letters[1:]]) + "]"
+
+
+def question(text: str, answers: Sequence[str]) -> str:
+    """The question with its letters: `Record? [Y/n/e] `."""
+    return f"{text} {hint(answers)} "
+
+
+def read(text: str, answers: Sequence[str]) -> str | None:
+    """Which answer `text` gives: Enter is the first; None when it is none of them."""
+    typed = text.strip().lower()
+    if not typed:
+        return answers[0]
+    for answer in answers:
+        own = words(answer)
+        if typed in own or typed == own[0][0]:
+            return answer
+    other = {"yes": YES_WORDS, "no": NO_WORDS}
+    for answer in answers:                     # a whole word of another language, never a letter
+        if len(typed) > 1 and (typed in ENGLISH[answer] or typed in other.get(answer, ())):
+            return answer
+    return None
+
+
+def candidates(answers: Sequence[str]) -> list[str]:
+    """What Tab completes: the answers' words in the language shown."""
+    return [words(a)[-1] if len(words(a)[-1]) > 1 else words(a)[0] for a in answers]
