@@ -14,7 +14,7 @@ from typing import Any
 
 import scorepad.rules.cards as cardlib
 from scorepad.app.rows import abandon as abandon  # re-exported: the commands that need no engine import gamerows
-from scorepad.app.rows import current_season
+from scorepad.app.rows import current_season, game_title
 from scorepad.app.rows import delete as delete
 from scorepad.app.rows import game_log as game_log
 from scorepad.app.rows import season_name as season_name
@@ -424,6 +424,7 @@ def standings(row: GameRow, game: Game | None = None, lang: str | None = None) -
         "winner": state["winners"], "draw": bool(state.get("draw")), "abandoned": row.abandoned, "sides": sides,
         "game_state": state["game"], "options": row.options,
         "info": list(game.ruleset.display_info),
+        "title": game_title(row, lang, game.ruleset.name),
     }
     if not state["finished"] and not row.abandoned:
         out["next"] = next_hand_info(game, state)

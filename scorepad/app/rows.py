@@ -6,13 +6,40 @@ commands start as fast as the store allows; scorepad.app.games re-exports them.
 from __future__ import annotations
 
 from datetime import date
+from functools import lru_cache
 from typing import Any
 
 from scorepad.errors import UserError
 from scorepad.locale import _
 from scorepad.store import GameRow, Store
 
-__all__ = ["abandon", "current_season", "delete", "game_log", "season_name", "totals"]
+__all__ = ["abandon", "current_season", "delete", "game_log", "game_title", "season_name", "totals"]
+
+
+def game_title(row: GameRow, lang: str | None, name: str | None = None) -> str:
+    """The name of a game's ruleset (and variant) in `lang`, as `rules list` shows it: a bundled
+    ruleset's from the index, without loading it; else the loaded ruleset's `name` when the caller
+    has it, else the id."""
+    found = _title(row.ruleset_text, row.variant, lang)
+    if found:
+        return found
+    if name:
+        return name + (f" ({row.variant})" if row.variant else "")
+    return row.ruleset_id + (f":{row.variant}" if row.variant else "")
+
+
+@lru_cache(maxsize=64)
+def _title(text: str, variant: str | None, lang: str | None) -> str | None:
+    from scorepad.rules.bundled import digest, summary
+
+    found = summary(digest(text), lang)
+    if not found or not isinstance(found.get("name"), str):
+        return None
+    if variant is None:
+        return str(found["name"])
+    named = (found.get("variants") or {}).get(variant)
+    name = named.get("name") if isinstance(named, dict) else named
+    return str(name) if isinstance(name, str) and name else f"{found['name']} ({variant})"
 
 
 def current_season(store: Store) -> str:

@@ -499,12 +499,15 @@ def standings(game: str | None = typer.Option(None, "--game", metavar="GAME", he
 def games(season: str | None = typer.Option(None, "--season", help="only this season"),
           as_json: bool = typer.Option(False, "--json", help="JSON output")) -> None:
     """List games (the current one is marked *)."""
-    from scorepad.app.rows import season_name
+    from scorepad.app.rows import game_title, season_name
+    from scorepad.locale import current
     from scorepad.text.render import games_text
 
     store = _store()
     season = season if season is None else season_name(store, season)
+    lang = None if as_json else current()
     rows = [{"id": g.id, "ruleset": g.ruleset_id, "variant": g.variant, "players": g.players,
+             **({} if as_json else {"title": game_title(g, lang)}),
              "hands": g.hands, "finished": g.finished, "abandoned": g.abandoned, "season": g.season, "name": g.name,
              "created": g.created, "winner": g.state.get("winners")} for g in store.games(season)]
     if as_json:
@@ -868,6 +871,9 @@ def main() -> None:
     database or from a ruleset never reaches the terminal with its control characters."""
     from scorepad.text.output import terminal_safe_output
 
+    if {"--install-completion", "--show-completion"} & set(sys.argv[1:]):
+        _run()          # Typer's own words (its colour, the shell's script) reach the terminal as they are
+        return
     with terminal_safe_output():
         _run()
 
@@ -875,10 +881,10 @@ def main() -> None:
 def _run() -> None:
     if any(k.endswith("_COMPLETE") for k in os.environ):  # the shell asks for Tab candidates
         _completion()
-    if "hand" in sys.argv[1:] and {"-h", "--help"} & set(sys.argv[1:]):
-        _hand_help()
     try:
         _help_language()
+        if "hand" in sys.argv[1:] and {"-h", "--help"} & set(sys.argv[1:]):
+            _hand_help()   # after the language: the fields by their names in it
         from scorepad.locale.cli_help import localized
 
         with localized(app):

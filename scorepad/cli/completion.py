@@ -78,6 +78,10 @@ def rulesets(ctx: Any, incomplete: str) -> list[str]:
         found = entries(dirs)
     except ScorepadError:
         return []
+    game = _bash_broken(":", incomplete)
+    if game is not None:          # bash broke `marjas:ko` at the colon: the variant's name alone
+        entry = found.get(game)
+        return _matching(_variants(entry.path), "" if incomplete == ":" else incomplete) if entry else []
     for rid, entry in sorted(found.items()):
         out.append(rid)
         out += [n for n in entry.names if " " not in n]
@@ -109,6 +113,8 @@ def _current(ctx: Any) -> Any:
 
 def players(ctx: Any, incomplete: str) -> list[str]:
     """The current game's players (then everyone who ever played, for `new`)."""
+    if _bash_broken(":", incomplete) is not None:   # `new marjas:` broken by bash: still the game's word
+        return rulesets(ctx, incomplete)
     store = _store(ctx)
     if store is None:
         return []
@@ -122,8 +128,28 @@ def players(ctx: Any, incomplete: str) -> list[str]:
     return _matching(names, incomplete)
 
 
+def _bash_broken(mark: str, incomplete: str) -> str | None:
+    """The word before a `mark` (`=` or `:`) at which bash broke the word being completed (`bid`, `=`,
+    `bl`), from the words bash passed; None when the word being completed does not follow one."""
+    if "bash" not in os.environ.get("_SCOREPAD_COMPLETE", ""):
+        return None
+    words = os.environ.get("COMP_WORDS", "").split()
+    try:
+        at = int(os.environ.get("COMP_CWORD", ""))
+    except ValueError:
+        return None
+    if at < len(words) and words[at] == mark and at >= 2:    # click hands a lone "=" over as ""
+        return words[at - 1]
+    if 2 <= at - 1 < len(words) and words[at - 1] == mark:
+        return words[at - 2]
+    return None
+
+
 def assignments(ctx: Any, incomplete: str) -> list[str]:
-    """`FIELD=`, `player.FIELD=`, and after the `=` the field's words, players or sides."""
+    """`FIELD=`, `player.FIELD=`, and after the `=` the field's words, players or sides.
+
+    Bash breaks words at `=`: `bid=bl` reaches us as the words `bid`, `=` and `bl`, and its
+    candidates replace only the part after the `=`; other shells pass `bid=bl` whole."""
     row = _current(ctx)
     if row is None:
         return []
@@ -134,6 +160,11 @@ def assignments(ctx: Any, incomplete: str) -> list[str]:
     rs = game.ruleset
     bidding_only = getattr(ctx, "info_name", "") == "bid"
     fields = [f for f in rs.fields.values() if f.bidding or not bidding_only]
+    left = _bash_broken("=", incomplete)
+    if left is not None:                         # bash: the value alone, after the field's own word
+        typed = "" if incomplete in ("", "=") else incomplete
+        fdef = rs.fields.get(left.rpartition(".")[2].lower())
+        return _matching(field_candidates(game, fdef), typed) if fdef is not None else []
     left, eq, _ = incomplete.partition("=")
     if eq:
         name = left.rpartition(".")[2].lower()
@@ -156,13 +187,13 @@ def current_fields() -> str:
     if row is None:
         return ""
     from scorepad.app.games import game_of
-    from scorepad.engine.assignments import describe_field
+    from scorepad.engine.assignments import describe_field, field_name_shown
 
     game = game_of(row)
     parts = []
     for fdef in game.ruleset.fields.values():
         who = {"hand": "", "player": _("each player: "), "side": _("each side: ")}[fdef.scope]
-        parts.append(f"{fdef.name} ({who}{describe_field(game, fdef)})")
+        parts.append(f"{field_name_shown(game.ruleset, fdef.name)} ({who}{describe_field(game, fdef)})")
     return _("Fields of game {id} ({name}): {fields}.").format(id=row.id, name=game.ruleset.name, fields="; ".join(parts))
 
 

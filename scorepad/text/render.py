@@ -192,8 +192,8 @@ def standings_text(data: dict[str, Any]) -> str:
         row += [format_value(side.get("shown", {}).get(label, "")) for label in shown_labels]
         row.append(status_text(side["status"]))
         rows.append(row)
-    title = _("Game {id}: {ruleset}").format(id=data['game'], ruleset=data['ruleset'])
-    if data.get("variant"):
+    title = _("Game {id}: {ruleset}").format(id=data['game'], ruleset=data.get("title") or data['ruleset'])
+    if data.get("variant") and not data.get("title"):
         title += f" ({data['variant']})"
     if data.get("name"):
         title += f" — {data['name']}"
@@ -304,7 +304,8 @@ def games_text(rows: list[dict[str, Any]], current: str | None) -> str:
     for g in rows:
         mark = "*" if str(g["id"]) == current else ""
         state = _("abandoned") if g.get("abandoned") else _("finished") if g["finished"] else _("playing")
-        table.append([f"{mark}{g['id']}", g["ruleset"] + (f":{g['variant']}" if g["variant"] else ""),
+        title = g.get("title") or g["ruleset"] + (f":{g['variant']}" if g["variant"] else "")
+        table.append([f"{mark}{g['id']}", title,
                       ", ".join(g["players"]), str(g["hands"]), state, g.get("season") or "", g.get("name") or "",
                       g["created"][:10]])
     # the text tabulate's "simple" format gives, without its type guessing cell by cell (a club's

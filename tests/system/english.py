@@ -121,14 +121,17 @@ SHARED = {"et": {"trump", "trumbi", "pass", "robber", "jokker", "mast", "bridge"
 @cache
 def vocabulary(lang: str) -> frozenset[str]:
     """English words that must not be seen in `lang`."""
-    entries = _catalog(LOCALE / lang / "LC_MESSAGES" / "scorepad.po")
-    english = _words(e for e, _t in entries)
+    english = _words(e for e, _t in _catalog(LOCALE / lang / "LC_MESSAGES" / "scorepad.po"))
     for data in _rulesets():
         untranslated = {k: v for k, v in data.items() if k != "translations"}
         english |= _words(_texts(untranslated))
     typed = {w.lower() for data in _rulesets() for i in _ids(data) for w in WORD.findall(str(i))} | TYPED
-    # a word of a translation that its English does not have is the language's own (Estonian "trump")
-    native = {w for e, t in entries for w in _words([t]) - _words([e])} | SHARED.get(lang, set())
+    # a word of a translation that its English does not have is a language's own (Estonian "trump"); the
+    # English texts quote the seeds' own words too (Estonian "Kasiino", "punktide")
+    native = SHARED.get(lang, set()) | _words(t for data in _rulesets() for code, table in
+                                              data.get("translations", {}).items() for t in _texts(table))
+    for code in ("et", "ru", "uk"):
+        native |= {w for e, t in _catalog(LOCALE / code / "LC_MESSAGES" / "scorepad.po") for w in _words([t]) - _words([e])}
     return frozenset(english - typed - native)
 
 

@@ -328,6 +328,26 @@ def test_shell_completion_offers_games_rulesets_players_and_fields(env: dict[str
     assert complete(env, "scorepad hand --game 1 t") == ["tricks="]
 
 
+def test_bash_completes_values_after_the_equals_sign_and_variants_after_the_colon(env: dict[str, str]) -> None:
+    """Bash breaks `bid=bl` into `bid`, `=`, `bl` (and `spades:sh` at the colon) and replaces only the
+    part after the break: the candidates are the value (the variant) alone."""
+    assert run(env, "new", "spades", "ann", "bob", "cat", "dan").returncode == 0
+    assert complete(env, "scorepad hand bid = ") == ["nil", "blind", "bnil", "blind-nil"]
+    assert complete(env, "scorepad hand bid = bl") == ["blind", "blind-nil"]
+    assert complete(env, "scorepad hand ann.bid = n") == ["nil"]
+    assert complete(env, "scorepad hand bid=bl") == ["bid=blind", "bid=blind-nil"]     # zsh, fish: one word
+    assert complete(env, "scorepad new spades : sh") == ["short"]
+
+
+def test_install_completion_prints_no_raw_escape_codes(env: dict[str, str], tmp_path: Path) -> None:
+    import pexpect
+
+    child = pexpect.spawn(sys.executable, ["-m", "scorepad", "--install-completion", "bash"], encoding="utf-8",
+                          env=dict(env, HOME=str(tmp_path), SHELL="/bin/bash"), timeout=TIMEOUT)
+    child.expect(pexpect.EOF)
+    assert "completion installed" in child.before and "\\u001b" not in child.before, child.before
+
+
 def test_help_speaks_in_words_and_ends_with_an_example(cli: Any) -> None:
     from scorepad.cli.app import app, config_app, rules_app
 
