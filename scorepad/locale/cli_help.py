@@ -15,19 +15,14 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from scorepad.locale import N_, _, current, ngettext
+from scorepad.locale import N_, _, current
 
-# Click's own words in help and usage errors (it looks them up with gettext's `_` of its modules;
-# `localized` gives those modules ours). Listed here so that the extractor puts them in the catalogs.
-CLICK_TEXTS = (N_("Usage:"), N_("Options"), N_("Commands"), N_("Show this message and exit."), N_("required"),
-               N_("default: {default}"), N_("Error: {message}"), N_("Missing argument"), N_("Missing option"),
-               N_("Missing parameter: {param_name}"), N_("No such command {name!r}."), N_("No such option {name!r}."),
-               N_("Try '{command} {option}' for help."), N_("Invalid value for {param_hint}: {message}"),
-               N_("Invalid value: {message}"), N_("Option {name!r} does not take a value."),
-               N_("{value!r} is not a valid {number_type}."), N_("{value} is not in the range {range}."),
-               N_("Aborted!"), N_("Missing command."), N_("Choose from:\n\t{choices}"))
-CLICK_MODULES = ("click.core", "click.formatting", "click.exceptions", "click.decorators", "click.parser",
-                 "click.types", "click.termui")
+# Typer's own words in help and usage errors: typer.core looks them up with gettext's `_` (`localized`
+# gives it ours); the words its bundled click writes as they are ("Usage:", the help option's help)
+# are put in place by `localized` too. Listed here so that the extractor puts them in the catalogs.
+TYPER_TEXTS = (N_("Usage:"), N_("Options"), N_("Arguments"), N_("Commands"), N_("Show this message and exit."),
+               N_("required"), N_("default: {default}"), N_("Aborted!"), N_("Missing command."),
+               N_("No such command {name!r}."), N_("(dynamic)"), N_("env var: {var}"))
 
 
 def translate_help(text: str) -> str:
@@ -79,23 +74,62 @@ def localized(app: Any) -> Iterator[None]:
     if current() == "en":
         yield
         return
-    import importlib
-
     saved = []
     for obj, attr, text in list(_texts(app)):
         saved.append((obj, attr, getattr(obj, attr)))
         setattr(obj, attr, translate_help(text))
-    for name in CLICK_MODULES:
-        module = importlib.import_module(name)
-        for attr, ours in (("_", _), ("ngettext", ngettext)):
-            if hasattr(module, attr):
-                saved.append((module, attr, getattr(module, attr)))
-                setattr(module, attr, ours)
+    patches = _typer_words()
+    installed = len(patches)
+    for obj, attr, ours in patches[:installed]:
+        saved.append((obj, attr, getattr(obj, attr)))
+        setattr(obj, attr, ours)
     try:
         yield
     finally:
         for obj, attr, old in reversed(saved):
             setattr(obj, attr, old)
+        for option, _attr, _ours in patches[installed:]:   # help options (cached) translated meanwhile
+            option.help = "Show this message and exit."
+
+
+def _typer_words() -> list[tuple[Any, str, Any]]:
+    """(object, attribute, replacement) that make Typer and its bundled click write their words in
+    the chosen language; only what the installed Typer has (nothing changes where it differs)."""
+    import importlib
+
+    out: list[tuple[Any, str, Any]] = []
+    core = importlib.import_module("typer.core")
+    if hasattr(core, "_"):
+        out.append((core, "_", _))
+    try:
+        formatting = importlib.import_module("typer._click.formatting")
+        click_core = importlib.import_module("typer._click.core")
+    except ImportError:
+        return out
+    formatter = getattr(formatting, "HelpFormatter", None)
+    if formatter is not None and hasattr(formatter, "write_usage") and hasattr(formatter, "write_heading"):
+        usage, heading = formatter.write_usage, formatter.write_heading
+
+        def write_usage(self: Any, prog: str, args: str = "", prefix: str | None = None) -> None:
+            usage(self, prog, args, _("Usage:") + " " if prefix is None else prefix)
+
+        def write_heading(self: Any, text: str) -> None:
+            heading(self, _(text))
+
+        out += [(formatter, "write_usage", write_usage), (formatter, "write_heading", write_heading)]
+    command = getattr(click_core, "Command", None)
+    if command is not None and hasattr(command, "get_help_option"):
+        get_help_option = command.get_help_option
+
+        def help_option(self: Any, ctx: Any) -> Any:
+            option = get_help_option(self, ctx)   # cached on the command: given its English back on the way out
+            if option is not None and getattr(option, "help", None) == "Show this message and exit.":
+                out.append((option, "help", _("Show this message and exit.")))
+                option.help = _("Show this message and exit.")
+            return option
+
+        out.append((command, "get_help_option", help_option))
+    return out
 
 
 def extract(fileobj: Any, keywords: Any, comment_tags: Any, options: Any) -> Iterator[tuple[int, Any, Any, Any]]:

@@ -158,7 +158,7 @@ def test_report_in_russian_in_the_browser(cli: Callable[..., Run], tmp_path: Pat
             assert page.locator("h2", has_text="Рейтинг").count() == 1 and page.locator("h2", has_text="Игры").count() == 1
             cards = page.locator("figure.game")
             assert cards.count() == len(games)
-            assert "Выиграли" in cards.first.inner_text() and "Игра " in cards.first.inner_text()
+            assert "Победа:" in cards.first.inner_text() and "Игра " in cards.first.inner_text()
             headers = page.locator("#season thead th").all_inner_texts()
             assert "игрок" in headers and "побед" in headers and "wins" not in headers
             header = page.locator("#season thead th", has_text="побед").first

@@ -112,7 +112,9 @@ def test_help_in_each_language(cli: Callable[..., Run]) -> None:
     assert "Current totals" in out and "Текущие" not in out
     # the example line: its label translated, the command itself as typed, on one line
     out = cli("--lang", "et", "hand", "--help").out
-    assert "  Näide: scorepad hand bid=4,3,3,3 tricks=5,3,3,2   (on a terminal, `scorepad hand` asks every field)\n" in out
+    assert "  Näide: scorepad hand bid=4,3,3,3 tricks=5,3,3,2   (terminalis küsib `scorepad hand` iga välja)\n" in out
+    assert "Kasutus: scorepad hand" in out and "Näita seda abi ja välju." in out
+    assert "Show this message and exit." in cli("hand", "--help").out       # English again after Estonian
 
 
 def test_no_marked_message_hides_from_the_extractor() -> None:

@@ -522,8 +522,8 @@ def test_db_copy_refuses_what_is_not_a_database(cli: Callable[..., Run], tmp_pat
     (None, ("another scorepad command changed this game at the same moment: game 1 changed since version 1: it is at "
            "version 2 with 2 hands (latest: hand 2 recorded (bid=3,3,3,3 tricks=4,3,3,3)); nothing was stored, "
            "look again and repeat")),
-    ("ru", ("другая команда scorepad одновременно изменила эту партию: партия 1 изменилась после версии 1: теперь "
-           "версия 2, 2 раздачи (последнее: записана раздача 2 (bid=3,3,3,3 tricks=4,3,3,3)); ничего не сохранено, "
+    ("ru", ("другая команда scorepad одновременно изменила эту игру: игра 1 изменилась после версии 1: теперь "
+           "версия 2, 2 раздачи (последнее изменение: записана раздача 2 (bid=3,3,3,3 tricks=4,3,3,3)); ничего не сохранено, "
            "посмотрите ещё раз и повторите")),
 ])
 def test_undo_decided_on_an_old_view_says_what_changed(spec: str, monkeypatch: pytest.MonkeyPatch, lang: str | None,

@@ -69,11 +69,11 @@ WORDS = {   # what each language says, from its catalog: a refusal, an event, he
            "after": "Pärast iga jagamist kirjuta:", "season": "Hooaeg s1: 1 mäng", "player": "mängija",
            "won": "võitis", "out": "väljas", "game": "marjas"},
     "ru": {"refused": "reshuffles должно быть целым числом, а не 'x'", "hand": "Раздача 1",
-           "over": "игра окончена: выиграл(а) ann", "after": "После каждой раздачи введите:",
-           "season": "Сезон s1: 1 игра", "player": "игрок", "won": "выиграл", "out": "выбыл", "game": "thousand"},
+           "over": "игра окончена: победа — ann", "after": "После каждой раздачи введите:",
+           "season": "Сезон s1: 1 игра", "player": "игрок", "won": "победа", "out": "вне игры", "game": "thousand"},
     "uk": {"refused": "reshuffles має бути цілим числом, а не 'x'", "hand": "Роздача 1",
-           "over": "гру закінчено: виграв(ла) ann", "after": "Після кожної роздачі введіть:",
-           "season": "Сезон s1: 1 гра", "player": "гравець", "won": "виграв", "out": "вибув", "game": "skid"},
+           "over": "гру закінчено: перемога — ann", "after": "Після кожної роздачі введіть:",
+           "season": "Сезон s1: 1 гра", "player": "гравець", "won": "перемога", "out": "поза грою", "game": "skid"},
 }
 
 
@@ -110,7 +110,7 @@ def test_english_is_unchanged_by_the_machinery(cli: Callable[..., Run]) -> None:
     for args in (["standings"], ["sheet"], ["rules", "show", "marjas"], ["season"], ["log"]):
         assert cli(*args).out == cli("--lang", "en", *args).out
     out = cli("standings").out
-    assert "Game 1: skid, after 1 hand\n" in out and "Next: hand 2; bob deals" in out
+    assert "Game 1: Skid, after 1 hand\n" in out and "Next: hand 2; bob deals" in out
 
 
 def test_the_html_report_names_its_language(cli: Callable[..., Run], tmp_path: Path) -> None:

@@ -40,14 +40,14 @@ def test_name_refusals_in_english_read_as_before() -> None:
 def test_name_refusals_in_estonian_russian_ukrainian() -> None:
     set_language("et")
     assert refusal(" ", "a season name") == "hooaja nimi on tühi"
-    assert refusal("a\x07b", "a team name") == ("meeskonna nimi 'a?b' sisaldab juhtmärki U+0007; kasuta tähti, numbreid, "
+    assert refusal("a\x07b", "a team name") == ("võistkonna nimi 'a?b' sisaldab juhtmärki U+0007; kasuta tähti, numbreid, "
                                                 "tühikuid ja kirjavahemärke")
     assert name_problem("x" * 41) == "on pikem kui 40 märki"
     set_language("ru")
     assert refusal("x" * 41) == f"имя игрока '{'x' * 20}...': больше 40 символов"
     assert name_problem("a\u202eb") == "содержит управляющий символ U+202E"
     set_language("uk")
-    assert refusal("", "a game name") == "назва партії: порожнє значення"
+    assert refusal("", "a game name") == "назва гри: порожнє значення"
     assert name_problem("x" * 41, 21) == "довше за 21 символ"
 
 
@@ -69,7 +69,7 @@ def test_rules_test_in_another_language_matches_the_english_refusals(cli: Callab
         r = cli("--lang", lang, "rules", "test", "marjas", str(path))
         assert r.code == 0, r.out + r.err
     r = cli("--lang", "et", "rules", "test", "marjas")
-    assert r.code == 0 and "6 stsenaariumi 6-st läbivad." in r.out, r.out
+    assert r.code == 0 and "6-st stsenaariumist läbis 6." in r.out, r.out
 
 
 def test_rules_test_mismatches_read_in_the_language(cli: Callable[..., Run], tmp_path: Path) -> None:
@@ -138,5 +138,5 @@ def test_the_engine_s_team_refusals_are_translated_where_shown() -> None:
     assert sides.value.message == "Rubber bridge has 2 sides; --team named 3"
     assert sizes.value.message == "Rubber bridge teams have 2 and 2 players"
     set_language("uk")
-    assert shown(sides.value.message) == "у грі Rubber bridge сторін: 2; --team назвав 3"
-    assert shown(sizes.value.message) == "у грі Rubber bridge у командах по 2 і 2 гравців"
+    assert shown(sides.value.message) == "у грі Rubber bridge сторін: 2; у --team вказано: 3"
+    assert shown(sizes.value.message) == "у грі Rubber bridge гравців у командах: 2 і 2"
