@@ -1,8 +1,9 @@
 """The short answers of the table's questions (Record? Rematch?) in the player's language.
 
 Each answer has words in each language, its first letter shown in brackets: `[Y/n/e]` in English,
-`[J/e/m]` in Estonian, `[Д/н/и]` in Russian, `[Т/н/з]` in Ukrainian. A letter is read in the language
-shown only (Estonian "e" is "ei", no, while English "e" is edit); whole words are read in any language.
+`[J/e/m]` in Estonian, `[Д/н/и]` in Russian, `[Т/н/з]` in Ukrainian. The language's own words and
+letters come first (Estonian "e" is "ei", no, while English "e" is edit); then English ones, and a
+whole yes or no of any language.
 """
 
 from __future__ import annotations
@@ -41,9 +42,12 @@ def read(text: str, answers: Sequence[str]) -> str | None:
         own = words(answer)
         if typed in own or typed == own[0][0]:
             return answer
+    for answer in answers:                     # English, its letters too where the language's own differ
+        if typed in ENGLISH[answer]:
+            return answer
     other = {"yes": YES_WORDS, "no": NO_WORDS}
-    for answer in answers:                     # a whole word of another language, never a letter
-        if len(typed) > 1 and (typed in ENGLISH[answer] or typed in other.get(answer, ())):
+    for answer in answers:                     # a whole yes or no of another language, never a letter
+        if len(typed) > 1 and typed in other.get(answer, ()):
             return answer
     return None
 

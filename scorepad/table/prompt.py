@@ -265,7 +265,7 @@ class HandPrompt:
                 self.answers.pop(fdef.name, None)
                 i += 1
                 continue
-            if not fixing and self.not_needed(fdef):
+            if not fixing and (self.not_needed(fdef) or self.forbidden(fdef)):
                 i += 1
                 continue
             step = (self.ask_field(fdef, fixing) if fdef.scope == "hand"
@@ -289,6 +289,32 @@ class HandPrompt:
                 or self.answers.get(fdef.name) is not None):
             return False
         return not field_required(self.game, fdef, self.typed_values(), self.state)
+
+    def forbidden(self, fdef: FieldDef) -> bool:
+        """An optional field the answers so far leave no room for: a rule that needs only what is typed
+        refuses any value in it (Pope Joan: a turn-up that ends the round, so nobody played an honour).
+        Tried with one sample value; not asked, as the argument form takes the hand without it."""
+        if not fdef.optional or self.answers.get(fdef.name) is not None:
+            return False
+        one = _sample(self.game, fdef)
+        sample: Any = one if fdef.scope == "hand" or one is None else [one, *[None] * (len(self.who_names(fdef)) - 1)]
+        empty = {name for name, f in self.rs.fields.items() if f.optional and self.answers.get(name) is None}
+        checks = [c for c in checks_on(self.game, self._known | empty) if fdef.name in check_field_names(self.game, c)]
+        if one is None or not checks:
+            return False
+        active = active_players(self.game, self.state)
+        try:
+            without, __ = type_hand(self.game, self.raw(), active, self.state)
+            if run_checks_on(self.game, self.state, without, checks):
+                return False
+            self.answers[fdef.name] = sample
+            try:
+                trial, __ = type_hand(self.game, self.raw(), active, self.state)
+            finally:
+                self.answers.pop(fdef.name, None)
+            return bool(run_checks_on(self.game, self.state, trial, checks))
+        except UserError:
+            return False
 
     def refused_now(self, fdef: FieldDef) -> bool:
         """Run the checks that need only the fields typed so far and use this one; say what they
@@ -540,14 +566,29 @@ class HandPrompt:
 
         title = _("Hand {n}").format(n=self.hand_no) if self.hand_no else _("The hand")
         self.console.say(_("{title}, as read:").format(title=title), "bold")
-        shown = {name for name, fdef in self.rs.fields.items() if self.applies(fdef)}
-        for line in summary_lines(self.game, outcome.hand, shown):
+        applying = {name for name, fdef in self.rs.fields.items() if self.applies(fdef)}
+        for line in summary_lines(self.game, outcome.hand, applying):
             self.console.say(f"  {line}")
         for k, side in enumerate(self.game.sides):
             why = ", ".join(f"{line.label} {num(line.points)}" for line in outcome.result.breakdown[k]) or _("nothing")
             self.console.say(f"  = {side.name}: {num(outcome.result.points[k])} ({why})")
         for event in outcome.result.events:
             self.console.say(f"  * {shown(event)}", "event")
+
+
+def _sample(game: Game, fdef: FieldDef) -> str | None:
+    """One legal value of a field, to try whether the rules leave room for any (None: not tried)."""
+    if fdef.type == "player":
+        return game.players[0]
+    if fdef.type == "side":
+        return game.sides[0].name
+    if fdef.type == "bool":
+        return "yes"
+    if fdef.type == "word" and fdef.values:
+        return str(fdef.values[0])
+    if fdef.type in ("int", "number"):
+        return "1"
+    return None
 
 
 def question_order(rs: Ruleset) -> list[str]:

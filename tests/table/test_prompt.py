@@ -132,9 +132,50 @@ def test_the_prompt_in_russian_stores_the_rulesets_own_texts(store: Store, tmp_p
         rec = enter_hand(store, None, [], console)
     finally:
         set_language(None)
-    assert console.questions[-1] == "Записать? [Y/n/e] "
+    assert console.questions[-1] == "Записать? [Д/н/и] "     # "y" is read too: no Russian letter is y
     assert any("должно быть целым числом" in line for line in console.said), console.said
     assert any(line.startswith("Раздача 1") for line in console.said), console.said
     hand = store.hands(rec.row.id)[0]
     assert "раздач" not in json.dumps(hand.events, ensure_ascii=False)
     assert [s["score"] for s in rec.row.state["sides"]] == [0, 70]
+
+
+def test_a_turn_up_that_ends_the_round_asks_nothing_more(store: Store) -> None:
+    """Pope Joan: a turned-up 9♦ ends the round; the rules leave no room for an honour played or a
+    card left, so those questions are not asked (before: 12 more questions)."""
+    play.new_game(store, "pope-joan", ["ann", "bob", "cid"])
+    console = Script(["", "9D", "y"])
+    rec = enter_hand(store, None, [], console)
+    assert [q.split(" (")[0] for q in console.questions] == ["final", "turn_up", "Record? [Y/n/e] "]
+    assert [s["score"] for s in rec.row.state["sides"]] == [2, -13, -13]   # Pope 12 + Game 3 - 13 dressed
+
+
+@pytest.mark.parametrize(("lang", "question", "no", "edit"), [
+    ("en", "Record? [Y/n/e] ", "n", "e"), ("et", "Salvestada? [J/e/m] ", "e", "m"),
+    ("ru", "Записать? [Д/н/и] ", "н", "и"), ("uk", "Записати? [Т/н/з] ", "н", "з")])
+def test_the_answer_letters_are_the_language_s_own_and_distinct(store: Store, lang: str, question: str, no: str,
+                                                               edit: str) -> None:
+    """Estonian "e" is "ei" (no) at Record?, never edit; each prompt's letters differ within it."""
+    from scorepad.locale import set_language
+    from scorepad.table import answers
+
+    set_language(lang)
+    assert answers.question(answers_text(lang), ("yes", "no", "edit")) == question
+    letters = [answers.words(a)[0][0] for a in ("yes", "no", "edit")]
+    assert len(set(letters)) == 3
+    assert answers.read(no, ("yes", "no", "edit")) == "no"
+    assert answers.read(edit, ("yes", "no", "edit")) == "edit"
+    assert answers.read("", ("yes", "no", "edit")) == "yes"
+    assert answers.read("yes", ("yes", "no")) == "yes"                  # a whole English word is read anywhere
+    play.new_game(store, "spades", ["ann", "bob", "cat", "dan"])
+    console = Script(["5,3,3", no])
+    with pytest.raises(Cancelled):
+        enter_hand(store, None, ["bid=4,3,3,3"], console)
+    assert console.questions[-1] == question
+    assert store.hands(store.game(None).id) == []
+
+
+def answers_text(lang: str) -> str:
+    from scorepad.locale import _
+
+    return _("Record?")
