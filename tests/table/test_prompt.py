@@ -179,3 +179,14 @@ def answers_text(lang: str) -> str:
     from scorepad.locale import _
 
     return _("Record?")
+
+
+def test_a_range_that_follows_the_deal_is_the_range_of_this_deal(store: Store) -> None:
+    """Sitaratas deals one card in the first deal: the bid question says 0-1 (before: 0-12), and a bid
+    of 2 is refused where it is typed."""
+    play.new_game(store, "sitaratas", ["ann", "bob", "cid", "dan"])
+    console = Script(["2", "0", "0", "0", "0", "1,0,0,0", "y"])
+    rec = enter_hand(store, None, [], console)
+    assert console.questions[0] == "ann: bid (0-1): "
+    assert any("must be 0-1, not 2" in line for line in console.said), console.said
+    assert rec.row.hands == 1

@@ -95,8 +95,8 @@ def read_field(fname: str, spec: Mapping[str, Any], fields_raw: Mapping[str, Any
         maps_raw = spec.get("maps", {})
         if isinstance(maps_raw, dict):
             maps = {k: {str(a).upper(): b for a, b in v.items()} for k, v in maps_raw.items() if isinstance(v, dict)}
-    fmin = comp(spec["min"], key + ".min", names.setup) if "min" in spec else None
-    fmax = comp(spec["max"], key + ".max", names.setup) if "max" in spec else None
+    fmin = comp(spec["min"], key + ".min", names.hand_base) if "min" in spec else None   # may read the hand's number
+    fmax = comp(spec["max"], key + ".max", names.hand_base) if "max" in spec else None
     req_if = comp(spec["required_if"], key + ".required_if", names.typed) if "required_if" in spec else None
     applies_if = comp(spec["applies_if"], key + ".applies_if", names.typed) if "applies_if" in spec else None
     total = None
