@@ -476,7 +476,7 @@ def sheet(store: Store, row: GameRow, lang: str | None = None) -> dict[str, Any]
     out = {"game": str(row.id), "ruleset": row.ruleset_id, "variant": row.variant,
            "sides": [s.name for s in game.sides], "hands": out_hands,
            "totals": [s["score"] for s in row.state["sides"]], "finished": row.state["finished"],
-           "winner": row.state["winners"]}
+           "winner": row.state["winners"], "draw": bool(row.state.get("draw"))}
     if game.ruleset.sheet_below:
         out["pad"] = rubber_pad(game, hands, game.ruleset.sheet_below, row.state)
     return out

@@ -8,11 +8,14 @@ from typing import Any
 from scorepad.locale import N_, _, ngettext, shown
 from scorepad.rules.values import format_value as plain_value
 
-STATUS = {"playing": N_("playing"), "won": N_("won"), "lost": N_("lost"), "out": N_("out")}
+STATUS = {"playing": N_("playing"), "won": N_("won"), "lost": N_("lost"), "out": N_("out"), "drawn": N_("draw")}
 """A side's status (an id in the data and JSON) as shown."""
 
 
-def status_text(status: str) -> str:
+def status_text(status: str, draw: bool = False) -> str:
+    """A status as shown; in a drawn game the sides that share it show "draw", not "won" (the data
+    keeps "won", which the rules and the season table read)."""
+    status = "drawn" if draw and status == "won" else status
     return _(STATUS[status]) if status in STATUS else status
 
 
@@ -144,7 +147,7 @@ def compact_standings(data: dict[str, Any]) -> list[str]:
     lines = []
     for side, total in zip(data["sides"], numbers, strict=False):
         extra = ", ".join(f"{k} {format_value(v)}" for k, v in side.get("shown", {}).items())
-        status = "" if side["status"] == "playing" else f"  {status_text(side['status'])}"
+        status = "" if side["status"] == "playing" else f"  {status_text(side['status'], bool(data.get('draw')))}"
         name = side["name"] + " " * (width - _width(side["name"]))
         lines.append(f"  {name}  {total:>{num_width}}{'  (' + extra + ')' if extra else ''}{status}".rstrip())
     return lines
@@ -190,7 +193,7 @@ def standings_text(data: dict[str, Any]) -> str:
         name = side["name"] if side["name"] == players else f"{side['name']} ({players})"
         row = [name, format_value(side["score"])]
         row += [format_value(side.get("shown", {}).get(label, "")) for label in shown_labels]
-        row.append(status_text(side["status"]))
+        row.append(status_text(side["status"], bool(data.get("draw"))))
         rows.append(row)
     title = _("Game {id}: {ruleset}").format(id=data['game'], ruleset=data.get("title") or data['ruleset'])
     if data.get("variant") and not data.get("title"):
@@ -261,7 +264,9 @@ def hands_text(data: dict[str, Any]) -> str:
         out = [simple_table(rows, headers, numparse=False)]
     out.append(_("Totals: {totals}").format(
         totals=", ".join(f"{s} {format_value(t)}" for s, t in zip(sides, data["totals"], strict=False))))
-    if data["finished"] and data.get("winner"):
+    if data["finished"] and data.get("draw") and data.get("winner"):
+        out.append(_("A draw between {names}").format(names=_(" and ").join(data["winner"])))
+    elif data["finished"] and data.get("winner"):
         out.append(ngettext("Winner: {names}", "Winners: {names}", len(data["winner"]))
                    .format(names=", ".join(data['winner'])))
     return "\n".join(out)

@@ -136,3 +136,20 @@ def test_yes_no_columns_read_in_the_language(cli: Callable[..., Run], lang: str,
     assert f" {yes} " in ns and f" {no} " in ew, rows
     sides = json.loads(cli("--lang", lang, "standings", "--json").out)["sides"]
     assert [s["shown"]["vulnerable"] for s in sides] == [True, False]
+
+
+@pytest.mark.parametrize(("lang", "draw", "won"), [(None, "draw", "won"), ("et", "viik", "võitis"),
+                                                   ("ru", "ничья", "победа"), ("uk", "нічия", "перемога")])
+def test_a_drawn_game_shows_no_winner(cli: Callable[..., Run], lang: str | None, draw: str, won: str) -> None:
+    """Piquet, 126-126 after eight deals: the sides share a draw; nobody is shown as having won."""
+    import tomllib
+
+    scenario = tomllib.loads((Path(__file__).parents[1] / "scenarios" / "piquet" / "tie_draw.toml").read_text())
+    assert cli("new", "piquet", "a", "b").code == 0
+    for hand in scenario["hand"]:
+        assert cli("hand", *hand["input"]).code == 0
+    flag = ["--lang", lang] if lang else []
+    for command in ("standings", "sheet"):
+        out = cli(*flag, command).out
+        assert draw in out.lower() and won not in out.lower(), out
+    assert json.loads(cli("standings", "--json").out)["draw"] is True
