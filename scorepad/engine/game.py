@@ -571,6 +571,34 @@ def run_checks_on(game: Game, state: State, hand: Hand, checks: Sequence[Check])
     return run_checks(game, scope, state, checks, partial=True)
 
 
+def checks_in_force(game: Game, state: State, hand: Hand, checks: Sequence[Check]) -> list[Check]:
+    """The checks that apply to a hand typed only in part: no `when`, or a `when` that holds for the
+    hand (for some player or side) as far as it is typed; a `when` that cannot be worked out yet
+    does not hold."""
+    scope = _Scope(game, state, hand)
+    _work_out_lets(game, scope, partial=True)
+    active = scope.hand_env["active"]
+    out = []
+    for check in checks:
+        if check.when is None:
+            out.append(check)
+            continue
+        targets = ([scope.hand_env] if check.per == "hand" else
+                   [e for i, e in enumerate(scope.player_envs) if active[i]] if check.per == "player" else
+                   [e for k, e in enumerate(scope.side_envs) if state["sides"][k]["status"] == "playing"])
+        for env in targets:
+            try:
+                holds = bool(check.when.fast(env))
+            except BudgetError:
+                raise
+            except FormulaError:
+                holds = False
+            if holds:
+                out.append(check)
+                break
+    return out
+
+
 def _work_out_lets(game: Game, scope: _Scope, partial: bool = False) -> None:
     """The hand's lets, the player's and the side's, in order, into the scope. `partial`: a hand
     typed only in part, where a let that reads a value not typed yet is left out."""

@@ -47,7 +47,16 @@ from scorepad.engine.assignments import (
 from scorepad.engine.assignments import (
     field_candidates as candidates,
 )
-from scorepad.engine.game import Game, Hand, HandResult, State, active_players, apply_hand, run_checks_on
+from scorepad.engine.game import (
+    Game,
+    Hand,
+    HandResult,
+    State,
+    active_players,
+    apply_hand,
+    checks_in_force,
+    run_checks_on,
+)
 from scorepad.errors import HandError, UserError
 from scorepad.locale import _, shown
 from scorepad.rules.model import FieldDef, Ruleset, field_refs
@@ -291,28 +300,33 @@ class HandPrompt:
         return not field_required(self.game, fdef, self.typed_values(), self.state)
 
     def forbidden(self, fdef: FieldDef) -> bool:
-        """An optional field the answers so far leave no room for: a rule that needs only what is typed
-        refuses any value in it (Pope Joan: a turn-up that ends the round, so nobody played an honour).
-        Tried with one sample value; not asked, as the argument form takes the hand without it."""
+        """An optional field the answers so far leave no room for: a rule that already applies to what
+        is typed (the optional fields not yet answered counting as not typed) passes without it and
+        refuses every value tried in it (Pope Joan: a turn-up that ends the round, so nobody played an
+        honour and no card is left). Not asked, as the argument form takes the hand without it."""
         if not fdef.optional or self.answers.get(fdef.name) is not None:
             return False
-        one = _sample(self.game, fdef)
-        sample: Any = one if fdef.scope == "hand" or one is None else [one, *[None] * (len(self.who_names(fdef)) - 1)]
+        samples = _samples(self.game, fdef)
         empty = {name for name, f in self.rs.fields.items() if f.optional and self.answers.get(name) is None}
         checks = [c for c in checks_on(self.game, self._known | empty) if fdef.name in check_field_names(self.game, c)]
-        if one is None or not checks:
+        if not samples or not checks:
             return False
         active = active_players(self.game, self.state)
+        seats = 1 if fdef.scope == "hand" else len(self.who_names(fdef))
         try:
             without, __ = type_hand(self.game, self.raw(), active, self.state)
-            if run_checks_on(self.game, self.state, without, checks):
+            checks = checks_in_force(self.game, self.state, without, checks)   # they apply to what is typed
+            if not checks or run_checks_on(self.game, self.state, without, checks):
                 return False
-            self.answers[fdef.name] = sample
-            try:
-                trial, __ = type_hand(self.game, self.raw(), active, self.state)
-            finally:
-                self.answers.pop(fdef.name, None)
-            return bool(run_checks_on(self.game, self.state, trial, checks))
+            for one in samples:
+                self.answers[fdef.name] = one if fdef.scope == "hand" else [one, *[None] * (seats - 1)]
+                try:
+                    trial, __ = type_hand(self.game, self.raw(), active, self.state)
+                finally:
+                    self.answers.pop(fdef.name, None)
+                if not run_checks_on(self.game, self.state, trial, checks):
+                    return False      # a value the rules take: the field is asked
+            return True
         except UserError:
             return False
 
@@ -576,19 +590,20 @@ class HandPrompt:
             self.console.say(f"  * {shown(event)}", "event")
 
 
-def _sample(game: Game, fdef: FieldDef) -> str | None:
-    """One legal value of a field, to try whether the rules leave room for any (None: not tried)."""
+def _samples(game: Game, fdef: FieldDef) -> list[str]:
+    """The values to try whether the rules leave room for any: every player, side, word or yes/no;
+    for a number, 1 and 2 (a count where the rules want none; an odd and an even one). Empty: not tried."""
     if fdef.type == "player":
-        return game.players[0]
+        return list(game.players)
     if fdef.type == "side":
-        return game.sides[0].name
+        return [s.name for s in game.sides]
     if fdef.type == "bool":
-        return "yes"
+        return ["yes", "no"]
     if fdef.type == "word" and fdef.values:
-        return str(fdef.values[0])
+        return [str(v) for v in fdef.values]
     if fdef.type in ("int", "number"):
-        return "1"
-    return None
+        return ["1", "2"]
+    return []
 
 
 def question_order(rs: Ruleset) -> list[str]:
