@@ -25,6 +25,7 @@ from scorepad.engine.assignments import (
     convert,
     copies_problems,
     describe_field,
+    field_label,
     missing_sentence,
     split_assignments,
     type_hand,
@@ -446,6 +447,15 @@ def hand_json(rec: Recorded) -> dict[str, Any]:
     }
 
 
+def pad_fields(game: Game) -> list[str]:
+    """The numbers a paper pad writes beside the points: in a game with bids, each player's (or
+    side's) number fields, the bids and the tricks taken in Spades."""
+    fields = game.ruleset.fields.values()
+    if not any(f.bidding for f in fields):
+        return []
+    return [f.name for f in fields if f.scope in ("player", "side") and f.type in ("int", "number")]
+
+
 def sheet(store: Store, row: GameRow, lang: str | None = None) -> dict[str, Any]:
     """Hand by hand: each side's points, breakdown and running total, like the paper pad.
 
@@ -464,6 +474,7 @@ def sheet(store: Store, row: GameRow, lang: str | None = None) -> dict[str, Any]
                 pass
             before = h.state
     out_hands = []
+    pad = pad_fields(game)
     for h, (breakdown, events) in zip(hands, texts, strict=True):
         out_hands.append({
             "hand": h.n, "typed": h.typed,
@@ -472,9 +483,13 @@ def sheet(store: Store, row: GameRow, lang: str | None = None) -> dict[str, Any]
             "breakdown": breakdown,
             "events": events,
             "cards_read": [c["text"] for c in cards_read(game, h.typed, h.hand)],
+            "fields": {name: h.hand.get(name) for name in pad},
         })
     out = {"game": str(row.id), "ruleset": row.ruleset_id, "variant": row.variant,
            "sides": [s.name for s in game.sides], "hands": out_hands,
+           "members": [list(s.members) for s in game.sides],
+           "field_labels": {name: field_label(game.ruleset, name) for name in pad},
+           "field_scopes": {name: game.ruleset.fields[name].scope for name in pad},
            "totals": [s["score"] for s in row.state["sides"]], "finished": row.state["finished"],
            "winner": row.state["winners"], "draw": bool(row.state.get("draw"))}
     if game.ruleset.sheet_below:

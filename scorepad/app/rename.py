@@ -103,10 +103,10 @@ def retype(before: Game, after: Game, item: str) -> str:
     Only a name that no longer finds the same player or side is replaced, by that player's or side's
     new name; everything else stays as it was typed.
     """
-    from scorepad.engine.assignments import _find_field, resolve_who
+    from scorepad.engine.assignments import field_or_none, resolve_who
 
     left, eq, right = item.partition("=")
-    fdef = _find_field(before.ruleset.fields, left.rpartition(".")[2].strip().lower()) if eq else None
+    fdef = field_or_none(before.ruleset, left.rpartition(".")[2]) if eq else None
     if fdef is None:
         return item
 

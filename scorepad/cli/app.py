@@ -405,7 +405,7 @@ def bid(assignments: list[str] = typer.Argument(None, metavar="FIELD=VALUE...",
         game: str | None = typer.Option(None, "--game", metavar="GAME", help="game id (default: the current game)")) -> None:
     """Write down the bids of the next hand before it is played; `hand` completes it.
 
-    Example: scorepad bid bid=4,3,3,3   then, after the play: scorepad hand tricks=5,3,3,2
+    Example: scorepad bid bid=4,3,3,3; scorepad hand tricks=5,3,3,2   (the bids before the play, the tricks after it)
     """
     from scorepad.app.bids import record_bid
 

@@ -154,7 +154,7 @@ def assignments(ctx: Any, incomplete: str) -> list[str]:
     if row is None:
         return []
     from scorepad.app.games import game_of
-    from scorepad.engine.assignments import field_candidates
+    from scorepad.engine.assignments import field_candidates, field_or_none
 
     game = game_of(row)
     rs = game.ruleset
@@ -167,8 +167,7 @@ def assignments(ctx: Any, incomplete: str) -> list[str]:
         return _matching(field_candidates(game, fdef), typed) if fdef is not None else []
     left, eq, _ = incomplete.partition("=")
     if eq:
-        name = left.rpartition(".")[2].lower()
-        fdef = rs.fields.get(name)
+        fdef = field_or_none(rs, left.rpartition(".")[2])   # a name of any language the ruleset knows
         if fdef is None:
             return []
         return _matching([f"{left}={v}" for v in field_candidates(game, fdef)], incomplete)

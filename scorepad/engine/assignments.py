@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 import shlex
-from collections.abc import Callable, Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from typing import Any
 
 import scorepad.rules.cards as cardlib
@@ -25,13 +25,16 @@ from scorepad.engine.game import (
 )
 from scorepad.errors import FormulaError, HandError, UserError
 from scorepad.limits import number_ok
-from scorepad.locale import N_, Said, _, ngettext
+from scorepad.locale import N_, Said, _, current, ngettext
 from scorepad.locale import NO_WORDS as NO
 from scorepad.locale import YES_WORDS as YES
 from scorepad.record import field, mutable_record, record
 from scorepad.rules.expr import Formula
-from scorepad.rules.model import Check, FieldDef, field_refs
+from scorepad.rules.model import Check, FieldDef, Ruleset, field_refs
 from scorepad.rules.prose import condition_words
+from scorepad.rules.reading import Meaning
+from scorepad.rules.reading import key as reading_key
+from scorepad.rules.vocabulary import Vocabulary
 
 MAX_VALUE_LENGTH = 200
 
@@ -53,15 +56,25 @@ class RawHand:
     worked_out: list[str] = field(default_factory=list)   # values scorepad filled in (totals, default_from)
 
 
-def field_range(game: Game, fdef: FieldDef, state: State | None = None) -> tuple[Any, Any]:
-    """The legal range of a number field; bounds that read the coming hand (`hand_no`, counters)
-    see it when the game's `state` is given."""
-    env = base_env(game)
-    if state is not None:
-        env.update(hand_context(game, state))
-    low = fdef.min(env) if fdef.min is not None else None
-    high = fdef.max(env) if fdef.max is not None else None
-    return low, high
+def field_range(game: Game, fdef: FieldDef, state: State | None = None,
+                env: Mapping[str, Any] | None = None) -> tuple[Any, Any]:
+    """The legal range of a number field; bounds that read the coming hand (`hand_no`, counters:
+    Sitaratas bids 0 up to the cards dealt) see it when the game's `state` (or an `env` that has
+    them) is given, and are left open (None) without one (`rules show`)."""
+    if env is None:
+        env = base_env(game)
+        if state is not None:
+            env.update(hand_context(game, state))
+    return _bound(fdef.min, env), _bound(fdef.max, env)
+
+
+def _bound(formula: Formula | None, env: Mapping[str, Any]) -> Any:
+    if formula is None:
+        return None
+    try:
+        return formula(env)
+    except FormulaError:
+        return None            # a bound that reads the coming hand, asked without one
 
 
 def describe_field(game: Game, fdef: FieldDef, state: State | None = None) -> str:
@@ -79,8 +92,8 @@ def describe_field(game: Game, fdef: FieldDef, state: State | None = None) -> st
             parts.append(_("a number"))
     elif fdef.type == "bool":
         parts.append(_("yes/no"))
-    elif fdef.type == "word":
-        parts.append("/".join(fdef.values))
+    elif fdef.type == "word" and (current() == "en" or words_shown(game.ruleset, fdef) == list(fdef.words)):
+        parts.append("/".join(fdef.values))       # else the language's words for them, below
     elif fdef.type == "player":
         parts.append(_("a player: {names}").format(names=", ".join(game.players)))
     elif fdef.type == "side":
@@ -93,9 +106,44 @@ def describe_field(game: Game, fdef: FieldDef, state: State | None = None) -> st
         example = " ".join(c.code for c in list(fdef.combos.values())[:4]) + (
             " 2x" + next(iter(fdef.combos.values())).code if fdef.combos else "")
         parts.append(_("combinations by code or points, e.g. {example}; - for none").format(example=example))
-    if fdef.words:
-        parts.append(", ".join(fdef.words))
+    words = words_shown(game.ruleset, fdef)
+    if words:
+        parts.append(", ".join(words))
     return "; ".join(parts)
+
+
+def words_shown(rs: Ruleset, fdef: FieldDef) -> list[str]:
+    """The words a field takes as the language shown offers them: its own words in English; in
+    another language that language's words (and the signs, `-` `=`), or the own ones when it has
+    none. Every language's words are read whatever is shown."""
+    lang = current()
+    if lang == "en" or not fdef.words:
+        return list(fdef.words)
+    mine = [w for w, meanings in rs.reading.words(fdef.name).items()
+            if any(lang in m.langs for m in meanings) and any(ch.isalpha() for ch in w)]
+    signs = [w for w in fdef.words if not any(ch.isalpha() for ch in w)]
+    return [*mine, *signs] if mine else list(fdef.words)
+
+
+def field_label(rs: Ruleset, fname: str) -> str:
+    """A field as a question or summary names it: its first name in the language shown, else its id."""
+    lang = current()
+    native = rs.reading.names_in(fname, lang) if lang != "en" else ()
+    return native[0] if native else fname
+
+
+def value_shown(rs: Ruleset, fdef: FieldDef, value: Any) -> str | None:
+    """A typed value in the language shown where it has a word of its own (yes/no, `pole` for none);
+    None where the value is written as it is (numbers, players, cards)."""
+    lang = current()
+    if isinstance(value, bool):
+        return _("yes") if value else _("no")
+    if lang == "en" or not isinstance(value, str) or not fdef.words:
+        return None
+    for word, meanings in rs.reading.words(fdef.name).items():
+        if any(lang in m.langs and m.kind == "value" and m.value == value for m in meanings):
+            return word
+    return None
 
 
 def split_assignments(game: Game, args: Sequence[str], strict: bool = False, bid: int = 0) -> RawHand:
@@ -145,7 +193,7 @@ def _parsed(game: Game, arg: str, problems: list[str]) -> tuple[FieldDef, str | 
     rs = game.ruleset
     if "=" not in arg:
         problems.append(_("{arg} is not an assignment; write field=value (fields: {fields})").format(
-            arg=repr(arg), fields=", ".join(rs.fields)))
+            arg=repr(arg), fields=field_names(rs)))
         return None
     left, _eq, right = arg.partition("=")
     left, right = left.strip(), right.strip()
@@ -153,10 +201,14 @@ def _parsed(game: Game, arg: str, problems: list[str]) -> tuple[FieldDef, str | 
         problems.append(_("the value for {field} is too long").format(field=left))
         return None
     who_text, dot, fname = left.rpartition(".")
-    fdef = _find_field(rs.fields, fname.lower(), rs.field_aliases)
+    try:
+        fdef = find_field(rs, fname)
+    except UserError as exc:
+        problems.append(exc.message)
+        return None
     if fdef is None:
         problems.append(_("{game} has no field {field} (fields: {fields})").format(
-            game=rs.name, field=repr(fname.lower()), fields=", ".join(rs.fields)))
+            game=rs.name, field=repr(fname.lower()), fields=field_names(rs)))
         return None
     if dot and fdef.scope == "hand":
         problems.append(_("{field} is a field of the whole hand; write {field}={value}").format(
@@ -219,7 +271,7 @@ def canonical_names(game: Game, args: Sequence[str]) -> list[str]:
     for arg in args:
         left, eq, right = arg.partition("=")
         who, dot, name = left.strip().rpartition(".")
-        fdef = _find_field(game.ruleset.fields, name.lower(), game.ruleset.field_aliases) if eq else None
+        fdef = field_or_none(game.ruleset, name) if eq else None
         out.append(f"{who}{dot}{fdef.name}={right.strip()}" if fdef is not None else arg)
     return out
 
@@ -310,20 +362,47 @@ def _who_names(game: Game, scope: str) -> list[str]:
     return list(game.players) if scope == "player" else [s.name for s in game.sides]
 
 
-APOSTROPHE = "\u02bc"   # MODIFIER LETTER APOSTROPHE: a letter, so names may hold it (a ' may not)
+def find_field(rs: Ruleset, name: str) -> FieldDef | None:
+    """A field by its own name, by a name any language of the ruleset gives it (`tihid`, `заказ`,
+    whatever the interface speaks), or by a unique beginning of one; None when nothing fits. A name
+    that could mean two fields (two languages give it to different fields, or it begins the names
+    of both) is refused with every reading: UserError."""
+    found = [f for f in rs.reading.fields(name, current()) if f in rs.fields]
+    if len(found) == 1:
+        return rs.fields[found[0]]
+    if not found:
+        return None
+    typed = repr(name.strip().lower())
+    exact = rs.reading.names.get(reading_key(name), {})
+    if exact:
+        readings = ", ".join(f"{f} ({'/'.join(exact[f])})" for f in found)
+        raise UserError(_("{name} names more than one field: {readings}; type one of {choices} instead").format(
+            name=typed, readings=readings, choices=", ".join(found)))
+    raise UserError(_("{name} begins the names of more than one field ({fields}); type more of it").format(
+        name=typed, fields=", ".join(found)))
 
 
-def _find_field(fields: Mapping[str, FieldDef], name: str, aliases: Mapping[str, str] | None = None) -> FieldDef | None:
-    """A field by name, by an alias of the game's language (`tihid`), or by a unique prefix of either."""
-    aliases = aliases or {}
-    if name in fields:
-        return fields[name]
-    if name not in aliases:   # мар'яжі typed with ' or ’: Ukrainian names are written with the letter ʼ
-        name = name.replace("'", APOSTROPHE).replace("\u2019", APOSTROPHE)
-    if name in aliases and aliases[name] in fields:
-        return fields[aliases[name]]
-    matches = {n for n in fields if n.startswith(name)} | {f for a, f in aliases.items() if a.startswith(name) and f in fields}
-    return fields[matches.pop()] if len(matches) == 1 else None
+def field_or_none(rs: Ruleset, name: str) -> FieldDef | None:
+    """find_field for text kept as typed (a bid written down, a hand to rename): a name that is no
+    field, or could be two, stays as it was typed and is refused where it is read."""
+    try:
+        return find_field(rs, name)
+    except UserError:
+        return None
+
+
+def field_names(rs: Ruleset, lang: str | None = None) -> str:
+    """The fields as an error lists them: each by its names in the interface language (`lang`) and
+    its own English name (`заказчик/играющий/bidder`)."""
+    lang = lang or current()
+    return ", ".join(field_name_shown(rs, f, lang) for f in rs.fields)
+
+
+def field_name_shown(rs: Ruleset, fname: str, lang: str | None = None) -> str:
+    """One field's names in the interface language, then its own (`trumbitegija/trump`)."""
+    lang = lang or current()
+    native = rs.reading.names_in(fname, lang) if lang != "en" else ()
+    return "/".join([*native, fname])
 
 
 def resolve_who(game: Game, text: str, scope: str) -> int:
@@ -363,10 +442,14 @@ def convert(game: Game, fdef: FieldDef, text: str, who: str | None = None,
             state: State | None = None) -> tuple[Any, dict[str, Any] | None]:
     """One typed value to its typed form (and pattern parts); raises UserError with a sentence.
     With the game's `state`, a range that reads the coming hand is the range of this hand."""
-    label = f"{who}.{fdef.name}" if who else fdef.name
+    name = field_label(game.ruleset, fdef.name)
+    label = f"{who}.{name}" if who else name
     raw = text.strip()
-    if raw.lower() in fdef.words:
-        return fdef.words[raw.lower()], None
+    meanings = game.ruleset.reading.word(fdef.name, raw)
+    if len(meanings) > 1:
+        raise UserError(_two_meanings(fdef, label, raw, meanings))
+    if meanings and meanings[0].kind == "value":
+        return meanings[0].value, None
     if raw == "" and fdef.type != "cards":
         raise UserError(_("{label} is empty").format(label=label))
     reader = _READERS.get(fdef.type)
@@ -375,11 +458,20 @@ def convert(game: Game, fdef: FieldDef, text: str, who: str | None = None,
     return reader(game, fdef, raw, label, state)
 
 
+def _two_meanings(fdef: FieldDef, label: str, raw: str, meanings: Sequence[Meaning]) -> str:
+    """The refusal of a word that means two things in a field (in two languages, or in one, as
+    Russian кварта is both a sequence and a set of four in Piquet): every reading, never a guess."""
+    shown = [fdef.combos[m.value].code if m.kind == "combo" else value_text(m.value) for m in meanings]
+    readings = ", ".join(f"{text} ({'/'.join(m.langs)})" for text, m in zip(shown, meanings, strict=True))
+    return _("{label}: {word} means more than one thing here: {readings}; type one of {choices} instead").format(
+        label=label, word=repr(raw), readings=readings, choices=", ".join(dict.fromkeys(shown)))
+
+
 def _number(game: Game, fdef: FieldDef, raw: str, label: str, state: State | None) -> tuple[Any, None]:
     try:
         value: Any = int(raw) if fdef.type == "int" else float(raw)
     except ValueError:
-        extra = " " + _("or {words}").format(words=", ".join(fdef.words)) if fdef.words else ""
+        extra = " " + _("or {words}").format(words=", ".join(words_shown(game.ruleset, fdef))) if fdef.words else ""
         text = _("{label} must be a whole number{extra}, not {raw}") if fdef.type == "int" else \
             _("{label} must be a number{extra}, not {raw}")
         raise UserError(text.format(label=label, extra=extra, raw=repr(raw))) from None
@@ -441,7 +533,7 @@ def _pattern(game: Game, fdef: FieldDef, raw: str, label: str, state: State | No
     norm = raw.upper().replace(" ", "")
     m = fdef.pattern.fullmatch(norm) if len(norm) <= 40 else None
     if m is None:
-        words = " " + _("or {words}").format(words=", ".join(fdef.words)) if fdef.words else ""
+        words = " " + _("or {words}").format(words=", ".join(words_shown(game.ruleset, fdef))) if fdef.words else ""
         raise UserError(_("{label}: {raw} is not valid ({help}{words})").format(
             label=label, raw=repr(raw), help=fdef.help or _("see scorepad rules show"), words=words))
     parts: dict[str, Any] = {}
@@ -595,7 +687,7 @@ def _fill_total(game: Game, fdef: FieldDef, values: Sequence[Any | None], act: S
     if isinstance(value, float) and value.is_integer():
         value = int(value)
     who = _who_names(game, fdef.scope)[gaps[0]]
-    low, high = field_range(game, fdef)
+    low, high = field_range(game, fdef, env=env)
     if (low is not None and value < low) or (high is not None and value > high) or (
             fdef.type == "int" and not float(value).is_integer()):
         label = fdef.name.replace("_", " ")
@@ -669,11 +761,8 @@ def parse_combos(game: Game, fdef: FieldDef, text: str, label: str) -> list[Any]
         if isinstance(value, (int, float)) and not isinstance(value, bool):
             by_points.setdefault(float(value), code)
     out: list[Any] = []
-    for token in text.replace(",", " ").split():
-        m = COMBO_TOKEN.match(token)
-        what = m.group("what") if m else token
-        times = int(m.group("pre") or m.group("post") or 1) if m else 1
-        code = what.upper()
+    for what, times, token in _combo_items(game, fdef, text, label):
+        code = _combo_named(game, fdef, what, label)
         if code not in fdef.combos:
             number = _number_or_none(what)
             if number is not None and float(number) in by_points:
@@ -689,6 +778,58 @@ def parse_combos(game: Game, fdef: FieldDef, text: str, label: str) -> list[Any]
         if len(out) > MAX_COMBOS:
             raise UserError(_("{label}: more than {n} combinations").format(label=label, n=MAX_COMBOS))
     return out
+
+
+def _combo_items(game: Game, fdef: FieldDef, text: str, label: str) -> Iterator[tuple[str, int, str]]:
+    """Each combination typed: (its name or points, how many, as typed); a comma ends one."""
+    for part in text.split(","):
+        tokens = part.split()
+        i = 0
+        while i < len(tokens):
+            what, times, step = _combo_words(game, fdef, tokens, i, label)
+            yield what, times, " ".join(tokens[i:i + step])
+            i += step
+
+
+def _combo_words(game: Game, fdef: FieldDef, tokens: Sequence[str], i: int, label: str) -> tuple[str, int, int]:
+    """The combination named from word i on: (its name, how many, the words it takes). A name of two
+    words that the field's words hold is one combination (козырный марьяж, kaks paari, 2xtrumbi
+    perekond); when each of the two words is a combination too (стрит флеш: a straight flush, or a
+    straight and a flush) the words are refused with both readings."""
+    m = COMBO_TOKEN.match(tokens[i])
+    what = m.group("what") if m else tokens[i]
+    pre = m.group("pre") if m else None
+    if i + 1 < len(tokens):
+        nxt = COMBO_TOKEN.match(tokens[i + 1])
+        if nxt is not None and not nxt.group("pre") and not (m and m.group("post")):
+            phrase = f"{what} {nxt.group('what')}"
+            if any(x.kind == "combo" for x in game.ruleset.reading.word(fdef.name, phrase)):
+                if _is_combo(game, fdef, what) and _is_combo(game, fdef, nxt.group("what")):
+                    one = _combo_named(game, fdef, phrase, label)
+                    two = [_combo_named(game, fdef, w, label) for w in (what, nxt.group("what"))]
+                    raise UserError(_("{label}: {words} reads two ways, as {first} or as {second}; write it "
+                                      "as one word or put a comma between the two").format(
+                                          label=label, words=repr(phrase), first=fdef.combos[one].code,
+                                          second=" ".join(fdef.combos[c].code for c in two)))
+                return phrase, int(pre or nxt.group("post") or 1), 2
+    return what, int(pre or (m.group("post") if m else None) or 1), 1
+
+
+def _is_combo(game: Game, fdef: FieldDef, word: str) -> bool:
+    return word.upper() in fdef.combos or any(x.kind == "combo" for x in game.ruleset.reading.word(fdef.name, word))
+
+
+def _combo_named(game: Game, fdef: FieldDef, what: str, label: str) -> str:
+    """The code of a combination typed by its code or by a name of any language of the ruleset
+    (терция, SUUDLUS, maja); what is neither comes back as typed, upper-case. A name of two
+    combinations (кварта in Piquet) is refused with both."""
+    code = what.upper()
+    if code in fdef.combos:
+        return code
+    named = [x for x in game.ruleset.reading.word(fdef.name, what) if x.kind == "combo"]
+    if len(named) > 1:
+        raise UserError(_two_meanings(fdef, label, what, named))
+    return str(named[0].value) if named else code
 
 
 def _number_or_none(text: str) -> int | float | None:
@@ -841,7 +982,8 @@ class _WorkedOut:
                 label = f"{names[i]}.{fdef.name}" if names[i] else fdef.name
                 assert fdef.applies_if is not None
                 self.problems.append(_("{label} does not apply to this hand: it is typed only when {value}").format(
-                    label=label, value=condition_words(fdef.applies_if.source)))
+                    label=label, value=condition_words(fdef.applies_if.source,
+                                                       Vocabulary(self.game.ruleset, base_env(self.game)))))
         self.skipped.add(fdef.name)
         self.known[fdef.name] = [False] * len(names)
         self.hand[fdef.name] = _placeholder(fdef) if fdef.scope == "hand" else [_placeholder(fdef)] * len(names)
@@ -925,7 +1067,8 @@ def type_bids(game: Game, raw: RawHand, active: Sequence[bool],
         raise HandError(_("{name} has no bids written down before the play").format(name=game.ruleset.name))
     late = [n for n in raw.values if n not in bidding]
     if late:
-        problems = [f"{n} is typed after the play, not with the bids (bids: {', '.join(bidding)})" for n in late]
+        problems = [_("{field} is typed after the play, not with the bids (bids: {bids})").format(
+            field=n, bids=", ".join(bidding)) for n in late]
         raise HandError(problems[0], problems)
     return type_hand(game, raw, active, state, only=bidding)
 

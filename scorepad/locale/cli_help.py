@@ -22,7 +22,9 @@ from scorepad.locale import N_, _, current
 # are put in place by `localized` too. Listed here so that the extractor puts them in the catalogs.
 TYPER_TEXTS = (N_("Usage:"), N_("Options"), N_("Arguments"), N_("Commands"), N_("Show this message and exit."),
                N_("required"), N_("default: {default}"), N_("Aborted!"), N_("Missing command."),
-               N_("No such command {name!r}."), N_("(dynamic)"), N_("env var: {var}"))
+               N_("No such command {name!r}."), N_("(dynamic)"), N_("env var: {var}"),
+               N_("Install completion for the current shell."),
+               N_("Show completion for the current shell, to copy it or customize the installation."))
 
 
 def translate_help(text: str) -> str:
@@ -107,8 +109,8 @@ def _typer_words() -> list[tuple[Any, str, Any]]:
     except ImportError:
         return out
     formatter = getattr(formatting, "HelpFormatter", None)
-    if formatter is not None and hasattr(formatter, "write_usage") and hasattr(formatter, "write_heading"):
-        usage, heading = formatter.write_usage, formatter.write_heading
+    if formatter is not None and all(hasattr(formatter, m) for m in ("write_usage", "write_heading", "write_dl")):
+        usage, heading, rows = formatter.write_usage, formatter.write_heading, formatter.write_dl
 
         def write_usage(self: Any, prog: str, args: str = "", prefix: str | None = None) -> None:
             usage(self, prog, args, _("Usage:") + " " if prefix is None else prefix)
@@ -116,7 +118,12 @@ def _typer_words() -> list[tuple[Any, str, Any]]:
         def write_heading(self: Any, text: str) -> None:
             heading(self, _(text))
 
-        out += [(formatter, "write_usage", write_usage), (formatter, "write_heading", write_heading)]
+        def write_dl(self: Any, items: Any, *args: Any, **kwargs: Any) -> None:
+            # the options Typer adds itself (--install-completion) carry English help texts
+            rows(self, [(term, _(text) if text else text) for term, text in items], *args, **kwargs)
+
+        out += [(formatter, "write_usage", write_usage), (formatter, "write_heading", write_heading),
+                (formatter, "write_dl", write_dl)]
     command = getattr(click_core, "Command", None)
     if command is not None and hasattr(command, "get_help_option"):
         get_help_option = command.get_help_option

@@ -2,14 +2,16 @@
 
 A card is written as a rank with an optional suit: `Q`, `QS`, `Q♠`, `10h`, `ÄH` (Estonian),
 `ДП`, `10Ч`, `ТБ`, `КТ` (Russian and Ukrainian: ranks В Д К Т, suits П Ч Б Т), or in words:
-`дама пик`, `туз хреста`, `äss risti`, `queen of spades`. A rank without a suit is an ordinary
-card of that rank, so in Skid `Q` is a plain queen and `QS` the queen of spades. Cards are kept as
-canonical text: the rank (`2`..`10`, `J`, `Q`, `K`, `A`, `JOKER`) followed by the suit letter `S`,
-`H`, `D` or `C` if given.
+`дама пик`, `туз хреста`, `äss risti`, `queen of spades`, `десятка`, `сімка`, and with the suit first
+as Estonian and the Russian and Ukrainian adjectives say it: `poti äss`, `пиковая дама`, `червовий туз`.
+A rank without a suit is an ordinary card of that rank, so in Skid `Q` is a plain queen and `QS` the
+queen of spades. Cards are kept as canonical text: the rank (`2`..`10`, `J`, `Q`, `K`, `A`, `JOKER`)
+followed by the suit letter `S`, `H`, `D` or `C` if given.
 
 One letter means different cards in two alphabets: Latin `T` is a ten, Cyrillic `Т` an ace (and,
 after a rank, clubs). A token that mixes the two alphabets around that letter (`TБ`, `ТS`) is
-refused, and the program always shows how it read the cards typed (`read_cards`).
+refused, and the program always shows how it read the cards typed (`read_cards`). Likewise words
+that read as two different sets of cards (`K poti äss`) are refused with both readings.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping
 
 from scorepad.errors import UserError
-from scorepad.locale import _, ngettext
+from scorepad.locale import _, current, ngettext
 from scorepad.record import record
 
 RANK_ORDER = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"]
@@ -33,34 +35,60 @@ SUIT_LETTERS = {"S": "S", "H": "H", "D": "D", "C": "C",
 SUIT_SYMBOLS = {"♠": "S", "♤": "S", "♥": "H", "♡": "H", "♦": "D", "♢": "D", "♣": "C", "♧": "C",
                 **SUIT_LETTERS}
 SUIT_WORDS = {
-    # Russian: пики черви бубны трефы, and the forms after a rank (дама пик, туз червей, валет бубен)
+    # Russian: пики черви бубны трефы (крести), and the forms after a rank (дама пик, туз червей, валет
+    # бубен, дама крестей)
     "ПИКИ": "S", "ПИК": "S", "ПИКА": "S", "ЧЕРВИ": "H", "ЧЕРВЫ": "H", "ЧЕРВЕЙ": "H", "ЧЕРВА": "H",
     "БУБНЫ": "D", "БУБЕН": "D", "БУБНА": "D", "ТРЕФЫ": "C", "ТРЕФ": "C", "ТРЕФА": "C",
-    # Ukrainian: піки (вини) чирви бубни хрести (трефи), and the forms after a rank (дама пік, туз чирв,
-    # валет бубон, король хрестів, король треф, дама вин)
-    "ПІКИ": "S", "ПІКА": "S", "ПІК": "S", "ПІКОВА": "S",
-    "ВИНИ": "S", "ВИНА": "S", "ВИНЬ": "S", "ВИН": "S", "ЧИРВА": "H", "ЧИРВИ": "H", "ЧИРВ": "H", "ЧИРВОВА": "H",
-    "БУБНИ": "D", "БУБОН": "D", "БУБНОВА": "D", "ХРЕСТА": "C", "ХРЕСТИ": "C", "ХРЕСТ": "C", "ХРЕСТІВ": "C",
-    "ХРЕСТОВА": "C", "ТРЕФИ": "C", "ТРЕФОВА": "C",
-    # Estonian: pada / poti, ärtu, ruutu, risti
+    "КРЕСТИ": "C", "КРЕСТЕЙ": "C",
+    # Russian adjectives, before or after the rank (пиковая дама, трефовый туз, червонный валет)
+    "ПИКОВАЯ": "S", "ПИКОВЫЙ": "S", "ЧЕРВОВАЯ": "H", "ЧЕРВОВЫЙ": "H", "ЧЕРВОННАЯ": "H", "ЧЕРВОННЫЙ": "H",
+    "БУБНОВАЯ": "D", "БУБНОВЫЙ": "D", "ТРЕФОВАЯ": "C", "ТРЕФОВЫЙ": "C", "КРЕСТОВАЯ": "C", "КРЕСТОВЫЙ": "C",
+    # Ukrainian: піки (вини) чирви (черви) бубни хрести (трефи), and the forms after a rank (дама пік,
+    # туз чирв, туз червів, валет бубон, король хрестів, король треф, дама вин)
+    "ПІКИ": "S", "ПІКА": "S", "ПІК": "S",
+    "ВИНИ": "S", "ВИНА": "S", "ВИНЬ": "S", "ВИН": "S", "ЧИРВА": "H", "ЧИРВИ": "H", "ЧИРВ": "H", "ЧЕРВІВ": "H",
+    "БУБНИ": "D", "БУБОН": "D", "БУБНІВ": "D", "ХРЕСТА": "C", "ХРЕСТИ": "C", "ХРЕСТ": "C", "ХРЕСТІВ": "C",
+    "ТРЕФИ": "C",
+    # Ukrainian adjectives, before or after the rank (пікова дама, червовий туз, хрестовий валет)
+    "ПІКОВА": "S", "ПІКОВИЙ": "S", "ВИНОВА": "S", "ВИНОВИЙ": "S", "ЧИРВОВА": "H", "ЧИРВОВИЙ": "H",
+    "ЧЕРВОВА": "H", "ЧЕРВОВИЙ": "H", "БУБНОВА": "D", "БУБНОВИЙ": "D", "ХРЕСТОВА": "C", "ХРЕСТОВИЙ": "C",
+    "ТРЕФОВА": "C", "ТРЕФОВИЙ": "C",
+    # Estonian: pada / poti, ärtu, ruutu, risti, before the rank (poti äss, risti kümme) or after it
     "PADA": "S", "POTI": "S", "ÄRTU": "H", "RUUTU": "D", "RISTI": "C",
     # English
     "SPADES": "S", "SPADE": "S", "HEARTS": "H", "HEART": "H", "DIAMONDS": "D", "DIAMOND": "D",
     "CLUBS": "C", "CLUB": "C",
 }
+# The suit words that also stand before a rank: Estonian says the suit first (poti äss), Russian and
+# Ukrainian an adjective (пиковая дама). The others (дама пик, queen of spades) follow their rank.
+SUIT_FIRST = {w for w in SUIT_WORDS if w.endswith(("АЯ", "ЫЙ", "ИЙ", "ОВА"))} | {
+    "PADA", "POTI", "ÄRTU", "RUUTU", "RISTI"}
 RANK_WORDS = {
     **{r: r for r in RANK_ORDER},
     "T": "10",  # the common one-letter ten
-    # Estonian: soldat, emand, kuningas, äss
+    # Estonian: soldat, emand, kuningas, äss, and the numbers kaks .. kümme
     "S": "J", "E": "Q", "Ä": "A",
-    "ÄSS": "A", "KUNINGAS": "K", "EMAND": "Q", "SOLDAT": "J", "SÕDUR": "J", "POISS": "J",
+    "ÄSS": "A", "KUNINGAS": "K", "EMAND": "Q", "SOLDAT": "J", "SÕDUR": "J", "SÖDUR": "J", "POISS": "J",
+    "KAKS": "2", "KOLM": "3", "NELI": "4", "VIIS": "5", "KUUS": "6", "SEITSE": "7", "KAHEKSA": "8",
+    "ÜHEKSA": "9", "KÜMME": "10",
     # Russian / Ukrainian (Cyrillic): валет, дама, король, туз
     "В": "J", "Д": "Q", "К": "K", "Т": "A",
     "ТУЗ": "A", "КОРОЛЬ": "K", "ДАМА": "Q", "ВАЛЕТ": "J",
+    # the cards by number, Russian (двойка .. десятка; шестёрка read as шестерка) and Ukrainian (двійка ..
+    # десятка; пʼятірка with any apostrophe)
+    "ДВОЙКА": "2", "ТРОЙКА": "3", "ЧЕТВЕРКА": "4", "ПЯТЕРКА": "5", "ШЕСТЕРКА": "6", "СЕМЕРКА": "7",
+    "ВОСЬМЕРКА": "8", "ДЕВЯТКА": "9", "ДЕСЯТКА": "10",
+    "ДВІЙКА": "2", "ТРІЙКА": "3", "ЧЕТВІРКА": "4", "П\u02bcЯТІРКА": "5", "ШІСТКА": "6", "СІМКА": "7",
+    "ВІСІМКА": "8", "ДЕВ\u02bcЯТКА": "9",
     # English words
-    "ACE": "A", "KING": "K", "QUEEN": "Q", "JACK": "J", "TEN": "10",
+    "ACE": "A", "KING": "K", "QUEEN": "Q", "JACK": "J", "TEN": "10", "TWO": "2", "THREE": "3", "FOUR": "4",
+    "FIVE": "5", "SIX": "6", "SEVEN": "7", "EIGHT": "8", "NINE": "9",
     "JOKER": "JOKER", "JK": "JOKER", "*": "JOKER", "JOKKER": "JOKER", "ДЖОКЕР": "JOKER",
 }
+# Russian and Ukrainian adjectives agree with their rank: пиковая дама, пиковый туз (never пиковый дама)
+_FEMININE_RANKS = ("ДАМА", "КА")
+_MASCULINE_RANKS = {"ТУЗ", "КОРОЛЬ", "ВАЛЕТ", "ДЖОКЕР"}
+_FOLD = str.maketrans({"Ё": "Е", "'": "\u02bc", "\u2019": "\u02bc"})
 SUIT_GLUE = {"OF", "DE"}   # "queen of spades"
 CYRILLIC = re.compile(r"[\u0400-\u04FF]")
 LATIN = re.compile(r"[A-Z]")
@@ -74,7 +102,7 @@ DECKS: dict[str, tuple[list[str], int, int]] = {
     "canasta": (RANK_ORDER, 2, 4),
     "52+joker": (RANK_ORDER, 1, 1),
 }
-SPLIT = re.compile(r"[\s,;]+")
+GROUPS = re.compile(r"[,;]")   # a comma or semicolon ends a card
 
 
 @record
@@ -119,7 +147,7 @@ def split_card(card: str) -> tuple[str, str | None]:
 def parse_card(token: str) -> str:
     """One typed card to canonical text; raises UserError with a sentence if it is not a card."""
     raw = token.strip()
-    text = raw.upper()
+    text = raw.upper().translate(_FOLD)
     if text in RANK_WORDS:
         return RANK_WORDS[text]
     if text and text[0] in "♠♤♥♡♦♢♣♧" and text[1:] in RANK_WORDS:
@@ -151,31 +179,93 @@ def _refuse_mixed(raw: str, rank_text: str, suit_text: str) -> None:
 def read_cards(text: str, deck: Deck | None = None) -> list[tuple[str, str]]:
     """A typed list of cards as (what was typed, canonical card) pairs, checked against the deck.
 
-    A rank followed by a suit word (`дама пик`, `äss risti`, `queen of spades`) is one card."""
+    A rank with a suit word is one card: the word after the rank (`дама пик`, `äss risti`, `queen of
+    spades`) or, for an Estonian suit or a Russian or Ukrainian adjective, before it (`poti äss`,
+    `пиковая дама`). A comma or semicolon always ends a card. Words that read as different cards
+    two ways (`K poti äss`: K♠ and an ace, or a king and A♠) are refused with both readings."""
     stripped = text.strip()
     if stripped in ("", "-", "—", "none", "NONE"):
         return []
-    tokens = [tok for tok in SPLIT.split(stripped) if tok]
     out: list[tuple[str, str]] = []
-    i = 0
-    while i < len(tokens):
-        tok = tokens[i]
-        card = parse_card(tok)
-        step = 1
-        nxt = [t.upper() for t in tokens[i + 1:i + 3]]
-        if card in RANK_ORDER and nxt:
-            if nxt[0] in SUIT_WORDS:
-                card, step = card + SUIT_WORDS[nxt[0]], 2
-            elif nxt[0] in SUIT_GLUE and len(nxt) > 1 and nxt[1] in SUIT_WORDS:
-                card, step = card + SUIT_WORDS[nxt[1]], 3
-        out.append((" ".join(tokens[i:i + step]), card))
-        i += step
+    for group in GROUPS.split(stripped):
+        tokens = group.split()
+        if tokens:
+            out += _read_group(tokens)
     if deck is not None:
         for _typed, card in out:
             if card not in deck:
                 raise UserError(_("{value} is not in this game's deck ({value2})").format(
                                     value=card_label(card), value2=deck.describe()))
     return out
+
+
+Way = tuple[tuple[str, str], ...]   # one way to read some words: (what was typed, card) per card
+
+
+def _read_group(tokens: list[str]) -> list[tuple[str, str]]:
+    """The cards of words between two commas: every way to read them is found (at most two that
+    differ are kept from each word on), and two that give different cards are refused."""
+    words = [t.upper().translate(_FOLD) for t in tokens]
+    for tok, word in zip(tokens, words, strict=True):
+        if word not in SUIT_WORDS and word not in SUIT_GLUE:
+            parse_card(tok)               # not a card at all: its own sentence
+    n = len(tokens)
+    ways: list[list[Way]] = [[] for _ in range(n)] + [[()]]
+    for i in range(n - 1, -1, -1):
+        for size, card in _cards_at(tokens, words, i):
+            for rest in ways[i + size]:
+                reading = ((" ".join(tokens[i:i + size]), card), *rest)
+                if len(ways[i]) < 2 and all(_cards(reading) != _cards(r) for r in ways[i]):
+                    ways[i].append(reading)
+    if not ways[0]:
+        raise UserError(_("{word} is a suit without its rank: write the rank beside it (дама пик, пиковая дама, "
+                          "poti äss) and a comma between two cards").format(word=repr(_stray(tokens, words))))
+    if len(ways[0]) > 1:
+        first, second = (" ".join(card_label(c) for _t, c in r) for r in ways[0])
+        raise UserError(_("{text} reads two ways, as {first} or as {second}; put a comma between the cards").format(
+                            text=repr(" ".join(tokens)), first=first, second=second))
+    return list(ways[0][0])
+
+
+def _cards(reading: Way) -> list[str]:
+    return sorted(card for _typed, card in reading)
+
+
+def _cards_at(tokens: list[str], words: list[str], i: int) -> list[tuple[int, str]]:
+    """Each card that can begin at word i, with the number of words it takes."""
+    word, nxt = words[i], words[i + 1] if i + 1 < len(words) else None
+    if word in SUIT_WORDS or word in SUIT_GLUE:
+        if word in SUIT_FIRST and nxt is not None and nxt not in SUIT_WORDS and nxt not in SUIT_GLUE:
+            rank = parse_card(tokens[i + 1])
+            if rank in RANK_ORDER and _agree(word, nxt):
+                return [(2, rank + SUIT_WORDS[word])]
+        return []
+    card = parse_card(tokens[i])
+    out = [(1, card)]
+    if card in RANK_ORDER and nxt is not None:
+        if nxt in SUIT_WORDS and _agree(nxt, word):
+            out.append((2, card + SUIT_WORDS[nxt]))
+        elif nxt in SUIT_GLUE and i + 2 < len(words) and words[i + 2] in SUIT_WORDS:
+            out.append((3, card + SUIT_WORDS[words[i + 2]]))
+    return out
+
+
+def _agree(suit: str, rank: str) -> bool:
+    """A Russian or Ukrainian adjective and its rank agree in gender (пиковая дама, пиковый туз);
+    a letter, a digit or a word of another language agrees with any."""
+    adjective = "f" if suit.endswith(("АЯ", "ОВА")) else "m" if suit.endswith(("ЫЙ", "ИЙ")) else None
+    noun = "m" if rank in _MASCULINE_RANKS else "f" if len(rank) > 2 and rank.endswith(_FEMININE_RANKS) else None
+    return adjective is None or noun is None or adjective == noun
+
+
+def _stray(tokens: list[str], words: list[str]) -> str:
+    """The suit word where reading stops: the first one no reading from the start gets past."""
+    reach = {0}
+    for i in range(len(tokens)):
+        if i in reach:
+            reach |= {i + size for size, _card in _cards_at(tokens, words, i)}
+    stuck = max(i for i in reach if i < len(tokens))
+    return tokens[stuck]
 
 
 def parse_cards(text: str, deck: Deck | None = None) -> tuple[str, ...]:
@@ -192,13 +282,36 @@ def check_copies(hands: Iterable[tuple[str, ...]], deck: Deck) -> list[str]:
         limit = deck.jokers if rank == "JOKER" else (deck.copies if suit else deck.copies * 4)
         if n > limit:
             problems.append(_("{value} appears {n} times but the deck has {limit}").format(
-                                value=card_label(card), n=n, limit=limit))
+                                value=card_label(card) if current() == "en" else card_shown(card), n=n, limit=limit))
     return problems
 
 
 def card_label(card: str) -> str:
+    """A card with its suit's sign, in the canonical ranks (what the engine writes into events)."""
     rank, suit = split_card(card)
-    return rank if suit is None else rank + {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}[suit]
+    return rank if suit is None else rank + SUIT_MARKS[suit]
+
+
+SUIT_MARKS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+# The ranks each language writes with letters of its own (read back by this module); the suits are
+# the signs every language reads.
+RANK_LETTERS: dict[str, dict[str, str]] = {
+    "et": {"J": "S", "Q": "E", "A": "Ä", "JOKER": "jokker"},
+    "ru": {"J": "В", "Q": "Д", "K": "К", "A": "Т", "JOKER": "джокер"},
+    "uk": {"J": "В", "Q": "Д", "K": "К", "A": "Т", "JOKER": "джокер"},
+}
+
+
+def card_shown(card: str) -> str:
+    """A card as a player of the language shown writes it: `QS` is Д♠ in Ukrainian, E♠ in Estonian;
+    English keeps the canonical text (QS), which is also what is typed."""
+    letters = RANK_LETTERS.get(current())
+    if letters is None:
+        return card
+    rank, suit = split_card(card)
+    if rank not in RANK_ORDER and rank != "JOKER":
+        return card
+    return letters.get(rank, rank) + (SUIT_MARKS[suit] if suit in SUITS else "")
 
 
 def card_value(card: str, values: Mapping[str, int | float]) -> int | float:

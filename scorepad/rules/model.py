@@ -11,6 +11,7 @@ import scorepad.rules.cards as cardlib
 from scorepad.record import field, mutable_record, record
 from scorepad.rules.expr import Formula
 from scorepad.rules.problems import Problems
+from scorepad.rules.reading import Reading, build_reading
 
 
 @record
@@ -168,6 +169,11 @@ class Ruleset:
     def field_order(self) -> tuple[str, ...]:
         """The fields in the order their values are worked out (see assign.py); checked when loading."""
         return field_order(self.fields, Problems(self.source))
+
+    @cached_property
+    def reading(self) -> Reading:
+        """The field names and value words players type, in every language of the file (built on first use)."""
+        return build_reading(self)
 
     @property
     def hash(self) -> str:

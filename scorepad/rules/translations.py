@@ -17,12 +17,11 @@ from collections import Counter
 from collections.abc import Container, Iterator, Mapping
 from typing import Any
 
-from scorepad.locale import NO_WORDS as NO
-from scorepad.locale import YES_WORDS as YES
 from scorepad.record import replace
 from scorepad.rules.model import Ruleset
 from scorepad.rules.names import TEMPLATE_RE
 from scorepad.rules.problems import Problems
+from scorepad.rules.reading import word_meaning
 from scorepad.rules.sections.variants import apply_variant
 
 LANG_RE = re.compile(r"^[a-z]{2,3}$")
@@ -313,45 +312,9 @@ def _check_fields(data: Mapping[str, Any], ftr: Any, key: str, out: list[tuple[s
             continue
         for word, target in words.items():
             try:
-                _word_value(fields[fname], str(word), target)
+                word_meaning(fields[fname], str(word), target)
             except ValueError as exc:
                 out.append((f"{fkey}.words.{word}", str(exc)))
-
-
-def _word_value(spec: Mapping[str, Any], word: str, target: Any) -> tuple[str, Any]:
-    """What a translated input word stands for: ("word", value) for the field's words table, or
-    ("synonym", value) for a word field's values. Raises ValueError with a sentence."""
-    low = word.strip().lower()
-    if not low or not ALIAS_RE.match(low):
-        raise ValueError("a word cannot be empty or hold spaces, = . , / or quotes")
-    words = {str(k).lower(): v for k, v in (spec.get("words") or {}).items()} if isinstance(spec.get("words"), dict) else {}
-    values = [str(v).lower() for v in spec.get("values", [])] if isinstance(spec.get("values"), list) else []
-    synonyms = {str(k).lower(): str(v).lower() for k, v in (spec.get("synonyms") or {}).items()} \
-        if isinstance(spec.get("synonyms"), dict) else {}
-    ftype = spec.get("type", "int")
-    meaning: tuple[str, Any]
-    t = str(target).strip().lower() if isinstance(target, str) else target
-    if isinstance(t, str) and t in words:
-        meaning = ("word", words[t])
-    elif ftype == "word" and isinstance(t, str) and synonyms.get(t, t) in values:
-        meaning = ("synonym", synonyms.get(t, t))
-    elif ftype == "bool" and isinstance(t, str) and t in YES | NO:
-        meaning = ("word", t in YES)
-    elif ftype in ("int", "number") and not isinstance(target, bool) and isinstance(target, (int, float)):
-        meaning = ("word", target)
-    else:
-        raise ValueError(f"stands for {target!r}, which is not a word or value this field takes")
-    # the word must not change the meaning of one the field already has
-    existing: Any = None
-    if low in words:
-        existing = ("word", words[low])
-    elif ftype == "word" and synonyms.get(low, low) in values:
-        existing = ("synonym", synonyms.get(low, low))
-    elif ftype == "bool" and low in YES | NO:
-        existing = ("word", low in YES)
-    if existing is not None and existing[1] != meaning[1]:
-        raise ValueError(f"already means {existing[1]!r} in this field")
-    return meaning
 
 
 def drop_stale(merged: dict[str, Any], overlay: Mapping[str, Any]) -> dict[str, Any]:
@@ -479,13 +442,14 @@ def _translated_fields(rs: Ruleset, fields_tr: Mapping[str, Any]) -> tuple[dict[
         raw_spec = {"type": fdef.type, "words": fdef.words, "values": list(fdef.values), "synonyms": fdef.synonyms}
         for word, target in spec.get("words", {}).items():
             try:
-                kind, value = _word_value(raw_spec, str(word), target)
+                kind, value = word_meaning(raw_spec, str(word), target)
             except ValueError:
                 continue   # a word a variant's own field does not take
             if kind == "word":
                 words[str(word).strip().lower()] = value
-            else:
+            elif kind == "synonym":
                 synonyms[str(word).strip().lower()] = value
+            # a combination's name, or a word of two meanings: read (and refused) by Ruleset.reading
         fields[fname] = replace(fdef, help=spec.get("help", fdef.help), words=words, synonyms=synonyms)
         for alias in spec.get("names", []):
             aliases[alias.strip().lower()] = fname

@@ -35,6 +35,7 @@ from scorepad.engine.assignments import (
     copies_problems,
     describe_field,
     field_applies,
+    field_label,
     field_required,
     fill_total,
     looks_like_assignments,
@@ -42,6 +43,7 @@ from scorepad.engine.assignments import (
     split_assignments,
     type_hand,
     typed_assignments,
+    value_shown,
     value_text,
 )
 from scorepad.engine.assignments import (
@@ -432,9 +434,9 @@ class HandPrompt:
         default = self.default_text(fdef, None)
         if default[1] == "worked" and not fixing:
             self.console.say(_("{name} = {value} (follows from what is typed)").format(
-                                 name=fdef.name, value=default[0]), "dim")
+                                 name=field_label(self.rs, fdef.name), value=default[0]), "dim")
             return None
-        text = self.read(fdef.name, fdef, None, default, may_wait=self.may_wait(fdef, fixing))
+        text = self.read(field_label(self.rs, fdef.name), fdef, None, default, may_wait=self.may_wait(fdef, fixing))
         if text == BACK:
             return BACK
         if text is None:
@@ -473,7 +475,7 @@ class HandPrompt:
                     continue
             whole = ((lambda t: self.whole_row(fdef, names, seats, t))
                      if not asked and only is None and fdef.type != "combos" else None)
-            text = self.read(f"{names[i]}: {fdef.name}", fdef, names[i], self.default_text(fdef, i), whole,
+            text = self.read(f"{names[i]}: {field_label(self.rs, fdef.name)}", fdef, names[i], self.default_text(fdef, i), whole,
                              legal=not asked, may_wait=self.may_wait(fdef, fixing))
             if text == BACK:
                 if not asked:
@@ -622,20 +624,27 @@ def question_order(rs: Ruleset) -> list[str]:
 
 
 def summary_lines(game: Game, hand: Hand, shown: Collection[str] | None = None) -> list[str]:
-    """One line per field with a value (of those `shown`): `bid: ann 4, bob 3` or `contract: 4HX`."""
+    """One line per field with a value (of those `shown`): `bid: ann 4, bob 3` or `contract: 4HX`,
+    the field and its words in the language shown (`trumbitegija: pole`, `jack: ні`)."""
+    rs = game.ruleset
     lines = []
-    for name, fdef in game.ruleset.fields.items():
+
+    def said(fdef: FieldDef, value: Any) -> str:
+        if isinstance(value, list):
+            return value_text(value)
+        return value_shown(rs, fdef, value) or format_value(value)
+
+    for name, fdef in rs.fields.items():
         if shown is not None and name not in shown:
             continue
         value = hand.get(name)
         if fdef.scope == "hand":
             if value is not None:
-                lines.append(f"{name}: {format_value(value) if not isinstance(value, list) else value_text(value)}")
+                lines.append(f"{field_label(rs, name)}: {said(fdef, value)}")
             continue
         if value is None or all(v is None for v in value):
             continue
         who = list(game.players) if fdef.scope == "player" else [s.name for s in game.sides]
-        parts = [f"{who[i]} {value_text(v) if isinstance(v, list) else format_value(v)}"
-                 for i, v in enumerate(value) if v is not None]
-        lines.append(f"{name}: {', '.join(parts)}")
+        parts = [f"{who[i]} {said(fdef, v)}" for i, v in enumerate(value) if v is not None]
+        lines.append(f"{field_label(rs, name)}: {', '.join(parts)}")
     return lines

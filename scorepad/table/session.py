@@ -221,8 +221,8 @@ class Session:
     def cmd_rules(self, args: Sequence[str]) -> None:
         from scorepad.text.describe import details, details_text
 
-        row = self.need_game()
-        self.console.say(details_text(details(play.game_of(row, current()).ruleset)))
+        game = play.game_of(self.need_game(), current())
+        self.console.say(details_text(details(game.ruleset, game=game)))    # its options in force
 
     def cmd_bid(self, args: Sequence[str]) -> None:
         from scorepad.app.bids import record_bid

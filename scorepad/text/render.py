@@ -253,11 +253,16 @@ def sheet_text(data: dict[str, Any]) -> str:
 
 def hands_text(data: dict[str, Any]) -> str:
     sides = data["sides"]
-    headers = ["#"] + [f"{s}" for s in sides] + [_("{side} total").format(side=s) for s in sides] + [_("notes")]
+    labels = data.get("field_labels") or {}
+    pad = ["/".join(labels.values())] if labels else []
+    headers = (["#"] + [f"{s} {pad[0]}" for s in sides if pad] + [f"{s}" for s in sides]
+               + [_("{side} total").format(side=s) for s in sides] + [_("notes")])
     rows = []
     for h in data["hands"]:
         notes = "; ".join(shown(e) for e in h["events"])
-        rows.append([str(h["hand"]), *[num(p) for p in h["points"]], *[format_value(t) for t in h["totals"]], notes])
+        typed = [_pad_cell(data, h, k) for k in range(len(sides))] if labels else []
+        rows.append([str(h["hand"]), *typed, *[num(p) for p in h["points"]], *[format_value(t) for t in h["totals"]],
+                     notes])
     if any("\n" in cell for row in rows for cell in row):  # tabulate lays out lines within a cell
         out = [tabulate(rows, headers=headers, tablefmt="simple", disable_numparse=True)]
     else:  # the same text without importing tabulate (~20 ms of `scorepad sheet`)
@@ -270,6 +275,20 @@ def hands_text(data: dict[str, Any]) -> str:
         out.append(ngettext("Winner: {names}", "Winners: {names}", len(data["winner"]))
                    .format(names=", ".join(data['winner'])))
     return "\n".join(out)
+
+
+def _pad_cell(data: dict[str, Any], hand: dict[str, Any], k: int) -> str:
+    """What the pad writes for side k beside its points: each field's values of its players joined
+    by +, the fields by / (Spades: bids 4+3, tricks 5+3 → `4+3/5+3`)."""
+    parts = []
+    for name in data["field_labels"]:
+        values = hand.get("fields", {}).get(name)
+        if not isinstance(values, list):
+            parts.append("-")
+            continue
+        seats = data["members"][k] if data["field_scopes"][name] == "player" else [k]
+        parts.append("+".join(format_value(values[i]) for i in seats if i < len(values) and values[i] is not None) or "-")
+    return "/".join(parts)
 
 
 def chart_text(data: dict[str, Any], height: int = 12, width: int = 60) -> str:

@@ -173,3 +173,18 @@ def test_help_for_every_command_and_in_docs(cli: Callable[..., Run]) -> None:
     for command in rules_app.registered_commands:
         assert command.callback is not None and command.callback.__doc__
         assert f"rules {command.name}" in readme or "rules list|show" in readme
+
+
+def test_the_spades_sheet_shows_each_hands_bids_and_tricks(cli: Callable[..., Run]) -> None:
+    """As the paper pad does: beside each side's points, its players' bids and tricks (a nil is 0)."""
+    assert cli("new", "spades", "ann", "bob", "cat", "dan").code == 0
+    assert cli("hand", "bid=4,3,3,3", "tricks=5,3,3,2").code == 0
+    assert cli("hand", "bid=nil,3,3,3", "tricks=0,5,4,4").code == 0
+    lines = cli("sheet").out.splitlines()
+    assert lines[0].split()[:5] == ["#", "ann+cat", "bid/tricks", "bob+dan", "bid/tricks"]
+    assert lines[2].split()[:3] == ["1", "4+3/5+3", "3+3/3+2"]
+    assert lines[3].split()[:3] == ["2", "0+3/0+4", "3+3/5+4"]
+    data = json.loads(cli("sheet", "--json").out)
+    assert data["hands"][0]["fields"] == {"bid": [4, 3, 3, 3], "tricks": [5, 3, 3, 2]}
+    hearts = cli("new", "hearts", "ann", "bob", "cat", "dan")          # no bids: no such columns
+    assert hearts.code == 0 and "bid" not in cli("sheet").out

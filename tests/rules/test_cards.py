@@ -93,3 +93,41 @@ def test_read_cards_keeps_what_was_typed() -> None:
     assert read_cards("дама пик, T") == [("дама пик", "QS"), ("T", "10")]
     assert [card_label(c) for _, c in read_cards("ТБ КТ")] == ["A♦", "K♣"]
     assert read_cards("-") == []
+
+
+def test_the_cards_by_number_in_every_language() -> None:
+    assert parse_cards("десятка шестёрка шестерка девятка двойка") == ("10", "6", "6", "9", "2")      # Russian
+    assert parse_cards("сімка шістка десятка двійка вісімка") == ("7", "6", "10", "2", "8")          # Ukrainian
+    # пʼятірка, девʼятка with the letter ʼ, a typewriter ' or a typographic ’
+    assert parse_cards("пʼятірка п'ятірка п’ятірка девʼятка дев'ятка") == ("5", "5", "5", "9", "9")
+    assert parse_cards("kaks kuus seitse üheksa kümme") == ("2", "6", "7", "9", "10")                # Estonian
+    assert parse_cards("seven of clubs, two") == ("7C", "2")
+    assert parse_cards("десятка пик, сімка червів, шестёрка крести") == ("10S", "7H", "6C")
+
+
+def test_russian_krest_and_the_ukrainian_forms_of_the_suits() -> None:
+    assert parse_cards("дама крести, туз крестей") == ("QC", "AC")
+    assert parse_cards("туз червів, валет бубнів") == ("AH", "JD")
+    # Ukrainian adjectives, before their rank or after it
+    assert parse_cards("червовий туз, хрестовий валет, трефовий король, пікова дама, бубнова десятка") == (
+        "AH", "JC", "KC", "QS", "10D")
+    assert parse_cards("туз червовий, дама трефова") == ("AH", "QC")
+
+
+def test_a_suit_before_its_rank() -> None:
+    assert parse_cards("пиковая дама, трефовый туз, червонный валет, бубновая десятка") == ("QS", "AC", "JH", "10D")
+    assert parse_cards("poti äss, risti kümme, ärtu emand, ruutu S") == ("AS", "10C", "QH", "JD")
+    # an adjective agrees with its rank: пиковая is the queen's, not the king's
+    assert parse_cards("король пиковая дама") == ("K", "QS")
+    assert parse_cards("пиковый король дама") == ("KS", "Q")
+    assert read_cards("пиковая дама") == [("пиковая дама", "QS")]
+
+
+def test_words_that_read_as_two_sets_of_cards_are_refused_with_both() -> None:
+    with pytest.raises(UserError) as exc:
+        parse_cards("K poti äss")
+    assert "K A♠" in exc.value.message and "K♠ A" in exc.value.message
+    assert parse_cards("K, poti äss") == ("K", "AS") and parse_cards("K poti, äss") == ("KS", "A")
+    assert parse_cards("K poti K") == ("K", "KS")          # either way the same two cards
+    with pytest.raises(UserError, match="'пик' is a suit without its rank"):
+        parse_cards("пик туз")

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from scorepad import record
-from scorepad.locale import neutral, set_language
+from scorepad.locale import _, neutral, set_language
 from scorepad.rules.expr import Formula
 from scorepad.rules.model import Ruleset
 from scorepad.rules.registry import entries, load
@@ -30,7 +30,7 @@ ENGLISH = {
     "the", "this", "to", "total", "typed", "value", "when", "whether", "wins", "with", "works", "yes",
 }
 WORD = re.compile(r"[\w'.]*[\w']")
-QUOTED = re.compile(r"'[^']*'")
+QUOTED = re.compile(r"'[^']*'|--opt \S+")     # a value as typed, an option as typed
 BRACKETED = re.compile(r"\[([^\[\]]*)\]")
 
 
@@ -65,7 +65,7 @@ def _words_of(value: Any) -> set[str]:
 
 def ids(rs: Ruleset) -> set[str]:
     """The ruleset's own names and values: what a player types or the formulas name."""
-    out: set[str] = {"none", "scorepad", "mod", "bid"}     # a value, the program, an operator, a command
+    out: set[str] = {"none", "scorepad", "mod", "bid", "opt"}   # a value, the program, an operator, commands
     for f in _formulas(rs, set()):
         for node in ast.walk(ast.parse(f.source.strip(), mode="eval")):
             if isinstance(node, ast.Name):
@@ -91,11 +91,11 @@ def program_prose(rs: Ruleset, lang: str) -> list[str]:
     for t in d["thresholds"]:
         r = by_id[t["id"]]
         if r.label in (r.message, r.id) and not r.message:
-            texts.append(t["says"])
+            texts.append(t["says"] or "")
         else:
-            texts += BRACKETED.findall(t["says"])
+            texts += BRACKETED.findall(t["says"] or "")
     for c in d["checks"]:
-        texts += BRACKETED.findall(c["says"])
+        texts += BRACKETED.findall(c["says"] or "")
     for f in d["fields"]:
         texts += _field_notes(f)
         if f["type"] == "combos":
@@ -157,21 +157,28 @@ def test_the_english_prose_is_what_the_list_looks_for(language: None) -> None:
 
 
 @pytest.mark.parametrize(("lang", "says"), [
-    ("et", ["2 punkti, kui trump on see pool", "kui matt on see pool", "1 punkt, kui last on see pool"]),
-    ("ru", ["2 очка, если trump — эта сторона", "если matt — эта сторона", "1 очко, если last — эта сторона"]),
-    ("uk", ["2 очки, якщо trump — ця сторона", "якщо matt — ця сторона", "1 очко, якщо last — ця сторона"]),
+    ("et", ["2 punkti, kui {trumbitegija} on see pool", "kui {matid} on see pool", "1 punkt, kui {viimane} on see pool"]),
+    ("ru", ["2 очка, если {козырь} — эта сторона", "если {маты} — эта сторона", "1 очко, если {последняя} — эта сторона"]),
+    ("uk", ["2 очки, якщо {козир} — ця сторона", "якщо {матти} — ця сторона", "1 очко, якщо {остання} — ця сторона"]),
 ])
 def test_marjas_score_lines(lang: str, says: list[str], language: None) -> None:
+    """The fields by the names their translation gives them (quoted), the counter by its display label,
+    a value by the word players of the language type for it."""
     set_language(lang)
+
+    def named(text: str) -> str:
+        return re.sub(r"\{([^{}]+)\}", lambda m: _("“{name}”").format(name=m.group(1)), text)
+
     d = details(translate(load("marjas"), lang), lang)
-    assert [s["says"] for s in d["scoring"] if s["says"]] == says
+    assert [s["says"] for s in d["scoring"] if s["says"]] == [named(s) for s in says]
     extra = next(f for f in d["fields"] if f["name"] == "extra")
-    assert extra["applies_when"] == {"et": "trump ei ole 'none'", "ru": "trump не 'none'",
-                                     "uk": "trump не 'none'"}[lang]
+    assert extra["applies_when"] == named({"et": "{trumbitegija} ei ole 'pole'", "ru": "{козырь} не 'нет'",
+                                           "uk": "{козир} не 'нема'"}[lang])
     counter = next(t["says"] for t in d["thresholds"] if t["id"] == "matt_paid")
-    assert counter == {"et": "kui matt ei ole 'tie' ja matt_value ei ole 1: matt_value saab väärtuseks 1",
-                       "ru": "если matt не 'tie' и matt_value не 1: matt_value принимает значение 1",
-                       "uk": "якщо matt не 'tie' і matt_value не 1: matt_value набуває значення 1"}[lang]
+    assert counter == named({"et": "kui {matid} ei ole 'tie' ja {matipunkt} ei ole 1: {matipunkt} saab väärtuseks 1",
+                             "ru": "если {маты} не 'ничья' и {очко за матты} не 1: {очко за матты} принимает значение 1",
+                             "uk": "якщо {матти} не 'нічия' і {очко за матти} не 1: {очко за матти} набуває значення 1",
+                             }[lang])
 
 
 def test_english_rules_show_reads_as_before(language: None) -> None:
@@ -180,13 +187,15 @@ def test_english_rules_show_reads_as_before(language: None) -> None:
         "2 points when trump is this side", "when matt is this side", "1 point when last is this side"]
 
 
-def test_the_player_inside_a_sentence_is_a_slot(language: None) -> None:
-    """`{me}` opening a message reads as a word; further in, where the language would inflect it
-    ("у {me}"), it is shown as a slot like the hand's values."""
+def test_the_player_inside_a_sentence_is_a_letter(language: None) -> None:
+    """`{me}` opening a message reads as a word; when it comes again, where the language would inflect
+    it ("у {me}"), it is a letter, introduced where the sentence opens ("гравець А")."""
     set_language("uk")
     d = details(translate(load("skid"), "uk"), "uk")
     says = [c["says"] for c in d["checks"]]
-    assert "гравець вийшов, тож у [гравець] на руках немає карт" in says
+    letter = _("A B C D E F").split()[0]
+    assert f"{_('player {name}').format(name=letter)} виходить, тож {letter} не має карт на руках" in says
+    assert not any("[" in s for s in says if s)
     set_language(None)
     d = details(load("skid"))
-    assert "a player went out, so a player holds no cards" in [c["says"] for c in d["checks"]]
+    assert "player A went out, so A holds no cards" in [c["says"] for c in d["checks"]]

@@ -110,11 +110,15 @@ TYPED = {
     "use", "new", "help", "quit", "json", "quiet", "lang", "opt", "team", "game", "key", "expect", "field", "value",
     "yes", "no", "none", "nil", "blind", "pass", "all", "season", "export", "import", "log", "verify", "config",
     "sqlite", "postgresql", "postgres", "toml", "csv", "html", "utf", "ctrl", "enter", "tab", "scorepad's",
+    "copy", "delete", "abandon", "rename", "backup", "rescore", "player", "games", "serve", "db", "init", "schema",
+    "derive", "list", "show", "check", "test", "get", "set", "language", "club", "shell", "markdown", "text",
+    # names of games the rule texts compare with, the same in every language
+    "sheepshead", "binokel", "skat", "belote", "whist", "tabulate", "tomli", "migrate", "grant", "revoke",
 }
 
 
 # Words the language writes as English does (card-table words of the glossary and the seeds).
-SHARED = {"et": {"trump", "trumbi", "pass", "robber", "jokker", "mast", "bridge", "gin", "kasiino", "marjas"},
+SHARED = {"et": {"trump", "trumbi", "pass", "robber", "jokker", "mast", "bridge", "gin", "kasiino", "marjas", "number"},
           "ru": set(), "uk": set()}
 
 
@@ -141,8 +145,8 @@ def english_in(text: str, lang: str, allowed: Iterable[str] = ()) -> list[str]:
     skip = {a.lower() for a in allowed}
     found = []
     for token in TOKEN.findall(re.sub(r"\x1b\[[0-9;]*m", "", text)):
-        if "_" in token or "=" in token or token.startswith("-"):
-            continue                                   # an id or an option as typed
+        if "_" in token or "=" in token or token.startswith("-") or (token.isupper() and len(token) > 1):
+            continue                                   # an id, an option as typed, a placeholder (FILE, URL)
         for word in WORD.findall(token):
             low = word.lower()
             if low in vocab and low not in skip:

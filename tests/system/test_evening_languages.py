@@ -38,6 +38,8 @@ EVENINGS = {
     "ru": ["new spades аня боря вова оля",
            "bid=4,3,3,3 tricks=5,3,3,2",
            "bid=blind,3,3,3 tricks=0,5,4,4",                   # refused: a blind nil while ahead
+           "4", "", "", "",                                    # the bids asked again: аня 4, the others kept
+           "",                                                 # Записать? Enter records
            "sheet", "standings",
            "finish",
            "нет",
@@ -45,6 +47,8 @@ EVENINGS = {
     "uk": ["new skid петро ганна оля",
            "out=петро оля.cards=ДП 10Ч ганна.cards=Т",
            "out=ганна петро.cards=ВП оля.cards=ВП",                # refused: one jack of spades twice
+           "ВХ", "",                                           # петро's cards: the jack of clubs; оля's kept
+           "",                                                 # Записати? Enter records
            "sheet", "standings", "undo", "redo",
            "finish",
            "ні",

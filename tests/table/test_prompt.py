@@ -133,7 +133,7 @@ def test_the_prompt_in_russian_stores_the_rulesets_own_texts(store: Store, tmp_p
     finally:
         set_language(None)
     assert console.questions[-1] == "Записать? [Д/н/и] "     # "y" is read too: no Russian letter is y
-    assert any("должно быть целым числом" in line for line in console.said), console.said
+    assert any("нужно целое число" in line for line in console.said), console.said
     assert any(line.startswith("Раздача 1") for line in console.said), console.said
     hand = store.hands(rec.row.id)[0]
     assert "раздач" not in json.dumps(hand.events, ensure_ascii=False)

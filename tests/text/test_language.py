@@ -65,13 +65,13 @@ def test_json_is_the_same_in_every_language(cli: Callable[..., Run], tmp_path: P
 # --------------------------------------------------------------------------- transcripts
 
 WORDS = {   # what each language says, from its catalog: a refusal, an event, headings, the season table
-    "et": {"refused": "reshuffles peab olema täisarv, mitte 'x'", "hand": "Jagamine 1", "over": "mäng läbi: võitis ann",
+    "et": {"refused": "segamised: peab olema täisarv, mitte 'x'", "hand": "Jagamine 1", "over": "mäng läbi: võitis ann",
            "after": "Pärast iga jagamist kirjuta:", "season": "Hooaeg s1: 1 mäng", "player": "mängija",
            "won": "võitis", "out": "väljas", "game": "marjas"},
-    "ru": {"refused": "reshuffles должно быть целым числом, а не 'x'", "hand": "Раздача 1",
+    "ru": {"refused": "перетасовки: нужно целое число, а не 'x'", "hand": "Раздача 1",
            "over": "игра окончена: победа — ann", "after": "После каждой раздачи введите:",
            "season": "Сезон s1: 1 игра", "player": "игрок", "won": "победа", "out": "вне игры", "game": "thousand"},
-    "uk": {"refused": "reshuffles має бути цілим числом, а не 'x'", "hand": "Роздача 1",
+    "uk": {"refused": "тасування: потрібне ціле число, а не 'x'", "hand": "Роздача 1",
            "over": "гру закінчено: перемога — ann", "after": "Після кожної роздачі введіть:",
            "season": "Сезон s1: 1 гра", "player": "гравець", "won": "перемога", "out": "поза грою", "game": "skid"},
 }

@@ -1,0 +1,152 @@
+"""A hand typed with the names and words of any language its ruleset knows, whatever language the
+interface speaks; the seeds' own names of combinations; a word that could mean two things refused
+with both readings."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from typing import Any
+
+import pytest
+
+from scorepad.engine.assignments import convert, split_assignments, type_hand
+from scorepad.engine.game import Game, Hand, active_players, initial_state, make_game
+from scorepad.errors import HandError, UserError
+from scorepad.locale import set_language
+from scorepad.rules.loader import load_text
+from scorepad.rules.registry import load
+from scorepad.rules.starter import STARTER
+from scorepad.rules.translations import translate
+
+
+@pytest.fixture
+def interface() -> Iterator[Any]:
+    """Set the interface language for a test (as --lang does), English again after it."""
+    yield set_language
+    set_language(None)
+
+
+def game(ruleset: str, players: Sequence[str], lang: str | None = None, text: str | None = None) -> Game:
+    """A game as a command in `lang` has it: the ruleset's texts in that language."""
+    rs = load_text(text, "t.toml") if text is not None else load(ruleset)
+    return make_game(translate(rs, lang), list(players), None, {})
+
+
+def typed(g: Game, args: Sequence[str]) -> Hand:
+    state = initial_state(g)
+    raw = split_assignments(g, args, strict=True)
+    return type_hand(g, raw, active_players(g, state), state)[0]
+
+
+def value(g: Game, field: str, text: str, who: str | None = None) -> Any:
+    return convert(g, g.ruleset.fields[field], text, who)[0]
+
+
+# (ruleset, the interface language, players, typed in other languages, the same in English)
+ACROSS = [
+    ("marjas", None, "abcd", ["trumbitegija=pole", "matid=viik", "viimane=a"], ["trump=none", "matt=tie", "last=a"]),
+    ("marjas", "ru", "abcd", ["козир=нема", "matid=нічия", "viimane=a"], ["trump=none", "matt=tie", "last=a"]),
+    ("thousand", "ru", "abc", ["pakkuja=a", "pakkumine=110", "punktid=70,30,20", "a.trumbid=H", "b.trumbid=pole"],
+     ["bidder=a", "bid=110", "points=70,30,20", "a.marriages=H", "b.marriages=-"]),
+    ("thousand", "et", "abc", ["заказчик=a", "заявка=110", "очки=70,30,20", "a.марьяжи=Ч", "b.мар'яжі=нема"],
+     ["bidder=a", "bid=110", "points=70,30,20", "a.marriages=Ч", "b.marriages=-"]),
+    ("spades", None, "abcd", ["заказ=3,ноль,4,2", "tihid=4,0,5,4"], ["bid=3,0,4,2", "tricks=4,0,5,4"]),
+    ("canasta", "uk", "abcd", ["lõpetas=a", "как=обычно"], ["out=a", "out_kind=normal"]),
+]
+
+
+@pytest.mark.parametrize(("ruleset", "lang", "players", "native", "english"), ACROSS,
+                         ids=[f"{r}-{lang or 'en'}-{i}" for i, (r, lang, *_) in enumerate(ACROSS)])
+def test_names_and_words_of_every_language_whatever_the_interface(
+        interface: Any, ruleset: str, lang: str | None, players: str, native: list[str], english: list[str]) -> None:
+    interface(lang)
+    g = game(ruleset, players, lang)
+    assert typed(g, native) == typed(g, english)
+
+
+def test_an_unknown_name_lists_the_names_in_the_interface_language_and_english(interface: Any) -> None:
+    g = game("marjas", "abcd")
+    with pytest.raises(HandError) as exc:
+        split_assignments(g, ["zzz=1"])
+    assert "(fields: trump, matt, last, extra)" in exc.value.message
+    interface("et")
+    g = game("marjas", "abcd", "et")
+    with pytest.raises(HandError) as exc:
+        split_assignments(g, ["zzz=1"])
+    assert "trumbitegija/trump" in exc.value.message and "viimane/last" in exc.value.message
+    assert "козырь" not in exc.value.message
+
+
+TINY = STARTER.format(id="tiny", name="Tiny") + '''
+[translations.et.fields.bid]
+names = ["x"]
+[translations.et.fields.trump]
+words = { mast = "spades" }
+[translations.ru.fields.tricks]
+names = ["x"]
+[translations.ru.fields.trump]
+words = { mast = "clubs", "масть" = ["hearts", "diamonds"] }
+'''
+
+
+def test_a_name_two_languages_give_two_fields_is_refused_with_both() -> None:
+    g = game("", "ab", text=TINY)
+    with pytest.raises(HandError) as exc:
+        split_assignments(g, ["x=1,2"])
+    assert "'x' names more than one field: bid (et), tricks (ru)" in exc.value.message
+    with pytest.raises(HandError, match="begins the names of more than one field"):
+        split_assignments(game("thousand", "abc"), ["b=a"])
+
+
+def test_a_word_two_languages_read_differently_is_refused_with_both() -> None:
+    g = game("", "ab", text=TINY)
+    with pytest.raises(UserError) as exc:
+        value(g, "trump", "mast")
+    assert "spades (et)" in exc.value.message and "clubs (ru)" in exc.value.message
+    with pytest.raises(UserError) as exc:
+        value(g, "trump", "Масть")
+    assert "hearts (ru)" in exc.value.message and "diamonds (ru)" in exc.value.message
+    assert value(g, "trump", "hearts") == "hearts"
+
+
+@pytest.mark.parametrize(("ruleset", "players", "field", "text", "codes"), [
+    ("piquet", "ab", "announced", "терция квинта трио", ["tierce", "quint", "trio"]),
+    ("piquet", "ab", "announced", "терція, 2xтріо", ["tierce", "trio", "trio"]),
+    ("bezique", "ab", "melds", "PAAR SUUDLUS KUNINGAD", ["marriage", "bezique", "4K"]),
+    ("bezique", "ab", "melds", "trumbi perekond topeltsuudlus", ["sequence", "double"]),
+    ("joker-poker", "ab", "lines", "paar maja kaks paari", ["pair", "full", "2p"]),
+    ("pinochle", "ab", "melds", "марьяж, козырный марьяж, 4 туза, 2xмарьяж", ["marriage", "tm", "4A", "marriage",
+                                                                            "marriage"]),
+])
+def test_the_seeds_own_names_of_combinations(ruleset: str, players: str, field: str, text: str,
+                                             codes: list[str]) -> None:
+    assert value(game(ruleset, players), field, text, "a") == codes
+
+
+def test_a_combination_s_name_of_two_meanings_is_refused_with_both() -> None:
+    """Russian кварта is a sequence of four (4) and a set of four (14) in Piquet's seed."""
+    g = game("piquet", "ab", "ru")
+    with pytest.raises(UserError) as exc:
+        value(g, "announced", "кварта", "a")
+    assert "quart" in exc.value.message and "quatorze" in exc.value.message
+    with pytest.raises(UserError) as exc:
+        value(g, "announced", "терция кварта", "a")
+    assert "quart" in exc.value.message and "quatorze" in exc.value.message
+    # two words that are one combination and two as well
+    with pytest.raises(UserError, match="reads two ways, as sf or as straight flush"):
+        value(game("joker-poker", "ab"), "lines", "стрит флеш", "a")
+    assert value(game("joker-poker", "ab"), "lines", "стрит, флеш", "a") == ["straight", "flush"]
+
+
+@pytest.mark.parametrize(("text", "kind"), [
+    ("тремя", "black3"), ("три", "black3"), ("четырьмя", "black4"), ("сброс", "pickup"), ("kolmega", "black3"),
+    ("neli", "black4"), ("viskepakiga", "pickup"), ("трьома", "black3"), ("чотири", "black4"), ("перший", "pickup"),
+])
+def test_canasta_s_going_out_in_words(text: str, kind: str) -> None:
+    assert value(game("canasta", "abcd"), "out_kind", text) == kind
+
+
+@pytest.mark.parametrize("text", ["тёмный ноль", "темный ноль", "Тёмный", "тёмный-ноль", "темний нуль", "pime 0"])
+def test_blind_nil_in_words(text: str) -> None:
+    assert value(game("spades", "abcd"), "bid", text, "a") == "blind"
+    assert value(game("spades", "abcd", "ru"), "bid", text, "a") == "blind"
