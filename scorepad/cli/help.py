@@ -67,7 +67,7 @@ def words_not_types() -> None:
 
 EXAMPLES: dict[str, str] = {
     "rules list": "scorepad rules list",
-    "rules show": "scorepad rules show marjas   (--formulas adds the formulas)",
+    "rules show": "scorepad rules show marjas   (" + N_("--formulas adds the formulas") + ")",
     "rules check": "scorepad rules check my-hearts.toml",
     "rules schema": "scorepad rules schema > ruleset.schema.json",
     "rules derive": "scorepad rules derive skid skid-505 --opt limit=505",
