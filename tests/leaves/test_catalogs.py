@@ -113,7 +113,7 @@ def test_help_in_each_language(cli: Callable[..., Run]) -> None:
     # the example line: its label translated, the command itself as typed, on one line
     out = cli("--lang", "et", "hand", "--help").out
     assert "  Näide: scorepad hand bid=4,3,3,3 tricks=5,3,3,2   (terminalis küsib `scorepad hand` iga välja)\n" in out
-    assert "Kasutus: scorepad hand" in out and "Näita seda abi ja välju." in out
+    assert out.startswith("Kasutus: ") and "Näita seda abi ja välju." in out
     assert "Show this message and exit." in cli("hand", "--help").out       # English again after Estonian
 
 

@@ -144,9 +144,12 @@ def english_in(text: str, lang: str, allowed: Iterable[str] = ()) -> list[str]:
     vocab = vocabulary(lang)
     skip = {a.lower() for a in allowed}
     found = []
-    for token in TOKEN.findall(re.sub(r"\x1b\[[0-9;]*m", "", text)):
-        if "_" in token or "=" in token or token.startswith("-") or (token.isupper() and len(token) > 1):
-            continue                                   # an id, an option as typed, a placeholder (FILE, URL)
+    text = re.sub(r"\x1b\[[0-9;]*m", "", text)
+    text = re.sub(r"\S*[/\\]\S*|\S+\.(?:md|json|toml|db|html|csv)\b", " ", text)   # paths and file names
+    for token in TOKEN.findall(text):
+        if ("_" in token or "=" in token or token.startswith("-") or (token.isupper() and len(token) > 1)
+                or re.search(r"\w\.\w", token)):
+            continue                   # an id, an option or a key as typed (alias.X), a placeholder (FILE, URL)
         for word in WORD.findall(token):
             low = word.lower()
             if low in vocab and low not in skip:

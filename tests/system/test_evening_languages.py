@@ -112,3 +112,11 @@ def test_help_speaks_the_language(cli: Callable[..., Run], lang: str) -> None:
         assert r.code == 0, (command, r.err)
         found = english_in(r.out, lang, PLAYERS)
         assert not found, f"English words {found} in `{' '.join(command)} --help`:\n{r.out}"
+
+
+def test_the_finder_sees_english_and_lets_ids_names_and_cards_be() -> None:
+    """Words a ruleset or the CLI lets a player type (`over`, `nothing`: ids and option values) are not
+    counted; the program's other words are."""
+    assert english_in("Record? [Y/n/e]  Show this message and exit.", "et") == ["Record", "this", "message", "exit"]
+    assert english_in("Salvestada? [J/e/m]  mäng läbi: võitis ann; bid=4,3 QS 10H --json FILE", "et", ["ann"]) == []
+    assert english_in("it cannot be scored", "ru") == ["cannot"] and english_in("(ничего)", "ru") == []
