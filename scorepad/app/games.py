@@ -39,6 +39,7 @@ from scorepad.engine.game import (
     active_players,
     apply_hand,
     finish_game,
+    info_lines,
     initial_state,
     make_game,
     next_hand_info,
@@ -424,7 +425,7 @@ def standings(row: GameRow, game: Game | None = None, lang: str | None = None) -
         "season": row.season, "hands": row.hands, "version": row.version, "finished": bool(state["finished"]),
         "winner": state["winners"], "draw": bool(state.get("draw")), "abandoned": row.abandoned, "sides": sides,
         "game_state": state["game"], "options": row.options,
-        "info": list(game.ruleset.display_info),
+        "info": info_lines(game),
         "title": game_title(row, lang, game.ruleset.name),
     }
     if not state["finished"] and not row.abandoned:

@@ -196,6 +196,22 @@ def base_env(game: Game) -> dict[str, Any]:
     return env
 
 
+def info_lines(game: Game) -> list[str]:
+    """The ruleset's reminder lines that hold with the game's options (`[display] info_when`)."""
+    rs = game.ruleset
+    if not rs.display_info_when:
+        return list(rs.display_info)
+    env = base_env(game)
+    out = []
+    for line, when in zip(rs.display_info, rs.display_info_when, strict=False):
+        try:
+            if when is None or when.fast(env):
+                out.append(line)
+        except FormulaError:
+            out.append(line)
+    return out
+
+
 class _Plan:
     """A game's fixed name tables and the ruleset's checks and rules sorted once, not every hand."""
 

@@ -173,6 +173,7 @@ DISPLAY = Map("display", (
     Optional("next", Table("label = formula, shown for the next hand", FORMULA_JSON,
                            "must be a table of label = formula")),
     Optional("info", TextList("lines shown under the standings")),
+    Optional("info_when", TextList("per info line, a formula of the options when it is shown ('' = always)")),
     Optional("sheet_below", Text("the side counter written below the line")),
 ), "what the standings show")
 

@@ -133,7 +133,8 @@ def build(data: dict[str, Any], base: dict[str, Any], text: str, source: str,
         fields=fields, tables=tables, hand_lets=tuple(hand_lets), player_lets=tuple(player_lets),
         side_lets=tuple(side_lets), checks=tuple(checks), scores=tuple(scores), side_state=side_state,
         game_state=game_state, rules=tuple(rules), end=end, display_side=display.side,
-        display_next=display.next, display_info=display.info, sheet_below=display.sheet_below,
+        display_next=display.next, display_info=display.info, display_info_when=display.info_when,
+        sheet_below=display.sheet_below,
         next_dealer=next_dealer, text=text, source=source, data=data,
         unchecked_translations=base if translations_later and "translations" in base else None)
     for key, message in cost_problems(ruleset):  # formulas that could make a hand take too long

@@ -153,6 +153,7 @@ class Ruleset:
     display_side: dict[str, Formula]
     display_next: dict[str, Formula]
     display_info: tuple[str, ...]
+    display_info_when: tuple[Formula | None, ...]   # per info line, when it is shown (empty: always)
     sheet_below: str | None
     next_dealer: Formula | None
     text: str

@@ -180,3 +180,23 @@ def test_the_docs_example_plays_in_estonian(cli: Callable[..., Run], tmp_path: P
     assert r.code == 2 and "ärtusid on kokku 14, mitte 13" in r.err
     scores = [s["score"] for s in json.loads(cli("standings", "--json").out)["sides"]]
     assert scores == [18, 4, 3, 1]
+
+
+def test_info_lines_follow_the_options_in_force(cli: Callable[..., Run]) -> None:
+    """Canasta's reminder of a side without a canasta says what the option in force says."""
+    assert cli("new", "canasta", "a", "b", "c", "d", "--opt", "no_canasta=classic").code == 0
+    out = cli("standings").out
+    assert "melded cards still count plus" in out and "all count minus" not in out
+    assert "все одно в плюс" not in cli("--lang", "ru", "standings").out
+    assert "всё равно в плюс" in cli("--lang", "ru", "standings").out
+    assert cli("new", "canasta", "a", "b", "c", "d").code == 0
+    out = cli("standings").out
+    assert "all count minus" in out and "still count plus" not in out
+
+
+def test_info_when_needs_one_condition_per_line(tmp_path: Path, cli: Callable[..., Run]) -> None:
+    text = (Path(__file__).parents[2] / "rulesets" / "canasta.toml").read_text(encoding="utf-8")
+    bad = tmp_path / "bad.toml"
+    bad.write_text(text.replace('info_when = ["", "", ', 'info_when = ["", '), encoding="utf-8")
+    r = cli("rules", "check", str(bad))
+    assert r.code == 2 and "display.info_when" in r.err and "give one per line" in r.err

@@ -18,6 +18,7 @@ class Display:
     next: dict[str, Formula]
     info: tuple[str, ...]
     sheet_below: str | None
+    info_when: tuple[Formula | None, ...] = ()   # per info line: shown when this holds (the options in force)
 
 
 def read_display(data: dict[str, Any], state_side: set[str], names: Names, comp: Compiler, p: Problems) -> Display:
@@ -38,4 +39,9 @@ def read_display(data: dict[str, Any], state_side: set[str], names: Names, comp:
     sheet_below = display.get("sheet_below")
     if sheet_below is not None and sheet_below not in state_side:
         p.add("display.sheet_below", "names the side counter whose points are written below the line")
-    return Display(side, nxt, tuple(display.get("info", [])), sheet_below)
+    info = tuple(display.get("info", []))
+    when_src = list(display.get("info_when", []) or [])
+    if when_src and len(when_src) != len(info):
+        p.add("display.info_when", f"has {len(when_src)} conditions for {len(info)} info lines; give one per line ('' = always)")
+    when = tuple(comp(src, f"display.info_when[{i}]", names.setup) if src else None for i, src in enumerate(when_src))
+    return Display(side, nxt, info, sheet_below, when)
