@@ -15,9 +15,9 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
-from scorepad.app.rows import season_name
+from scorepad.app.rows import game_title, season_name
 from scorepad.errors import UserError
-from scorepad.locale import _, ngettext
+from scorepad.locale import _, current, ngettext
 from scorepad.store import GameRow
 from scorepad.store.sqlite import gc_paused
 from scorepad.text.report import MAX_GAME_CHARTS, season_html
@@ -349,7 +349,7 @@ def season_report(store: Store, name: str | None, fmt: str = "text", *, ruleset:
 
         if player:
             lines = {k: v for k, v in lines.items() if k.lower() == player.lower()}
-        drawn = [{"id": g.id, "ruleset": g.ruleset_id, "date": g.created[:10], "name": g.name,
+        drawn = [{"id": g.id, "ruleset": game_title(g, current()), "date": g.created[:10], "name": g.name,
                   "sides": [s["name"] for s in g.sides],
                   "finished": bool(g.state.get("finished")), "draw": bool(g.state.get("draw")),
                   "winners": list(g.state.get("winners") or []),

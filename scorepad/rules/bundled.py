@@ -77,6 +77,15 @@ def summary(text_digest: str, language: str | None) -> dict[str, Any] | None:
     return _copy(found) if isinstance(found, dict) else None
 
 
+def name_of(ruleset_id: str, language: str | None) -> str | None:
+    """A bundled ruleset's name in `language`, by its id (None for a ruleset that is not bundled)."""
+    for rec in _records().values():
+        if isinstance(rec, dict) and rec.get("id") == ruleset_id:
+            found = (rec.get("summaries") or {}).get(language or "")
+            return str(found["name"]) if isinstance(found, dict) and isinstance(found.get("name"), str) else None
+    return None
+
+
 def _copy(value: Any) -> Any:
     """A copy of a JSON value (the cached index is never handed out to be changed); deepcopy is slower."""
     if isinstance(value, dict):

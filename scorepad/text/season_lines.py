@@ -6,7 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from scorepad.locale import N_, _
+from scorepad.locale import N_, _, current
+from scorepad.rules.bundled import name_of
 
 
 def _clean(x: float) -> float | int:
@@ -55,5 +56,6 @@ def column_label(column: str) -> str:
     if column.startswith("total "):
         return _("total {counter}").format(counter=column[len("total "):])
     if column.endswith(" points") and column not in COLUMN_LABELS:
-        return _("{ruleset} points").format(ruleset=column[: -len(" points")])
+        ruleset = column[: -len(" points")]
+        return _("{ruleset} points").format(ruleset=name_of(ruleset, current()) or ruleset)
     return _(COLUMN_LABELS[column]) if column in COLUMN_LABELS else column
