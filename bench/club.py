@@ -1,111 +1,275 @@
-"""Club load: 8 client processes record hands at once, on SQLite and on PostgreSQL side by side.
+"""Club load: clients type hands at once, each hand a whole `scorepad hand` process, on SQLite and on
+PostgreSQL side by side, beside the code before (issue 26) in the same run.
 
-    python bench/club.py                 # 8 clients x 200 hands (half to a game of their own, half to one shared game)
-    python bench/club.py --hands 50      # a quicker run
-    python bench/club.py --pg-url URL    # a server of your own (else one is started in a temporary directory)
+    python bench/club.py                 # 8 clients x 50 hands, into 8 games, then into one shared game
+    python bench/club.py --quick         # 4 clients x 6 hands (the smoke run CI makes)
+    python bench/club.py --hands 200     # longer
+    python bench/club.py --pg-url URL    # a server of your own (else SCOREPAD_TEST_PG_URL's, else one is
+                                         # started in a temporary directory); a database is made on it
+                                         # for the run and dropped after
+    python bench/club.py --ref none      # without the code before
 
-Each client is tests/worker.py: it runs `scorepad hand` through the CLI entry point in-process, a new
-database connection per command (as separate `scorepad` processes would, less the interpreter's
-start-up, which bench/run.py measures), and reports every command's wall time. Afterwards the
-stored hands are counted per game and tag (0 lost, 0 duplicated) and `verify` must be clean.
-Prints the median and p95 latency of `hand` per store. A benchmark, not a test: it never fails a build.
+Each client is a thread that runs `scorepad --db DB hand --game G --key K ...` as a new process, hand
+after hand, as a table typing at its own machine does (the interpreter's start-up, the driver, the
+connection, reading, scoring, writing, printing); its wall time is the hand's latency. All clients
+start at the same instant. Afterwards the stored hands are counted per game and tag against the
+commands that said they stored one (0 lost, 0 duplicated) and `verify` must be clean. "before" is the
+same load with the scorepad of commit REF (git archive), run right after on the same server.
+A benchmark, not a test: it never fails a build.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
+import resource
+import secrets
+import shutil
 import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from collections import Counter
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from tests import pgserver  # noqa: E402
-from tests.store.test_reliability import TALLY, clean_env, hand_cmd, results, tag_of  # noqa: E402
+from tests.store.test_reliability import TALLY, hand_cmd, tag_of  # noqa: E402
+
+PG_REF = "bce1886"   # the code before issue 26: psycopg, 15 statements a hand
+TARGET_P95_MS = 500.0
+# issue 26's figures of the code before, on this kind of machine (8 tables at once, PostgreSQL)
+ISSUE_MEDIAN_MS, ISSUE_P95_MS = 1100.0, 1450.0
 
 
-def scorepad(db: str, *args: str, env: dict[str, str]) -> str:
-    done = subprocess.run([sys.executable, "-m", "scorepad", "--db", db, *args], capture_output=True, text=True,
-                          env=env, cwd=ROOT)
+def launcher(tree: Path) -> list[str]:
+    """The console script of the scorepad in `tree` (what an installed `scorepad` runs)."""
+    code = (f"import sys; sys.path.insert(0, {str(tree)!r}); sys.argv[0] = 'scorepad'; "
+            "from scorepad.cli.quick import script; script()")
+    return [sys.executable, "-P", "-c", code]
+
+
+def bench_env(tmp: Path) -> dict[str, str]:
+    """No user config or database of the machine; byte-code cached (as an installed scorepad has it)."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("SCOREPAD_", "PG"))}
+    home = tmp / "home"
+    home.mkdir(exist_ok=True)
+    env.update(HOME=str(home), XDG_CONFIG_HOME=str(home / "config"), XDG_DATA_HOME=str(home / "data"),
+               PYTHONPYCACHEPREFIX=str(tmp / "pycache"))
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    return env
+
+
+def run(cmd: list[str], env: dict[str, str]) -> str:
+    done = subprocess.run(cmd, capture_output=True, text=True, env=env)
     if done.returncode != 0:
-        raise SystemExit(f"scorepad {' '.join(args)}: {done.stderr}")
+        raise SystemExit(f"{' '.join(cmd[3:])}: {done.stderr}")
     return done.stdout
 
 
-def load(db: str, clients: int, hands: int, tmp: Path) -> dict[str, Any]:
-    env = clean_env(tmp)
-    shared = int(scorepad(db, "new", TALLY, "ann", "bob", env=env).split()[-1])
-    own = [int(scorepad(db, "new", TALLY, f"p{w}", f"q{w}", env=env).split()[-1]) for w in range(clients)]
-    start = time.time() + 2.0
-    procs = []
-    for w in range(clients):
-        commands = []
-        for k in range(hands // 2):
-            commands.append(hand_cmd(own[w], 100_000 * (w + 1) + k))
-            commands.append(hand_cmd(shared, 1_000 * (w + 1) + k))
-        plan = tmp / f"c{w}.json"
-        plan.write_text(json.dumps({"db": db, "commands": commands, "start_at": start, "keys": True,
-                                    "key_prefix": f"c{w}"}), encoding="utf-8")
-        procs.append(subprocess.Popen([sys.executable, str(ROOT / "tests" / "worker.py"), str(plan)],
-                                      stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=tmp))
+def load(sp: list[str], db: str, clients: int, hands: int, shared: bool, env: dict[str, str]) -> dict[str, Any]:
+    """`clients` tables type `hands` hands each, into a game of their own or all into one game."""
+    def new(*players: str) -> int:
+        return int(run([*sp, "--db", db, "new", TALLY, *players, "-q"], env).split()[-1])
+
+    one = new("ann", "bob") if shared else 0
+    games = [one if shared else new(f"p{w}", f"q{w}") for w in range(clients)]
+    run([*sp, "--db", db, "standings", "--game", str(games[0])], env)   # warm: byte-code, page cache
     lines: list[dict[str, Any]] = []
-    for proc in procs:
-        out, _err = proc.communicate()
-        lines += results(out)
-    wall = time.time() - start
+    lock = threading.Lock()
+    gate = threading.Barrier(clients)
+    salt = secrets.token_hex(4)
+
+    def client(w: int) -> None:
+        gate.wait()
+        for k in range(hands):
+            args = [*hand_cmd(games[w], 1_000_000 * (w + 1) + k), "--key", f"{salt}-{w}-{k}"]
+            started = time.perf_counter()
+            done = subprocess.run([*sp, "--db", db, *args], capture_output=True, text=True, env=env)
+            ms = (time.perf_counter() - started) * 1000
+            with lock:
+                lines.append({"args": args, "code": done.returncode, "ms": ms, "err": done.stderr[-300:]})
+
+    threads = [threading.Thread(target=client, args=(w,)) for w in range(clients)]
+    server_before = server_cpu(db)
+    children_before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    wall = time.perf_counter() - start
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    server_after = server_cpu(db)
+    client_s = (children.ru_utime + children.ru_stime) - (children_before.ru_utime + children_before.ru_stime)
     ms = sorted(line["ms"] for line in lines if line["code"] == 0)
     acknowledged = Counter((int(line["args"][2]), tag_of(line["args"])) for line in lines if line["code"] == 0)
-    from scorepad.store.choice import open_store
-
-    store = open_store(db)
-    stored = Counter((g, tag_of(h.typed)) for g in [shared, *own] for h in store.hands(g))
-    store.close()
-    verify = subprocess.run([sys.executable, "-m", "scorepad", "--db", db, "verify"], capture_output=True, text=True,
-                            env=env, cwd=ROOT)
-    return {"hands": len(lines), "refused": sum(1 for line in lines if line["code"] != 0),
+    stored: Counter[tuple[int, int]] = Counter()
+    for gid in set(games):
+        sheet = json.loads(run([*sp, "--db", db, "sheet", "--game", str(gid), "--json"], env))
+        stored.update((gid, tag_of(h["typed"])) for h in sheet["hands"])
+    verify = subprocess.run([*sp, "--db", db, "verify"], capture_output=True, text=True, env=env)
+    refusals = [line["err"].strip() for line in lines if line["code"] != 0]
+    return {"hands": len(lines), "refused": len(refusals), "first_refusal": refusals[0] if refusals else None,
             "lost": sum((acknowledged - stored).values()), "duplicated": sum((stored - acknowledged).values()),
-            "unacknowledged_stored": len(set(stored) - set(acknowledged)),
-            "verify": verify.returncode == 0, "median_ms": statistics.median(ms) if ms else None,
-            "p95_ms": ms[int(len(ms) * 0.95) - 1] if ms else None, "wall_s": round(wall, 1),
-            "hands_per_s": round(len(ms) / wall, 1) if wall else None}
+            "verify": verify.returncode == 0, "median_ms": round(statistics.median(ms), 1) if ms else None,
+            "p95_ms": round(ms[max(0, int(len(ms) * 0.95) - 1)], 1) if ms else None, "wall_s": round(wall, 1),
+            "hands_per_s": round(len(ms) / wall, 1) if wall else None,
+            "client_cpu_ms": round(client_s * 1000 / max(1, len(lines)), 1),
+            "server_cpu_ms": (round((server_after - server_before) * 1000 / max(1, len(lines)), 1)
+                              if server_before is not None and server_after is not None else None)}
+
+
+def server_cpu(db: str) -> float | None:
+    """CPU seconds the PostgreSQL server's processes have used, when the server runs on this machine and
+    /proc shows it (the postmaster's own and its ended children's: each connection's process); None else."""
+    if "://" not in db and "=" not in db:
+        return None
+    from scorepad.store import libpq
+
+    try:
+        con = libpq.Connection([("dbname", db)])
+        rows = con.query("SELECT pg_backend_pid()").rows or []
+        con.close()
+        stat = Path(f"/proc/{rows[0][0]}/stat").read_text().rsplit(")", 1)[1].split()
+        parent = Path(f"/proc/{stat[1]}/stat").read_text().rsplit(")", 1)[1].split()
+    except (OSError, IndexError, libpq.PgError):
+        return None
+    ticks = os.sysconf("SC_CLK_TCK")
+    return sum(int(parent[k]) for k in (11, 12, 13, 14)) / ticks   # utime, stime, cutime, cstime
+
+
+# --------------------------------------------------------------------------- a PostgreSQL database for the run
+
+def with_dbname(url: str, name: str) -> str:
+    """The same server and login, database `name` (a URL's path, or a connection string's dbname)."""
+    if "://" in url:
+        from urllib.parse import urlsplit, urlunsplit
+
+        parts = urlsplit(url)
+        return urlunsplit((parts.scheme, parts.netloc, "/" + name, parts.query, parts.fragment))
+    return f"{url} dbname={name}"
+
+
+@contextmanager
+def pg_database(url: str | None) -> Iterator[str | None]:
+    """A new database for the run on the server `url` names (else SCOREPAD_TEST_PG_URL's, else a server
+    started in a temporary directory), dropped afterwards; None when there is no PostgreSQL here."""
+    from tests import pgserver
+
+    server = None
+    url = url or os.environ.get("SCOREPAD_TEST_PG_URL")
+    if url is None:
+        if pgserver.bin_dir() is None:
+            yield None
+            return
+        server = pgserver.new_directory()
+        url = pgserver.start(server)
+    from scorepad.store import libpq
+
+    name = f"scorepad_bench_{secrets.token_hex(4)}"   # made here, no user text: safe to name in the statement
+    admin = libpq.Connection([("dbname", url)])
+    try:
+        admin.query(f"CREATE DATABASE {name}")
+        yield with_dbname(url, name)
+    finally:
+        try:
+            admin.query(f"DROP DATABASE IF EXISTS {name}")
+        finally:
+            admin.close()
+            if server is not None:
+                pgserver.stop(server)
+                shutil.rmtree(server, ignore_errors=True)
+
+
+def reference(tmp: Path, ref: str | None) -> Path | None:
+    """The checkout of commit `ref` (git archive), or None without git history or when not asked."""
+    if not ref or ref == "none":
+        return None
+    sys.path.insert(0, str(ROOT / "bench"))
+    from run import reference_tree
+
+    tree = reference_tree(tmp, ref)
+    if tree is not None and not (tree / "rulesets").is_dir():   # the package reads its bundled rulesets beside it
+        tar = subprocess.run(["git", "archive", ref, "rulesets"], cwd=ROOT, capture_output=True, check=True).stdout
+        subprocess.run(["tar", "-x", "-C", str(tree)], input=tar, check=True)
+    return tree
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--clients", type=int, default=8)
-    ap.add_argument("--hands", type=int, default=200, help="hands per client")
-    ap.add_argument("--pg-url", help="a PostgreSQL URL to use (an empty database or schema)")
+    ap.add_argument("--hands", type=int, default=50, help="hands per client")
+    ap.add_argument("--quick", action="store_true", help="4 clients x 6 hands: a smoke run")
+    ap.add_argument("--pg-url", help="a PostgreSQL URL whose login may create a database")
+    ap.add_argument("--ref", default=PG_REF, help="the commit whose scorepad is 'before' ('none': no before)")
+    ap.add_argument("--json", type=Path, help="also write the figures as JSON to this file")
     args = ap.parse_args()
-    figures: dict[str, Any] = {}
-    with tempfile.TemporaryDirectory() as tmpdir:
-        tmp = Path(tmpdir)
-        figures["sqlite"] = load(str(tmp / "club.db"), args.clients, args.hands, tmp)
-        server = None
-        url = args.pg_url
-        if url is None:
-            server = pgserver.new_directory()
-            url = pgserver.start(server)
-        try:
-            figures["postgres"] = load(url, args.clients, args.hands, tmp)
-        finally:
-            if server is not None:
-                pgserver.stop(server)
-                import shutil
+    clients, hands = (4, 6) if args.quick else (args.clients, args.hands)
+    figures: dict[str, Any] = {"clients": clients, "hands": hands}
+    with tempfile.TemporaryDirectory(prefix="scorepad-club-") as name:
+        tmp = Path(name)
+        env = bench_env(tmp)
+        trees = {"now": ROOT}
+        before = reference(tmp, args.ref)
+        if before is not None:
+            trees["before"] = before
+        with pg_database(args.pg_url) as pg_url:
+            stores = {"sqlite": str(tmp / "club.db")}
+            if pg_url is not None:
+                stores["postgres"] = pg_url
+            else:
+                print("(no PostgreSQL server here: SQLite only)")
+            for shared in (False, True):
+                for code, tree in trees.items():
+                    for store, db in stores.items():
+                        if code == "before" and store == "sqlite":
+                            continue
+                        key = f"{'one shared game' if shared else 'a game each'}|{store}|{code}"
+                        figures[key] = load(launcher(tree), db, clients, hands, shared, env)
+    report(figures, clients, hands)
+    if args.json:
+        args.json.write_text(json.dumps(figures, indent=2) + "\n", encoding="utf-8")
 
-                shutil.rmtree(server, ignore_errors=True)
-    print(f"{args.clients} clients x {args.hands} hands (half to their own game, half to one shared game)")
-    print(f"{'':10} {'median':>8} {'p95':>8} {'hands/s':>8} {'refused':>8} {'lost':>5} {'dup':>5} verify")
-    for name, f in figures.items():
-        print(f"{name:10} {f['median_ms']:>6.1f}ms {f['p95_ms']:>6.1f}ms {f['hands_per_s']:>8} {f['refused']:>8} "
-              f"{f['lost']:>5} {f['duplicated']:>5} {'clean' if f['verify'] else 'PROBLEMS'}")
-    print(json.dumps(figures))
+
+def report(figures: dict[str, Any], clients: int, hands: int) -> None:
+    print(f"{clients} clients x {hands} hands, each hand a whole `scorepad hand` process; into a game each, "
+          "then all into one shared game")
+    print(f"{'':40} {'median':>9} {'p95':>9} {'hands/s':>8} {'refused':>8} {'lost':>5} {'dup':>5} {'verify':>8}"
+          f" {'CPU a hand: client + server':>28}")
+    for key, f in figures.items():
+        if "|" not in key:
+            continue
+        server = f"{f['server_cpu_ms']:.0f} ms" if f["server_cpu_ms"] is not None else "-"
+        print(f"{key.replace('|', ', '):40} {f['median_ms']:>7.1f}ms {f['p95_ms']:>7.1f}ms {f['hands_per_s']:>8} "
+              f"{f['refused']:>8} {f['lost']:>5} {f['duplicated']:>5} {'clean' if f['verify'] else 'PROBLEMS':>8}"
+              f" {f['client_cpu_ms']:>17.0f} ms + {server}")
+        if f["first_refusal"]:
+            print(f"    first refusal: {f['first_refusal'][:200]}")
+    print(f"targets (issue 26), PostgreSQL: p95 at most {TARGET_P95_MS:.0f} ms a hand, 0 refused, 0 lost, "
+          "0 duplicated")
+    for shared in ("a game each", "one shared game"):
+        now = figures.get(f"{shared}|postgres|now")
+        if now is None:
+            continue
+        was = figures.get(f"{shared}|postgres|before")
+        then = (f"before (same run) median {was['median_ms']:.0f} ms, p95 {was['p95_ms']:.0f} ms" if was
+                else f"issue 26: median {ISSUE_MEDIAN_MS:.0f} ms, p95 {ISSUE_P95_MS:.0f} ms")
+        met = now["p95_ms"] <= TARGET_P95_MS and not (now["refused"] or now["lost"] or now["duplicated"])
+        print(f"  {shared:16} now median {now['median_ms']:.0f} ms, p95 {now['p95_ms']:.0f} ms "
+              f"({now['p95_ms'] / TARGET_P95_MS:.2f}x the target); {then}; "
+              f"{'met' if met else 'MISSED'}")
+        if now["server_cpu_ms"] is not None:
+            cpu = now["client_cpu_ms"] + now["server_cpu_ms"]
+            print(f"  {'':16} CPU a hand {cpu:.0f} ms (client and server): on {os.cpu_count()} otherwise idle cores, "
+                  f"{clients} tables keep them busy at about {clients * cpu / (os.cpu_count() or 1):.0f} ms a hand")
 
 
 if __name__ == "__main__":

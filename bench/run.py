@@ -2,7 +2,7 @@
 
     python bench/run.py            # everything (about 2-3 minutes on 2 cores)
     python bench/run.py --quick    # fewer runs and a smaller season database, for a smoke test
-    python bench/run.py --only latency,flat,scale,engine,play
+    python bench/run.py --only latency,flat,scale,engine,play,commands,pg
 
 These are benchmarks, not tests: they print figures and the targets beside them and never fail
 a build. bench/README.md keeps the latest figures and the machine they were taken on.
@@ -19,6 +19,9 @@ a build. bench/README.md keeps the latest figures and the machine they were take
 5. play: inside one `scorepad play` process (a pseudo-terminal), a typed hand line to its standings.
 6. commands: every command and sub-command as a whole process, each run paired with a run of the
    minimal Typer program, on a small database (bench/commands.py).
+7. pg: `scorepad hand` and `standings` on a PostgreSQL database against the same command on SQLite,
+   whole processes in turn, beside the code before issue 26 (commit club.PG_REF); the server is
+   --pg-url's, else SCOREPAD_TEST_PG_URL's, else one started in a temporary directory (skipped without).
 """
 
 from __future__ import annotations
@@ -534,6 +537,77 @@ def _bench_engine(min_seconds: float, out: dict[str, Any], legacy_engine: Any) -
     return out
 
 
+# --------------------------------------------------------------------------- 7. PostgreSQL
+
+PG_TARGET = 1.5   # issue 26: a command on PostgreSQL at most 1.5x the same command on SQLite
+PG_ISSUE = {"hand": (277.0, 83.0)}   # issue 26's medians (ms) of the code before: PostgreSQL, SQLite
+
+
+def bench_pg(tmp: Path, runs: int, pg_url: str | None) -> dict[str, Any]:
+    from club import PG_REF, bench_env, launcher, pg_database, reference
+
+    from scorepad.app import games as play
+    from scorepad.store.choice import open_store
+
+    out: dict[str, Any] = {"runs": runs}
+    with pg_database(pg_url) as url:
+        if url is None:
+            print("\n7. PostgreSQL: no server here (no --pg-url, SCOREPAD_TEST_PG_URL or server binaries): skipped")
+            return out
+        dbs = {"sqlite": str(tmp / "pg-yardstick.db"), "postgres": url}
+        games = {}
+        for name, spec in dbs.items():
+            store = open_store(spec)
+            row = play.new_game(store, "spades", ["ann", "bob", "cat", "dan"], opts=["target=1000000"])
+            rng = random.Random(7)
+            for _ in range(50):
+                play.record_hand(store, row.id, spades_hand(rng))
+            games[name] = str(row.id)
+            store.close()
+        env = bench_env(tmp)
+        before = reference(tmp, PG_REF)
+        trees = {"now": ROOT, **({"before": before} if before is not None else {})}
+        hand = ["hand", "bid=3,3,3,3", "tricks=4,3,3,3"]
+        commands: dict[str, list[str]] = {}
+        for command in ("hand", "standings"):
+            args = [*hand, "--game"] if command == "hand" else ["standings", "--game"]
+            commands[f"{command}|sqlite"] = [*launcher(ROOT), "--db", dbs["sqlite"], *args, games["sqlite"]]
+            for code, tree in trees.items():
+                commands[f"{command}|postgres|{code}"] = [*launcher(tree), "--db", url, *args, games["postgres"]]
+        times: dict[str, list[float]] = {k: [] for k in commands}
+        cpus: dict[str, list[float]] = {k: [] for k in commands}
+        for cmd in commands.values():   # warm-up: byte-code, page cache, the server's caches
+            run_timed(cmd, env)
+        for _ in range(runs):
+            for name, cmd in commands.items():
+                times[name].append(run_timed(cmd, env)[0])
+                cpus[name].append(LAST_CPU[0])
+    print(f"\n7. PostgreSQL against SQLite: whole processes, {runs} runs each, in turn; a game of 50 spades hands;")
+    print("   'before' is the same command of commit " + (f"{PG_REF} (psycopg, 15 statements a hand)" if before
+                                                         else f"{PG_REF}: not at hand (no git history)"))
+    print(f"   {'command':32} {'min':>10} {'median':>10} {'cpu':>10} {'/ sqlite':>9}  target")
+    for name, ts in times.items():
+        command, store, *code = name.split("|")
+        med, cpu = statistics.median(ts), statistics.median(cpus[name])
+        base = statistics.median(times[f"{command}|sqlite"])
+        entry = {"min_ms": round(min(ts) * 1000, 1), "median_ms": round(med * 1000, 1),
+                 "cpu_ms": round(cpu * 1000, 1), "vs_sqlite": round(med / base, 2)}
+        out[name] = entry
+        mark = ""
+        if store == "postgres":
+            mark = f"<= {PG_TARGET}x " + ("ok" if med / base <= PG_TARGET else "MISSED") if code == ["now"] else ""
+        label = f"scorepad {command} ({store}{', ' + code[0] if code else ''})"
+        print(f"   {label:32} {fmt_ms(min(ts))} {fmt_ms(med)} {fmt_ms(cpu)} {med / base:8.2f}x  {mark}")
+    for command in ("hand", "standings"):
+        now = out[f"{command}|postgres|now"]["vs_sqlite"]
+        was = out.get(f"{command}|postgres|before", {}).get("vs_sqlite")
+        issue = PG_ISSUE.get(command)
+        then = (f"before (same run) {was:.2f}x" if was is not None else "") + (
+            f"; issue 26: {issue[0]:.0f} ms against {issue[1]:.0f} ms, {issue[0] / issue[1]:.1f}x" if issue else "")
+        print(f"   target: {command} on PostgreSQL at most {PG_TARGET}x SQLite: now {now:.2f}x; {then.strip('; ')}")
+    return out
+
+
 # --------------------------------------------------------------------------- main
 
 def against_cmd(checkout: Path) -> list[str]:
@@ -560,7 +634,8 @@ def machine() -> dict[str, str]:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--quick", action="store_true", help="fewer runs, a smaller season database")
-    ap.add_argument("--only", default="latency,flat,scale,engine,play,commands", help="comma-separated parts to run")
+    ap.add_argument("--only", default="latency,flat,scale,engine,play,commands,pg", help="comma-separated parts to run")
+    ap.add_argument("--pg-url", help="with the pg part: a PostgreSQL URL whose login may create a database")
     ap.add_argument("--json", type=Path, help="also write the figures as JSON to this file")
     ap.add_argument("--commands", help="with the commands part: only these labels (comma-separated)")
     ap.add_argument("--against", type=Path, help="with the commands part: a checkout of another scorepad "
@@ -593,6 +668,8 @@ def main() -> None:
             results["commands"] = bench_commands(tmp, 1 if args.quick else 5, clean_env(tmp), scorepad_cmd(),
                                                 args.commands, against_cmd(args.against) if args.against else None,
                                                 args.instructions)
+        if "pg" in parts:
+            results["pg"] = bench_pg(tmp, 5 if args.quick else 21, args.pg_url)
     if args.json:
         args.json.write_text(json.dumps(results, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
 

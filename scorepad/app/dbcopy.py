@@ -1,16 +1,19 @@
 """`scorepad db copy`: move a whole database between SQLite and PostgreSQL, then prove both sides equal.
 
-Every table is copied row by row with its ids (game 12 stays game 12 for the players), in one
-transaction on the target, into a target that holds no games yet. Afterwards both databases are
-read again and compared table by table, row by row; a difference is an error. The source may also
-be an export file (what `backup` writes on PostgreSQL): it is then imported with every check of
-`import`, and the target's export must equal the file.
+Every table is copied with its ids (game 12 stays game 12 for the players) into a target that holds
+no games yet, a batch of rows at a time (on PostgreSQL each batch is one COPY), so that a club's
+whole history is never in memory at once. It is all one transaction on the target: the copy is
+read back and compared with the source table by table, row by row, before that transaction commits,
+so a failure anywhere (or a difference) leaves the target as it was. The source may also be an
+export file (what `backup` writes on PostgreSQL): it is then imported with every check of `import`,
+and the target's export must equal the file, again before the commit.
 """
 
 from __future__ import annotations
 
-import json
+from collections.abc import Iterator
 from dataclasses import dataclass
+from itertools import zip_longest
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +25,9 @@ from scorepad.store.protocol import is_server, mask
 
 FIRST = ["meta", "rulesets", "games", "hands", "audit"]  # the order foreign keys need
 SKIP = {"scorepad_schema", "sqlite_sequence"}  # each store's own bookkeeping
+# tables whose first column tells their rows apart: read a batch at a time, from where the last stopped
+KEYED = {"rulesets", "games", "hands", "audit", "pending_bids", "writes"}
+BATCH = 5000  # rows read, written and compared at a time
 
 
 @dataclass
@@ -56,11 +62,26 @@ def is_pg(store: Store) -> bool:
 
 def rows(store: Store, table: str, cols: list[str]) -> list[tuple[Any, ...]]:
     """Every row of a table in key order, as plain values (the same on both stores)."""
+    return [row for batch in batches(store, table, cols) for row in batch]
+
+
+def batches(store: Store, table: str, cols: list[str]) -> Iterator[list[tuple[Any, ...]]]:
+    """The rows of a table in key order, as plain values (the same on both stores), BATCH at a time."""
     if table == "meta":
-        got = store.db.execute("SELECT key, value FROM meta WHERE key NOT LIKE 'current_game%' ORDER BY key")
-    else:
-        got = store.db.execute(f"SELECT {', '.join(cols)} FROM {table} ORDER BY {cols[0]}")
-    return [tuple(r) for r in got]
+        yield [tuple(r) for r in store.db.execute(
+            "SELECT key, value FROM meta WHERE key NOT LIKE 'current_game%' ORDER BY key")]
+        return
+    select = f"SELECT {', '.join(cols)} FROM {table}"
+    if table not in KEYED:
+        yield [tuple(r) for r in store.db.execute(f"{select} ORDER BY {cols[0]}")]
+        return
+    got = [tuple(r) for r in store.db.execute(f"{select} ORDER BY {cols[0]} LIMIT {BATCH}")]
+    while got:
+        yield got
+        if len(got) < BATCH:
+            return
+        got = [tuple(r) for r in store.db.execute(
+            f"{select} WHERE {cols[0]} > ? ORDER BY {cols[0]} LIMIT {BATCH}", (got[-1][0],))]
 
 
 def copy_database(source: str, target: str) -> Copied:
@@ -72,8 +93,8 @@ def copy_database(source: str, target: str) -> Copied:
         raise UserError(_("no database {path}").format(path=source))
     dst = open_store(target)
     try:
-        if dst.games():
-            held = len(dst.games())
+        held = int(dst.db.execute("SELECT COUNT(*) FROM games").fetchone()[0])
+        if held:
             raise UserError(ngettext("{target} already holds {n} game; db copy fills an empty database (`scorepad "
                                      "import` merges an export into one that is not)",
                                      "{target} already holds {n} games; db copy fills an empty database (`scorepad "
@@ -100,55 +121,66 @@ def _copy(src: Store, dst: Store, source: str, target: str) -> Copied:
     with dst.write() as db:
         for table in names:
             cols = columns(src, table)
-            data = rows(src, table, cols)
-            if table == "meta":
-                cols = ["key", "value"]
-            if data:
-                marks = ", ".join("?" for _ in cols)
-                db.executemany(f"INSERT INTO {table}({', '.join(cols)}) VALUES({marks})", data)
-            counts[table] = len(data)
+            put = ["key", "value"] if table == "meta" else cols
+            counts[table] = 0
+            for batch in batches(src, table, cols):
+                if batch:
+                    dst.insert_rows(db, table, put, batch)
+                counts[table] += len(batch)
             if is_pg(dst) and "id" in cols:
                 db.execute(f"SELECT setval(pg_get_serial_sequence('{table}', 'id'), "
                            f"COALESCE((SELECT max(id) FROM {table}), 1), (SELECT max(id) FROM {table}) IS NOT NULL)")
+        differences = compare(src, dst)  # before the commit: a copy that differs is never kept
+        if differences:
+            raise StoreError(_("the copy in {target} differs from {source}: {difference}").format(
+                                 target=mask(target), source=mask(source), difference=differences[0]), differences)
     current = src.get_meta("current_game")
     if current is not None:
         dst.set_meta("current_game", current)
-    differences = compare(src, dst)
-    if differences:
-        raise StoreError(_("the copy in {target} differs from {source}: {difference}").format(
-                             target=mask(target), source=mask(source), difference=differences[0]), differences)
     return Copied(counts, _("Copied {what} from {source} to {target}; both sides are equal.").format(
                       what=_summary(counts), source=mask(source), target=mask(target)))
 
 
 def compare(a: Store, b: Store) -> list[str]:
-    """Every table that differs between two stores, with the first differing row."""
+    """Every table that differs between two stores, with the first differing row (read a batch at a time)."""
     out = []
     names = tables(a)
     if names != tables(b):
         out.append(_("tables {left} and {right}").format(left=names, right=tables(b)))
     for table in names:
         cols = columns(a, table)
-        left, right = rows(a, table, cols), rows(b, table, cols)
-        if left != right:
-            first = next((i for i, (x, y) in enumerate(zip(left, right, strict=False)) if x != y), min(len(left), len(right)))
+        left = right = 0
+        first: int | None = None
+        end = object()
+        for x, y in zip_longest(_each(a, table, cols), _each(b, table, cols), fillvalue=end):
+            left += x is not end
+            right += y is not end
+            if first is None and x != y:
+                first = max(left, right)
+        if first is not None:
             out.append(_("{table}: {left} and {right} rows, first difference at row {n}").format(
-                           table=table, left=len(left), right=len(right), n=first + 1))
+                           table=table, left=left, right=right, n=first))
     return out
 
 
-def _from_file(path: Path, dst: Store, target: str) -> Copied:
-    from scorepad.app.shapes import read_json
-    from scorepad.app.transfer import export_data, import_file, read_document
+def _each(store: Store, table: str, cols: list[str]) -> Iterator[tuple[Any, ...]]:
+    for batch in batches(store, table, cols):
+        yield from batch
 
-    added, _skipped = import_file(dst, path)
-    want = read_json(read_document(path, "a scorepad export"))
-    got = export_data(dst)
-    if json.dumps(got, sort_keys=True) != json.dumps(want, sort_keys=True):
-        raise StoreError(_("the copy in {target} differs from {source} after the import").format(
-                             target=mask(target), source=path))
-    hands = sum(len(g["hand_rows"]) for g in want["games"])
-    counts = {"games": added, "hands": hands}
+
+def _from_file(path: Path, dst: Store, target: str) -> Copied:
+    from scorepad.app.transfer import differs_from_file, import_file
+
+    hands: list[int] = []
+
+    def check() -> None:   # inside the import's transaction: a copy that differs is never kept
+        if differs_from_file(dst, path):
+            raise StoreError(_("the copy in {target} differs from {source} after the import").format(
+                                 target=mask(target), source=path))
+        hands.append(int(dst.db.execute("SELECT COUNT(*) FROM hands").fetchone()[0]))
+
+    added, _skipped = import_file(dst, path, check)
+    counts = {"games": added, "hands": hands[0] if hands else 0}
     return Copied(counts, _("Copied {what} from {source} to {target}; both sides are equal.").format(
                       what=_summary(counts), source=path, target=mask(target)))
 

@@ -8,40 +8,62 @@ An export may come from a stranger, so importing trusts nothing in it: the whole
 against the declared shape below (types, lengths, ranges, with a path in every message), each
 pinned ruleset text must have the hash it is filed under, players, sides and options must fit the
 ruleset, and every game is replayed — each active hand re-typed from what was typed and scored by
-the engine — and must give exactly the stored hands and state. Only then is anything written, in
-one transaction; a refusal stores nothing.
+the engine — and must give exactly the stored hands and state. Everything is written in one
+transaction, which a refusal rolls back: a refusal stores nothing.
+
+A club's history is large (100,000 hands make an export of about 120 MB), so neither side holds it
+whole: the export is written a game at a time, its games read a batch at a time; the import reads
+the file a piece at a time, twice (the head and where each game is, then each game), checks each
+game as it comes (in one process per core for a large file) and writes a batch of games at a time
+into its transaction.
 """
 
 from __future__ import annotations
 
 import json
+import math
+import os
 import re
-from collections.abc import Iterable, Iterator, Mapping
+import sqlite3
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from contextlib import contextmanager, suppress
+from itertools import zip_longest
+from json.encoder import encode_basestring
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple, TextIO
 
 from scorepad.app.shapes import (
+    MAX_DEPTH,
     MAX_NAME,
+    MAX_NUMBER,
     MAX_PROBLEMS,
+    MAX_TEXT,
     Anything,
     Bool,
     Int,
     Items,
     ListOf,
+    NotFinite,
     Number,
     Record,
     Shape,
     Text,
     Time,
+    _parse_float,
+    _parse_int,
     kind,
     name_problem,
     problems,
     read_json,
+    scan,
 )
 from scorepad.errors import ScorepadError, StoreError, UserError
 from scorepad.locale import N_, _
 from scorepad.names import MAX_GAME_NAME, MAX_SIDE_NAME
-from scorepad.store import Store, dumps, now, text_hash
+from scorepad.store import Store, now, text_hash
+from scorepad.store.sqlite import gc_paused
+from scorepad.store.sqlite import loads as stored_json
 
 FORMAT = "scorepad-export"
 VERSION = 1
@@ -100,37 +122,122 @@ AUDIT_DETAILS: dict[str, Shape] = {
 
 # ------------------------------------------------------------------ export
 
+EXPORT_BATCH = 200  # games read together: their hands, audit entries and bids in one statement each
+PARALLEL_HANDS = 5000  # a database with more hands is exported by one process per core
+
+
 def file_name(source: str) -> str:
     """The file name of a ruleset's source, without the folders (an export never carries paths)."""
     return re.split(r"[\\/]", source)[-1]
 
 
-def _game_rows(store: Store) -> Iterator[tuple[Any, ...]]:
-    return iter(store.db.execute(
-        "SELECT id, uid, ruleset_id, ruleset_hash, variant, name, season, players, sides, options,"
-        " created, finished, hands, state FROM games ORDER BY created, id").fetchall())
+RawGame = tuple[tuple[Any, ...], list[Any], list[Any], "str | None"]  # a game's rows: game, hands, audit, bid
 
 
-def _export_game(store: Store, row: tuple[Any, ...]) -> dict[str, Any]:
-    """One game of the export, with its hands and audit trail (read for this game only)."""
+def _raw_games(store: Store) -> Iterator[list[RawGame]]:
+    """Every game's rows as stored, in the export's order (created, id), a batch of games at a time:
+    four statements per batch rather than four per game (a round trip each on a server)."""
     db = store.db
-    (gid, uid, rid, rhash, variant, name, season, players, sides, options, created, finished, hands, state) = row
-    hand_rows = db.execute("SELECT n, status, typed, hand, points, breakdown, events, state, created FROM hands"
-                           " WHERE game_id = ? ORDER BY id", (gid,)).fetchall()
-    audit = db.execute("SELECT at, action, hand_n, detail FROM audit WHERE game_id = ? ORDER BY id",
-                       (gid,)).fetchall()
-    bid = store.pending_bid(gid)
-    return {**({"pending_bid": bid} if bid is not None else {}),
-        "uid": uid, "ruleset_id": rid, "ruleset_hash": rhash, "variant": variant, "name": name,
-        "season": season, "players": json.loads(players), "sides": json.loads(sides),
-        "options": json.loads(options), "created": created, "finished": bool(finished), "hands": hands,
-        "state": json.loads(state),
-        "hand_rows": [{"n": n, "status": st, "typed": json.loads(t), "hand": json.loads(h),
-                       "points": json.loads(p), "breakdown": json.loads(b), "events": json.loads(e),
-                       "state": json.loads(s), "created": c}
-                      for n, st, t, h, p, b, e, s, c in hand_rows],
-        "audit": [{"at": a, "action": act, "hand": hn, "detail": json.loads(d)} for a, act, hn, d in audit],
-    }
+    ids = [gid for (gid,) in db.execute("SELECT id FROM games ORDER BY created, id")]
+    for k in range(0, len(ids), EXPORT_BATCH):
+        batch = ids[k:k + EXPORT_BATCH]
+        within = f"IN ({', '.join('?' for _ in batch)})"
+        games = {r[0]: tuple(r) for r in db.execute(
+            "SELECT id, uid, ruleset_id, ruleset_hash, variant, name, season, players, sides, options, created,"
+            f" finished, hands, state FROM games WHERE id {within}", batch)}
+        hands: dict[int, list[Any]] = {}
+        for r in db.execute("SELECT game_id, n, status, typed, hand, points, breakdown, events, state, created"
+                            f" FROM hands WHERE game_id {within} ORDER BY id", batch):
+            hands.setdefault(r[0], []).append(tuple(r))
+        audit: dict[int, list[Any]] = {}
+        for r in db.execute(f"SELECT game_id, at, action, hand_n, detail FROM audit WHERE game_id {within} ORDER BY id",
+                            batch):
+            audit.setdefault(r[0], []).append(tuple(r))
+        bids = dict(db.execute(f"SELECT game_id, typed FROM pending_bids WHERE game_id {within}", batch))
+        yield [(games[gid], hands.get(gid, []), audit.get(gid, []), bids.get(gid)) for gid in batch if gid in games]
+
+
+def _export_games(store: Store) -> Iterator[dict[str, Any]]:
+    """Every game in export form, in the export's order."""
+    for batch in _raw_games(store):
+        for raw in batch:
+            yield _export_game(*raw)
+
+
+def _game_texts(store: Store) -> Iterator[str]:
+    """Each game's text in the export (two levels deep), in order. A large database is written by one
+    process per core, where processes can be forked (writing the indented JSON is most of an export's
+    time): this process reads the rows, a batch at a time, and the others turn them into text."""
+    import multiprocessing
+
+    total = store.db.execute("SELECT COUNT(*) FROM hands").fetchone()[0]
+    workers = os.cpu_count() or 1
+    if total <= PARALLEL_HANDS or workers <= 1 or "fork" not in multiprocessing.get_all_start_methods():
+        for batch in _raw_games(store):
+            yield from _texts_of(batch)
+        return
+    pending: deque[Any] = deque()
+    with multiprocessing.get_context("fork").Pool(workers) as pool:
+        for batch in _raw_games(store):
+            pending.append(pool.apply_async(_texts_of, (batch,)))
+            if len(pending) > 2 * workers:
+                yield from pending.popleft().get()
+        while pending:
+            yield from pending.popleft().get()
+
+
+def _texts_of(batch: list[RawGame]) -> list[str]:
+    with gc_paused():
+        return [_game_text(raw) for raw in batch]
+
+
+def _game_text(raw: RawGame) -> str:
+    """`_indented(_export_game(*raw), "\n  ")`, written from the rows without the tables in between: the
+    keys of a game, a hand and an audit entry are known, so they are written in sorted order as they are."""
+    (_gid, uid, rid, rhash, variant, name, season, players, sides, options, created, finished, n_hands,
+     state) = raw[0]
+    loads, at = stored_json, "\n   "
+    rows = ",\n    ".join([_hand_text(r) for r in raw[1]])
+    entries = ",\n    ".join([
+        '{\n     "action": ' + _indented(act, "\n     ") + ',\n     "at": ' + _indented(a, "\n     ")
+        + ',\n     "detail": ' + _indented(loads(d), "\n     ") + ',\n     "hand": ' + _indented(hn, "\n     ")
+        + "\n    }" for _g, a, act, hn, d in raw[2]])
+    parts = ['"audit": ' + ("[\n    " + entries + "\n   ]" if entries else "[]"),
+             '"created": ' + _indented(created, at), '"finished": ' + _indented(bool(finished), at),
+             '"hand_rows": ' + ("[\n    " + rows + "\n   ]" if rows else "[]"), '"hands": ' + _indented(n_hands, at),
+             '"name": ' + _indented(name, at), '"options": ' + _indented(loads(options), at)]
+    if raw[3] is not None:
+        parts.append('"pending_bid": ' + _indented(list(loads(raw[3])), at))
+    parts += ['"players": ' + _indented(loads(players), at), '"ruleset_hash": ' + _indented(rhash, at),
+              '"ruleset_id": ' + _indented(rid, at), '"season": ' + _indented(season, at),
+              '"sides": ' + _indented(loads(sides), at), '"state": ' + _indented(loads(state), at),
+              '"uid": ' + _indented(uid, at), '"variant": ' + _indented(variant, at)]
+    return "{\n   " + ",\n   ".join(parts) + "\n  }"
+
+
+def _hand_text(r: tuple[Any, ...]) -> str:
+    """A hand row of the export, four levels deep."""
+    _g, n, status, typed, hand, points, breakdown, events, state, created = r
+    loads, at = stored_json, "\n     "
+    return ('{\n     "breakdown": ' + _indented(loads(breakdown), at) + ',\n     "created": ' + _indented(created, at)
+            + ',\n     "events": ' + _indented(loads(events), at) + ',\n     "hand": ' + _indented(loads(hand), at)
+            + ',\n     "n": ' + _indented(n, at) + ',\n     "points": ' + _indented(loads(points), at)
+            + ',\n     "state": ' + _indented(loads(state), at) + ',\n     "status": ' + _indented(status, at)
+            + ',\n     "typed": ' + _indented(loads(typed), at) + "\n    }")
+
+
+def _export_game(row: tuple[Any, ...], hands: list[Any], audit: list[Any], bid: str | None) -> dict[str, Any]:
+    """One game of the export from its rows."""
+    (_gid, uid, rid, rhash, variant, name, season, players, sides, options, created, finished, n_hands, state) = row
+    loads = stored_json
+    return {**({"pending_bid": list(loads(bid))} if bid is not None else {}),
+            "uid": uid, "ruleset_id": rid, "ruleset_hash": rhash, "variant": variant, "name": name,
+            "season": season, "players": loads(players), "sides": loads(sides), "options": loads(options),
+            "created": created, "finished": bool(finished), "hands": n_hands, "state": loads(state),
+            "hand_rows": [{"n": n, "status": st, "typed": loads(t), "hand": loads(h), "points": loads(p),
+                           "breakdown": loads(b), "events": loads(e), "state": loads(s), "created": c}
+                          for _g, n, st, t, h, p, b, e, s, c in hands],
+            "audit": [{"at": a, "action": act, "hand": hn, "detail": loads(d)} for _g, a, act, hn, d in audit]}
 
 
 def _export_head(store: Store) -> dict[str, Any]:
@@ -144,7 +251,23 @@ def _export_head(store: Store) -> dict[str, Any]:
 
 def export_data(store: Store) -> dict[str, Any]:
     """The whole database as one value (the export's content; `export_chunks` writes it game by game)."""
-    return {**_export_head(store), "games": [_export_game(store, row) for row in _game_rows(store)]}
+    with _one_view(store):
+        return {**_export_head(store), "games": list(_export_games(store))}
+
+
+@contextmanager
+def _one_view(store: Store) -> Iterator[None]:
+    """An SQLite file in WAL mode read in one read transaction, so that the export is of one moment
+    while other commands go on writing (a server's `backup` reads from its snapshot)."""
+    db = store.db
+    if not (store.wal and isinstance(db, sqlite3.Connection) and not db.in_transaction):
+        yield
+        return
+    db.execute("BEGIN")
+    try:
+        yield
+    finally:
+        db.execute("COMMIT")
 
 
 def _dumps(value: Any, depth: int) -> str:
@@ -153,35 +276,107 @@ def _dumps(value: Any, depth: int) -> str:
     try:
         text = json.dumps(value, ensure_ascii=False, indent=1, sort_keys=True, allow_nan=False)
     except ValueError:
-        raise StoreError(_("the database holds a value that is not a number (NaN or an infinity); "
-                           "`scorepad verify` shows which game")) from None
+        raise _not_a_number() from None
     return text.replace("\n", "\n" + " " * depth)
+
+
+def _not_a_number() -> StoreError:
+    return StoreError(_("the database holds a value that is not a number (NaN or an infinity); "
+                        "`scorepad verify` shows which game"))
+
+
+_KEYS: dict[str, str] = {}  # a table key as the export writes it, with its ": "
+
+
+def _indented(value: Any, nl: str) -> str:
+    """`json.dumps(value, ensure_ascii=False, indent=1, sort_keys=True, allow_nan=False)` with every line
+    break followed by the indent `nl` holds: the same text, two to three times as fast (the json
+    module writes an indented document with its pure-Python encoder, most of an export's time)."""
+    t = type(value)
+    if t is dict:
+        if not value:
+            return "{}"
+        inner = nl + " "
+        parts = []
+        for k in sorted(value):
+            key = _KEYS.get(k)
+            if key is None:
+                if type(k) is not str:
+                    return _dumps(value, 0).replace("\n", nl)
+                key = _KEYS[k] = encode_basestring(k) + ": "
+            v = value[k]
+            tv = type(v)
+            parts.append(key + (encode_basestring(v) if tv is str else int.__repr__(v) if tv is int
+                                else _indented(v, inner)))
+        return "{" + inner + ("," + inner).join(parts) + nl + "}"
+    if t is list:
+        if not value:
+            return "[]"
+        inner = nl + " "
+        return "[" + inner + ("," + inner).join([
+            encode_basestring(v) if type(v) is str else int.__repr__(v) if type(v) is int else _indented(v, inner)
+            for v in value]) + nl + "]"
+    if t is str:
+        return encode_basestring(value)
+    if t is int:
+        return int.__repr__(value)
+    if t is float:
+        if value != value or value in (math.inf, -math.inf):
+            raise _not_a_number()
+        return float.__repr__(value)
+    if value is None:
+        return "null"
+    if value is True:
+        return "true"
+    if value is False:
+        return "false"
+    return _dumps(value, 0).replace("\n", nl)
 
 
 def export_chunks(store: Store) -> Iterator[str]:
     """The export text piece by piece, one game at a time: the same text as `json.dumps` of
     `export_data` (indent 1, sorted keys), without the whole database in memory at once."""
-    head = {**_export_head(store), "games": None}
-    yield "{"
-    for i, key in enumerate(sorted(head)):
-        yield ("," if i else "") + "\n " + json.dumps(key, ensure_ascii=False) + ": "
-        if key != "games":
-            yield _dumps(head[key], 1)
-            continue
-        rows = _game_rows(store)
-        first = next(rows, None)
-        if first is None:
-            yield "[]"
-            continue
-        yield "[\n  " + _dumps(_export_game(store, first), 2)
-        for row in rows:
-            yield ",\n  " + _dumps(_export_game(store, row), 2)
-        yield "\n ]"
-    yield "\n}\n"
+    with _one_view(store), gc_paused():
+        head = {**_export_head(store), "games": None}
+        yield "{"
+        for i, key in enumerate(sorted(head)):
+            yield ("," if i else "") + "\n " + json.dumps(key, ensure_ascii=False) + ": "
+            if key != "games":
+                yield _dumps(head[key], 1)
+                continue
+            texts = _game_texts(store)
+            first = next(texts, None)
+            if first is None:
+                yield "[]"
+                continue
+            yield "[\n  " + first
+            for text in texts:
+                yield ",\n  " + text
+            yield "\n ]"
+        yield "\n}\n"
 
 
 def export_text(store: Store) -> str:
     return "".join(export_chunks(store))
+
+
+def differs_from_file(store: Store, path: Path) -> bool:
+    """Whether the database's export differs as JSON (`same`) from the export file at `path`: compared
+    game by game, with the file read a game at a time."""
+    try:
+        layout = _Layout.read(path)
+    except (ValueError, RecursionError, UnicodeDecodeError):
+        layout = None
+    if layout is None or layout.spans is None:
+        data = read_json(read_document(path, "a scorepad export"))
+        head, theirs = {k: v for k, v in data.items() if k != "games"}, iter(data.get("games") or [])
+    else:
+        head, theirs = layout.head, (read_json(text) for text in layout.game_texts(path))
+    if not same(_export_head(store), head):
+        return True
+    end = object()
+    return any(a is end or b is end or not same(a, b)
+               for a, b in zip_longest(_export_games(store), theirs, fillvalue=end))
 
 
 def backup(store: Store, target: Path) -> None:
@@ -194,24 +389,38 @@ def backup(store: Store, target: Path) -> None:
     from scorepad.text.output import write_atomic
 
     with snapshot():
-        text = export_text(store)
-    write_atomic(Path(target), text)
+        write_atomic(Path(target), export_chunks(store))
 
 
 # ------------------------------------------------------------------ import
 
+IMPORT_BATCH = 2000  # hands written together (each table's rows of a batch in one statement)
+READ_PIECE = 1 << 20  # characters of the file read at a time
+
+
 def read_document(path: Path, what: str) -> str:
     """The text of a file to import: UTF-8, of a sane size; a sentence (exit 2) otherwise."""
+    _check_size(path, what)
     try:
-        size = Path(path).stat().st_size
-        if size > MAX_FILE_BYTES:
-            raise UserError(_("{path}: the file is larger than {value} MiB; not {what}").format(
-                                path=path, value=MAX_FILE_BYTES >> 20, what=what))
         return Path(path).read_bytes().decode("utf-8")
     except OSError as exc:
-        raise UserError(_("{path}: cannot read the file ({strerror})").format(path=path, strerror=exc.strerror)) from None
+        raise _unreadable(path, exc) from None
     except UnicodeDecodeError:
         raise UserError(_("{path}: not {what} (the file is not UTF-8 text)").format(path=path, what=what)) from None
+
+
+def _check_size(path: Path, what: str) -> None:
+    try:
+        size = Path(path).stat().st_size
+    except OSError as exc:
+        raise _unreadable(path, exc) from None
+    if size > MAX_FILE_BYTES:
+        raise UserError(_("{path}: the file is larger than {value} MiB; not {what}").format(
+                            path=path, value=MAX_FILE_BYTES >> 20, what=what))
+
+
+def _unreadable(path: Path, exc: OSError) -> UserError:
+    return UserError(_("{path}: cannot read the file ({strerror})").format(path=path, strerror=exc.strerror))
 
 
 def refuse(path: Path, found: list[str]) -> UserError:
@@ -222,8 +431,39 @@ def refuse(path: Path, found: list[str]) -> UserError:
                          path=path, value=found[0], value2=len(found) - 1), found)
 
 
-def import_file(store: Store, path: Path) -> tuple[int, int]:
-    """Read an export into this database; returns (games added, games already present)."""
+def import_file(store: Store, path: Path, check: Callable[[], None] | None = None) -> tuple[int, int]:
+    """Read an export into this database; returns (games added, games already present).
+
+    The file is read twice, a piece at a time: first its head (format, version, meta, rulesets) and
+    where each game begins and ends; then game by game, each checked and written as it comes, all in
+    one transaction, which any refusal rolls back: nothing is stored. So a few games are in memory at
+    a time, however large the file. `check` runs last inside the transaction (`db copy` compares the
+    copy with the file there). A file the piecewise reading does not follow (not JSON, a key twice in
+    the top-level table) is read whole, with the messages and checks of the whole reading."""
+    _check_size(path, "a scorepad export")
+    try:
+        layout = _Layout.read(path)
+    except (ValueError, RecursionError, UnicodeDecodeError):
+        layout = None
+    except OSError as exc:
+        raise _unreadable(path, exc) from None
+    if layout is None:
+        data = _whole_export(path)
+        found = check_export(data)
+        if found:
+            raise refuse(path, found)
+        return insert_games(store, data["games"], {r["hash"]: r for r in data["rulesets"]}, data["meta"], check)
+    head = layout.head
+    _check_format(path, head)
+    found = problems({**head, "games": []} if layout.spans is not None else head, EXPORT)
+    if found:
+        raise refuse(path, found)
+    found, checker = _rulesets_checked(head["rulesets"], layout.used)
+    return _import_games(store, path, layout, checker, found, check)
+
+
+def _whole_export(path: Path) -> Any:
+    """The export read whole (the reading of a file the piecewise reading does not follow)."""
     text = read_document(path, "a scorepad export")
     try:
         data = read_json(text)
@@ -231,6 +471,11 @@ def import_file(store: Store, path: Path) -> tuple[int, int]:
         raise UserError(_("{path}: not a scorepad export (the JSON nests too deeply)").format(path=path)) from None
     except ValueError as exc:
         raise UserError(_("{path}: not a scorepad export ({exc})").format(path=path, exc=exc)) from None
+    _check_format(path, data)
+    return data
+
+
+def _check_format(path: Path, data: Any) -> None:
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise UserError(_("{path}: not a scorepad export (no \"format\": \"{FORMAT}\")").format(path=path, FORMAT=FORMAT))
     if data.get("version") != VERSION:
@@ -238,24 +483,531 @@ def import_file(store: Store, path: Path) -> tuple[int, int]:
         shown = version if isinstance(version, int) and not isinstance(version, bool) else kind(version)
         raise UserError(_("{path}: export version {shown}; this scorepad reads {VERSION}").format(
                             path=path, shown=shown, VERSION=VERSION))
-    found = check_export(data)
+
+
+def _import_games(store: Store, path: Path, layout: _Layout, checker: _Checker, found: list[str],
+                  check: Callable[[], None] | None) -> tuple[int, int]:
+    """The second reading: every game checked, and written while no problem was found.
+
+    All or nothing, two ways. On a server, one transaction: the games are written into it a batch at a
+    time as they are checked (other tables go on writing meanwhile; no row of theirs is locked). An
+    SQLite file has one writer at a time, and checking a season takes long, so the games are written
+    first into a staging file beside it, a batch per transaction, and only the last step, copying them
+    over (a second or two for a season), holds the file: one transaction that a failure rolls back."""
+    pins = {r["hash"]: r for r in layout.head["rulesets"]}
+    games = checker.each(layout.game_texts(path), layout.workers())
+    if type(store).__name__ == "PgStore":
+        with store.write() as db:
+            existing = {uid for (uid,) in db.execute("SELECT uid FROM games")}
+            writer = _Writer(store, db, pins)
+            added, skipped = _take(path, games, found, existing, writer)
+            if "current_season" in layout.head["meta"]:
+                db.execute("INSERT OR IGNORE INTO meta(key, value) VALUES('current_season', ?)",
+                           (layout.head["meta"]["current_season"],))
+            if check is not None:
+                check()
+        return added, skipped
+    existing = {uid for (uid,) in store.db.execute("SELECT uid FROM games")}
+    with _staging(store) as staging:
+        added, skipped = _take(path, games, found, existing, _Writer(staging, None, pins))
+        staging.close()
+        late = _merge(store, staging.path, pins, layout.head["meta"], check)
+    return added - late, skipped + late
+
+
+def _take(path: Path, games: Iterator[Checked], found: list[str], existing: set[str],
+          writer: _Writer) -> tuple[int, int]:
+    """Each checked game to the writer, unless a problem was found (then UserError, listing them)."""
+    added = skipped = 0
+    seen: dict[str, int] = {}
+    try:
+        for i, (uid, said, rows) in enumerate(games):
+            if len(found) >= MAX_PROBLEMS:
+                break
+            if uid is not None:
+                if uid in seen:
+                    found.append(_("{where}.uid: the same uid as games[{value}]").format(
+                                     where=f"games[{i}]", value=seen[uid]))
+                    continue
+                seen[uid] = i
+            found.extend(said)
+            if found or rows is None:
+                continue
+            if rows.uid in existing:
+                skipped += 1
+                continue
+            existing.add(rows.uid)
+            writer.add(rows)
+            added += 1
+    except _Changed:
+        raise UserError(_("{path}: not a scorepad export ({exc})").format(
+                            path=path, exc="the file changed while it was read")) from None
     if found:
-        raise refuse(path, found)
-    pins = {r["hash"]: r for r in data["rulesets"]}
-    return insert_games(store, data["games"], pins, data["meta"])
+        raise refuse(path, found[:MAX_PROBLEMS])
+    writer.flush()
+    return added, skipped
 
 
-def check_export(data: Any) -> list[str]:
-    """Every problem of a parsed export (up to a screenful), each starting with where it is."""
+@contextmanager
+def _staging(store: Store) -> Iterator[Store]:
+    """A new SQLite file beside the database (else in the temporary directory), removed at the end."""
+    import tempfile
+
+    try:
+        fd, name = tempfile.mkstemp(prefix=".scorepad-import-", suffix=".db", dir=Path(store.path).parent)
+    except OSError:
+        fd, name = tempfile.mkstemp(prefix="scorepad-import-", suffix=".db")
+    os.close(fd)
+    staging = Store(Path(name))
+    try:
+        staging.db.execute("PRAGMA synchronous = OFF")  # scratch data: a crash loses nothing of the target
+        yield staging
+    finally:
+        staging.close()
+        for end in ("", "-wal", "-shm", "-journal"):
+            with suppress(FileNotFoundError):
+                os.unlink(name + end)
+
+
+def _merge(store: Store, staged: Path, pins: Mapping[str, Mapping[str, Any]], meta: Mapping[str, Any],
+           check: Callable[[], None] | None) -> int:
+    """The staged games copied into the database in one transaction, with ids after its last game's
+    (as SQLite numbers new rows); returns how many were left out because the database got a game of
+    the same uid meanwhile."""
+    db = store.db
+    db.execute("ATTACH DATABASE ? AS staged", (str(staged),))
+    try:
+        with store.write() as db:
+            got = "SELECT id FROM staged.games WHERE uid IN (SELECT uid FROM main.games)"
+            late = len(db.execute(got).fetchall())
+            if late:
+                for table in ("hands", "audit", "pending_bids"):
+                    db.execute(f"DELETE FROM staged.{table} WHERE game_id IN ({got})")
+                db.execute(f"DELETE FROM staged.games WHERE id IN ({got})")
+            for (rhash,) in db.execute("SELECT DISTINCT ruleset_hash FROM staged.games").fetchall():
+                r = pins[rhash]
+                store.pin_ruleset(db, r["ruleset_id"], r["text"], file_name(r["source"]))
+            top = db.execute("SELECT COALESCE(MAX(id), 0) FROM main.games").fetchone()[0]
+            for table, cols in (("games", ("id", *GAME_COLUMNS)), ("hands", ("game_id", *HAND_COLUMNS)),
+                                ("audit", ("game_id", *AUDIT_COLUMNS)),
+                                ("pending_bids", ("game_id", "typed", "created"))):
+                moved = ", ".join(cols)
+                db.execute(f"INSERT INTO main.{table}({moved}) SELECT {cols[0]} + ?, {moved[len(cols[0]) + 2:]}"
+                           f" FROM staged.{table} ORDER BY {'id' if table != 'pending_bids' else 'game_id'}", (top,))
+            if "current_season" in meta:
+                db.execute("INSERT OR IGNORE INTO main.meta(key, value) VALUES('current_season', ?)",
+                           (meta["current_season"],))
+            if check is not None:
+                check()
+    finally:
+        db.execute("DETACH DATABASE staged")
+    return late
+
+
+# ------------------------------------------------------------------ reading a large file a piece at a time
+
+_SPACE = re.compile(r"[ \t\n\r]*")
+_PLAIN_JSON = json.JSONDecoder()  # where the games begin and end, and the hashes they name
+_AS_READ_JSON = json.JSONDecoder(parse_int=_parse_int, parse_float=_parse_float, parse_constant=NotFinite)
+
+
+class _Changed(Exception):
+    """The file is not what its first reading found (it changed in between)."""
+
+
+class _Pieces:
+    """A JSON text read from a file a piece at a time; values are parsed one by one (`raw_decode`)
+    at offsets counted from the start of the text, and what was read past is dropped."""
+
+    def __init__(self, f: TextIO) -> None:
+        self.f = f
+        self.buf = ""
+        self.at = 0    # in buf
+        self.base = 0  # the offset of buf[0] in the text
+        self.eof = False
+
+    def _more(self) -> bool:
+        if self.eof:
+            return False
+        piece = self.f.read(max(READ_PIECE, len(self.buf) - self.at))   # a value longer than a piece: double
+        if not piece:
+            self.eof = True
+            return False
+        self.base += self.at
+        self.buf = self.buf[self.at:] + piece
+        self.at = 0
+        return True
+
+    def peek(self) -> str:
+        """The next character that is not white space ('' at the end of the text)."""
+        while True:
+            space = _SPACE.match(self.buf, self.at)
+            if space is not None:
+                self.at = space.end()
+            if self.at < len(self.buf):
+                return self.buf[self.at]
+            if not self._more():
+                return ""
+
+    def take(self, chars: str) -> str:
+        """The next character, one of `chars`; ValueError otherwise."""
+        char = self.peek()
+        if not char or char not in chars:
+            raise ValueError(f"expected one of {chars}")
+        self.at += 1
+        return char
+
+    def value(self, decoder: json.JSONDecoder = _PLAIN_JSON) -> tuple[Any, int, int]:
+        """The next value, and where it begins and ends in the text."""
+        self.peek()
+        while True:
+            try:
+                value, end = decoder.raw_decode(self.buf, self.at)
+            except json.JSONDecodeError:
+                if self._more():
+                    continue
+                raise
+            if end == len(self.buf) and self._more():
+                continue  # a number may go on in the next piece
+            start, self.at = self.base + self.at, end
+            return value, start, self.base + end
+
+    def text(self, start: int, end: int) -> str:
+        """The text from `start` to `end` (not before what was read already)."""
+        while self.base + len(self.buf) < end:
+            try:
+                more = self._more()
+            except UnicodeDecodeError:
+                raise _Changed from None
+            if not more:
+                raise _Changed
+        out = self.buf[start - self.base:end - self.base]
+        self.at = end - self.base
+        return out
+
+
+class _Layout:
+    """What the first reading of an export learns: the top-level values but the games, where each game
+    begins and ends (None: `games` is not a list), and the ruleset hashes the games name."""
+
+    def __init__(self, head: dict[str, Any], spans: list[tuple[int, int]] | None, used: set[str]) -> None:
+        self.head, self.spans, self.used = head, spans, used
+
+    @classmethod
+    def read(cls, path: Path) -> _Layout:
+        """ValueError (or RecursionError, UnicodeDecodeError) for a text this reading does not follow."""
+        head: dict[str, Any] = {}
+        spans: list[tuple[int, int]] | None = None
+        used: set[str] = set()
+        with open(path, encoding="utf-8", newline="") as f, gc_paused():
+            text = _Pieces(f)
+            text.take("{")
+            closing = text.peek() == "}"
+            if closing:
+                text.take("}")
+            while not closing:
+                key = text.value()[0]
+                if not isinstance(key, str) or key in head or (key == "games" and spans is not None):
+                    raise ValueError("a key twice in the top-level table")
+                text.take(":")
+                if key == "games" and text.peek() == "[":
+                    spans = cls._games(text, used)
+                else:
+                    head[key] = text.value(_AS_READ_JSON)[0]
+                closing = text.take(",}") == "}"
+            if text.peek():
+                raise ValueError("more after the top-level table")
+        return cls(head, spans, used)
+
+    @staticmethod
+    def _games(text: _Pieces, used: set[str]) -> list[tuple[int, int]]:
+        spans: list[tuple[int, int]] = []
+        text.take("[")
+        if text.peek() == "]":
+            text.take("]")
+            return spans
+        while True:
+            game, start, end = text.value()
+            spans.append((start, end))
+            if isinstance(game, dict) and isinstance(game.get("ruleset_hash"), str):
+                used.add(game["ruleset_hash"])
+            if text.take(",]") == "]":
+                return spans
+
+    def workers(self) -> int:
+        """Processes to check the games in: one per core for a large file, where processes can be forked."""
+        import multiprocessing
+
+        size = sum(end - start for start, end in self.spans or ())
+        if size <= PARALLEL_CHARS or "fork" not in multiprocessing.get_all_start_methods():
+            return 1
+        return os.cpu_count() or 1
+
+    def game_texts(self, path: Path) -> Iterator[str]:
+        """The second reading: each game's text, in order (with nothing parsed around them)."""
+        with open(path, encoding="utf-8", newline="") as f:
+            text = _Pieces(f)
+            for start, end in self.spans or ():
+                yield text.text(start, end)
+
+
+# ------------------------------------------------------------------ checking a game
+
+class _Rows(NamedTuple):
+    """A checked game as the store writes it: the games row (GAME_COLUMNS), its hands (HAND_COLUMNS),
+    audit entries (AUDIT_COLUMNS) and the bid written down for its coming hand (JSON), if any."""
+
+    uid: str
+    ruleset_hash: str
+    game: tuple[Any, ...]
+    hands: list[tuple[Any, ...]]
+    audit: list[tuple[Any, ...]]
+    bid: str | None
+
+
+GAME_COLUMNS = ("uid", "ruleset_id", "ruleset_hash", "variant", "name", "season", "players", "sides", "options",
+                "created", "finished", "hands", "state")
+HAND_COLUMNS = ("n", "status", "typed", "hand", "points", "breakdown", "events", "state", "created")
+AUDIT_COLUMNS = ("at", "action", "hand_n", "detail")
+
+def _encoder(sort_keys: bool, allow_nan: bool) -> Callable[[Any], str]:
+    """Compact JSON (as the store's `dumps`); json's C encoder made once, not at every call."""
+    from json.encoder import c_make_encoder  # type: ignore[attr-defined]
+
+    if c_make_encoder is None:  # a Python without json's C accelerator
+        return json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), sort_keys=sort_keys,
+                                allow_nan=allow_nan).encode
+    encode = c_make_encoder(None, None, encode_basestring, None, ":", ",", sort_keys, False, allow_nan)
+    return lambda value: "".join(encode(value, 0))
+
+
+# What two values are compared by (as `same`): their JSON with sorted keys. What is written: a value's
+# JSON with its keys in its own order (the store's `dumps`; NaN refused).
+_canonical = _encoder(True, True)
+_written = _encoder(False, False)
+
+
+def _as_stored(replayed: Any, stored: Any) -> tuple[bool, str]:
+    """Whether a replayed value is the stored one as JSON (`same`), and the stored one's text to write.
+    A scorepad export holds its tables with sorted keys, so the text written is mostly the sorted one
+    too, and two encodings decide; a third only when it is not."""
+    text = _written(stored)
+    replayed_text = _canonical(replayed)
+    return replayed_text == text or replayed_text == _canonical(stored), text
+
+
+_SUSPECT = [False]  # a number the reader let through that `scan` would look at
+
+
+def _read_int(text: str) -> Any:
+    if len(text) > 15:  # 2**53 has 16 digits
+        _SUSPECT[0] = True
+        return _parse_int(text)
+    return int(text)
+
+
+def _read_float(text: str) -> Any:
+    value = _parse_float(text)
+    if type(value) is not float or abs(value) > MAX_NUMBER:
+        _SUSPECT[0] = True
+    return value
+
+
+def _read_constant(text: str) -> Any:
+    _SUSPECT[0] = True
+    return NotFinite(text)
+
+
+_CHECKED_JSON = json.JSONDecoder(parse_int=_read_int, parse_float=_read_float, parse_constant=_read_constant)
+_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"')
+_SURROGATE = re.compile(r"\\u[dD][89a-fA-F]")
+_NOT_BRACKETS = bytes(c for c in range(128) if chr(c) not in "[]{}")
+_INNERMOST = re.compile(rb"\[\]|\{\}")  # one pass: the containers that hold none (what it leaves, the next)
+
+
+def _read_game(text: str) -> tuple[Any, bool]:
+    """A game's text parsed as `read_json` parses it, and whether `scan` would find nothing in it: no
+    number out of range, no text too long or with a lone surrogate, no nesting past MAX_DEPTH (a game
+    is 2 levels deep in the export). Telling that from the text takes a tenth of `scan`'s time."""
+    _SUSPECT[0] = False
+    game = _CHECKED_JSON.decode(text)
+    if _SUSPECT[0] or len(text) > MAX_TEXT or _SURROGATE.search(text):
+        return game, False
+    brackets = _STRING.sub("", text).encode("ascii", "ignore").translate(None, _NOT_BRACKETS)
+    for _level in range(MAX_DEPTH - 2):  # each round takes off the innermost level: 30 levels in a game
+        if not brackets:
+            break
+        brackets = _INNERMOST.sub(b"", brackets)
+    return game, not brackets
+
+
+Checked = tuple[str | None, list[str], "_Rows | None"]  # a game's uid, problems and rows
+RUN_CHARS = 256 * 1024  # the games a checking process is given at a time: about 100 hands
+PARALLEL_CHARS = 4 << 20  # a file whose games take more (about 3,000 hands) is checked by one process per core
+
+
+def _runs(texts: Iterable[str]) -> Iterator[tuple[int, list[str]]]:
+    """Consecutive games' texts in runs of about RUN_CHARS, each with the index of its first game."""
+    first, run, size = 0, [], 0
+    for i, text in enumerate(texts):
+        run.append(text)
+        size += len(text)
+        if size >= RUN_CHARS:
+            yield first, run
+            first, run, size = i + 1, [], 0
+    if run:
+        yield first, run
+
+
+def _check_run(run: tuple[int, list[str]]) -> list[Checked]:
+    """In a checking process: a run of games checked, in order."""
+    assert _CHECKING is not None
+    first, texts = run
+    with gc_paused():
+        return [_CHECKING.game_text(first + k, text) for k, text in enumerate(texts)]
+
+
+def _fits(shape: Shape) -> Callable[[Any], bool]:
+    """A test that `shape.check` finds nothing in a value, for the shapes of an export: True only when it
+    would find nothing (False: `check` then says what), at a third of its cost for a game that fits."""
+    build: Callable[[Any], Callable[[Any], bool]] = _FITS.get(type(shape), _fits_asked)
+    test = build(shape)
+    return (lambda v: v is None or test(v)) if shape.nullable else test
+
+
+def _fits_asked(shape: Shape) -> Callable[[Any], bool]:
+    """Any other shape (a time, an audit detail): its own check asked."""
+    def test(v: Any) -> bool:
+        out: list[str] = []
+        shape.check_value(v, "", out)
+        return not out
+    return test
+
+
+def _fits_record(shape: Any) -> Callable[[Any], bool]:
+    fields = {k: _fits(v) for k, v in shape.fields.items()}
+    required = frozenset(fields) - shape.optional
+    return lambda v: (type(v) is dict and required <= v.keys()
+                      and all(k in fields and fields[k](x) for k, x in v.items()))
+
+
+def _fits_list(shape: Any) -> Callable[[Any], bool]:
+    item, low, high = _fits(shape.item), shape.min_len, shape.max_len
+    return lambda v: type(v) is list and low <= len(v) <= high and all(map(item, v))
+
+
+def _fits_items(shape: Any) -> Callable[[Any], bool]:
+    items = [_fits(i) for i in shape.items]
+    return lambda v: (type(v) is list and len(v) == len(items)
+                      and all(f(x) for f, x in zip(items, v, strict=True)))
+
+
+def _fits_text(shape: Any) -> Callable[[Any], bool]:
+    pattern = re.compile(shape.pattern) if shape.pattern is not None else None
+    return lambda v: (type(v) is str and (not shape.choices or v in shape.choices) and len(v) <= shape.max_len
+                      and (pattern is None or pattern.fullmatch(v) is not None)
+                      and (not shape.name or name_problem(v, shape.max_len) is None))
+
+
+def _fits_int(shape: Any) -> Callable[[Any], bool]:
+    low, high = shape.low, shape.high
+    return lambda v: type(v) is int and low <= v <= high
+
+
+_FITS: dict[type, Callable[[Any], Callable[[Any], bool]]] = {
+    Record: _fits_record, ListOf: _fits_list, Items: _fits_items, Text: _fits_text, Int: _fits_int,
+    Number: lambda _shape: lambda v: type(v) is int or type(v) is float,
+    Bool: lambda _shape: lambda v: type(v) is bool,
+    Anything: lambda shape: lambda v: type(v) is dict or not shape.table,
+}
+
+
+class _Checker:
+    """What the games of one export are checked against: the ruleset texts by hash (entry, text) and the
+    rulesets loaded from them (None: the text does not load, as said), per variant."""
+
+    def __init__(self, texts: dict[str, tuple[int, str]], loaded: dict[tuple[str, str | None], Any]) -> None:
+        self.texts = texts
+        self.loaded = loaded
+
+    def each(self, texts: Iterable[str], workers: int = 1) -> Iterator[Checked]:
+        """For each game's text in order: its uid (when its shape is right), its problems, and its rows.
+
+        With `workers` > 1 the games are checked in that many forked processes (replaying hands is
+        most of an import's time, and games replay independently): runs of consecutive games, each to
+        whichever process is free, a few runs ahead of the one written, so that the file is still
+        read as it goes; the results come back in the order of the games."""
+        if workers <= 1:
+            with gc_paused():
+                for i, text in enumerate(texts):
+                    yield self.game_text(i, text)
+            return
+        import multiprocessing
+
+        global _CHECKING
+        _CHECKING = self
+        pending: deque[Any] = deque()
+        try:
+            with multiprocessing.get_context("fork").Pool(workers) as pool:
+                for run in _runs(texts):
+                    pending.append(pool.apply_async(_check_run, (run,)))
+                    if len(pending) > 2 * workers:
+                        yield from pending.popleft().get()
+                while pending:
+                    yield from pending.popleft().get()
+        finally:
+            _CHECKING = None
+
+    def game_text(self, i: int, text: str) -> Checked:
+        where = f"games[{i}]"
+        try:
+            g, plain = _read_game(text)
+        except (ValueError, RecursionError):   # it parsed at the first reading
+            raise _Changed from None
+        out = [] if plain else scan(g, where, [], 2)
+        if not out and not _GAME_FITS(g):
+            GAME.check(g, where, out)
+        if out:
+            return None, out[:MAX_PROBLEMS], None
+        said, rows = self.game(g, where)
+        return g["uid"], said, rows
+
+    def game(self, g: Mapping[str, Any], where: str) -> tuple[list[str], _Rows | None]:
+        """A game of the right shape against its ruleset, then replayed: its problems, or its rows."""
+        rhash = g["ruleset_hash"]
+        if rhash not in self.texts:
+            return [_("{where}.ruleset_hash: no entry of rulesets has the hash {ruleset_hash}").format(
+                        where=where, ruleset_hash=rhash)], None
+        if self.loaded[rhash, None] is None:
+            return [], None  # the ruleset itself cannot be loaded: said with the rulesets
+        key = (rhash, g["variant"])
+        if key not in self.loaded:
+            from scorepad.rules.loader import load_text
+
+            k, text = self.texts[rhash]
+            try:
+                self.loaded[key] = load_text(text, f"rulesets[{k}].text", g["variant"], played=True)
+            except ScorepadError as exc:
+                self.loaded[key] = exc.message
+        rs = self.loaded[key]
+        if isinstance(rs, str):
+            return [_("{where}.variant: {rs}").format(where=where, rs=rs)], None
+        return _checked_game(g, where, rs)
+
+
+_CHECKING: _Checker | None = None  # what forked checking processes inherit
+_GAME_FITS = _fits(GAME)
+
+
+def _rulesets_checked(rulesets: list[dict[str, Any]], used: set[str]) -> tuple[list[str], _Checker]:
+    """The export's ruleset entries: each hash the hash of its text, each text a game names loadable
+    and the ruleset its entry says. Returns the problems, and what the games are checked against."""
     from scorepad.rules.loader import load_text
 
-    out = problems(data, EXPORT)
-    if out:
-        return out
+    out: list[str] = []
     texts: dict[str, tuple[int, str]] = {}
     loaded: dict[tuple[str, str | None], Any] = {}  # (hash, variant) -> Ruleset, or why it cannot load
-    used = {g["ruleset_hash"] for g in data["games"]}
-    for k, r in enumerate(data["rulesets"]):
+    for k, r in enumerate(rulesets):
         true = text_hash(r["text"])
         if true != r["hash"]:
             out.append(_("rulesets[{k}].hash: {hash} is not the hash of the text beside it ({true}); the "
@@ -274,6 +1026,15 @@ def check_export(data: Any) -> list[str]:
         if rid != r["ruleset_id"]:
             out.append(_("rulesets[{k}].ruleset_id: {ruleset_id}, but the text is the ruleset {rid}").format(
                            k=k, ruleset_id=repr(r['ruleset_id']), rid=repr(rid)))
+    return out, _Checker(texts, loaded)
+
+
+def check_export(data: Any) -> list[str]:
+    """Every problem of a parsed export (up to a screenful), each starting with where it is."""
+    out = problems(data, EXPORT)
+    if out:
+        return out
+    out, checker = _rulesets_checked(data["rulesets"], {g["ruleset_hash"] for g in data["games"]})
     seen: dict[str, int] = {}
     for i, g in enumerate(data["games"]):
         if len(out) >= MAX_PROBLEMS:
@@ -283,29 +1044,17 @@ def check_export(data: Any) -> list[str]:
             out.append(_("{where}.uid: the same uid as games[{value}]").format(where=where, value=seen[g['uid']]))
             continue
         seen[g["uid"]] = i
-        if g["ruleset_hash"] not in texts:
-            out.append(_("{where}.ruleset_hash: no entry of rulesets has the hash {ruleset_hash}").format(
-                           where=where, ruleset_hash=g['ruleset_hash']))
-            continue
-        k, text = texts[g["ruleset_hash"]]
-        if loaded[g["ruleset_hash"], None] is None:
-            continue  # the ruleset itself cannot be loaded: said above
-        key = (g["ruleset_hash"], g["variant"])
-        if key not in loaded:
-            try:
-                loaded[key] = load_text(text, f"rulesets[{k}].text", g["variant"], played=True)
-            except ScorepadError as exc:
-                loaded[key] = exc.message
-        rs = loaded[key]
-        if isinstance(rs, str):
-            out.append(_("{where}.variant: {rs}").format(where=where, rs=rs))
-            continue
-        out.extend(check_game(g, where, rs))
+        out.extend(checker.game(g, where)[0])
     return out[:MAX_PROBLEMS]
 
 
 def check_game(g: Mapping[str, Any], where: str, rs: Any) -> list[str]:
     """A game of the export against its ruleset, then replayed: every problem, with its path."""
+    return _checked_game(g, where, rs)[0]
+
+
+def _checked_game(g: Mapping[str, Any], where: str, rs: Any) -> tuple[list[str], _Rows | None]:
+    """The game's problems; with none, its rows as the store writes them."""
     from scorepad.engine.game import Game, Side
 
     out: list[str] = []
@@ -321,9 +1070,39 @@ def check_game(g: Mapping[str, Any], where: str, rs: Any) -> list[str]:
         if shape is not None:
             shape.check(a["detail"], f"{where}.audit[{j}].detail", out)
     if out:
-        return out
+        return out, None
     game = Game(rs, tuple(players), tuple(Side(s["name"], tuple(s["members"])) for s in g["sides"]), dict(g["options"]))
-    return replay_problems(game, g, where)
+    texts: dict[int, tuple[str, ...]] = {}
+    out = replay_problems(game, g, where, texts)
+    if out:
+        return out, None
+    return [], _rows_of(g, texts)
+
+
+def _rows_of(g: Mapping[str, Any], texts: Mapping[int, tuple[str, ...]] | None = None) -> _Rows:
+    """A game (export form) as the store's rows; `texts`: the JSON of its rows already made, by index
+    of the hand row (-1: the game's state)."""
+    try:
+        return _rows(g, texts or {})
+    except ValueError:
+        raise UserError(_('a value is not a number (NaN or an infinity); nothing was stored')) from None
+
+
+def _rows(g: Mapping[str, Any], texts: Mapping[int, tuple[str, ...]]) -> _Rows:
+    enc = _written
+    hands = []
+    for j, h in enumerate(g["hand_rows"]):
+        done = texts.get(j)
+        if done is None:
+            done = (enc(h["typed"]), enc(h["hand"]), enc(h["points"]), enc(h["breakdown"]), enc(h["events"]),
+                    enc(h["state"]))
+        hands.append((h["n"], h["status"], *done, h["created"]))
+    state = texts[-1][0] if -1 in texts else enc(g["state"])
+    game = (g["uid"], g["ruleset_id"], g["ruleset_hash"], g["variant"], g["name"], g["season"], enc(g["players"]),
+            enc(g["sides"]), enc(g["options"]), g["created"], int(g["finished"]), g["hands"], state)
+    audit = [(a["at"], a["action"], a["hand"], enc(a["detail"])) for a in g["audit"]]
+    bid = enc(g["pending_bid"]) if "pending_bid" in g else None
+    return _Rows(g["uid"], g["ruleset_hash"], game, hands, audit, bid)
 
 
 def player_problems(rs: Any, players: list[str], where: str) -> list[str]:
@@ -410,9 +1189,11 @@ def same(a: Any, b: Any) -> bool:
     return json.dumps(a, sort_keys=True) == json.dumps(b, sort_keys=True)
 
 
-def replay_problems(game: Any, g: Mapping[str, Any], where: str) -> list[str]:
+def replay_problems(game: Any, g: Mapping[str, Any], where: str,
+                    texts: dict[int, tuple[str, ...]] | None = None) -> list[str]:
     """Re-type every active hand from what was typed, score it, and compare with what is stored; then
-    the undone rows, the end of the game, the cached state and a bid waiting for the next hand."""
+    the undone rows, the end of the game, the cached state and a bid waiting for the next hand.
+    `texts` receives the stored JSON of each active hand row, by its index (-1: the game's state)."""
     from scorepad.engine.game import finish_game, initial_state
 
     active = sorted(((j, h) for j, h in enumerate(g["hand_rows"]) if h["status"] == "active"), key=lambda x: x[1]["n"])
@@ -421,9 +1202,10 @@ def replay_problems(game: Any, g: Mapping[str, Any], where: str) -> list[str]:
         return [f"{where}.hand_rows: the active hands are numbered {numbers[:10]}; they must be 1, 2, 3 ... once each"]
     if g["hands"] != len(active):
         return [f"{where}.hands: {g['hands']}, but the game has {len(active)} active hands"]
+    texts = {} if texts is None else texts
     states = [initial_state(game)]   # before hand 1, after hand 1, ...: what a retired row was typed against
     for j, h in active:
-        after = _replayed(game, states[-1], h, f"{where}.hand_rows[{j}]")
+        after = _replayed(game, states[-1], h, f"{where}.hand_rows[{j}]", texts, j)
         if isinstance(after, str):
             return [after]
         states.append(after)
@@ -436,7 +1218,9 @@ def replay_problems(game: Any, g: Mapping[str, Any], where: str) -> list[str]:
             state = finish_game(game, state).state
         except ScorepadError as exc:
             return [f"{where}.finished: the game cannot be finished: {exc.message}"]
-    if not same(state, g["state"]):
+    equal, text = _as_stored(state, g["state"])
+    texts[-1] = (text,)
+    if not equal:
         return [f"{where}.state: differs from a replay of its hands with the pinned ruleset"]
     if g["finished"] != bool(state["finished"]):
         return [(f"{where}.finished: {str(g['finished']).lower()}, but the replayed game "
@@ -446,8 +1230,13 @@ def replay_problems(game: Any, g: Mapping[str, Any], where: str) -> list[str]:
     return []
 
 
-def _replayed(game: Any, state: Any, h: Mapping[str, Any], at: str) -> Any:
-    """The state after one stored hand typed again and scored; or the sentence why it is not what is stored."""
+_HAND_KEYS = ("points", "breakdown", "events", "state")
+
+
+def _replayed(game: Any, state: Any, h: Mapping[str, Any], at: str, texts: dict[int, tuple[str, ...]],
+              j: int) -> Any:
+    """The state after one stored hand typed again and scored; or the sentence why it is not what is
+    stored. Each value is compared by its JSON (as `same`); the stored side's is kept in `texts`."""
     from scorepad.app.games import hand_row
     from scorepad.engine.assignments import copies_problems, split_assignments, type_hand
     from scorepad.engine.game import active_players, apply_hand
@@ -458,7 +1247,8 @@ def _replayed(game: Any, state: Any, h: Mapping[str, Any], at: str) -> Any:
         hand, _missing = type_hand(game, split_assignments(game, h["typed"]), active_players(game, state))
     except ScorepadError as exc:
         return f"{at}.typed: {exc.message}"
-    if not same(hand, h["hand"]):
+    equal, stored_hand = _as_stored(hand, h["hand"])
+    if not equal:
         return f"{at}.hand: not the values typed in {at}.typed"
     copies = copies_problems(game, hand)
     if copies:
@@ -467,10 +1257,14 @@ def _replayed(game: Any, state: Any, h: Mapping[str, Any], at: str) -> Any:
         result = apply_hand(game, state, hand)
     except ScorepadError as exc:
         return f"{at}: the hand cannot be scored: {exc.message}"
-    row = hand_row(h["n"], h["typed"], hand, result)
-    for key in ("points", "breakdown", "events", "state"):
-        if not same(getattr(row, key), h[key]):
+    row = hand_row(h["n"], h["typed"], hand, result, h["created"])
+    stored = [_written(h["typed"]), stored_hand]
+    for key in _HAND_KEYS:
+        equal, text = _as_stored(getattr(row, key), h[key])
+        if not equal:
             return f"{at}.{key}: differs from a replay of the hand with the pinned ruleset"
+        stored.append(text)
+    texts[j] = tuple(stored)
     return result.state
 
 
@@ -512,39 +1306,68 @@ def pending_bid_problems(game: Any, state: dict[str, Any], typed: list[str], whe
     return [f"{where}: {found[0]}"] if found else []
 
 
+class _Writer:
+    """Checked games written a batch at a time: each table's rows of a batch in one statement (on a
+    server, one COPY), the games' ids taken first; each ruleset text pinned once."""
+
+    def __init__(self, store: Store, db: Any, pins: Mapping[str, Mapping[str, Any]]) -> None:
+        """`db`: the transaction to write in; None: a transaction of its own for each batch."""
+        self.store, self.db, self.pins = store, db, pins
+        self.pinned: set[str] = set()
+        self.pending: list[_Rows] = []
+        self.hands = 0
+
+    def add(self, rows: _Rows) -> None:
+        self.pending.append(rows)
+        self.hands += len(rows.hands) + 1
+        if self.hands >= IMPORT_BATCH:
+            self.flush()
+
+    def flush(self) -> None:
+        pending, self.pending, self.hands = self.pending, [], 0
+        if not pending:
+            return
+        if self.db is not None:
+            self._write(self.db, pending)
+            return
+        with self.store.write() as db:
+            self._write(db, pending)
+
+    def _write(self, db: Any, pending: list[_Rows]) -> None:
+        store = self.store
+        for rhash in {r.ruleset_hash for r in pending} - self.pinned:
+            r = self.pins[rhash]
+            store.pin_ruleset(db, r["ruleset_id"], r["text"], file_name(r["source"]))
+            self.pinned.add(rhash)
+        ids = list(zip(store.next_ids(db, "games", len(pending)), pending, strict=True))
+        store.insert_rows(db, "games", ("id", *GAME_COLUMNS), [(gid, *r.game) for gid, r in ids])
+        store.insert_rows(db, "hands", ("game_id", *HAND_COLUMNS), [(gid, *h) for gid, r in ids for h in r.hands])
+        store.insert_rows(db, "audit", ("game_id", *AUDIT_COLUMNS), [(gid, *a) for gid, r in ids for a in r.audit])
+        bids = [(gid, r.bid, now()) for gid, r in ids if r.bid is not None]
+        if bids:
+            store.insert_rows(db, "pending_bids", ("game_id", "typed", "created"), bids)
+
+
 def insert_games(store: Store, games: Iterable[Mapping[str, Any]], pins: Mapping[str, Mapping[str, Any]],
-                 meta: Mapping[str, Any]) -> tuple[int, int]:
-    """Write checked games (export form) in one transaction; a game whose uid is present is skipped."""
+                 meta: Mapping[str, Any], check: Callable[[], None] | None = None) -> tuple[int, int]:
+    """Write checked games (export form) in one transaction; a game whose uid is present is skipped.
+    `check` runs last inside the transaction."""
     added = skipped = 0
     with store.write() as db:
         existing = {uid for (uid,) in db.execute("SELECT uid FROM games")}
+        writer = _Writer(store, db, pins)
         for g in games:
             if g["uid"] in existing:
                 skipped += 1
                 continue
             existing.add(g["uid"])
-            r = pins[g["ruleset_hash"]]
-            store.pin_ruleset(db, r["ruleset_id"], r["text"], file_name(r["source"]))
-            cur = db.execute(
-                "INSERT INTO games(uid, ruleset_id, ruleset_hash, variant, name, season, players, sides, options,"
-                " created, finished, hands, state) VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (g["uid"], g["ruleset_id"], g["ruleset_hash"], g["variant"], g["name"], g["season"],
-                 dumps(g["players"]), dumps(g["sides"]), dumps(g["options"]), g["created"],
-                 int(g["finished"]), g["hands"], dumps(g["state"])))
-            gid = cur.lastrowid
-            db.executemany(
-                "INSERT INTO hands(game_id, n, status, typed, hand, points, breakdown, events, state, created)"
-                " VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                [(gid, h["n"], h["status"], dumps(h["typed"]), dumps(h["hand"]), dumps(h["points"]),
-                  dumps(h["breakdown"]), dumps(h["events"]), dumps(h["state"]), h["created"]) for h in g["hand_rows"]])
-            db.executemany("INSERT INTO audit(game_id, at, action, hand_n, detail) VALUES(?, ?, ?, ?, ?)",
-                           [(gid, a["at"], a["action"], a["hand"], dumps(a["detail"])) for a in g["audit"]])
-            if "pending_bid" in g:
-                db.execute("INSERT INTO pending_bids(game_id, typed, created) VALUES(?, ?, ?)",
-                           (gid, dumps(g["pending_bid"]), now()))
+            writer.add(_rows_of(g))
             added += 1
+        writer.flush()
         if "current_season" in meta:
             db.execute("INSERT OR IGNORE INTO meta(key, value) VALUES('current_season', ?)", (meta["current_season"],))
+        if check is not None:
+            check()
     return added, skipped
 
 

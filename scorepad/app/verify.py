@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
-from pathlib import Path
+from typing import Any
 
 from scorepad.app.games import game_of
 from scorepad.engine.game import (
@@ -16,7 +16,9 @@ from scorepad.engine.game import (
 from scorepad.errors import ScorepadError
 from scorepad.locale import _, shown
 from scorepad.store import GameRow, Store
+from scorepad.store.sqlite import gc_paused, loads
 
+READ_GAMES = 100  # games whose hands are read in one statement
 PARALLEL_HANDS = 5000  # a database with more hands than this is verified by one process per core
 CHUNKS_PER_WORKER = 16  # the games go out in runs of about this share of the hands, to whichever process is free
 
@@ -38,11 +40,11 @@ def verify(store: Store, workers: int | None = None) -> list[str]:
         workers = (os.cpu_count() or 1) if total > PARALLEL_HANDS else 1
     import multiprocessing
 
-    if (workers <= 1 or len(rows) < 2 or "fork" not in multiprocessing.get_all_start_methods()
-            or type(store) is not Store):  # a SQLite file each worker can open (a server store: one process)
+    spec = _spec(store)
+    if workers <= 1 or len(rows) < 2 or "fork" not in multiprocessing.get_all_start_methods() or spec is None:
         return problems + _verify_rows(store, rows)
     global _VERIFY_JOB
-    _VERIFY_JOB = (store.path, rows)
+    _VERIFY_JOB = (spec, rows)
     chunks = _runs(rows, max(1, total // (workers * CHUNKS_PER_WORKER)))
     try:
         with multiprocessing.get_context("fork").Pool(min(workers, len(chunks))) as pool:
@@ -65,24 +67,55 @@ def _runs(rows: Sequence[GameRow], hands: int) -> list[range]:
     return out
 
 
-_VERIFY_JOB: tuple[Path, list[GameRow]] | None = None  # what forked workers inherit
+def _spec(store: Store) -> str | None:
+    """What a worker opens a connection of its own with: the SQLite file, or the server's spec (None:
+    another kind of store, verified in one process)."""
+    if type(store) is Store:
+        return str(store.path)
+    if type(store).__name__ == "PgStore":
+        return str(getattr(store, "spec", "")) or None
+    return None
+
+
+_VERIFY_JOB: tuple[str, list[GameRow]] | None = None  # what forked workers inherit
 _WORKER_STORE: list[Store] = []  # a worker's own connection, opened for its first run
 
 
 def _verify_chunk(indexes: range) -> list[str]:
     """In a worker: the problems of a run of games (by their index in the job), in order."""
     assert _VERIFY_JOB is not None
-    path, rows = _VERIFY_JOB
+    spec, rows = _VERIFY_JOB
     if not _WORKER_STORE:  # a connection of its own: the parent's is not shared across a fork
-        _WORKER_STORE.append(Store(path))
+        from scorepad.store.choice import open_store
+
+        _WORKER_STORE.append(open_store(spec))
     return _verify_rows(_WORKER_STORE[0], [rows[i] for i in indexes])
 
 
 def _verify_rows(store: Store, rows: Sequence[GameRow]) -> list[str]:
-    return [line for row in rows for line in _verify_game(store, row)]
+    out = []
+    for k in range(0, len(rows), READ_GAMES):
+        run = rows[k:k + READ_GAMES]
+        hands = _active_hands(store, [row.id for row in run])
+        for row in run:
+            out += _verify_game(row, hands.get(row.id, []))
+    return out
 
 
-def _verify_game(store: Store, row: GameRow) -> list[str]:
+def _active_hands(store: Store, ids: list[int]) -> dict[int, list[tuple[int, Any, Any]]]:
+    """(n, hand, state after it) of each active hand of these games, in order: what a replay reads,
+    one statement for a run of games (a round trip each on a server)."""
+    out: dict[int, list[tuple[int, Any, Any]]] = {}
+    marks = ", ".join("?" for _ in ids)
+    with gc_paused():
+        for gid, n, hand, state in store.db.execute(
+                f"SELECT game_id, n, hand, state FROM hands WHERE status = 'active' AND game_id IN ({marks})"
+                " ORDER BY game_id, n", ids):
+            out.setdefault(gid, []).append((n, loads(hand), loads(state)))
+    return out
+
+
+def _verify_game(row: GameRow, hands: list[tuple[int, Any, Any]]) -> list[str]:
     problems = []
     if row.damaged is not None:
         problems.append(_("game {id}: its cached totals are damaged ({value}); they are read from its last "
@@ -93,7 +126,7 @@ def _verify_game(store: Store, row: GameRow) -> list[str]:
 
         check_translations(game.ruleset)   # every language's texts, as when the game began
         state = initial_state(game)
-        for n, hand, stored in store.replay_hands(row.id):
+        for n, hand, stored in hands:
             state = apply_hand(game, state, hand).state
             if state != stored:
                 problems.append(_("game {id}: hand {n} replays to a different state").format(id=row.id, n=n))

@@ -1,6 +1,6 @@
 """Which store `--db` (or SCOREPAD_DB) names: a PostgreSQL server for a URL or connection string,
-else an SQLite file. The PostgreSQL store, and with it psycopg (about 200 ms to import), is imported
-only when a server is named."""
+else an SQLite file. The PostgreSQL store, and with it libpq (the PostgreSQL client library, ~10 ms
+to load), is loaded only when a server is named."""
 
 from __future__ import annotations
 
@@ -14,11 +14,11 @@ def open_store(spec: str | None) -> Store:
     """The store `spec` names: a PostgreSQL server for a URL or connection string, else an SQLite file."""
     if is_server(spec):
         assert spec is not None
-        try:
-            import psycopg  # noqa: F401  (only to say what to install when it is missing)
-        except ImportError:
+        from scorepad.store import libpq
+
+        if libpq.library() is None:   # the extra `scorepad[postgres]` brings it (psycopg-binary's copy)
             raise UserError(_("{spec} is a PostgreSQL database, and the PostgreSQL driver is not installed: {hint}")
-                            .format(spec=mask(spec), hint=EXTRA_HINT)) from None
+                            .format(spec=mask(spec), hint=EXTRA_HINT))
         from scorepad.store.postgres import PgStore
 
         return PgStore(spec)

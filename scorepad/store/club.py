@@ -23,7 +23,7 @@ import re
 from typing import Any
 
 from scorepad.errors import UserError
-from scorepad.locale import _
+from scorepad.locale import N_, _
 
 READ_TABLES = ("meta", "rulesets", "games", "hands", "audit", "writes", "scorepad_schema")  # printed first, in this order
 
@@ -78,6 +78,19 @@ def statements(prefix: str, schema: str, tables: list[str]) -> list[str]:
     return out
 
 
+# What each guard says, by the id its refusal carries in the server's HINT: the program translates
+# the id (scorepad.store.postgres.error); the English in the trigger is for psql and the server's log.
+REFUSALS = {
+    "hand_deleted": N_("a stored hand is never deleted (only the club's owner role deletes a whole game)"),
+    "hand_changed": N_("a stored hand is never changed; undo and edit only retire it"),
+    "audit": N_("the audit trail is append-only"),
+    "state_not_json": N_("a game's state is written by recording a hand: this one is not JSON"),
+    "state_shape": N_("a game's state is written by recording a hand: this one has not the shape of one"),
+    "current_game": N_("each database user sets only their own current game"),
+    "ruleset_hash": N_("a ruleset text is pinned only under its own hash"),
+}
+
+
 def _hands_function(fn_hands: str, owner: str, fixed: str) -> str:
     """A stored hand is retired (active to undone or replaced), never changed; only the owner deletes."""
     return f"""CREATE OR REPLACE FUNCTION {fn_hands}() RETURNS trigger LANGUAGE plpgsql {fixed} AS $$
@@ -85,13 +98,13 @@ BEGIN
   IF TG_OP = 'DELETE' THEN
     IF pg_catalog.pg_has_role(current_user, '{owner}', 'MEMBER') THEN RETURN OLD; END IF;
     RAISE EXCEPTION 'a stored hand is never deleted (only {owner} deletes a whole game)'
-      USING ERRCODE = 'insufficient_privilege';
+      USING ERRCODE = 'insufficient_privilege', HINT = 'scorepad:hand_deleted';
   END IF;
   IF (pg_catalog.to_jsonb(NEW) OPERATOR(pg_catalog.-) 'status')
      IS DISTINCT FROM (pg_catalog.to_jsonb(OLD) OPERATOR(pg_catalog.-) 'status')
      OR OLD.status <> 'active' OR NEW.status NOT IN ('undone', 'replaced') THEN
     RAISE EXCEPTION 'a stored hand is never changed; undo and edit only retire it (active to undone or replaced)'
-      USING ERRCODE = 'insufficient_privilege';
+      USING ERRCODE = 'insufficient_privilege', HINT = 'scorepad:hand_changed';
   END IF;
   RETURN NEW;
 END $$"""
@@ -108,7 +121,8 @@ BEGIN
          = (pg_catalog.to_jsonb(OLD) OPERATOR(pg_catalog.-) 'game_id') THEN
     RETURN NEW;
   END IF;
-  RAISE EXCEPTION 'the audit trail is append-only: % refused', TG_OP USING ERRCODE = 'insufficient_privilege';
+  RAISE EXCEPTION 'the audit trail is append-only: % refused', TG_OP
+    USING ERRCODE = 'insufficient_privilege', HINT = 'scorepad:audit';
 END $$"""
 
 
@@ -129,7 +143,8 @@ BEGIN
   BEGIN
     s := NEW.state::jsonb;
   EXCEPTION WHEN others THEN
-    RAISE EXCEPTION 'a game''s state is written by recording a hand: this one is not JSON' {refuse};
+    RAISE EXCEPTION 'a game''s state is written by recording a hand: this one is not JSON' {refuse},
+      HINT = 'scorepad:state_not_json';
   END;
   IF jsonb_typeof(s) <> 'object' OR jsonb_typeof(s -> 'sides') IS DISTINCT FROM 'array'
      OR jsonb_typeof(s -> 'game') IS DISTINCT FROM 'object' OR jsonb_typeof(s -> 'finished') IS DISTINCT FROM 'boolean'
@@ -137,7 +152,8 @@ BEGIN
      OR jsonb_array_length(s -> 'sides') <> jsonb_array_length(NEW.sides::jsonb)
      OR EXISTS (SELECT 1 FROM jsonb_array_elements(s -> 'sides') AS e(side)
                 WHERE jsonb_typeof(side) <> 'object' OR side -> 'score' IS NULL OR side -> 'status' IS NULL) THEN
-    RAISE EXCEPTION 'a game''s state is written by recording a hand: this one has not the shape of one' {refuse};
+    RAISE EXCEPTION 'a game''s state is written by recording a hand: this one has not the shape of one' {refuse},
+      HINT = 'scorepad:state_shape';
   END IF;
   RETURN NEW;
 END $$""",
@@ -147,14 +163,16 @@ BEGIN
   IF pg_catalog.pg_has_role(current_user, '{owner}', 'MEMBER') THEN RETURN NEW; END IF;
   IF (TG_OP = 'UPDATE' AND starts_with(OLD.key, 'current_game@') AND right(OLD.key, length(mine)) <> mine)
      OR (starts_with(NEW.key, 'current_game@') AND right(NEW.key, length(mine)) <> mine) THEN
-    RAISE EXCEPTION 'each database user sets only their own current game' {refuse};
+    RAISE EXCEPTION 'each database user sets only their own current game' {refuse},
+      HINT = 'scorepad:current_game';
   END IF;
   RETURN NEW;
 END $$""",
            f"""CREATE OR REPLACE FUNCTION {fn_rules}() RETURNS trigger LANGUAGE plpgsql {fixed} AS $$
 BEGIN
   IF NEW.hash <> left(encode(sha256(convert_to(NEW.text, 'UTF8')), 'hex'), 16) THEN
-    RAISE EXCEPTION 'a ruleset text is pinned only under its own hash' {refuse};
+    RAISE EXCEPTION 'a ruleset text is pinned only under its own hash' {refuse},
+      HINT = 'scorepad:ruleset_hash';
   END IF;
   RETURN NEW;
 END $$"""]

@@ -3,7 +3,7 @@
 Two stores implement it: the SQLite file (scorepad.store.sqlite, the embedded default) and a PostgreSQL
 server shared by a club (scorepad.store.postgres, with the optional extra `scorepad[postgres]`). A file
 path selects SQLite; a `postgresql://` or `postgres://` URL, or a libpq connection string such as
-`service=club`, selects PostgreSQL. psycopg is imported only then, so the default costs nothing.
+`service=club`, selects PostgreSQL. libpq is loaded only then, so the default costs nothing.
 Passwords in a URL or connection string are never shown: `mask` hides them in every message.
 """
 
@@ -13,7 +13,7 @@ import re
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # the protocol is for the type checker: defining it at run time would cost start-up time
-    from collections.abc import Iterator, Sequence
+    from collections.abc import Iterable, Iterator, Sequence
     from contextlib import AbstractContextManager
     from typing import Any, Protocol
 
@@ -67,6 +67,8 @@ if TYPE_CHECKING:  # the protocol is for the type checker: defining it at run ti
         def set_state(self, game_id: int, state: dict[str, Any], action: str, detail: dict[str, Any],
                       expected_version: int) -> None: ...
         def audit(self, game_id: int) -> list[dict[str, Any]]: ...
+        def insert_rows(self, db: Any, table: str, columns: Sequence[str], rows: Iterable[Sequence[Any]]) -> None: ...
+        def next_ids(self, db: Any, table: str, n: int) -> list[int]: ...
 
 
 # libpq connection-string keywords a `key=value` database spec may start with

@@ -158,3 +158,26 @@ def test_only_the_owner_migrates(club: Club, cli: Callable[..., Run]) -> None:
     assert r.code == 0 and f"schema version {SCHEMA_VERSION}" in r.out, r.err
     assert "pw-" not in r.out
     assert cli("--db", club.url["reader"], "standings", "--game", "1").code == 0
+
+
+@pytest.mark.parametrize(("lang", "says"), [("en", "a stored hand is never changed; undo and edit only retire it"),
+                                            ("et", "salvestatud jagamist ei muudeta kunagi"),
+                                            ("ru", "сохранённая раздача никогда не меняется")])
+def test_a_guard_s_refusal_reaches_the_player_in_their_language(club: Club, cli: Callable[..., Run], lang: str,
+                                                                says: str) -> None:
+    """The guard names its sentence by an id in the server's HINT; the program translates the id."""
+    from scorepad.errors import StoreRefused
+    from scorepad.locale import set_language
+    from scorepad.store.choice import open_store
+
+    scorer = club.url["scorer"]
+    game_with_history(cli, scorer)
+    store = open_store(scorer)
+    set_language(lang)
+    try:
+        with pytest.raises(StoreRefused) as refusal, store.write() as db:
+            db.execute("UPDATE hands SET status = 'active' WHERE status = 'undone'")
+    finally:
+        set_language(None)
+        store.close()
+    assert says in refusal.value.message.lower(), refusal.value.message

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import contextlib
 import json
-import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -67,7 +66,9 @@ def test_config_list_and_errors_never_show_the_password(cli: Callable[..., Run],
 @pytest.mark.parametrize("command", [("standings",), ("club", "init"), ("db", "migrate"), ("backup", "x.json")])
 def test_a_url_without_the_driver_says_what_to_install(cli: Callable[..., Run], monkeypatch: pytest.MonkeyPatch,
                                                        command: tuple[str, ...]) -> None:
-    monkeypatch.setitem(sys.modules, "psycopg", None)  # as if the extra were not installed
+    from scorepad.store import libpq
+
+    monkeypatch.setattr(libpq, "library", lambda: None)  # as if the extra (which brings libpq) were not installed
     r = cli("--db", "postgresql://ann:hunter2@db.example/club", *command)
     assert r.code == 2, r.err
     assert "pip install 'scorepad[postgres]'" in r.err and "hunter2" not in r.err
@@ -187,15 +188,16 @@ def spec(request: pytest.FixtureRequest, tmp_path: Path, pg_admin: str | None) -
 def old_database(spec: str) -> None:
     """A database as the first version of scorepad left it (schema 1)."""
     if is_server(spec):
-        import psycopg
-
+        from scorepad.store import libpq
         from scorepad.store.postgres import VERSION_TABLE, PgConnection
 
-        with psycopg.connect(spec, autocommit=True) as raw, raw.transaction():
-            con = PgConnection(raw, "test")
-            _v1(con)  # type: ignore[arg-type]
-            con.execute(f"CREATE TABLE {VERSION_TABLE} (version INTEGER NOT NULL)")
-            con.execute(f"INSERT INTO {VERSION_TABLE} VALUES(1)")
+        con = PgConnection(libpq.Connection([("dbname", spec)]), "test")
+        con.begin()
+        _v1(con)  # type: ignore[arg-type]
+        con.execute(f"CREATE TABLE {VERSION_TABLE} (version INTEGER NOT NULL)")
+        con.execute(f"INSERT INTO {VERSION_TABLE} VALUES(1)")
+        con.commit()
+        con.raw.close()
     else:
         import sqlite3
 
@@ -617,7 +619,6 @@ def test_a_libpq_service_and_password_file(cli: Callable[..., Run], tmp_path: Pa
 
 
 def test_sqlite_sql_as_postgresql_reads_it() -> None:
-    pytest.importorskip("psycopg")
     from scorepad.store.postgres import translate
 
     assert translate("CREATE TABLE t (id INTEGER PRIMARY KEY, game_id INTEGER NOT NULL)") == (
@@ -625,14 +626,17 @@ def test_sqlite_sql_as_postgresql_reads_it() -> None:
     assert translate("CREATE TABLE p (game_id INTEGER PRIMARY KEY REFERENCES games(id))")[0] == (
         "CREATE TABLE p (game_id INTEGER PRIMARY KEY REFERENCES games(id))")
     assert translate("INSERT INTO hands(game_id, n) VALUES(?, ?)") == (
-        "INSERT INTO hands(game_id, n) VALUES(%s, %s) RETURNING id", True)
+        "INSERT INTO hands(game_id, n) VALUES($1, $2) RETURNING id", True)
     assert translate("INSERT INTO hands(game_id, n) VALUES(?, ?)", want_id=False)[1] is False
-    assert translate("INSERT INTO meta(key, value) VALUES('x', ?)") == ("INSERT INTO meta(key, value) VALUES('x', %s)", False)
+    assert translate("INSERT INTO meta(key, value) VALUES('x', ?)") == ("INSERT INTO meta(key, value) VALUES('x', $1)", False)
     assert translate("INSERT OR IGNORE INTO meta(key, value) VALUES('current_season', ?)")[0] == (
-        "INSERT INTO meta(key, value) VALUES('current_season', %s) ON CONFLICT DO NOTHING")
+        "INSERT INTO meta(key, value) VALUES('current_season', $1) ON CONFLICT DO NOTHING")
     assert translate("DELETE FROM meta WHERE key LIKE 'current_game@%' AND value = ?")[0] == (
-        "DELETE FROM meta WHERE key LIKE 'current_game@%%' AND value = %s")
-
+        "DELETE FROM meta WHERE key LIKE 'current_game@%' AND value = $1")
+    # a ? in a string, a quoted name, a dollar-quoted body or a comment is no placeholder
+    sql = "SELECT 'why?', \"a?\", $$ ? $$, $f$ ?' $f$ -- what?\n FROM t WHERE a = ? AND b = 'it''s?' AND c = ?"
+    assert translate(sql)[0] == (
+        "SELECT 'why?', \"a?\", $$ ? $$, $f$ ?' $f$ -- what?\n FROM t WHERE a = $1 AND b = 'it''s?' AND c = $2")
 
 def test_first_use_by_four_processes_at_once(anydb: str, tmp_path: Path) -> None:
     """A new database is migrated once, and the same new ruleset pinned once, when four clients start together."""
