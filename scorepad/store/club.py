@@ -23,7 +23,7 @@ import re
 from typing import Any
 
 from scorepad.errors import UserError
-from scorepad.locale import N_, _
+from scorepad.locale import _
 
 READ_TABLES = ("meta", "rulesets", "games", "hands", "audit", "writes", "scorepad_schema")  # printed first, in this order
 
@@ -78,17 +78,8 @@ def statements(prefix: str, schema: str, tables: list[str]) -> list[str]:
     return out
 
 
-# What each guard says, by the id its refusal carries in the server's HINT: the program translates
-# the id (scorepad.store.postgres.error); the English in the trigger is for psql and the server's log.
-REFUSALS = {
-    "hand_deleted": N_("a stored hand is never deleted (only the club's owner role deletes a whole game)"),
-    "hand_changed": N_("a stored hand is never changed; undo and edit only retire it"),
-    "audit": N_("the audit trail is append-only"),
-    "state_not_json": N_("a game's state is written by recording a hand: this one is not JSON"),
-    "state_shape": N_("a game's state is written by recording a hand: this one has not the shape of one"),
-    "current_game": N_("each database user sets only their own current game"),
-    "ruleset_hash": N_("a ruleset text is pinned only under its own hash"),
-}
+# Each guard's refusal carries an id in the server's HINT ('scorepad:hand_changed'); the program says
+# the sentence of that id in the player's language (scorepad.store.postgres.REFUSALS).
 
 
 def _hands_function(fn_hands: str, owner: str, fixed: str) -> str:

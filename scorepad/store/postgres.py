@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
 from scorepad.errors import StoreConflict, StoreError, StoreRefused, StoreUnreachable, UserError
-from scorepad.locale import _
+from scorepad.locale import N_, _
 from scorepad.record import replace
 from scorepad.store import libpq
 from scorepad.store.libpq import PgError
@@ -89,13 +89,24 @@ def where_of(spec: str) -> str:
     return f"{host}{port}/{parts.get('dbname') or parts.get('user') or ''}"
 
 
+# What each club guard (scorepad/store/club.py) says, by the id its refusal carries in the server's
+# HINT: translated here; the English in the trigger is for psql and the server's log.
+REFUSALS = {
+    "hand_deleted": N_("a stored hand is never deleted (only the club's owner role deletes a whole game)"),
+    "hand_changed": N_("a stored hand is never changed; undo and edit only retire it"),
+    "audit": N_("the audit trail is append-only"),
+    "state_not_json": N_("a game's state is written by recording a hand: this one is not JSON"),
+    "state_shape": N_("a game's state is written by recording a hand: this one has not the shape of one"),
+    "current_game": N_("each database user sets only their own current game"),
+    "ruleset_hash": N_("a ruleset text is pinned only under its own hash"),
+}
+
+
 def _club_refusal(exc: PgError) -> str | None:
     """A club guard's refusal in the chosen language, by the id it carries in its HINT."""
     hint = getattr(exc, "hint", None) or ""
     if not hint.startswith("scorepad:"):
         return None
-    from scorepad.store.club import REFUSALS
-
     msgid = REFUSALS.get(hint.partition(":")[2])
     return _(msgid) if msgid else None
 
