@@ -16,7 +16,7 @@ from typing import Any, NamedTuple
 
 from scorepad.errors import FormulaError, HandError, UserError
 from scorepad.limits import MAX_NUMBER, number_ok
-from scorepad.locale import N_, Said
+from scorepad.locale import N_, NO_WORDS, YES_WORDS, Said
 from scorepad.names import check_name
 from scorepad.record import field, mutable_record, record
 from scorepad.rules import expr
@@ -169,9 +169,9 @@ def coerce_option(raw: str, default: Any) -> Any:
     text = raw.strip()
     if isinstance(default, bool):
         low = text.lower()
-        if low in ("yes", "true", "on", "1", "y"):
+        if low in YES_WORDS:          # yes or no in any language scorepad speaks (jah, да, так ...)
             return True
-        if low in ("no", "false", "off", "0", "n"):
+        if low in NO_WORDS:
             return False
         raise UserError(Said(N_("{raw} is not yes or no"), raw=repr(raw)))
     if isinstance(default, int):

@@ -153,3 +153,13 @@ def test_a_drawn_game_shows_no_winner(cli: Callable[..., Run], lang: str | None,
         out = cli(*flag, command).out
         assert draw in out.lower() and won not in out.lower(), out
     assert json.loads(cli("standings", "--json").out)["draw"] is True
+
+
+@pytest.mark.parametrize("word", ["ні", "нет", "ei", "no"])
+def test_a_yes_no_option_takes_the_words_of_every_language(cli: Callable[..., Run], word: str) -> None:
+    """`rules show` writes the option as «ні» in Ukrainian: the same word is read back."""
+    r = cli("new", "skid", "a", "b", "--opt", f"floor_at_zero={word}")
+    assert r.code == 0, r.err
+    assert json.loads(cli("standings", "--json").out)["options"]["floor_at_zero"] is False
+    assert cli("new", "skid", "a", "b", "--opt", "floor_at_zero=так").code == 0
+    assert json.loads(cli("standings", "--json").out)["options"]["floor_at_zero"] is True
