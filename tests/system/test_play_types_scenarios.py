@@ -66,7 +66,10 @@ def settled(child: Any, text: str) -> str:
         try:
             text += child.read_nonblocking(4096, timeout=0.02)
         except pexpect.TIMEOUT:
-            return text.replace("\r", "").rsplit("\n", 1)[-1]
+            try:             # quiet for a moment: still quiet a little later (a loaded machine pauses mid-output)?
+                text += child.read_nonblocking(4096, timeout=0.15)
+            except pexpect.TIMEOUT:
+                return text.replace("\r", "").rsplit("\n", 1)[-1]
 
 
 @pytest.mark.parametrize("game_dir", GAMES)
