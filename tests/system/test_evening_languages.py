@@ -104,14 +104,21 @@ def _commands(cli: Callable[..., Run]) -> list[list[str]]:
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_help_speaks_the_language(cli: Callable[..., Run], lang: str) -> None:
+def test_help_speaks_the_language(cli: Callable[..., Run], lang: str, tmp_path: Path) -> None:
+    """Each `--help` in its own process, as a person runs it (Typer builds the help texts once a process)."""
+    import subprocess
+
     commands = _commands(cli)
     assert len(commands) > 25
+    env = dict(os.environ, SCOREPAD_DB=str(tmp_path / "h.db"), HOME=str(tmp_path), XDG_CONFIG_HOME=str(tmp_path / "c"),
+               COLUMNS="100")
+    env.pop("SCOREPAD_LANG", None)
     for command in [[], *commands]:
-        r = cli("--lang", lang, *command, "--help")
-        assert r.code == 0, (command, r.err)
-        found = english_in(r.out, lang, PLAYERS)
-        assert not found, f"English words {found} in `{' '.join(command)} --help`:\n{r.out}"
+        r = subprocess.run([sys.executable, "-m", "scorepad", "--lang", lang, *command, "--help"], capture_output=True,
+                           text=True, env=env, timeout=60)
+        assert r.returncode == 0, (command, r.stderr)
+        found = english_in(r.stdout, lang, PLAYERS)
+        assert not found, f"English words {found} in `{' '.join(command)} --help`:\n{r.stdout}"
 
 
 def test_the_finder_sees_english_and_lets_ids_names_and_cards_be() -> None:
