@@ -25,21 +25,14 @@ from scorepad.engine.game import make_game
 from scorepad.locale import set_language
 from scorepad.record import replace
 from scorepad.rules.model import Ruleset
-from scorepad.rules.registry import entries, load
+from scorepad.rules.registry import load
 from scorepad.rules.translations import translate
 from scorepad.text.describe import details, details_text
+from tests.rules.test_rules_words import rulesets
 
 LANGUAGES = ("en", "et", "ru", "uk")
 WORD = re.compile(r"[^\W\d_]+")
 PLACEHOLDER = re.compile(r"(\{[^{}]+\})")
-
-
-def rulesets() -> list[str]:
-    out = []
-    for entry in sorted(entries([]).values(), key=lambda e: str(e.path)):
-        rs = load(str(entry.path))
-        out += [rs.id, *(f"{rs.id}:{v}" for v in rs.variants)]
-    return out
 
 
 def ids(rs: Ruleset) -> set[str]:
