@@ -176,10 +176,18 @@ def _game_texts(store: Store) -> Iterator[str]:
         for batch in _raw_games(store):
             yield from _texts_of(batch)
         return
+    yield from _forked_in_order(_texts_of, _raw_games(store), workers)
+
+
+def _forked_in_order(work: Any, items: Iterable[Any], workers: int) -> Iterator[Any]:
+    """`work` (which returns a list) over `items` in `workers` forked processes, its results in the
+    order of the items, at most 2 x workers items under way (memory stays bounded)."""
+    import multiprocessing
+
     pending: deque[Any] = deque()
     with multiprocessing.get_context("fork").Pool(workers) as pool:
-        for batch in _raw_games(store):
-            pending.append(pool.apply_async(_texts_of, (batch,)))
+        for item in items:
+            pending.append(pool.apply_async(work, (item,)))
             if len(pending) > 2 * workers:
                 yield from pending.popleft().get()
         while pending:
@@ -942,19 +950,11 @@ class _Checker:
                 for i, text in enumerate(texts):
                     yield self.game_text(i, text)
             return
-        import multiprocessing
 
         global _CHECKING
         _CHECKING = self
-        pending: deque[Any] = deque()
         try:
-            with multiprocessing.get_context("fork").Pool(workers) as pool:
-                for run in _runs(texts):
-                    pending.append(pool.apply_async(_check_run, (run,)))
-                    if len(pending) > 2 * workers:
-                        yield from pending.popleft().get()
-                while pending:
-                    yield from pending.popleft().get()
+            yield from _forked_in_order(_check_run, _runs(texts), workers)
         finally:
             _CHECKING = None
 
