@@ -61,6 +61,9 @@ def field_range(game: Game, fdef: FieldDef, state: State | None = None,
     """The legal range of a number field; bounds that read the coming hand (`hand_no`, counters:
     Sitaratas bids 0 up to the cards dealt) see it when the game's `state` (or an `env` that has
     them) is given, and are left open (None) without one (`rules show`)."""
+    low, high = fdef.min, fdef.max  # written-out bounds (most) need no context to be built
+    if (low is None or low.constant is not None) and (high is None or high.constant is not None):
+        return (None if low is None else low.constant), (None if high is None else high.constant)
     if env is None:
         env = base_env(game)
         if state is not None:

@@ -140,6 +140,9 @@ class Formula:
     fast: Evaluator = field(default=lambda env: _not_compiled(), compare=False, repr=False)
     # the ruleset's functions the formula may call (card functions): what generated code binds
     functions: Mapping[str, Callable[..., Any]] = field(default_factory=dict, compare=False, repr=False)
+    # the value when the formula is a whole number written out (a field's `min = 0`), else None: what
+    # needs no context and no budget to evaluate (typing a value checks it against its field's range)
+    constant: int | None = field(default=None, compare=False, repr=False)
 
     def __call__(self, env: Env) -> Any:
         if not _REFERENCE:
@@ -1437,7 +1440,8 @@ def compile_formula(source: Any, key: str, known: Collection[str],
     if isinstance(source, (bool, int, float)):
         const = source if isinstance(source, bool) else _number(source)
         run: Evaluator = lambda env: const  # noqa: E731
-        formula = Formula(str(source), key, frozenset(), run, 1, ast.Constant(const), run)
+        formula = Formula(str(source), key, frozenset(), run, 1, ast.Constant(const), run,
+                          constant=const if type(const) is int else None)
         object.__setattr__(formula, "fast", lambda env: formula.evaluate(env, run))
         return formula
     if not isinstance(source, str):
@@ -1466,8 +1470,11 @@ def compile_formula(source: Any, key: str, known: Collection[str],
     compiler = _Compiler(text, key, known, functions or {})
     assert isinstance(tree, ast.Expression)
     reference = compiler.compile(tree.body)
-    formula = Formula(text, key, frozenset(compiler.used), reference, count, tree.body, reference,
-                      functions=compiler.functions)
+    body = tree.body
+    written = body.value if isinstance(body, ast.Constant) and type(body.value) is int else None
+    formula = Formula(text, key, frozenset(compiler.used), reference, count, body, reference,
+                      functions=compiler.functions,
+                      constant=written if written is not None and abs(written) <= MAX_NUMBER else None)
     object.__setattr__(formula, "fast", _warm_up(formula, compiler.functions))
     return formula
 

@@ -97,3 +97,16 @@ def test_no_comprehension_inside_a_comprehension(src: str) -> None:
 def test_comprehensions_side_by_side_are_allowed() -> None:
     f = compile_formula("sum([a for a in xs]) + count([b > 1 for b in xs])", "k", ["xs"])
     assert f({"xs": [1, 2, 3]}) == 8
+
+
+@pytest.mark.parametrize(("src", "constant"), [
+    (13, 13), (-4, -4), ("0", 0), (" 7 ", 7), ("-4", None), ("12 - 1", None), ("hand_no", None), (2.5, None),
+    (True, None),
+])
+def test_a_written_out_whole_number_is_known_without_evaluating(src: object, constant: int | None) -> None:
+    """A field's `min = 0` / `max = 13` are checked against every typed value: a written-out number
+    is read off the formula (no context, no budget); anything else is evaluated."""
+    formula = compile_formula(src, "f", {"hand_no"})
+    assert formula.constant == constant
+    if constant is not None:
+        assert formula({}) == constant
