@@ -25,7 +25,6 @@ import json
 import os
 import resource
 import secrets
-import shutil
 import statistics
 import subprocess
 import sys
@@ -33,38 +32,19 @@ import tempfile
 import threading
 import time
 from collections import Counter
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from common import PG_REF, bench_env, launcher, pg_database, reference  # noqa: E402
+
 from tests.store.test_reliability import TALLY, hand_cmd, tag_of  # noqa: E402
 
-PG_REF = "bce1886"   # the code before issue 26: psycopg, 15 statements a hand
 TARGET_P95_MS = 500.0
 # issue 26's figures of the code before, on this kind of machine (8 tables at once, PostgreSQL)
 ISSUE_MEDIAN_MS, ISSUE_P95_MS = 1100.0, 1450.0
-
-
-def launcher(tree: Path) -> list[str]:
-    """The console script of the scorepad in `tree` (what an installed `scorepad` runs)."""
-    code = (f"import sys; sys.path.insert(0, {str(tree)!r}); sys.argv[0] = 'scorepad'; "
-            "from scorepad.cli.quick import script; script()")
-    return [sys.executable, "-P", "-c", code]
-
-
-def bench_env(tmp: Path) -> dict[str, str]:
-    """No user config or database of the machine; byte-code cached (as an installed scorepad has it)."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("SCOREPAD_", "PG"))}
-    home = tmp / "home"
-    home.mkdir(exist_ok=True)
-    env.update(HOME=str(home), XDG_CONFIG_HOME=str(home / "config"), XDG_DATA_HOME=str(home / "data"),
-               PYTHONPYCACHEPREFIX=str(tmp / "pycache"))
-    env.pop("PYTHONDONTWRITEBYTECODE", None)
-    return env
 
 
 def run(cmd: list[str], env: dict[str, str]) -> str:
@@ -147,61 +127,6 @@ def server_cpu(db: str) -> float | None:
 
 
 # --------------------------------------------------------------------------- a PostgreSQL database for the run
-
-def with_dbname(url: str, name: str) -> str:
-    """The same server and login, database `name` (a URL's path, or a connection string's dbname)."""
-    if "://" in url:
-        from urllib.parse import urlsplit, urlunsplit
-
-        parts = urlsplit(url)
-        return urlunsplit((parts.scheme, parts.netloc, "/" + name, parts.query, parts.fragment))
-    return f"{url} dbname={name}"
-
-
-@contextmanager
-def pg_database(url: str | None) -> Iterator[str | None]:
-    """A new database for the run on the server `url` names (else SCOREPAD_TEST_PG_URL's, else a server
-    started in a temporary directory), dropped afterwards; None when there is no PostgreSQL here."""
-    from tests import pgserver
-
-    server = None
-    url = url or os.environ.get("SCOREPAD_TEST_PG_URL")
-    if url is None:
-        if pgserver.bin_dir() is None:
-            yield None
-            return
-        server = pgserver.new_directory()
-        url = pgserver.start(server)
-    from scorepad.store import libpq
-
-    name = f"scorepad_bench_{secrets.token_hex(4)}"   # made here, no user text: safe to name in the statement
-    admin = libpq.Connection([("dbname", url)])
-    try:
-        admin.query(f"CREATE DATABASE {name}")
-        yield with_dbname(url, name)
-    finally:
-        try:
-            admin.query(f"DROP DATABASE IF EXISTS {name}")
-        finally:
-            admin.close()
-            if server is not None:
-                pgserver.stop(server)
-                shutil.rmtree(server, ignore_errors=True)
-
-
-def reference(tmp: Path, ref: str | None) -> Path | None:
-    """The checkout of commit `ref` (git archive), or None without git history or when not asked."""
-    if not ref or ref == "none":
-        return None
-    sys.path.insert(0, str(ROOT / "bench"))
-    from run import reference_tree
-
-    tree = reference_tree(tmp, ref)
-    if tree is not None and not (tree / "rulesets").is_dir():   # the package reads its bundled rulesets beside it
-        tar = subprocess.run(["git", "archive", ref, "rulesets"], cwd=ROOT, capture_output=True, check=True).stdout
-        subprocess.run(["tar", "-x", "-C", str(tree)], input=tar, check=True)
-    return tree
-
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)

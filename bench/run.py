@@ -44,30 +44,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-NO_PYC = False
-
-
-def clean_env(tmp: Path) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("SCOREPAD_")}
-    home = tmp / "home"
-    home.mkdir(exist_ok=True)
-    env.update(HOME=str(home), XDG_CONFIG_HOME=str(home / "config"), XDG_DATA_HOME=str(home / "data"))
-    # Byte-code caching on, into a private directory (the warm-up run fills it): what an installed
-    # scorepad gets. With PYTHONDONTWRITEBYTECODE=1 and no cache, an editable install compiles every
-    # scorepad module on every start (see --no-pyc).
-    if not NO_PYC:
-        env.pop("PYTHONDONTWRITEBYTECODE", None)
-        env["PYTHONPYCACHEPREFIX"] = str(tmp / "pycache")
-    else:
-        env["PYTHONDONTWRITEBYTECODE"] = "1"
-        env["PYTHONPYCACHEPREFIX"] = str(tmp / "no-pycache")
-    return env
-
-
-def scorepad_cmd() -> list[str]:
-    exe = shutil.which("scorepad")
-    return [exe] if exe else [sys.executable, "-m", "scorepad"]
-
+from common import NO_PYC, clean_env, reference_tree, scorepad_cmd, spades_hand  # noqa: E402
 
 LAST_CPU = [0.0]  # user + system seconds of the last child run_timed waited for
 
@@ -90,14 +67,6 @@ def run_timed(cmd: list[str], env: dict[str, str]) -> tuple[float, float, int]:
 
 def fmt_ms(x: float) -> str:
     return f"{x * 1000:7.1f} ms"
-
-
-def spades_hand(rng: random.Random) -> list[str]:
-    """A legal spades hand: bids 1-5, tricks a random split of 13."""
-    bids = [rng.randint(1, 4) for _ in range(4)]
-    cuts = sorted(rng.randint(0, 13) for _ in range(3))
-    tricks = [cuts[0], cuts[1] - cuts[0], cuts[2] - cuts[1], 13 - cuts[2]]
-    return [f"bid={','.join(map(str, bids))}", f"tricks={','.join(map(str, tricks))}"]
 
 
 # --------------------------------------------------------------------------- 1. latency
@@ -201,7 +170,8 @@ def build_season_db(db: Path, games: int, hands_per_game: int, players: int = 40
     store API (one transaction per game, as `import` does). Distinct hand sequences are scored once
     as templates and reused under other players' names (spades hands hold no names)."""
     from scorepad.app.games import hand_row, type_and_score
-    from scorepad.engine.game import apply_hand, finish_game, initial_state, make_game
+    from scorepad.engine.game import finish_game, initial_state, make_game
+    from scorepad.engine.scoring import apply_hand
     from scorepad.rules.registry import load
     from scorepad.store import HandRow, Store
 
@@ -248,21 +218,6 @@ def build_season_db(db: Path, games: int, hands_per_game: int, players: int = 40
 
 SCALE_TARGETS = {"season": 0.5, "games": 0.5, "verify": 5.0}  # seconds of wall time (issue 16)
 SCALE_REF = "8135896"  # the code before this round's scale work: `season`, `verify` ... as they were
-
-
-def reference_tree(tmp: Path, ref: str) -> Path | None:
-    """The scorepad package of commit `ref` (git archive), to run the same command as it was; None
-    when the git history is not at hand (a shallow clone or an exported tree)."""
-    out = tmp / f"ref-{ref}"
-    if (out / "scorepad").is_dir():
-        return out
-    try:
-        tar = subprocess.run(["git", "archive", ref, "scorepad"], cwd=ROOT, capture_output=True, check=True).stdout
-    except (OSError, subprocess.CalledProcessError):
-        return None
-    out.mkdir()
-    subprocess.run(["tar", "-x", "-C", str(out)], input=tar, check=True)
-    return out
 
 
 def bench_scale(tmp: Path, games: int, hands_per_game: int, runs: int, ref: str | None = SCALE_REF) -> dict[str, Any]:
@@ -463,7 +418,7 @@ def scenario_sequences(rid: str) -> list[tuple[Any, list[dict[str, Any]]]]:
 def bench_engine(min_seconds: float) -> dict[str, Any]:
     from before import engine_before
 
-    from scorepad.engine import game as engine
+    from scorepad.engine import handcode
     try:
         legacy_engine: Any = engine_before()
     except SystemExit as exc:  # a shallow clone has no history: figures without the 'before' column
@@ -473,22 +428,23 @@ def bench_engine(min_seconds: float) -> dict[str, Any]:
     out: dict[str, Any] = {}
     # Each scenario file loads its ruleset text anew (house rules, variants), and the warm-up is
     # counted per text: no warm-up here, so the steady state is what is timed.
-    warm_up, engine.HAND_WARM_UP = engine.HAND_WARM_UP, 0
+    warm_up, handcode.HAND_WARM_UP = handcode.HAND_WARM_UP, 0
     try:
         return _bench_engine(min_seconds, out, legacy_engine)
     finally:
-        engine.HAND_WARM_UP = warm_up
+        handcode.HAND_WARM_UP = warm_up
 
 
 def _bench_engine(min_seconds: float, out: dict[str, Any], legacy_engine: Any) -> dict[str, Any]:
-    from scorepad.engine import game as engine
-    from scorepad.engine.game import apply_hand, initial_state
+    from scorepad.engine import scoring
+    from scorepad.engine.game import initial_state
+    from scorepad.engine.scoring import apply_hand
     from scorepad.rules.expr import reference_evaluation
     from scorepad.rules.registry import entries
 
     print("\n4. Engine replay throughput per bundled ruleset (hands from tests/scenarios/<id>/)")
     print("   hands per CPU second (best of 3 interleaved runs): the engine (the game's hand code, written here")
-    print("   from the first hand; at the table after engine.HAND_WARM_UP hands of a ruleset text), the same engine")
+    print("   from the first hand; at the table after handcode.HAND_WARM_UP hands of a ruleset text), the same engine")
     print("   formula by formula, and 'before': the engine with closure-tree formulas, per-hand name tables and")
     print("   deepcopy (bench/before.py), in the same process")
     print(f"   {'ruleset':20} {'hands':>6} {'hands/s':>10} {'by formula':>10} {'before':>10} {'ratio':>7}")
@@ -518,7 +474,7 @@ def _bench_engine(min_seconds: float, out: dict[str, Any], legacy_engine: Any) -
         before: list[float] = []
         for _ in range(3):  # interleaved: this engine, formula by formula, the one before, this engine, ...
             rates.append(rate_of(apply_hand, initial_state, min_seconds / 3))
-            with engine.per_formula_engine():
+            with scoring.per_formula_engine():
                 by_formula.append(rate_of(apply_hand, initial_state, min_seconds / 3))
             if legacy_engine is not None:
                 with reference_evaluation():
@@ -544,7 +500,7 @@ PG_ISSUE = {"hand": (277.0, 83.0)}   # issue 26's medians (ms) of the code befor
 
 
 def bench_pg(tmp: Path, runs: int, pg_url: str | None) -> dict[str, Any]:
-    from club import PG_REF, bench_env, launcher, pg_database, reference
+    from common import PG_REF, bench_env, launcher, pg_database, reference
 
     from scorepad.app import games as play
     from scorepad.store.choice import open_store
@@ -644,8 +600,7 @@ def main() -> None:
                     help="with the commands part: also count each command's instructions (valgrind, slow)")
     ap.add_argument("--no-pyc", action="store_true", help="measure start-up without byte-code caches")
     args = ap.parse_args()
-    global NO_PYC
-    NO_PYC = args.no_pyc
+    NO_PYC[0] = args.no_pyc
     parts = set(args.only.split(","))
     info = machine()
     print(f"scorepad benchmarks: {info['nproc']} CPUs ({info['cpu']}), Python {info['python']}, {info['os']}")

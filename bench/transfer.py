@@ -37,6 +37,8 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from common import spades_hand  # noqa: E402
+
 HANDS_PER_GAME = 20
 # no game reaches its target or the bag limit: the hands say no events, whose wording changes between
 # versions, so that the code of an older commit (--before) replays the database too
@@ -46,14 +48,6 @@ TARGETS: dict[str, tuple[float, float | None]] = {"import": (10.0, 200.0), "db c
                                                    "export": (5.0, None), "verify": (10.0, None)}
 # what the issue measured before (100,000 hands): import 48 s and 646 MB, export 12 s
 ISSUE = {"import": "48 s, 646 MB", "export": "12 s"}
-
-
-def spades_hand(rng: random.Random) -> list[str]:
-    """A legal spades hand: bids 1-4, tricks a random split of 13."""
-    bids = [rng.randint(1, 4) for _ in range(4)]
-    cuts = sorted(rng.randint(0, 13) for _ in range(3))
-    tricks = [cuts[0], cuts[1] - cuts[0], cuts[2] - cuts[1], 13 - cuts[2]]
-    return [f"bid={','.join(map(str, bids))}", f"tricks={','.join(map(str, tricks))}"]
 
 
 def build(db: Path, games: int, commit: str | None) -> float:
@@ -247,7 +241,7 @@ def main() -> None:
     args = ap.parse_args()
     games = args.games or (200 if args.quick else 5000)
     sys.path.insert(0, str(ROOT / "bench"))
-    from run import clean_env, reference_tree, scorepad_cmd
+    from common import clean_env, reference_tree, scorepad_cmd
 
     figures: dict[str, Any] = {"games": games, "hands": games * HANDS_PER_GAME, "steps": {}}
     with tempfile.TemporaryDirectory(prefix="scorepad-transfer-") as name:

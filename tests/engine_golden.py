@@ -18,6 +18,7 @@ from typing import Any
 
 from scorepad.app.games import split_assignments, type_hand
 from scorepad.app.scenario import load_scenario
+from scorepad.engine.scoring import apply_hand
 from scorepad.errors import ScorepadError
 from scorepad.rules.loader import load_text
 from scorepad.rules.registry import load
@@ -82,7 +83,7 @@ def record_scenario(eng: ModuleType, path: Path) -> dict[str, Any] | None:
                 continue
             if missing:
                 continue
-            outcome = _outcome(lambda state=state, hand=hand: eng.apply_hand(game, state, hand))
+            outcome = _outcome(lambda state=state, hand=hand: apply_hand(game, state, hand))
         assert state == before, f"hand {number} of {path.name}: the state given to the engine was changed"
         hands.append({"hand": number, "outcome": outcome,
                       "next_hand_info": _outcome(lambda state=state: eng.next_hand_info(game, state)),
@@ -105,7 +106,7 @@ def record_names(eng: ModuleType) -> list[Any]:
         raw = split_assignments(game, [f"bid={','.join(map(str, bids))}", f"tricks={','.join(map(str, tricks))}"])
         hand, missing = type_hand(game, raw, eng.active_players(game, state), state)
         assert not missing
-        res = eng.apply_hand(game, state, hand)
+        res = apply_hand(game, state, hand)
         out.append([res.state, res.points, res.breakdown, res.events])
         state = res.state
     return plain(out)

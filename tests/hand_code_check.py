@@ -1,6 +1,6 @@
 """Scoring one hand through both engines and comparing what they give, for the hand-code tests.
 
-The per-formula engine (`engine.per_formula_engine()`) is the reference; with `engine.HAND_WARM_UP`
+The per-formula engine (`scoring.per_formula_engine()`) is the reference; with `handcode.HAND_WARM_UP`
 at 0 every hand of a supported ruleset goes through its generated hand code instead. Both must give
 the same outcome: the same HandResult (state, points, breakdown, events), or the same error (type,
 message, problems, failed checks), compared with the type of every number (1, 1.0 and true differ),
@@ -16,6 +16,7 @@ from typing import Any
 from unittest import mock
 
 from scorepad.engine import game as engine
+from scorepad.engine import handcode, scoring
 from scorepad.engine.game import Game, HandResult, Line
 from scorepad.errors import ScorepadError
 
@@ -72,13 +73,13 @@ def shared(a: Any, b: Any) -> list[str]:
 @contextmanager
 def hand_code_on() -> Iterator[None]:
     """Every hand through the generated hand code from the first one (where the ruleset is supported)."""
-    with mock.patch.object(engine, "HAND_WARM_UP", 0):
+    with mock.patch.object(handcode, "HAND_WARM_UP", 0):
         yield
 
 
 def hand_code_counts() -> tuple[int, int]:
     """(hands scored by the hand code, hands it gave back to the per-formula engine) so far in this process."""
-    counts = engine.hand_code_counts
+    counts = scoring.hand_code_counts
     return counts["scored"], counts["given up"]
 
 
@@ -89,12 +90,12 @@ def both(game: Game, state: dict[str, Any], hand: dict[str, Any],
     state_before, hand_before = copy.deepcopy(state), copy.deepcopy(hand)
     with hand_code_on():
         fast_result: list[HandResult] = []
-        fast = outcome(lambda: _keep(fast_result, engine.apply_hand(game, state, hand)))
+        fast = outcome(lambda: _keep(fast_result, scoring.apply_hand(game, state, hand)))
     assert typed(state) == typed(state_before), f"{where}: the hand code changed the state it was given"
     assert typed(hand) == typed(hand_before), f"{where}: the hand code changed the hand it was given"
-    with engine.per_formula_engine():
+    with scoring.per_formula_engine():
         slow_result: list[HandResult] = []
-        slow = outcome(lambda: _keep(slow_result, engine.apply_hand(game, state, hand)))
+        slow = outcome(lambda: _keep(slow_result, scoring.apply_hand(game, state, hand)))
     assert typed(state) == typed(state_before), f"{where}: the per-formula engine changed the state it was given"
     assert fast == slow, f"{where}: the hand code gave\n  {fast}\nthe per-formula engine\n  {slow}"
     if fast_result:
@@ -112,7 +113,7 @@ def finish_both(game: Game, state: dict[str, Any], where: str = "") -> Outcome:
     before = copy.deepcopy(state)
     with hand_code_on():
         fast = outcome(lambda: engine.finish_game(game, state))
-    with engine.per_formula_engine():
+    with scoring.per_formula_engine():
         slow = outcome(lambda: engine.finish_game(game, state))
     assert typed(state) == typed(before), f"{where}: finish changed the state it was given"
     assert fast == slow, f"{where}: finish through the hand code gave\n  {fast}\nthe per-formula engine\n  {slow}"

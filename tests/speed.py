@@ -15,7 +15,8 @@ import time
 from pathlib import Path
 
 from scorepad.app.games import split_assignments, type_hand
-from scorepad.engine.game import apply_hand, initial_state, make_game
+from scorepad.engine.game import initial_state, make_game
+from scorepad.engine.scoring import apply_hand
 from scorepad.rules.loader import load_text
 
 SPADES = Path(__file__).resolve().parent.parent / "rulesets" / "spades.toml"

@@ -37,7 +37,6 @@ from scorepad.engine.game import (
     Side,
     State,
     active_players,
-    apply_hand,
     finish_game,
     info_lines,
     initial_state,
@@ -45,6 +44,7 @@ from scorepad.engine.game import (
     next_hand_info,
     side_display,
 )
+from scorepad.engine.scoring import apply_hand
 from scorepad.errors import HandError, ScorepadError, StoreConflict, UserError
 from scorepad.locale import _, ngettext, shown
 from scorepad.names import MAX_GAME_NAME, check_name

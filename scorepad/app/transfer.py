@@ -1239,7 +1239,8 @@ def _replayed(game: Any, state: Any, h: Mapping[str, Any], at: str, texts: dict[
     stored. Each value is compared by its JSON (as `same`); the stored side's is kept in `texts`."""
     from scorepad.app.games import hand_row
     from scorepad.engine.assignments import copies_problems, split_assignments, type_hand
-    from scorepad.engine.game import active_players, apply_hand
+    from scorepad.engine.game import active_players
+    from scorepad.engine.scoring import apply_hand
 
     if state["finished"]:
         return f"{at}: the game had ended before hand {h['n']}"

@@ -8,11 +8,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from scorepad.app.games import game_of
-from scorepad.engine.game import (
-    apply_hand,
-    finish_game,
-    initial_state,
-)
+from scorepad.engine.game import finish_game, initial_state
+from scorepad.engine.scoring import apply_hand
 from scorepad.errors import ScorepadError
 from scorepad.locale import _, shown
 from scorepad.store import GameRow, Store

@@ -1,6 +1,6 @@
 """The pure scoring engine: apply one typed hand to a game state.
 
-`apply_hand(game, state, hand)` returns the new state, each side's points with a breakdown
+`score_by_formula(game, state, hand)` (through `scoring.apply_hand`) returns the new state, each side's points with a breakdown
 (label and points per component) and the events (thresholds crossed, game end). It does no
 I/O and keeps no hidden state, so replaying a game's hands from the start always gives its
 stored totals. Everything game-specific comes from the ruleset's formulas.
@@ -9,17 +9,15 @@ stored totals. Everything game-specific comes from the ruleset's formulas.
 from __future__ import annotations
 
 import copy
-from collections.abc import Collection, Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from collections.abc import Collection, Mapping, Sequence
 from functools import cached_property
 from typing import Any, NamedTuple
 
 from scorepad.errors import FormulaError, HandError, UserError
-from scorepad.limits import MAX_NUMBER, number_ok
+from scorepad.limits import number_ok
 from scorepad.locale import N_, NO_WORDS, YES_WORDS, Said
 from scorepad.names import check_name
 from scorepad.record import field, mutable_record, record
-from scorepad.rules import expr
 from scorepad.rules.cards import card_label
 from scorepad.rules.expr import BudgetError, Formula, budgeted, value_kind
 from scorepad.rules.model import Check, Rule, Ruleset, ScoreItem
@@ -674,72 +672,9 @@ def render_message(text: str, parts: Sequence[Formula], env: Mapping[str, Any],
     return TEMPLATE_RE.sub(lambda m: next(it, "?"), text)
 
 
-HAND_WARM_UP = 50
-_PER_FORMULA = False  # True: every hand scored formula by formula (the reference for the hand code)
-
-
-@contextmanager
-def per_formula_engine() -> Iterator[None]:
-    """Score every hand formula by formula, never through a game's generated hand code: the
-    reference the hand code is checked against (tests, benchmarks)."""
-    global _PER_FORMULA
-    saved, _PER_FORMULA = _PER_FORMULA, True
-    try:
-        yield
-    finally:
-        _PER_FORMULA = saved
-
-
-@budgeted
-def apply_hand(game: Game, state: State, hand: Hand) -> HandResult:
-    """Score one hand: checks, derived values, points, counters, thresholds, end of game."""
-    if state["finished"]:
-        raise UserError(Said(N_("this game has ended and takes no more hands (undo or edit still work)")))
-    result = None
-    if not _PER_FORMULA and not expr._REFERENCE:
-        result = _by_hand_code(game, state, hand)
-    if result is None:
-        result = _per_formula(game, state, hand)
-    _within_bounds(result)
-    return result
-
-
-def _within_bounds(result: HandResult) -> None:
-    """A hand whose points or totals would pass ±10^15 is refused: no number is stored that an
-    export could not carry back."""
-    numbers = [*result.points]
-    for side in result.state["sides"]:
-        numbers += [v for v in side.values() if isinstance(v, int | float)]
-    numbers += [v for v in result.state["game"].values() if isinstance(v, int | float)]
-    if not all(number_ok(v) for v in numbers):
-        raise HandError(Said(N_("this hand would take a score or counter past {limit} (at most 15 digits)"),
-                             limit=f"{MAX_NUMBER:.0e}"))
-
-
-hand_code_counts = {"scored": 0, "given up": 0}  # hands scored by hand code, and given up to the per-formula way
-
-
-def _by_hand_code(game: Game, state: State, hand: Hand) -> HandResult | None:
-    """The hand scored by the game's generated hand code (scorepad/engine/handcode.py); None when there is
-    none yet, or when it gave up on this hand (the per-formula engine then scores it from the start,
-    on a budget as fresh as the hand code's was)."""
-    from scorepad.engine.handcode import hand_function
-
-    fn = hand_function(game, state)
-    if fn is None:
-        return None
-    budget = expr.active_budget()
-    try:
-        result = fn(state, hand, budget)
-    except Exception:  # noqa: BLE001  # whatever it was, the per-formula engine says it in its own words
-        budget.left, budget.message = budget.limit, None
-        hand_code_counts["given up"] += 1
-        return None
-    hand_code_counts["scored"] += 1
-    return result
-
-
-def _per_formula(game: Game, state: State, hand: Hand) -> HandResult:
+def score_by_formula(game: Game, state: State, hand: Hand) -> HandResult:
+    """One hand scored formula by formula: the engine that says every refusal and error in its own
+    words (engine/scoring.py runs it where the game's hand code gives up)."""
     scope = _Scope(game, state, hand)
     failed: list[str] = []
     problems = run_checks(game, scope, state, scope.plan.early, failed)

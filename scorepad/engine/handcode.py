@@ -28,7 +28,10 @@ from scorepad.rules.model import Ruleset
 from scorepad.rules.names import TEMPLATE_RE
 
 HandFunction = Callable[[State, dict[str, Any], Budget], HandResult]
-"""(state, typed hand, the hand's budget) -> what engine.apply_hand gives"""
+"""(state, typed hand, the hand's budget) -> what scoring.apply_hand gives"""
+
+
+HAND_WARM_UP = 50  # hands of a ruleset text scored formula by formula in a process before its hand code is written
 
 
 class _Refused(Exception):
@@ -577,7 +580,7 @@ def _entry(rs: Ruleset) -> _Entry:
 
 def hand_function(game: Game, state: State) -> HandFunction | None:
     """The game's hand function once its ruleset (its text and variant) has scored
-    engine.HAND_WARM_UP hands in this process; None before, and when the writer could not make it."""
+    HAND_WARM_UP hands in this process; None before, and when the writer could not make it."""
     cache = game.plan.hand_functions
     shape = _shape(state)
     fn: HandFunction | None = cache.get(shape)
@@ -592,7 +595,7 @@ def hand_function(game: Game, state: State) -> HandFunction | None:
         if len(_HANDS_SEEN) >= _SEEN_LIMIT:
             _HANDS_SEEN.clear()
         _HANDS_SEEN[text] = seen
-        if seen <= engine.HAND_WARM_UP:
+        if seen <= HAND_WARM_UP:
             return None
         _make(entry, key, game)
     code = entry.code[key]
@@ -609,7 +612,7 @@ def prepare(game: Game, state: State) -> None:
     if state["finished"]:
         return
     rs = game.ruleset
-    if _HANDS_SEEN.get((rs.text, rs.variant), 0) < engine.HAND_WARM_UP:
+    if _HANDS_SEEN.get((rs.text, rs.variant), 0) < HAND_WARM_UP:
         return
     entry = _entry(rs)
     key = _code_key(game, _shape(state))

@@ -13,15 +13,39 @@ Built once per loaded ruleset (`Ruleset.reading`), so reading a hand costs dicti
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
-from typing import TYPE_CHECKING, Any
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any, Protocol
 
 from scorepad.locale import NO_WORDS as NO
 from scorepad.locale import YES_WORDS as YES
 from scorepad.record import field, record
 
-if TYPE_CHECKING:
-    from scorepad.rules.model import FieldDef, Ruleset
+
+class FieldWords(Protocol):
+    """What a reading takes of a field (rules.model.FieldDef): the model builds its reading from here,
+    so this module names only what it reads of it."""
+
+    @property
+    def type(self) -> str: ...
+    @property
+    def words(self) -> Mapping[str, Any]: ...
+    @property
+    def values(self) -> Sequence[str]: ...
+    @property
+    def synonyms(self) -> Mapping[str, str]: ...
+    @property
+    def combos(self) -> Mapping[str, Any]: ...
+
+
+class Readable(Protocol):
+    """What a reading takes of a loaded ruleset (rules.model.Ruleset)."""
+
+    @property
+    def fields(self) -> Mapping[str, FieldWords]: ...
+    @property
+    def data(self) -> Mapping[str, Any]: ...
+    @property
+    def variant(self) -> str | None: ...
 
 OWN = "en"   # the language of a ruleset's own names and words
 # a typed word: no = . , / { } [ ] or quotes; words of a value may be separated by single spaces (тёмный ноль)
@@ -170,7 +194,7 @@ def _existing(takes: _Takes, low: str) -> tuple[str, Any] | None:
 
 # --------------------------------------------------------------------------- building
 
-def build_reading(rs: Ruleset) -> Reading:
+def build_reading(rs: Readable) -> Reading:
     """The reading of a loaded ruleset: its own names and words, and those of every language its
     `[translations]` give (a variant's own translated fields too). What does not fit is left out:
     a game's pinned ruleset is read before its translations are checked."""
@@ -206,7 +230,7 @@ def _field_words(takes: _Takes, tables: Iterable[tuple[str, Any]]) -> dict[str, 
             for w, meanings in seen.items()}
 
 
-def _languages(rs: Ruleset) -> Iterable[tuple[str, list[Any]]]:
+def _languages(rs: Readable) -> Iterable[tuple[str, list[Any]]]:
     """Each language's field tables: its own, and the chosen variant's."""
     table = rs.data.get("translations")
     if not isinstance(table, Mapping):
@@ -237,7 +261,7 @@ def _add(seen: dict[tuple[str, str, Any], list[str]], kind: str, value: Any, lan
     seen.setdefault((kind, type(value).__name__, value), []).append(lang)
 
 
-def _spec(rs: Ruleset, fname: str, fdef: FieldDef) -> Mapping[str, Any]:
+def _spec(rs: Readable, fname: str, fdef: FieldWords) -> Mapping[str, Any]:
     """A field as the file writes it (the variant applied): its own words, before any language's.
     (A translated copy of the ruleset holds its language's words in the FieldDef; the file does not.)"""
     tables = rs.data.get("fields")

@@ -13,7 +13,8 @@ from collections.abc import Sequence
 from scorepad.app.bids import Bid, bidding_or_refuse, record_bid
 from scorepad.app.games import Recorded, cards_read, game_of, hand_row, open_game
 from scorepad.engine.assignments import split_assignments, type_hand
-from scorepad.engine.game import active_players, apply_hand
+from scorepad.engine.game import active_players
+from scorepad.engine.scoring import apply_hand
 from scorepad.errors import HandError, StoreError, UserError
 from scorepad.locale import _, current
 from scorepad.store import GameRow, Store

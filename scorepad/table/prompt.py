@@ -49,16 +49,8 @@ from scorepad.engine.assignments import (
 from scorepad.engine.assignments import (
     field_candidates as candidates,
 )
-from scorepad.engine.game import (
-    Game,
-    Hand,
-    HandResult,
-    State,
-    active_players,
-    apply_hand,
-    checks_in_force,
-    run_checks_on,
-)
+from scorepad.engine.game import Game, Hand, HandResult, State, active_players, checks_in_force, run_checks_on
+from scorepad.engine.scoring import apply_hand
 from scorepad.errors import HandError, UserError
 from scorepad.locale import _, shown
 from scorepad.rules.model import FieldDef, Ruleset, field_refs

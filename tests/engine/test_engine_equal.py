@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from scorepad.engine import game as engine
+from scorepad.engine import handcode
 from scorepad.rules import expr
 from tests import engine_golden
 from tests.engine_golden import SCENARIOS, scenario_id
@@ -34,7 +35,7 @@ def test_every_scenario_is_recorded() -> None:
 @pytest.mark.parametrize("path", SCENARIOS, ids=[scenario_id(p) for p in SCENARIOS])
 def test_scenario_scored_as_before(path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(expr, "WARM_UP", 0)  # every formula as generated code from its first call
-    monkeypatch.setattr(engine, "HAND_WARM_UP", 0)  # every hand through the game's hand code
+    monkeypatch.setattr(handcode, "HAND_WARM_UP", 0)  # every hand through the game's hand code
     expected = golden()["scenarios"].get(scenario_id(path))
     got = engine_golden.record_scenario(engine, path)
     if expected is None and got is None:

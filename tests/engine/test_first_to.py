@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from scorepad.engine.game import apply_hand, initial_state, make_game
+from scorepad.engine.game import initial_state, make_game
+from scorepad.engine.scoring import apply_hand
 from scorepad.errors import RulesetError
 from scorepad.rules.loader import load_text
 from scorepad.rules.model import Ruleset

@@ -18,6 +18,7 @@ from hypothesis import HealthCheck, Phase, assume, given, settings
 from hypothesis import strategies as st
 
 from scorepad.engine import game as engine
+from scorepad.engine import handcode, scoring
 from scorepad.errors import HandError, ScorepadError
 from scorepad.rules import expr
 from scorepad.rules.loader import load_text
@@ -137,11 +138,11 @@ def test_points_added_to_a_word_counter_refuse_the_hand() -> None:
     """Found by the random rulesets: a rule may set a counter to a word, and a score line that adds to that
     counter in a later hand must refuse the hand with a sentence (exit 2), as a rule that adds to it does."""
     game = engine.make_game(load_text(WORD_IN_A_COUNTER, "wordcount.toml"), ["ann", "bob"], None, {})
-    first = engine.apply_hand(game, engine.initial_state(game), {"pts": [1, 2]})
+    first = scoring.apply_hand(game, engine.initial_state(game), {"pts": [1, 2]})
     assert [side["tally"] for side in first.state["sides"]] == ["ann", "bob"]
     for warm_up in (10**9, 0):
-        with mock.patch.object(engine, "HAND_WARM_UP", warm_up), pytest.raises(HandError, match="holds the word"):
-            engine.apply_hand(game, first.state, {"pts": [1, 2]})
+        with mock.patch.object(handcode, "HAND_WARM_UP", warm_up), pytest.raises(HandError, match="holds the word"):
+            scoring.apply_hand(game, first.state, {"pts": [1, 2]})
 
 
 LONG_MESSAGE = """
@@ -176,11 +177,11 @@ def test_a_check_message_out_of_budget_refuses_the_hand() -> None:
     held = ["2S", "3S", "4S", "5S", "6S", "7S", "8S", "9S"]
     with mock.patch.object(expr, "MAX_STEPS", 20):
         for warm_up in (10**9, 0):
-            with mock.patch.object(engine, "HAND_WARM_UP", warm_up), pytest.raises(HandError) as refused:
-                engine.apply_hand(game, state, {"held": held, "pts": [1, 2]})
+            with mock.patch.object(handcode, "HAND_WARM_UP", warm_up), pytest.raises(HandError) as refused:
+                scoring.apply_hand(game, state, {"held": held, "pts": [1, 2]})
             assert refused.value.message.startswith("this hand cannot be scored:"), refused.value.message
             assert "steps" in refused.value.message
-    assert engine.apply_hand(game, state, {"held": held[:2], "pts": [1, 2]}).points == [1, 2]
+    assert scoring.apply_hand(game, state, {"held": held[:2], "pts": [1, 2]}).points == [1, 2]
 
 
 TABLE_IN_LOOPS = """

@@ -14,6 +14,7 @@ import pytest
 
 import scorepad.rules.loader as loader_module
 from scorepad.engine import game as engine
+from scorepad.engine import scoring
 from scorepad.errors import ScorepadError
 from scorepad.rules.model import Ruleset
 from scorepad.rules.registry import load
@@ -35,7 +36,7 @@ def _refusal(path: Path) -> tuple[str, str, list[str]] | None:
 @pytest.mark.parametrize("path", FILES, ids=[p.name for p in FILES])
 def test_hostile_ruleset_refused_alike_with_hand_code(path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(path.parent)  # derived files name their base by a relative path
-    with engine.per_formula_engine():
+    with scoring.per_formula_engine():
         reference = _refusal(path)
     with hand_code_on():
         ours = _refusal(path)

@@ -9,8 +9,7 @@ from typing import Any
 from unittest import mock
 
 from scorepad.app import games as play
-from scorepad.engine import game as engine
-from scorepad.engine import handcode
+from scorepad.engine import handcode, scoring
 from scorepad.store import Store
 from scorepad.table.session import Session
 
@@ -36,11 +35,11 @@ def test_the_hand_code_is_compiled_between_hands(tmp_path: Path) -> None:
     try:
         play.new_game(store, "spades", ["ann", "bob", "cy", "dee"], name="between")
         # a fresh ruleset text count, a short warm-up
-        with mock.patch.object(engine, "HAND_WARM_UP", 5), mock.patch.object(handcode, "_HANDS_SEEN", {}), \
+        with mock.patch.object(handcode, "HAND_WARM_UP", 5), mock.patch.object(handcode, "_HANDS_SEEN", {}), \
                 mock.patch.object(handcode, "_ENTRIES", {}), mock.patch.object(handcode, "_make", make):
-            scored_before = engine.hand_code_counts["scored"]
+            scored_before = scoring.hand_code_counts["scored"]
             Session(store, Scripted()).run()
-            scored = engine.hand_code_counts["scored"] - scored_before
+            scored = scoring.hand_code_counts["scored"] - scored_before
         assert made_in, "the hand code was never made"
         assert all("prepare" in callers and "after_hand" in callers for callers in made_in), made_in
         hands = store.game(None).hands

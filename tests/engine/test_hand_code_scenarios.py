@@ -17,7 +17,7 @@ import pytest
 from scorepad.app.games import split_assignments, type_hand
 from scorepad.app.scenario import load_scenario
 from scorepad.engine import game as engine
-from scorepad.engine import handcode
+from scorepad.engine import handcode, scoring
 from scorepad.errors import ScorepadError
 from scorepad.rules.loader import load_text
 from scorepad.rules.registry import load
@@ -104,7 +104,7 @@ def _sequence(game: engine.Game, hands: list[dict[str, Any]]) -> list[Outcome]:
 
         def run(hand: dict[str, Any] = hand, state: dict[str, Any] = state,
                 into: list[engine.HandResult] = results) -> engine.HandResult:
-            into.append(engine.apply_hand(game, state, hand))
+            into.append(scoring.apply_hand(game, state, hand))
             return into[-1]
         out.append(outcome(run))
         if results:
@@ -123,12 +123,12 @@ def test_hand_code_taking_over_mid_game_scores_alike(ruleset_id: str) -> None:
     longest = max(paths, key=lambda p: len(p.read_text(encoding="utf-8")))
     if typed_hands(longest) is None:
         pytest.skip("scenario refused at setup")
-    with engine.per_formula_engine():
+    with scoring.per_formula_engine():
         loaded = typed_hands(longest)
         assert loaded is not None
         reference = _sequence(*loaded)
     before = hand_code_counts()
-    with mock.patch.object(engine, "HAND_WARM_UP", 2), mock.patch.dict(handcode._HANDS_SEEN, clear=True):
+    with mock.patch.object(handcode, "HAND_WARM_UP", 2), mock.patch.dict(handcode._HANDS_SEEN, clear=True):
         loaded = typed_hands(longest)
         assert loaded is not None
         warmed = _sequence(*loaded)

@@ -21,7 +21,8 @@ from hypothesis import given, settings
 
 import scorepad.rules.expr as expr
 import scorepad.rules.loader as loader_module
-from scorepad.engine.game import apply_hand, initial_state, make_game
+from scorepad.engine.game import initial_state, make_game
+from scorepad.engine.scoring import apply_hand
 from scorepad.errors import FormulaError, ScorepadError
 from scorepad.rules.cost import hand_steps
 from scorepad.rules.expr import SCALAR, BudgetError, compile_formula, estimate, formula_budget, value_size

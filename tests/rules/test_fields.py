@@ -62,7 +62,7 @@ def test_a_total_that_cannot_be_reached_is_refused_with_the_numbers() -> None:
     assert "w.tricks would have to be -2 for the tricks to add up to 13" in exc.value.message
     raw = split_assignments(g, ["bid=4,3,3,3", "tricks=5,3,3,3"])
     hand, _ = type_hand(g, raw, [True] * 4, initial_state(g))
-    from scorepad.engine.game import apply_hand
+    from scorepad.engine.scoring import apply_hand
 
     with pytest.raises(HandError) as exc:
         apply_hand(g, initial_state(g), hand)

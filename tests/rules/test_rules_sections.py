@@ -128,6 +128,7 @@ def test_end_and_finish_rules_read_only_what_exists_between_hands() -> None:
     import pytest
 
     from scorepad.engine import game as engine
+    from scorepad.engine import scoring
     from scorepad.errors import RulesetError
     from scorepad.rules.loader import load_text
 
@@ -138,7 +139,7 @@ def test_end_and_finish_rules_read_only_what_exists_between_hands() -> None:
                 load_text(FINISH_RULE.format(on=on, src=src), "fin.toml")
         game = engine.make_game(load_text(FINISH_RULE.format(on=on, src="score + (5 if finished_early else 0)"),
                                           "fin.toml"), ["ann", "bob"], None, {})
-        state = engine.apply_hand(game, engine.initial_state(game), {"pts": [1, 2]}).state
+        state = scoring.apply_hand(game, engine.initial_state(game), {"pts": [1, 2]}).state
         assert engine.finish_game(game, state).state["sides"][0]["score"] == 1 + 1 + 5
     # a rule on each hand still reads them
     load_text(FINISH_RULE.format(on="hand", src="double + mine + sum(all_pts)"), "fin.toml")
@@ -151,14 +152,15 @@ def test_a_stored_games_end_rule_reading_a_let_still_loads() -> None:
     import pytest
 
     from scorepad.engine import game as engine
+    from scorepad.engine import scoring
     from scorepad.errors import HandError
     from scorepad.rules.loader import load_text
 
     text = FINISH_RULE.format(on="end", src="double") + '\n[end]\nwhen = "max(all_score) >= 10"\n'
     load_text(text, "fin.toml", played=True)  # an import of such games
     game = engine.make_game(load_text(text, "fin.toml", pinned=True), ["ann", "bob"], None, {})
-    state = engine.apply_hand(game, engine.initial_state(game), {"pts": [1, 2]}).state
+    state = scoring.apply_hand(game, engine.initial_state(game), {"pts": [1, 2]}).state
     with pytest.raises(HandError, match="this hand cannot be scored"):
         engine.finish_game(game, state)
-    ended = engine.apply_hand(game, state, {"pts": [10, 0]})  # ends the game: double = 2 * (10 + 0)
+    ended = scoring.apply_hand(game, state, {"pts": [10, 0]})  # ends the game: double = 2 * (10 + 0)
     assert ended.state["finished"] and [s["score"] for s in ended.state["sides"]] == [1 + 10 + 20, 2 + 0 + 20]
