@@ -150,35 +150,20 @@ def _typer() -> None:
 
 
 def script() -> None:
-    """The console script: main(), and after the quick route an exit without the interpreter's
-    teardown (freeing every module and object costs ~10 ms, 15% of a `scorepad standings`).
-
-    Before it leaves, the route's databases are closed (SQLite writes its log back into the file, as
-    at a normal exit) and the output is flushed. The ordinary exit stays where something else may
-    want the teardown: the Typer route, an error escaping as a traceback, readline having been set up
-    for the terminal, a tracer or coverage measuring the run. The cyclic garbage collector is off on
-    the quick route (it passes over every module's objects while they are imported)."""
+    """The console script: main(); after the quick route its databases are closed (SQLite writes its
+    log back into the file, as at a normal exit) and the interpreter exits as usual. The cyclic
+    garbage collector is off on the quick route (it passes over every module's objects while they are
+    imported; a short command makes no garbage worth collecting: ~2 ms)."""
     import gc
 
     call = parse(sys.argv[1:])
     if call is None:
         _typer()
         return
-    gc.disable()   # a short command makes no garbage worth collecting; the collector took ~2 ms of it
+    gc.disable()
     try:
         run(call)
-        code: object = 0
-    except SystemExit as exc:
-        code = 0 if exc.code is None else exc.code
-    if not isinstance(code, int) or "readline" in sys.modules or sys.gettrace() is not None \
-            or "coverage" in sys.modules:
-        raise SystemExit(code)
-    from scorepad.cli import context as clicore
+    finally:
+        from scorepad.cli import context as clicore
 
-    try:
         clicore.close_stores()
-        sys.stdout.flush()
-        sys.stderr.flush()
-    except Exception:  # noqa: BLE001 - whatever it is, the ordinary exit reports it as it always did
-        raise SystemExit(code) from None
-    os._exit(code)

@@ -278,6 +278,7 @@ def import_refused_or_sound(cli: Callable[..., Run], db: Path, path: Path, folde
         commands_work(cli, folder)
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None, derandomize=True,
           suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(st.lists(st.tuples(st.sampled_from(PATHS), st.sampled_from(["delete", "replace", "duplicate", "number", "text"]),

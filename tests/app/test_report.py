@@ -62,6 +62,7 @@ def chromium() -> str:
     return exe
 
 
+@pytest.mark.slow
 def test_report_on_a_phone_and_a_desktop(cli: Callable[..., Run], tmp_path: Path, chromium: str) -> None:
     from playwright.sync_api import sync_playwright
 
@@ -140,6 +141,7 @@ def test_report_on_a_phone_and_a_desktop(cli: Callable[..., Run], tmp_path: Path
             b.close()
 
 
+@pytest.mark.slow
 def test_report_in_russian_in_the_browser(cli: Callable[..., Run], tmp_path: Path, chromium: str) -> None:
     """The page of a Russian reader: <html lang="ru">, Russian headings and results, numbers and dates in
     the Russian form, and the table still sorts by a (translated) column."""

@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from tests.conftest import SCOREPAD_ENV, USER_ENV
 
 ROOT = Path(__file__).parents[2]
@@ -49,6 +51,7 @@ def test_fixture_hides_the_user(own_home: Path) -> None:
     assert default_path().is_relative_to(own_home)
 
 
+@pytest.mark.slow
 def test_suite_passes_under_a_hostile_user_config(tmp_path: Path) -> None:
     home = tmp_path / "hostile"
     env = {**os.environ, **hostile_home(home)}

@@ -25,6 +25,8 @@ from scorepad.rules.loader import load_text
 from tests.hand_code_check import both, finish_both, hand_code_counts
 from tests.random_ruleset import Made, hands, rulesets
 
+pytestmark = pytest.mark.slow  # random rulesets scored both ways: `python -m pytest -m slow` (CI runs it)
+
 # A fixed number of examples drawn from a fixed seed: the same rulesets on every run, well under 30 s.
 EXAMPLES = 200
 # No shrinking: a failing example prints its whole ruleset and the hand that differs, and shrinking

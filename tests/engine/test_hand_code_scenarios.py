@@ -24,6 +24,8 @@ from scorepad.rules.registry import load
 from tests.engine_golden import PROBE_HANDS, PROBES, SCENARIOS, scenario_id
 from tests.hand_code_check import Outcome, both, finish_both, hand_code_counts, outcome
 
+pytestmark = pytest.mark.slow  # every scenario hand scored both ways: `python -m pytest -m slow` (CI runs it)
+
 RULESETS = sorted({p.parent.name for p in SCENARIOS})
 
 

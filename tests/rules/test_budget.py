@@ -270,6 +270,7 @@ def _scenario_games() -> list[tuple[str, Any, list[dict[str, Any]]]]:
     return out
 
 
+@pytest.mark.slow
 def test_steps_counted_never_exceed_the_estimate(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(expr, "Budget", _Counting)
     checked = 0
@@ -307,6 +308,7 @@ def wide_ruleset(section: str, lets: int, rules: int) -> str:
             + "".join('[[rule]]\nwhen = "seen < 0"\n' for _ in range(rules)))
 
 
+@pytest.mark.slow
 def test_many_names_and_many_rules_are_refused_quickly(cli: Callable[..., Run], tmp_path: Path) -> None:
     """Thousands of lets times thousands of rules (once 4.7 s a hand, and each load 3 s): past the bound
     on formulas a hand, refused at the check, with the reason, without working the hand out."""

@@ -20,6 +20,8 @@ from scorepad.rules.registry import entries, load
 from scorepad.rules.translations import translate
 from scorepad.text.describe import _field_notes, details
 
+pytestmark = pytest.mark.slow  # the words of every bundled ruleset in every language: `python -m pytest -m slow` (CI runs it)
+
 # English words scorepad itself puts into the prose (connectives, comparisons, the words for the
 # functions and prefixes of formulas, score lines, rule actions and field notes).
 ENGLISH = {

@@ -19,6 +19,8 @@ from scorepad.app.scenario import run_scenario
 from scorepad.rules.registry import load
 from scorepad.rules.translations import placeholders, translate, translation_problems
 
+pytestmark = pytest.mark.slow  # every bundled ruleset's translations: `python -m pytest -m slow` (CI runs it)
+
 RULESETS = Path(__file__).parents[2] / "rulesets"
 SCENARIOS = Path(__file__).parents[1] / "scenarios"
 

@@ -22,6 +22,8 @@ from tests.conftest import Run, _pg_missing
 from tests.store.test_reliability import TALLY, first_line, hand_cmd, results, start_worker, tag_of
 from tests.store.test_stores import tags_in
 
+pytestmark = pytest.mark.slow  # a server stopped and started under load: `python -m pytest -m slow` (CI runs it)
+
 
 @pytest.fixture
 def own_server() -> Iterator[tuple[str, Path]]:

@@ -28,7 +28,8 @@ HERE = Path(__file__).resolve().parents[1]
 TALLY = str(HERE / "data" / "tally.toml")
 WORKER = str(HERE / "worker.py")
 
-pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="uses SIGKILL and POSIX processes")
+pytestmark = [pytest.mark.skipif(sys.platform == "win32", reason="uses SIGKILL and POSIX processes"),
+              pytest.mark.slow]  # processes killed at random moments: `python -m pytest -m slow` (CI runs it)
 
 
 def clean_env(tmp: Path) -> dict[str, str]:

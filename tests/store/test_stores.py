@@ -297,7 +297,10 @@ def test_the_bulk_reads_give_what_the_single_reads_give(spec: str) -> None:
 
 # ------------------------------------------------------------------ every scenario, through each store
 
-@pytest.fixture(scope="module", params=STORE_KINDS)
+# every scenario on PostgreSQL too is a slow suite (`python -m pytest -m slow`; CI runs it): the store's
+# other tests run on both in every run
+@pytest.fixture(scope="module", params=[k if k == "sqlite" else pytest.param(k, marks=pytest.mark.slow)
+                                        for k in STORE_KINDS])
 def scenario_store(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory,
                    pg_admin: str | None) -> Iterator[Store]:
     """One database per store for all the scenarios (each scenario is a game of its own)."""

@@ -17,6 +17,8 @@ import pytest
 from tests.conftest import Run
 from tests.system.english import english_in
 
+pytestmark = pytest.mark.slow  # an evening in three languages on a pseudo-terminal: `python -m pytest -m slow` (CI runs it)
+
 RULESETS = sorted(p.stem for p in (Path(__file__).parents[2] / "rulesets").glob("*.toml"))
 LANGS = ["et", "ru", "uk"]
 PLAYERS = ["ann", "bob", "cid", "dan", "cat", "alice", "anne", "lisa", "аня", "боря", "вова", "оля", "петро", "ганна"]

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
 import subprocess
 import sys
 from pathlib import Path
@@ -342,7 +343,9 @@ def test_bash_completes_values_after_the_equals_sign_and_variants_after_the_colo
 def test_install_completion_prints_no_raw_escape_codes(env: dict[str, str], tmp_path: Path) -> None:
     import pexpect
 
-    child = pexpect.spawn(sys.executable, ["-m", "scorepad", "--install-completion", "bash"], encoding="utf-8",
+    # typed at a bash prompt: Typer finds the shell to install for among the command's parent processes
+    command = f"{shlex.quote(sys.executable)} -m scorepad --install-completion; true"
+    child = pexpect.spawn("/bin/bash", ["--norc", "-c", command], encoding="utf-8",
                           env=dict(env, HOME=str(tmp_path), SHELL="/bin/bash"), timeout=TIMEOUT)
     child.expect(pexpect.EOF)
     assert "completion installed" in child.before and "\\u001b" not in child.before, child.before

@@ -30,6 +30,8 @@ from scorepad.rules.translations import translate
 from scorepad.text.describe import details, details_text
 from tests.rules.test_rules_words import rulesets
 
+pytestmark = pytest.mark.slow  # rules show of every bundled ruleset in every language: `python -m pytest -m slow` (CI runs it)
+
 LANGUAGES = ("en", "et", "ru", "uk")
 WORD = re.compile(r"[^\W\d_]+")
 PLACEHOLDER = re.compile(r"(\{[^{}]+\})")
