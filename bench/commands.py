@@ -125,7 +125,7 @@ def prepare(tmp: Path) -> Paths:
     from scorepad.app import games as play
     from scorepad.app.gamefile import game_toml
     from scorepad.app.rulesets import write_starter
-    from scorepad.app.transfer import export_chunks
+    from scorepad.app.transfer.export import export_chunks
     from scorepad.rules.registry import resolve, resolved_text
     from scorepad.store import Store
 

@@ -1,4 +1,4 @@
 """One module per use case, each one transaction over the store: games and hands (games.py), bids,
-redo, rulesets and house rules, season, import and export (transfer.py), game files, db copy, config.
+redo, rulesets and house rules, season, import and export (transfer/), game files, db copy, config.
 Joins the store and the rules; knows nothing of a terminal or of Typer.
 """

@@ -169,7 +169,8 @@ def _each(store: Store, table: str, cols: list[str]) -> Iterator[tuple[Any, ...]
 
 
 def _from_file(path: Path, dst: Store, target: str) -> Copied:
-    from scorepad.app.transfer import differs_from_file, import_file
+    from scorepad.app.transfer.export import differs_from_file
+    from scorepad.app.transfer.importing import import_file
 
     hands: list[int] = []
 

@@ -13,22 +13,11 @@ from pathlib import Path
 from typing import Any
 
 from scorepad.app.shapes import MAX_NAME, Bool, Int, ListOf, Record, Text, Time, name_problem, problems
-from scorepad.app.transfer import (
-    NAME,
-    RULESET_ID,
-    SIDE_NAME,
-    TABLE,
-    TYPED,
-    UID,
-    audit_entry,
-    insert_games,
-    option_problems,
-    pending_bid_problems,
-    player_problems,
-    read_document,
-    refuse,
-    side_problems,
-)
+from scorepad.app.transfer.checks import option_problems, pending_bid_problems, player_problems, side_problems
+from scorepad.app.transfer.importing import refuse
+from scorepad.app.transfer.pieces import read_document
+from scorepad.app.transfer.schema import NAME, RULESET_ID, SIDE_NAME, TABLE, TYPED, UID
+from scorepad.app.transfer.writing import audit_entry, insert_games
 from scorepad.errors import ScorepadError, UserError
 from scorepad.locale import _
 from scorepad.names import MAX_GAME_NAME

@@ -650,7 +650,7 @@ def backup(target: Path = typer.Argument(..., help="file to write")) -> None:
     check_not_database(target, store.path)
     if target.exists() or target.is_symlink():
         raise UserError(_("{target} exists; choose a new file name").format(target=target))
-    from scorepad.app.transfer import backup as copy_database
+    from scorepad.app.transfer.export import backup as copy_database
 
     copy_database(store, target)
     typer.echo(_("Backed up to {target}.").format(target=target))
@@ -739,7 +739,7 @@ def export(output: Path = typer.Option(..., "--output", help="file to write"),
            fmt: str = typer.Option("json", "--format", help="json (the whole database) or toml (one game)"),
            force: bool = typer.Option(False, "--force", help="replace an existing file")) -> None:
     """The whole database as documented JSON, or one game as TOML (--game ID --format toml)."""
-    from scorepad.app.transfer import export_chunks
+    from scorepad.app.transfer.export import export_chunks
     from scorepad.errors import UserError
 
     store = _store()
@@ -773,7 +773,7 @@ def import_(path: Path = typer.Argument(..., help="a file written by `scorepad e
 
         added, skipped = import_game_toml(_store(), path)
     else:
-        from scorepad.app.transfer import import_file
+        from scorepad.app.transfer.importing import import_file
 
         added, skipped = import_file(_store(), path)
     typer.echo(ngettext("Imported {added} game; {skipped} already present.",

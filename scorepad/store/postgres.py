@@ -501,7 +501,7 @@ class PgStore(Store):
     @contextmanager
     def snapshot(self) -> Iterator[None]:
         """One read-only view of the whole database while the tables go on writing (what `backup`
-        exports from: scorepad/app/transfer.py)."""
+        exports from: scorepad/app/transfer/)."""
         with self.write():
             self.db.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
             yield

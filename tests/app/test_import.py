@@ -23,7 +23,7 @@ import tomli_w
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from scorepad.app.transfer import export_text
+from scorepad.app.transfer.export import export_text
 from scorepad.errors import StoreError, UserError
 from scorepad.store import Store, dumps, text_hash
 from tests.conftest import Run, dump

@@ -15,11 +15,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scorepad.app import dbcopy, transfer
+from scorepad.app import dbcopy
 from scorepad.app import verify as verification
 from scorepad.app.shapes import read_json, scan
+from scorepad.app.transfer import checks, export, importing, pieces, schema, writing
 from scorepad.errors import StoreError, UserError
-from scorepad.store import Store
+from scorepad.store import Store, text_hash
 from scorepad.store.choice import open_store
 from tests.conftest import Run, dump_any, store_spec
 
@@ -52,7 +53,7 @@ def exported(cli: Callable[..., Run], tmp_path: Path) -> Path:
 def export_of(spec: str | Path) -> str:
     store = open_store(str(spec))
     try:
-        return transfer.export_text(store)
+        return export.export_text(store)
     finally:
         store.close()
 
@@ -78,14 +79,14 @@ def relayout(text: str, how: str) -> str:
 def test_any_layout_reads_alike_in_small_pieces(exported: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                                 how: str) -> None:
     """Read 7 characters at a time, every layout of the same export imports to the same database."""
-    monkeypatch.setattr(transfer, "READ_PIECE", 7)
-    monkeypatch.setattr(transfer, "IMPORT_BATCH", 3)
+    monkeypatch.setattr(pieces, "READ_PIECE", 7)
+    monkeypatch.setattr(writing, "IMPORT_BATCH", 3)
     path = tmp_path / "other.json"
     path.write_text(relayout(exported.read_text(encoding="utf-8"), how), encoding="utf-8", newline="")
     fresh = Store(tmp_path / "fresh.db")
-    assert transfer.import_file(fresh, path) == (3, 0)
-    assert transfer.import_file(fresh, path) == (0, 3)
-    assert transfer.export_text(fresh) == exported.read_text(encoding="utf-8")
+    assert importing.import_file(fresh, path) == (3, 0)
+    assert importing.import_file(fresh, path) == (0, 3)
+    assert export.export_text(fresh) == exported.read_text(encoding="utf-8")
     assert verification.verify(fresh) == []
     fresh.close()
 
@@ -96,7 +97,7 @@ def test_a_key_twice_is_read_whole(exported: Path, tmp_path: Path) -> None:
     path = tmp_path / "twice.json"
     path.write_text(text.rstrip()[:-1] + ', "meta": {"current_season": "spring"}}', encoding="utf-8")
     fresh = Store(tmp_path / "fresh.db")
-    assert transfer.import_file(fresh, path) == (3, 0)
+    assert importing.import_file(fresh, path) == (3, 0)
     assert fresh.get_meta("current_season") == "spring"
     fresh.close()
 
@@ -107,10 +108,10 @@ def test_refused_after_batches_were_written_stores_nothing(cli: Callable[..., Ru
                                                           pg_admin: str | None, monkeypatch: pytest.MonkeyPatch,
                                                           kind: str, processes: int) -> None:
     """The last game is wrong: the games before it were written (a batch each) and are rolled back."""
-    monkeypatch.setattr(transfer, "IMPORT_BATCH", 1)
+    monkeypatch.setattr(writing, "IMPORT_BATCH", 1)
     if processes > 1:
-        monkeypatch.setattr(transfer, "PARALLEL_CHARS", 0)
-        monkeypatch.setattr(transfer, "RUN_CHARS", 1)
+        monkeypatch.setattr(pieces, "PARALLEL_CHARS", 0)
+        monkeypatch.setattr(checks, "RUN_CHARS", 1)
     data = json.loads(exported.read_text(encoding="utf-8"))
     data["games"][-1]["state"]["sides"][0]["score"] += 1
     bad = tmp_path / "bad.json"
@@ -128,12 +129,12 @@ def test_refused_after_batches_were_written_stores_nothing(cli: Callable[..., Ru
 @pytest.mark.parametrize("kind", ["sqlite", "postgres"])
 def test_checked_in_processes_as_in_one(exported: Path, tmp_path: Path, pg_admin: str | None,
                                         monkeypatch: pytest.MonkeyPatch, kind: str) -> None:
-    monkeypatch.setattr(transfer, "PARALLEL_CHARS", 0)
-    monkeypatch.setattr(transfer, "RUN_CHARS", 1)
-    monkeypatch.setattr(transfer, "IMPORT_BATCH", 2)
+    monkeypatch.setattr(pieces, "PARALLEL_CHARS", 0)
+    monkeypatch.setattr(checks, "RUN_CHARS", 1)
+    monkeypatch.setattr(writing, "IMPORT_BATCH", 2)
     with target(kind, tmp_path, pg_admin) as spec:
         store = open_store(spec)
-        assert transfer.import_file(store, exported) == (3, 0)
+        assert importing.import_file(store, exported) == (3, 0)
         store.close()
         assert export_of(spec) == exported.read_text(encoding="utf-8")
     data = json.loads(exported.read_text(encoding="utf-8"))
@@ -144,9 +145,9 @@ def test_checked_in_processes_as_in_one(exported: Path, tmp_path: Path, pg_admin
     bad.write_text(json.dumps(data), encoding="utf-8")
     found = []
     for parallel in (0, 1 << 40):
-        monkeypatch.setattr(transfer, "PARALLEL_CHARS", parallel)
+        monkeypatch.setattr(pieces, "PARALLEL_CHARS", parallel)
         with pytest.raises(UserError) as refused:
-            transfer.import_file(Store(tmp_path / f"t{parallel}.db"), bad)
+            importing.import_file(Store(tmp_path / f"t{parallel}.db"), bad)
         found.append(refused.value.problems)
     assert found[0] == found[1] and len(found[0]) == 2
     assert found[0][0].startswith(f"games[0].hand_rows[{j}].points: differs")
@@ -173,7 +174,7 @@ def deep(value: Any, levels: int) -> Any:
 def test_a_game_called_plain_is_one_scan_finds_nothing_in(value: Any, levels: int) -> None:
     text = json.dumps({"uid": "u", "state": deep(value, levels)}, ensure_ascii=False)
     text = text.replace('"\\\\ud800"', '"\\ud800"')   # a lone surrogate, as a stranger's file may hold
-    game, plain = transfer._read_game(text)
+    game, plain = checks._read_game(text)
     assert json.dumps(game, default=vars) == json.dumps(read_json(text), default=vars)
     if plain:
         assert scan(game, "games[0]", [], 2) == []
@@ -183,7 +184,7 @@ def test_a_game_called_plain_is_one_scan_finds_nothing_in(value: Any, levels: in
 def test_nesting_at_the_limit(levels: int, found: bool) -> None:
     """A game is two levels into the export: 30 levels inside it are the 32 `scan` allows."""
     text = json.dumps(deep(1, levels))
-    game, plain = transfer._read_game(text)
+    game, plain = checks._read_game(text)
     assert bool(scan(game, "games[0]", [], 2)) is found
     assert plain is not found
 
@@ -195,13 +196,13 @@ def test_nesting_at_the_limit(levels: int, found: bool) -> None:
                     max_leaves=30))
 def test_the_export_indenter_writes_what_json_writes(value: Any) -> None:
     want = json.dumps(value, ensure_ascii=False, indent=1, sort_keys=True, allow_nan=False).replace("\n", "\n  ")
-    assert transfer._indented(value, "\n  ") == want
+    assert export._indented(value, "\n  ") == want
 
 
 def test_the_export_indenter_refuses_what_is_not_a_number() -> None:
     for value in (float("nan"), [1, {"a": float("inf")}]):
         with pytest.raises(StoreError):
-            transfer._indented(value, "\n")
+            export._indented(value, "\n")
 
 
 # ------------------------------------------------------------------ db copy
@@ -232,7 +233,7 @@ def test_db_copy_that_differs_keeps_nothing(cli: Callable[..., Run], exported: P
         r = cli("db", "copy", source, spec)
         assert r.code != 0 and "first difference at row 9" in r.err
         assert dump_any(spec) == before
-        monkeypatch.setattr(transfer, "differs_from_file", lambda store, path: True)
+        monkeypatch.setattr(export, "differs_from_file", lambda store, path: True)
         r = cli("db", "copy", str(exported), spec)
         assert r.code != 0 and "differs from" in r.err
         assert dump_any(spec) == before
@@ -321,23 +322,23 @@ def test_quick_shape_test_agrees_with_the_shape(k: int, data: st.DataObject) -> 
         else:
             parent[path[-1]] = copy.deepcopy(data.draw(st.sampled_from(ODD)))
     found: list[str] = []
-    transfer.GAME.check(game, "games[0]", found)
-    assert transfer._GAME_FITS(game) == (not found), found
+    schema.GAME.check(game, "games[0]", found)
+    assert checks._GAME_FITS(game) == (not found), found
 
 
 def test_a_file_changed_between_its_readings_is_refused(exported: Path, tmp_path: Path,
                                                          monkeypatch: pytest.MonkeyPatch) -> None:
-    first = transfer._Layout.game_texts
+    first = pieces.Layout.game_texts
 
     def altered(layout: Any, path: Path) -> Iterator[str]:
         for k, text in enumerate(first(layout, path)):
             yield text if k < 2 else text[:-1]
 
-    monkeypatch.setattr(transfer._Layout, "game_texts", altered)
-    monkeypatch.setattr(transfer, "IMPORT_BATCH", 1)
+    monkeypatch.setattr(pieces.Layout, "game_texts", altered)
+    monkeypatch.setattr(writing, "IMPORT_BATCH", 1)
     store = Store(tmp_path / "t.db")
     with pytest.raises(UserError) as refused:
-        transfer.import_file(store, exported)
+        importing.import_file(store, exported)
     assert "the file changed while it was read" in refused.value.message
     assert store.games() == []
 
@@ -352,7 +353,7 @@ def test_the_file_stays_writable_while_games_are_checked(exported: Path, tmp_pat
     path = tmp_path / "t.db"
     store = Store(path)
     writable = []
-    checked = transfer._Checker.game_text
+    checked = checks.Checker.game_text
 
     def game_text(self: Any, i: int, text: str) -> Any:
         other = sqlite3.connect(path, timeout=0, isolation_level=None)
@@ -366,9 +367,9 @@ def test_the_file_stays_writable_while_games_are_checked(exported: Path, tmp_pat
             other.close()
         return checked(self, i, text)
 
-    monkeypatch.setattr(transfer._Checker, "game_text", game_text)
-    monkeypatch.setattr(transfer, "IMPORT_BATCH", 1)
-    assert transfer.import_file(store, exported) == (3, 0)
+    monkeypatch.setattr(checks.Checker, "game_text", game_text)
+    monkeypatch.setattr(writing, "IMPORT_BATCH", 1)
+    assert importing.import_file(store, exported) == (3, 0)
     assert writable == [True, True, True]
     assert not [p for p in tmp_path.iterdir() if p.name.startswith(".scorepad-import-")]
     store.close()
@@ -379,18 +380,18 @@ def test_a_game_that_arrived_meanwhile_is_skipped(exported: Path, tmp_path: Path
     """Another import wrote one of the games while this one checked them: it is counted as present."""
     store = Store(tmp_path / "t.db")
     uid = json.loads(exported.read_text(encoding="utf-8"))["games"][1]["uid"]
-    merge = transfer._merge
+    merge = importing._merge
 
     def meanwhile(*args: Any) -> int:
         other = Store(tmp_path / "t.db")
-        other.create_game(ruleset_id="t", ruleset_hash=transfer.text_hash("t"), ruleset_text="t",
+        other.create_game(ruleset_id="t", ruleset_hash=text_hash("t"), ruleset_text="t",
                           ruleset_source="t.toml", variant=None, name=None, season=None, players=["a", "b"],
                           sides=[], options={}, state={}, uid=uid)
         other.close()
         return merge(*args)
 
-    monkeypatch.setattr(transfer, "_merge", meanwhile)
-    assert transfer.import_file(store, exported) == (2, 1)
+    monkeypatch.setattr(importing, "_merge", meanwhile)
+    assert importing.import_file(store, exported) == (2, 1)
     assert sorted(r[0] for r in store.db.execute("SELECT uid FROM games")) == sorted(
         g["uid"] for g in json.loads(exported.read_text(encoding="utf-8"))["games"])
     assert store.db.execute("SELECT COUNT(*) FROM hands WHERE game_id NOT IN (SELECT id FROM games)").fetchone()[0] == 0
@@ -404,7 +405,7 @@ def test_refused_import_leaves_no_staging_file(exported: Path, tmp_path: Path) -
     bad.write_text(json.dumps(data), encoding="utf-8")
     store = Store(tmp_path / "t.db")
     with pytest.raises(UserError):
-        transfer.import_file(store, bad)
+        importing.import_file(store, bad)
     assert not [p for p in tmp_path.iterdir() if p.name.startswith(".scorepad-import-")]
     assert store.games() == []
     store.close()
@@ -414,8 +415,8 @@ def test_refused_import_leaves_no_staging_file(exported: Path, tmp_path: Path) -
 def test_export_written_in_processes_is_the_same_text(cli: Callable[..., Run], exported: Path, tmp_path: Path,
                                                       pg_admin: str | None, monkeypatch: pytest.MonkeyPatch,
                                                       kind: str) -> None:
-    monkeypatch.setattr(transfer, "PARALLEL_HANDS", 0)
-    monkeypatch.setattr(transfer, "EXPORT_BATCH", 1)
+    monkeypatch.setattr(export, "PARALLEL_HANDS", 0)
+    monkeypatch.setattr(export, "EXPORT_BATCH", 1)
     with target(kind, tmp_path, pg_admin) as spec:
         assert cli("db", "copy", str(tmp_path / "source.db"), spec).code == 0
         assert export_of(spec) == exported.read_text(encoding="utf-8")
@@ -423,7 +424,7 @@ def test_export_written_in_processes_is_the_same_text(cli: Callable[..., Run], e
         with store.write() as db:
             db.execute("UPDATE games SET state = ? WHERE id = 2", ('{"score": NaN}',))
         with pytest.raises(StoreError):
-            transfer.export_text(store)
+            export.export_text(store)
         store.close()
 
 
@@ -439,11 +440,11 @@ def test_a_table_keeps_its_order_as_written(exported: Path, tmp_path: Path) -> N
     path = tmp_path / "reordered.json"
     path.write_text(json.dumps(data), encoding="utf-8")
     store = Store(tmp_path / "t.db")
-    assert transfer.import_file(store, path) == (3, 0)
+    assert importing.import_file(store, path) == (3, 0)
     gid = store.game_ids_by_uid()[game["uid"]]
     assert store.db.execute("SELECT options FROM games WHERE id = ?", (gid,)).fetchone()[0] == dumps(game["options"])
     assert dumps(active["state"]) in [s for (s,) in store.db.execute("SELECT state FROM hands WHERE game_id = ?", (gid,))]
-    assert transfer.export_text(store) == exported.read_text(encoding="utf-8")
+    assert export.export_text(store) == exported.read_text(encoding="utf-8")
     store.close()
 
 
@@ -455,8 +456,8 @@ def test_a_game_written_from_its_rows_is_the_indented_game(cli: Callable[..., Ru
     with store.write() as db:   # the values a damaged database may hold as well
         db.execute("UPDATE games SET name = NULL, variant = 'v', finished = 7 WHERE id = 1")
         db.execute("UPDATE hands SET created = '' WHERE id = 1")
-    raws = [raw for batch in transfer._raw_games(store) for raw in batch]
+    raws = [raw for batch in export._raw_games(store) for raw in batch]
     assert len(raws) == 3 and any(raw[3] is not None for raw in raws)
     for raw in raws:
-        assert transfer._game_text(raw) == transfer._indented(transfer._export_game(*raw), "\n  ")
+        assert export._game_text(raw) == export._indented(export._export_game(*raw), "\n  ")
     store.close()

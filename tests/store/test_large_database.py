@@ -9,7 +9,7 @@ from typing import Any
 
 from scorepad.app import games as play
 from scorepad.app import verify as verification
-from scorepad.app.transfer import export_chunks, export_data
+from scorepad.app.transfer.export import export_chunks, export_data
 from scorepad.store import Store
 
 

@@ -1,0 +1,287 @@
+"""The whole database as an export: each game written straight from its rows, a batch of games at a
+time (by one process per core for a large database), and the byte-for-byte comparison with a file.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import sqlite3
+from collections.abc import Iterator
+from contextlib import contextmanager
+from itertools import zip_longest
+from json.encoder import encode_basestring
+from pathlib import Path
+from typing import Any
+
+from scorepad.app.shapes import (
+    read_json,
+)
+from scorepad.app.transfer.forked import forked_in_order
+from scorepad.app.transfer.pieces import Layout, read_document
+from scorepad.app.transfer.schema import FORMAT, VERSION, file_name, same
+from scorepad.errors import StoreError
+from scorepad.locale import _
+from scorepad.store import Store
+from scorepad.store.sqlite import gc_paused
+from scorepad.store.sqlite import loads as stored_json
+
+EXPORT_BATCH = 200  # games read together: their hands, audit entries and bids in one statement each
+
+
+PARALLEL_HANDS = 5000  # a database with more hands is exported by one process per core
+
+
+RawGame = tuple[tuple[Any, ...], list[Any], list[Any], "str | None"]  # a game's rows: game, hands, audit, bid
+
+
+def _raw_games(store: Store) -> Iterator[list[RawGame]]:
+    """Every game's rows as stored, in the export's order (created, id), a batch of games at a time:
+    four statements per batch rather than four per game (a round trip each on a server)."""
+    db = store.db
+    ids = [gid for (gid,) in db.execute("SELECT id FROM games ORDER BY created, id")]
+    for k in range(0, len(ids), EXPORT_BATCH):
+        batch = ids[k:k + EXPORT_BATCH]
+        within = f"IN ({', '.join('?' for _ in batch)})"
+        games = {r[0]: tuple(r) for r in db.execute(
+            "SELECT id, uid, ruleset_id, ruleset_hash, variant, name, season, players, sides, options, created,"
+            f" finished, hands, state FROM games WHERE id {within}", batch)}
+        hands: dict[int, list[Any]] = {}
+        for r in db.execute("SELECT game_id, n, status, typed, hand, points, breakdown, events, state, created"
+                            f" FROM hands WHERE game_id {within} ORDER BY id", batch):
+            hands.setdefault(r[0], []).append(tuple(r))
+        audit: dict[int, list[Any]] = {}
+        for r in db.execute(f"SELECT game_id, at, action, hand_n, detail FROM audit WHERE game_id {within} ORDER BY id",
+                            batch):
+            audit.setdefault(r[0], []).append(tuple(r))
+        bids = dict(db.execute(f"SELECT game_id, typed FROM pending_bids WHERE game_id {within}", batch))
+        yield [(games[gid], hands.get(gid, []), audit.get(gid, []), bids.get(gid)) for gid in batch if gid in games]
+
+
+def _export_games(store: Store) -> Iterator[dict[str, Any]]:
+    """Every game in export form, in the export's order."""
+    for batch in _raw_games(store):
+        for raw in batch:
+            yield _export_game(*raw)
+
+
+def _game_texts(store: Store) -> Iterator[str]:
+    """Each game's text in the export (two levels deep), in order. A large database is written by one
+    process per core, where processes can be forked (writing the indented JSON is most of an export's
+    time): this process reads the rows, a batch at a time, and the others turn them into text."""
+    import multiprocessing
+
+    total = store.db.execute("SELECT COUNT(*) FROM hands").fetchone()[0]
+    workers = os.cpu_count() or 1
+    if total <= PARALLEL_HANDS or workers <= 1 or "fork" not in multiprocessing.get_all_start_methods():
+        for batch in _raw_games(store):
+            yield from _texts_of(batch)
+        return
+    yield from forked_in_order(_texts_of, _raw_games(store), workers)
+
+
+def _texts_of(batch: list[RawGame]) -> list[str]:
+    with gc_paused():
+        return [_game_text(raw) for raw in batch]
+
+
+def _game_text(raw: RawGame) -> str:
+    """`_indented(_export_game(*raw), "\n  ")`, written from the rows without the tables in between: the
+    keys of a game, a hand and an audit entry are known, so they are written in sorted order as they are."""
+    (_gid, uid, rid, rhash, variant, name, season, players, sides, options, created, finished, n_hands,
+     state) = raw[0]
+    loads, at = stored_json, "\n   "
+    rows = ",\n    ".join([_hand_text(r) for r in raw[1]])
+    entries = ",\n    ".join([
+        '{\n     "action": ' + _indented(act, "\n     ") + ',\n     "at": ' + _indented(a, "\n     ")
+        + ',\n     "detail": ' + _indented(loads(d), "\n     ") + ',\n     "hand": ' + _indented(hn, "\n     ")
+        + "\n    }" for _g, a, act, hn, d in raw[2]])
+    parts = ['"audit": ' + ("[\n    " + entries + "\n   ]" if entries else "[]"),
+             '"created": ' + _indented(created, at), '"finished": ' + _indented(bool(finished), at),
+             '"hand_rows": ' + ("[\n    " + rows + "\n   ]" if rows else "[]"), '"hands": ' + _indented(n_hands, at),
+             '"name": ' + _indented(name, at), '"options": ' + _indented(loads(options), at)]
+    if raw[3] is not None:
+        parts.append('"pending_bid": ' + _indented(list(loads(raw[3])), at))
+    parts += ['"players": ' + _indented(loads(players), at), '"ruleset_hash": ' + _indented(rhash, at),
+              '"ruleset_id": ' + _indented(rid, at), '"season": ' + _indented(season, at),
+              '"sides": ' + _indented(loads(sides), at), '"state": ' + _indented(loads(state), at),
+              '"uid": ' + _indented(uid, at), '"variant": ' + _indented(variant, at)]
+    return "{\n   " + ",\n   ".join(parts) + "\n  }"
+
+
+def _hand_text(r: tuple[Any, ...]) -> str:
+    """A hand row of the export, four levels deep."""
+    _g, n, status, typed, hand, points, breakdown, events, state, created = r
+    loads, at = stored_json, "\n     "
+    return ('{\n     "breakdown": ' + _indented(loads(breakdown), at) + ',\n     "created": ' + _indented(created, at)
+            + ',\n     "events": ' + _indented(loads(events), at) + ',\n     "hand": ' + _indented(loads(hand), at)
+            + ',\n     "n": ' + _indented(n, at) + ',\n     "points": ' + _indented(loads(points), at)
+            + ',\n     "state": ' + _indented(loads(state), at) + ',\n     "status": ' + _indented(status, at)
+            + ',\n     "typed": ' + _indented(loads(typed), at) + "\n    }")
+
+
+def _export_game(row: tuple[Any, ...], hands: list[Any], audit: list[Any], bid: str | None) -> dict[str, Any]:
+    """One game of the export from its rows."""
+    (_gid, uid, rid, rhash, variant, name, season, players, sides, options, created, finished, n_hands, state) = row
+    loads = stored_json
+    return {**({"pending_bid": list(loads(bid))} if bid is not None else {}),
+            "uid": uid, "ruleset_id": rid, "ruleset_hash": rhash, "variant": variant, "name": name,
+            "season": season, "players": loads(players), "sides": loads(sides), "options": loads(options),
+            "created": created, "finished": bool(finished), "hands": n_hands, "state": loads(state),
+            "hand_rows": [{"n": n, "status": st, "typed": loads(t), "hand": loads(h), "points": loads(p),
+                           "breakdown": loads(b), "events": loads(e), "state": loads(s), "created": c}
+                          for _g, n, st, t, h, p, b, e, s, c in hands],
+            "audit": [{"at": a, "action": act, "hand": hn, "detail": loads(d)} for _g, a, act, hn, d in audit]}
+
+
+def _export_head(store: Store) -> dict[str, Any]:
+    """Everything of the export but its games."""
+    db = store.db
+    rulesets = [{"hash": h, "ruleset_id": r, "source": file_name(s), "text": t}
+                for h, r, s, t in db.execute("SELECT hash, ruleset_id, source, text FROM rulesets ORDER BY hash")]
+    meta = {k: v for k, v in db.execute("SELECT key, value FROM meta WHERE key = 'current_season'")}
+    return {"format": FORMAT, "version": VERSION, "meta": meta, "rulesets": rulesets}
+
+
+def export_data(store: Store) -> dict[str, Any]:
+    """The whole database as one value (the export's content; `export_chunks` writes it game by game)."""
+    with _one_view(store):
+        return {**_export_head(store), "games": list(_export_games(store))}
+
+
+@contextmanager
+def _one_view(store: Store) -> Iterator[None]:
+    """An SQLite file in WAL mode read in one read transaction, so that the export is of one moment
+    while other commands go on writing (a server's `backup` reads from its snapshot)."""
+    db = store.db
+    if not (store.wal and isinstance(db, sqlite3.Connection) and not db.in_transaction):
+        yield
+        return
+    db.execute("BEGIN")
+    try:
+        yield
+    finally:
+        db.execute("COMMIT")
+
+
+def _dumps(value: Any, depth: int) -> str:
+    """`value` as it appears `depth` levels deep in the indented export (JSON text has no raw newline
+    inside a string, so indenting each line is indenting the value)."""
+    try:
+        text = json.dumps(value, ensure_ascii=False, indent=1, sort_keys=True, allow_nan=False)
+    except ValueError:
+        raise _not_a_number() from None
+    return text.replace("\n", "\n" + " " * depth)
+
+
+def _not_a_number() -> StoreError:
+    return StoreError(_("the database holds a value that is not a number (NaN or an infinity); "
+                        "`scorepad verify` shows which game"))
+
+
+_KEYS: dict[str, str] = {}  # a table key as the export writes it, with its ": "
+
+
+def _indented(value: Any, nl: str) -> str:
+    """`json.dumps(value, ensure_ascii=False, indent=1, sort_keys=True, allow_nan=False)` with every line
+    break followed by the indent `nl` holds: the same text, two to three times as fast (the json
+    module writes an indented document with its pure-Python encoder, most of an export's time)."""
+    t = type(value)
+    if t is dict:
+        if not value:
+            return "{}"
+        inner = nl + " "
+        parts = []
+        for k in sorted(value):
+            key = _KEYS.get(k)
+            if key is None:
+                if type(k) is not str:
+                    return _dumps(value, 0).replace("\n", nl)
+                key = _KEYS[k] = encode_basestring(k) + ": "
+            v = value[k]
+            tv = type(v)
+            parts.append(key + (encode_basestring(v) if tv is str else int.__repr__(v) if tv is int
+                                else _indented(v, inner)))
+        return "{" + inner + ("," + inner).join(parts) + nl + "}"
+    if t is list:
+        if not value:
+            return "[]"
+        inner = nl + " "
+        return "[" + inner + ("," + inner).join([
+            encode_basestring(v) if type(v) is str else int.__repr__(v) if type(v) is int else _indented(v, inner)
+            for v in value]) + nl + "]"
+    if t is str:
+        return encode_basestring(value)
+    if t is int:
+        return int.__repr__(value)
+    if t is float:
+        if value != value or value in (math.inf, -math.inf):
+            raise _not_a_number()
+        return float.__repr__(value)
+    if value is None:
+        return "null"
+    if value is True:
+        return "true"
+    if value is False:
+        return "false"
+    return _dumps(value, 0).replace("\n", nl)
+
+
+def export_chunks(store: Store) -> Iterator[str]:
+    """The export text piece by piece, one game at a time: the same text as `json.dumps` of
+    `export_data` (indent 1, sorted keys), without the whole database in memory at once."""
+    with _one_view(store), gc_paused():
+        head = {**_export_head(store), "games": None}
+        yield "{"
+        for i, key in enumerate(sorted(head)):
+            yield ("," if i else "") + "\n " + json.dumps(key, ensure_ascii=False) + ": "
+            if key != "games":
+                yield _dumps(head[key], 1)
+                continue
+            texts = _game_texts(store)
+            first = next(texts, None)
+            if first is None:
+                yield "[]"
+                continue
+            yield "[\n  " + first
+            for text in texts:
+                yield ",\n  " + text
+            yield "\n ]"
+        yield "\n}\n"
+
+
+def export_text(store: Store) -> str:
+    return "".join(export_chunks(store))
+
+
+def differs_from_file(store: Store, path: Path) -> bool:
+    """Whether the database's export differs as JSON (`same`) from the export file at `path`: compared
+    game by game, with the file read a game at a time."""
+    try:
+        layout = Layout.read(path)
+    except (ValueError, RecursionError, UnicodeDecodeError):
+        layout = None
+    if layout is None or layout.spans is None:
+        data = read_json(read_document(path, "a scorepad export"))
+        head, theirs = {k: v for k, v in data.items() if k != "games"}, iter(data.get("games") or [])
+    else:
+        head, theirs = layout.head, (read_json(text) for text in layout.game_texts(path))
+    if not same(_export_head(store), head):
+        return True
+    end = object()
+    return any(a is end or b is end or not same(a, b)
+               for a, b in zip_longest(_export_games(store), theirs, fillvalue=end))
+
+
+def backup(store: Store, target: Path) -> None:
+    """A consistent copy of the database: an SQLite file copied by SQLite's online backup; a server's
+    database written as an export file from one snapshot (read back by `import` or `db copy`)."""
+    snapshot = getattr(store, "snapshot", None)
+    if snapshot is None:
+        store.backup(target)
+        return
+    from scorepad.text.output import write_atomic
+
+    with snapshot():
+        write_atomic(Path(target), export_chunks(store))

@@ -1,0 +1,143 @@
+"""The export's documented format (docs/export.md) as shapes every imported value is checked against,
+and the JSON a value is written and compared as.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable
+from json.encoder import encode_basestring
+from typing import Any
+
+from scorepad.app.shapes import (
+    MAX_NAME,
+    Anything,
+    Bool,
+    Int,
+    Items,
+    ListOf,
+    Number,
+    Record,
+    Shape,
+    Text,
+    Time,
+)
+from scorepad.locale import N_
+from scorepad.names import MAX_GAME_NAME, MAX_SIDE_NAME
+
+FORMAT = "scorepad-export"
+
+
+VERSION = 1
+
+
+MAX_FILE_BYTES = 1 << 30
+
+
+STATUSES = ("active", "undone", "replaced")
+
+
+NAME = Text(max_len=MAX_NAME, name=True)
+
+
+SIDE_NAME = Text(max_len=MAX_SIDE_NAME, name=True)
+
+
+HASH = Text(pattern=r"[0-9a-f]{16}", hint=N_("16 hexadecimal digits"))
+
+
+UID = Text(pattern=r"[0-9A-Za-z][0-9A-Za-z_-]{0,63}", hint=N_("up to 64 letters, digits, - and _"))
+
+
+RULESET_ID = Text(max_len=100)
+
+
+TYPED = ListOf(Text(max_len=1000), max_len=1000)
+
+
+TABLE = Anything(table=True)
+
+
+RULESET = Record({"hash": HASH, "ruleset_id": RULESET_ID, "source": Text(max_len=4096), "text": Text()})
+
+
+LINE = Items([Text(max_len=1000), Number(), ListOf(Text(max_len=100))])
+
+
+HAND_ROW = Record({
+    "n": Int(1, 10**9), "status": Text(choices=STATUSES), "typed": TYPED, "hand": TABLE,
+    "points": ListOf(Number()), "breakdown": ListOf(ListOf(LINE)), "events": ListOf(Text(max_len=10_000)),
+    "state": TABLE, "created": Time()})
+
+
+AUDIT = Record({"at": Time(), "action": Text(pattern=r"[a-z][a-z_-]{0,31}( [a-z][a-z_-]{0,31})?",
+                                              hint=N_("a word such as edit or undo (or two: undo bid)")),
+                "hand": Int(0, 10**9, nullable=True), "detail": TABLE})
+
+
+GAME = Record({
+    "uid": UID, "ruleset_id": RULESET_ID, "ruleset_hash": HASH, "variant": Text(max_len=100, nullable=True),
+    "name": Text(max_len=MAX_GAME_NAME, name=True, nullable=True),
+    "season": Text(max_len=MAX_NAME, name=True, nullable=True), "created": Time(),
+    "players": ListOf(NAME, 1, 64), "sides": ListOf(Record({"name": SIDE_NAME, "members": ListOf(Int(0, 63), 1, 64)}), 1, 64),
+    "options": TABLE, "finished": Bool(), "hands": Int(0, 10**9), "state": TABLE,
+    "hand_rows": ListOf(HAND_ROW), "audit": ListOf(AUDIT), "pending_bid": TYPED}, frozenset({"pending_bid"}))
+
+
+EXPORT = Record({"format": Text(choices=[FORMAT]), "version": Int(), "meta": Record({"current_season": NAME},
+                                                                                     frozenset({"current_season"})),
+                 "rulesets": ListOf(RULESET), "games": ListOf(GAME)})
+
+
+class _Open(Record):
+    """A table with some known keys (what `scorepad log` reads); other keys are allowed."""
+
+    def check_value(self, value: Any, path: str, out: list[str]) -> None:
+        if not isinstance(value, dict):
+            super().check_value(value, path, out)
+            return
+        super().check_value({k: v for k, v in value.items() if k in self.fields}, path, out)
+
+
+_TYPED_ONLY = _Open({"typed": TYPED})
+
+
+# The audit details `scorepad log` reads, per action; other actions' details are only scanned.
+AUDIT_DETAILS: dict[str, Shape] = {
+    "undo": _Open({"removed": _Open({"n": Int(), "typed": TYPED})}, frozenset({"removed"})),
+    "edit": _Open({"hand": Int(), "old": _TYPED_ONLY, "new": _TYPED_ONLY}),
+    "new": _Open({"players": ListOf(Text(max_len=1000))}, frozenset({"players"})),
+    "finish": _Open({"events": ListOf(Text(max_len=10_000))}, frozenset({"events"})),
+    "redo": _Open({"restored": _Open({"n": Int(), "typed": TYPED})}, frozenset({"restored"})),
+    "bid": _Open({"bid": TYPED}, frozenset({"bid"})),
+}
+
+
+def file_name(source: str) -> str:
+    """The file name of a ruleset's source, without the folders (an export never carries paths)."""
+    return re.split(r"[\\/]", source)[-1]
+
+
+def _encoder(sort_keys: bool, allow_nan: bool) -> Callable[[Any], str]:
+    """Compact JSON (as the store's `dumps`); json's C encoder made once, not at every call."""
+    from json.encoder import c_make_encoder  # type: ignore[attr-defined]
+
+    if c_make_encoder is None:  # a Python without json's C accelerator
+        return json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), sort_keys=sort_keys,
+                                allow_nan=allow_nan).encode
+    encode = c_make_encoder(None, None, encode_basestring, None, ":", ",", sort_keys, False, allow_nan)
+    return lambda value: "".join(encode(value, 0))
+
+
+# What two values are compared by (as `same`): their JSON with sorted keys. What is written: a value's
+# JSON with its keys in its own order (the store's `dumps`; NaN refused).
+canonical_json = _encoder(True, True)
+
+
+written_json = _encoder(False, False)
+
+
+def same(a: Any, b: Any) -> bool:
+    """Equal as JSON: True is not 1, 1.0 is not 1, and key order does not matter."""
+    return json.dumps(a, sort_keys=True) == json.dumps(b, sort_keys=True)
