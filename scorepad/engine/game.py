@@ -675,6 +675,24 @@ def render_message(text: str, parts: Sequence[Formula], env: Mapping[str, Any],
 def score_by_formula(game: Game, state: State, hand: Hand) -> HandResult:
     """One hand scored formula by formula: the engine that says every refusal and error in its own
     words (engine/scoring.py runs it where the game's hand code gives up)."""
+    scope = _checked_scope(game, state, hand)
+    new = copy_state(state)
+    new["hands"] = state["hands"] + 1
+    try:
+        race = _Race.start(game, scope.hand_env, state)
+        points, breakdown = _score_lines(game, scope, state, new, race)
+    except FormulaError as exc:
+        raise HandError(_hand_formula_problem(exc)) from None
+    events: list[str] = []
+    ended = _run_rules(game, scope, new, scope.plan.hand_rules, points, breakdown,
+                       events, finished_early=False)
+    finish_if_over(game, new, scope, points, breakdown, events, forced_end=ended, race=race)
+    _pass_deal(game, new, scope, points)
+    return HandResult(new, points, breakdown, events)
+
+
+def _checked_scope(game: Game, state: State, hand: Hand) -> _Scope:
+    """The hand's names with its checks passed and its lets worked out; a hand a check fails is refused."""
     scope = _Scope(game, state, hand)
     failed: list[str] = []
     problems = run_checks(game, scope, state, scope.plan.early, failed)
@@ -687,53 +705,46 @@ def score_by_formula(game: Game, state: State, hand: Hand) -> HandResult:
     problems = run_checks(game, scope, state, scope.plan.late, failed)
     if problems:
         raise _refuse(problems, failed)
+    return scope
 
-    new = copy_state(state)
-    new["hands"] = state["hands"] + 1
+
+def _score_lines(game: Game, scope: _Scope, state: State, new: State,
+                 race: _Race | None) -> tuple[list[int | float], Breakdown]:
+    """Each score line's points for every playing side (or player), added to its counters in `new`."""
     n_sides = len(game.sides)
     points: list[int | float] = [0] * n_sides
     breakdown: Breakdown = [[] for _ in range(n_sides)]
-    try:
-        race = _Race.start(game, scope.hand_env, state)
-        playing = [side["status"] == "playing" for side in state["sides"]]
-        new_sides = new["sides"]
-        for item, per_player, targets in scope.plan.scores:
-            envs = scope.player_envs if per_player else scope.side_envs
-            when, formula = item.when, item.points
-            stage: list[tuple[int, str, int | float]] = []
-            for k, at, label in targets:
-                if not playing[k]:
-                    continue
-                env = envs[at]
-                if when is not None and not when.fast(env):
-                    continue
-                pts = formula.fast(env)
-                if type(pts) is not int and (isinstance(pts, bool) or not isinstance(pts, (int, float))):
-                    raise FormulaError(f"{item.id}: points must be a number, got {value_kind(pts)}")
-                if pts == 0:
-                    continue
-                stage.append((k, label, pts))
-            if race is not None:
-                stage = race.count(stage, item.label, "score" in item.to, new)
-            for k, label, pts in stage:
-                points[k] += pts
-                breakdown[k].append(Line(label, pts, item.to))
-                side = new_sides[k]
-                for counter in item.to:
-                    try:
-                        side[counter] = side[counter] + pts
-                    except TypeError:
-                        raise HandError(Said(N_("this hand cannot be scored: {problem}"), problem=(
-                            f"{item.id} adds points to {counter}, which holds {value_kind(side[counter])}"))) from None
-    except FormulaError as exc:
-        raise HandError(_hand_formula_problem(exc)) from None
-
-    events: list[str] = []
-    ended = _run_rules(game, scope, new, scope.plan.hand_rules, points, breakdown,
-                       events, finished_early=False)
-    finish_if_over(game, new, scope, points, breakdown, events, forced_end=ended, race=race)
-    _pass_deal(game, new, scope, points)
-    return HandResult(new, points, breakdown, events)
+    playing = [side["status"] == "playing" for side in state["sides"]]
+    new_sides = new["sides"]
+    for item, per_player, targets in scope.plan.scores:
+        envs = scope.player_envs if per_player else scope.side_envs
+        when, formula = item.when, item.points
+        stage: list[tuple[int, str, int | float]] = []
+        for k, at, label in targets:
+            if not playing[k]:
+                continue
+            env = envs[at]
+            if when is not None and not when.fast(env):
+                continue
+            pts = formula.fast(env)
+            if type(pts) is not int and (isinstance(pts, bool) or not isinstance(pts, (int, float))):
+                raise FormulaError(f"{item.id}: points must be a number, got {value_kind(pts)}")
+            if pts == 0:
+                continue
+            stage.append((k, label, pts))
+        if race is not None:
+            stage = race.count(stage, item.label, "score" in item.to, new)
+        for k, label, pts in stage:
+            points[k] += pts
+            breakdown[k].append(Line(label, pts, item.to))
+            side = new_sides[k]
+            for counter in item.to:
+                try:
+                    side[counter] = side[counter] + pts
+                except TypeError:
+                    raise HandError(Said(N_("this hand cannot be scored: {problem}"), problem=(
+                        f"{item.id} adds points to {counter}, which holds {value_kind(side[counter])}"))) from None
+    return points, breakdown
 
 
 @mutable_record

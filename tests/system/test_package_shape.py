@@ -1,0 +1,22 @@
+"""The package's shape, as the layers issue asks: no function a newcomer cannot read in one screen.
+(Imports pointing down and no cycles: import-linter's contracts in pyproject.toml; complexity and
+statements: ruff's C901 and PLR0915; both run by .ci/run.)"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+PACKAGE = Path(__file__).parents[2] / "scorepad"
+MAX_LINES = 60
+
+
+def test_no_function_is_longer_than_sixty_lines() -> None:
+    long = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+                lines = (node.end_lineno or node.lineno) - node.lineno + 1
+                if lines > MAX_LINES:
+                    long.append(f"{path.relative_to(PACKAGE.parent)}:{node.lineno} {node.name} ({lines} lines)")
+    assert not long, "split by what each part decides:\n" + "\n".join(long)
