@@ -39,6 +39,16 @@ def spawn(env: dict[str, str], *args: str) -> Any:
     return child
 
 
+def waiting(child: Any) -> None:
+    """Until the program has stopped writing and waits for the keyboard: Ctrl-C or Ctrl-D typed while
+    a question is still being written (or the terminal set up for it) is not what a person does."""
+    while True:
+        try:
+            child.read_nonblocking(4096, timeout=0.3)
+        except pexpect.TIMEOUT:
+            return
+
+
 def standings(env: dict[str, str]) -> dict[str, Any]:
     out = run(env, "standings", "--json")
     assert out.returncode == 0, out.stderr
@@ -166,6 +176,7 @@ def test_ctrl_c_and_ctrl_d_store_nothing(env: dict[str, str]) -> None:
     child.expect_exact("ann: bid (")
     child.sendline("4")
     child.expect_exact("bob: bid")
+    waiting(child)
     child.sendintr()
     child.expect("nothing was stored")
     assert finish(child) == 130
@@ -173,6 +184,7 @@ def test_ctrl_c_and_ctrl_d_store_nothing(env: dict[str, str]) -> None:
     child.expect_exact("ann: bid (")
     child.sendline("4,3,3,3")
     child.expect_exact("ann: tricks")
+    waiting(child)
     child.sendeof()
     child.expect("nothing was stored")
     assert finish(child) == 130
@@ -239,6 +251,7 @@ def test_bids_written_down_before_the_play_then_completed(env: dict[str, str]) -
     child.sendline("y")
     child.expect("Hand 2 recorded")
     child.expect_exact("hand 3> ")
+    waiting(child)
     child.sendeof()
     assert finish(child) == 0
     assert scores(env) == [71 + 61, -60 + 60]
