@@ -286,7 +286,22 @@ def table_formats() -> list[str]:
     return sorted(f for f in tabulate_formats if f not in RAW_MARKUP_FORMATS and f != "html")
 
 
-def table_text(fmt: str, rows: Sequence[dict[str, Any]], columns: Sequence[str]) -> str:
+def counter_words(games: Sequence[GameRow], columns: Sequence[str]) -> dict[str, str]:
+    """The language's words for the counters of the `total …` columns (a season of one ruleset): the
+    label its translation gives each on the score display (Spades' bags: «мешки»); none in English."""
+    counters = [c[len("total "):] for c in columns if c.startswith("total ")]
+    if not counters or not games or current() == "en":
+        return {}
+    from scorepad.app.games import pinned_ruleset
+    from scorepad.rules.vocabulary import Vocabulary
+
+    last = games[-1]
+    words = Vocabulary(pinned_ruleset(last.ruleset_text, last.ruleset_source, last.variant), {})
+    return {c: label for c in counters if (label := words.display_label(c))}
+
+
+def table_text(fmt: str, rows: Sequence[dict[str, Any]], columns: Sequence[str],
+               counters: Mapping[str, str] | None = None) -> str:
     """The table as csv, markdown or a tabulate format; cells are made safe for where each format goes."""
     from scorepad.errors import UserError
     from scorepad.text.output import markdown_cell, spreadsheet_safe
@@ -306,7 +321,7 @@ def table_text(fmt: str, rows: Sequence[dict[str, Any]], columns: Sequence[str])
         raise UserError(_("unknown format {fmt} (text, markdown, csv, json, html, or a tabulate format: "
                           "{value})").format(fmt=repr(fmt), value=", ".join(table_formats())))
     cells = [[r.get(c) for c in columns] for r in rows]
-    headers = [column_label(c) for c in columns]
+    headers = [column_label(c, counters) for c in columns]
     if table_fmt in ("github", "pipe"):
         cells = [[markdown_cell(v) for v in row] for row in cells]
         headers = [markdown_cell(h) for h in headers]
@@ -357,8 +372,8 @@ def season_report(store: Store, name: str | None, fmt: str = "text", *, ruleset:
                   "totals": [[s["score"] for s in h.state["sides"]] for h in store.hands(g.id)]}
                  for g in chosen[-MAX_GAME_CHARTS:]]
         return season_html(_("Season {season}").format(season=season), rows, columns, lines, drawn, len(chosen),
-                           [g.id for g in chosen])
-    body = table_text(fmt, rows, columns)
+                           [g.id for g in chosen], counter_words(chosen, columns))
+    body = table_text(fmt, rows, columns, counter_words(chosen, columns) if fmt != "csv" else None)
     if fmt == "text":
         title = ngettext("Season {season}: {n} game", "Season {season}: {n} games", len(chosen))
         return title.format(season=season, n=len(chosen)) + f"\n{body}"

@@ -117,6 +117,11 @@ class Vocabulary:
             return self.quoted(self._labels[ident])
         return None
 
+    def display_label(self, ident: str) -> str | None:
+        """The label the language's score display gives a counter, option or value (Spades' bags:
+        «мешки»), unquoted; None where the translation gives it none (and in English)."""
+        return self._labels.get(ident)
+
     def typed_name(self, field: str) -> str:
         """The name a player of the language types a field by: its translation's first name, else its id."""
         native = self._field_names.get(field)

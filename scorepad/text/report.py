@@ -11,7 +11,7 @@ from __future__ import annotations
 import colorsys
 import html
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from scorepad.locale import _, current, ngettext
@@ -172,14 +172,15 @@ def game_card(g: dict[str, Any]) -> str:
 
 
 def season_html(title: str, rows: Sequence[dict[str, Any]], columns: Sequence[str], lines: dict[str, PlayerLine],
-                games: Sequence[dict[str, Any]], total_games: int, order: Sequence[int] = ()) -> str:
+                games: Sequence[dict[str, Any]], total_games: int, order: Sequence[int] = (),
+                counters: Mapping[str, str] | None = None) -> str:
     """The page: the table (sortable by a click on a column), ratings over time, game progressions.
 
     `order` lists the season's game ids in the order they were played: the rating chart's x axis,
     so each player's points sit above the games he played.
     """
     lang = current()
-    head = "".join(f"<th>{_esc(column_label(c).replace('_', ' '))}</th>" for c in columns)
+    head = "".join(f"<th>{_esc(column_label(c, counters).replace('_', ' '))}</th>" for c in columns)
     body = []
     for r in rows:
         cells = []

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -52,9 +53,12 @@ COLUMN_LABELS = {"player": N_("player"), "games": N_("games"), "wins": N_("wins"
 """The columns as headed in the text tables (CSV and JSON keep the ids; English shows the ids)."""
 
 
-def column_label(column: str) -> str:
+def column_label(column: str, counters: Mapping[str, str] | None = None) -> str:
+    """A column's heading in the language shown; `counters`: the language's words for the counters of
+    the `total …` columns (season.counter_words), else their ids."""
     if column.startswith("total "):
-        return _("total {counter}").format(counter=column[len("total "):])
+        counter = column[len("total "):]
+        return _("total {counter}").format(counter=(counters or {}).get(counter, counter))
     if column.endswith(" points") and column not in COLUMN_LABELS:
         ruleset = column[: -len(" points")]
         return _("{ruleset} points").format(ruleset=name_of(ruleset, current()) or ruleset)

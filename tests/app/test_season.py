@@ -6,6 +6,7 @@ import csv
 import io
 import json
 import os
+import re
 import shutil
 from collections.abc import Callable
 from pathlib import Path
@@ -227,3 +228,22 @@ def test_one_ruleset_season_sums_its_counters(cli: Callable[..., Run]) -> None:
                   rows[p]["total assholes"]) for p in rows}
     assert titles == {"a": ("2", "1", "0", "0"), "b": ("1", "1", "1", "0"), "c": ("0", "1", "1", "1"),
                       "d": ("0", "0", "1", "2")}
+
+
+def test_a_counter_column_is_headed_in_the_language_shown(cli: Callable[..., Run]) -> None:
+    """Spades' bags summed over the season: headed by the word its translation gives the counter on the
+    score display (the ruleset's `[translations.ru.display] bags`), never the id; CSV keeps the id."""
+    import tomllib
+
+    words = tomllib.loads((Path(__file__).parents[2] / "rulesets" / "spades.toml").read_text(encoding="utf-8"))
+    bags = {lang: words["translations"][lang]["display"]["bags"] for lang in ("ru", "uk", "et")}
+    cli("new", "spades", "ann", "bob", "cat", "dan")
+    assert cli("hand", "bid=4,3,3,3", "tricks=5,3,3,2").code == 0
+    for lang, word in bags.items():
+        for fmt in ("text", "markdown", "html"):
+            shown = cli("--lang", lang, "season", "--include-unfinished", "--format", fmt).out
+            if fmt == "html":   # the page's data keeps the column ids; its headings are words
+                shown = "".join(re.findall(r"<th>[^<]*</th>", shown))
+            assert word in shown and "bags" not in shown, (lang, fmt)
+    assert "total bags" in cli("--lang", "ru", "season", "--include-unfinished", "--format", "csv").out
+    assert "total bags" in cli("season", "--include-unfinished").out
