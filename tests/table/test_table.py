@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import shlex
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -34,8 +35,11 @@ def run(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
 
 def spawn(env: dict[str, str], *args: str) -> Any:
     """scorepad on a pseudo-terminal, as a person at the table runs it."""
+    # Ctrl-C interrupts as at a person's terminal, even where this suite runs with SIGINT ignored (a
+    # job started in the background by a script, which Python would otherwise keep ignoring)
     child = pexpect.spawn(sys.executable, ["-m", "scorepad", *args], env=env, encoding="utf-8",
-                          timeout=TIMEOUT, dimensions=(50, 200))
+                          timeout=TIMEOUT, dimensions=(50, 200),
+                          preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     return child
 
 
