@@ -27,7 +27,6 @@ sys.path.insert(0, {bench!r})
 from run import scenario_sequences
 from types import SimpleNamespace
 from scorepad.engine import game, handcode, scoring
-from scorepad.rules.expr import reference_evaluation
 from before import engine_before
 legacy_engine = engine_before()
 rid, which, passes = sys.argv[1], sys.argv[2], int(sys.argv[3])
@@ -35,13 +34,11 @@ seqs = scenario_sequences(rid)
 engine = SimpleNamespace(initial_state=game.initial_state, apply_hand=scoring.apply_hand)
 mod = engine if which == "new" else legacy_engine
 handcode.HAND_WARM_UP = 0  # the hand code from the first hand (the warm-up is counted per ruleset text)
-ctx = reference_evaluation() if which == "old" else __import__("contextlib").nullcontext()
-with ctx:
-    for _ in range(passes):
-        for game, hands in seqs:
-            state = mod.initial_state(game)
-            for hand in hands:
-                state = mod.apply_hand(game, state, hand).state
+for _ in range(passes):
+    for game, hands in seqs:
+        state = mod.initial_state(game)
+        for hand in hands:
+            state = mod.apply_hand(game, state, hand).state
 print(sum(len(h) for _, h in seqs))
 """
 

@@ -439,7 +439,6 @@ def _bench_engine(min_seconds: float, out: dict[str, Any], legacy_engine: Any) -
     from scorepad.engine import scoring
     from scorepad.engine.game import initial_state
     from scorepad.engine.scoring import apply_hand
-    from scorepad.rules.expr import reference_evaluation
     from scorepad.rules.registry import entries
 
     print("\n4. Engine replay throughput per bundled ruleset (hands from tests/scenarios/<id>/)")
@@ -477,8 +476,7 @@ def _bench_engine(min_seconds: float, out: dict[str, Any], legacy_engine: Any) -
             with scoring.per_formula_engine():
                 by_formula.append(rate_of(apply_hand, initial_state, min_seconds / 3))
             if legacy_engine is not None:
-                with reference_evaluation():
-                    before.append(rate_of(legacy_engine.apply_hand, legacy_engine.initial_state, min_seconds / 3))
+                before.append(rate_of(legacy_engine.apply_hand, legacy_engine.initial_state, min_seconds / 3))
         rate, formula_rate = max(rates), max(by_formula)
         out[rid] = {"scenario_hands": total, "hands_per_s": round(rate), "by_formula_hands_per_s": round(formula_rate)}
         if not before:

@@ -8,8 +8,8 @@ hand code does the same work in one call. It covers only the way a hand usually 
 fails, a formula raises anything, the budget runs out or the state is not shaped as the code
 expects, it gives up (None) and the engine scores the hand again from the start formula by formula,
 so every refusal and every error is the per-formula engine's own. The text is made from the
-validated formula trees by expr._CodeGen (the same translation a formula's own generated code
-uses, with the same budget charges), once per ruleset; each game binds its players and sides.
+validated formula trees by expr._CodeGen (with the budget charges of the closure trees that
+evaluate a formula everywhere else), once per ruleset; each game binds its players and sides.
 """
 
 from __future__ import annotations
@@ -101,7 +101,6 @@ class _Writer:
         self.gen = _CodeGen({})
         self.sources = self.hand_sources(game)
         self.gen.name_of = self.name
-        self.gen.hand = True
         self.player_resolve, self.side_resolve = self.plan.resolver(game, counters)
         self.lines: list[str] = []
         self.depth = 1

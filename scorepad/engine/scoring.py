@@ -41,7 +41,7 @@ def apply_hand(game: Game, state: State, hand: Hand) -> HandResult:
     if state["finished"]:
         raise UserError(Said(N_("this game has ended and takes no more hands (undo or edit still work)")))
     result = None
-    if not _PER_FORMULA and not expr._REFERENCE:
+    if not _PER_FORMULA:
         result = _by_hand_code(game, state, hand)
     if result is None:
         result = score_by_formula(game, state, hand)

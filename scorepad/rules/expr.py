@@ -92,20 +92,6 @@ def budgeted(fn: Callable[P, R]) -> Callable[P, R]:
     return run
 
 
-_REFERENCE = False  # evaluate with the closure trees instead of the generated code (tests only)
-
-
-@contextmanager
-def reference_evaluation() -> Iterator[None]:
-    """Evaluate every formula with its closure tree: the slow path that generated code is checked against."""
-    global _REFERENCE
-    saved, _REFERENCE = _REFERENCE, True
-    try:
-        yield
-    finally:
-        _REFERENCE = saved
-
-
 def active_budget() -> Budget:
     """The budget the formulas evaluated now run on (the engine's entry points each set one)."""
     budget = _ACTIVE.get()
@@ -131,42 +117,32 @@ class Formula:
     names: frozenset[str]
     run: Evaluator
     weight: int = 1  # parts of the formula: the steps one evaluation costs before its loops
+    # the validated tree: what a game's whole-hand code (engine/handcode.py) is written from
     tree: ast.expr | None = field(default=None, compare=False, repr=False)
-    # the closure tree the formula was first compiled to: the reference `run` (generated code) must
-    # agree with, in tests and through `reference_evaluation()`
-    reference: Evaluator | None = field(default=None, compare=False, repr=False)
-    # the whole evaluation as one generated function: the budget charge, `run`'s expression and the
-    # errors as __call__ gives them (the engine calls it directly: one Python call per formula)
+    # the whole evaluation: the budget charge, `run` and the errors as __call__ gives them (the
+    # engine calls it directly)
     fast: Evaluator = field(default=lambda env: _not_compiled(), compare=False, repr=False)
-    # the ruleset's functions the formula may call (card functions): what generated code binds
+    # the ruleset's functions the formula may call (card functions): what the hand code binds
     functions: Mapping[str, Callable[..., Any]] = field(default_factory=dict, compare=False, repr=False)
     # the value when the formula is a whole number written out (a field's `min = 0`), else None: what
     # needs no context and no budget to evaluate (typing a value checks it against its field's range)
     constant: int | None = field(default=None, compare=False, repr=False)
 
     def __call__(self, env: Env) -> Any:
-        if not _REFERENCE:
-            return self.fast(env)
-        return self.evaluate(env, self.reference or self.run)
+        return self.fast(env)
 
-    def compiled(self) -> Formula:
-        """This formula with its generated code made now (it is made by itself after WARM_UP calls)."""
-        if self.tree is not None and self.run is self.reference:
-            self.fast(None)  # type: ignore[arg-type]  # None: only compile
-        return self
-
-    def evaluate(self, env: Env, run: Evaluator) -> Any:
-        """Evaluate with `run` (the closure tree or the generated expression) on the active budget."""
+    def evaluate(self, env: Env) -> Any:
+        """Evaluate the closure tree on the active budget, its errors named by the formula's key."""
         budget = _ACTIVE.get()
         if budget is None:  # evaluated on its own (a field's bounds, a test): a budget of its own
             with formula_budget():
-                return self.evaluate(env, run)
+                return self.evaluate(env)
         left = budget.left - self.weight
         budget.left = left
         try:
             if left < 0:
                 raise _Exhausted
-            return run(env)
+            return self.run(env)
         except _Exhausted:
             if budget.message is None:
                 budget.message = (f"{self.key}: {self.source!r} was stopped: the formulas of one hand may "
@@ -184,31 +160,6 @@ class Formula:
 
 def _not_compiled() -> Any:
     raise FormulaError("the formula was not compiled")
-
-
-def _alone(fn: Evaluator, env: Env) -> Any:
-    """A formula evaluated on its own (a field's bounds, a test): a budget of its own."""
-    with formula_budget():
-        return fn(env)
-
-
-def _failed(exc: BaseException, budget: Budget, key: str, source: str) -> BaseException:
-    """The error a formula's failure is reported as (what Formula.__call__ gives)."""
-    if isinstance(exc, _Exhausted):
-        if budget.message is None:
-            budget.message = (f"{key}: {source!r} was stopped: the formulas of one hand may "
-                              f"take at most {budget.limit:,} steps (it goes through large lists too often)")
-        return BudgetError(budget.message)
-    if isinstance(exc, FormulaError):
-        if exc.message.startswith(key + ":"):
-            return exc
-        return FormulaError(f"{key}: {source!r} failed: {exc.message}")
-    if isinstance(exc, RecursionError):
-        return FormulaError(f"{key}: the formula nests too deeply")
-    return FormulaError(f"{key}: {source!r} failed: {_plain(exc)}")
-
-
-_CAUGHT = (_Exhausted, FormulaError, RecursionError, ArithmeticError, TypeError, ValueError, KeyError, IndexError)
 
 
 def _plain(exc: BaseException) -> str:
@@ -1001,13 +952,16 @@ _HAND_LOCAL = re.compile(r"n[0-9]+")  # a hand code's local: a name or let worke
 
 
 class _CodeGen:
-    """Python source for a formula the _Compiler has accepted, turned into one code object.
+    """The Python text of formulas the _Compiler has accepted, for a game's whole-hand code
+    (engine/handcode.py): a formula is evaluated by its closure tree everywhere else.
 
-    Only the validated tree is translated, node by node, into calls of the checked helpers above;
-    the names a formula reads become `env['name']` lookups, every value, helper and function is
-    bound in the code's globals (which hold no builtins), and the words of the formula are
-    constants, never spliced into the text. The generated code does exactly what the closure tree
-    does, with the same charges to the budget, only without a Python call per part.
+    Only the validated tree is translated, node by node, into inline operations and calls of the
+    checked helpers above; the names a formula reads become the hand code's locals (or `env['name']`
+    lookups), every value, helper and function is bound in the code's globals (which hold no
+    builtins), and the words of the formula are constants, never spliced into the text. Where it is
+    sure of the values (whole numbers within the cap, words in tables, positions in lists) it does
+    what the closure tree does, with the same charges to the budget; a value it is not sure of gives
+    the hand up (`_give_up`) to the per-formula engine, which says any error in its own words.
     """
 
     def __init__(self, functions: Mapping[str, Callable[..., Any]]) -> None:
@@ -1019,10 +973,6 @@ class _CodeGen:
         self.plain = False  # True: every operation as a helper call (where := cannot be used)
         # how a name the formula reads is written: `env['name']` unless the hand code says otherwise
         self.name_of: Callable[[str], str] | None = None
-        # True: text for a game's hand code, which gives any hand that raises anything to the
-        # per-formula engine: a value it is not sure of stops the hand (`_give_up`) instead of
-        # being worked out by the checked helper here
-        self.hand = False
         self.in_lambda = 0  # inside a lambda (a chained comparison's later operand): no `_c :=` there
         self.atom_names: dict[int, str] = {}  # parts of a sum of products already evaluated (hand_polynomial)
         # hand code inside a loop over the players or sides: `t['word']` of a table the hand worked
@@ -1072,7 +1022,7 @@ class _CodeGen:
     def deferred_charges(self) -> bool:
         """Hand code outside a comprehension's list and a lambda: a list's charge can be added to the
         hand's local count `_c` (checked against the budget at once, given to it at the end)."""
-        return self.hand and not self.plain and not self.in_lambda
+        return not self.plain and not self.in_lambda
 
     def charge_len(self, name: str, per_item: str = "") -> str:
         return f"((_c := _c + {self.bind(len)}({name}){per_item}) <= B.left or {self.bind(_give_up)}())"
@@ -1178,20 +1128,6 @@ class _CodeGen:
             return f"({a} {symbol} {b})"
         return f"({a} {symbol} {b} if {' and '.join(tests)} else {self.bind(_give_up)}())"
 
-    def arithmetic(self, node: ast.BinOp, symbol: str) -> str:
-        """`a + b`, `a - b`, `a * b` inline: the fast path of `_fast_add` etc. without the call; anything
-        else (a float, a bool, a number beyond the cap, a word) goes to the same helper."""
-        a, b, result = self.operand(node.left), self.operand(node.right), self.temp()
-        cap = MAX_NUMBER
-        slow = self.bind(_GEN_BINOPS[type(node.op)])
-        return (f"({result} if {self.whole(a, b)} and -{cap} <= ({result} := {a[1]} {symbol} {b[1]}) <= {cap} "
-                f"else {slow}({a[1]}, {b[1]}))")
-
-    def order(self, left: ast.AST, right: ast.AST, symbol: str, slow: Callable[[Any, Any], bool]) -> str:
-        """`a < b` inline for whole numbers within the cap; anything else goes to the helper."""
-        a, b = self.operand(left), self.operand(right)
-        return f"({a[1]} {symbol} {b[1]} if {self.whole(a, b)} else {self.bind(slow)}({a[1]}, {b[1]}))"
-
     def equality(self, left: ast.AST, right: ast.AST, equal: bool) -> str:
         """`a == b` inline: lists and tables compared item by item (charged) as `_fast_eq` does."""
         a, b = self.operand(left), self.operand(right)
@@ -1216,21 +1152,17 @@ class _CodeGen:
                 return hoisted
             return f"({c}[{k}] if {self.bind(type)}{container} is {self.bind(dict)} and {k} in {c} else {lookup}({c}, {k}))"
         kind = self.bind(type)
-        if self.hand and isinstance(key, ast.Constant) and type(key.value) is int:  # a position outside: IndexError
+        if isinstance(key, ast.Constant) and type(key.value) is int:  # a position outside: IndexError
             return f"({c}[{key.value!r}] if {kind}{container} is {self.bind(list)} else {lookup}({c}, {key.value!r}))"
-        k = self.temp()
-        if self.hand:
-            # hand code: also a position in a list (outside: IndexError), and a whole number naming a
-            # table's entry by its text (`_table_entry`: the number itself first)
-            tc, tk, text = self.temp(), self.temp(), self.temp()
-            is_dict, is_int = f"({tc} is {self.bind(dict)})", f"({tk} is {self.bind(int)})"
-            by_number = (f"({c}[{text}] if {is_dict} & {is_int} and {k} not in {c} and ({text} := {self.bind(str)}({k})) "
-                         f"in {c} else {lookup}({c}, {k}))")
-            return (f"({c}[{k}] if (({tc} := {kind}{container}) is {self.bind(dict)}) & (({tk} := {kind}({k} := "
-                    f"{self.expr(key)})) is {self.bind(str)}) and {k} in {c} or ({tc} is {self.bind(list)}) & {is_int} "
-                    f"else {by_number})")
-        return (f"({c}[{k}] if ({kind}{container} is {self.bind(dict)}) & ({kind}({k} := {self.expr(key)}) is "
-                f"{self.bind(str)}) and {k} in {c} else {lookup}({c}, {k}))")
+        # also a position in a list (outside: IndexError), and a whole number naming a table's entry by
+        # its text (`_table_entry`: the number itself first)
+        k, tc, tk, text = self.temp(), self.temp(), self.temp(), self.temp()
+        is_dict, is_int = f"({tc} is {self.bind(dict)})", f"({tk} is {self.bind(int)})"
+        by_number = (f"({c}[{text}] if {is_dict} & {is_int} and {k} not in {c} and ({text} := {self.bind(str)}({k})) "
+                     f"in {c} else {lookup}({c}, {k}))")
+        return (f"({c}[{k}] if (({tc} := {kind}{container}) is {self.bind(dict)}) & (({tk} := {kind}({k} := "
+                f"{self.expr(key)})) is {self.bind(str)}) and {k} in {c} or ({tc} is {self.bind(list)}) & {is_int} "
+                f"else {by_number})")
 
     def hoisted_lookup(self, container: ast.AST, k: str, bare: bool = False) -> str | None:
         """`t['word']` read from its lookup before the loop (see `hoisted`); None when `t` is not a
@@ -1261,26 +1193,6 @@ class _CodeGen:
             self.glob[name] = value
             self.ids[id(value)] = name
         return name
-
-    def function(self, node: ast.expr, key: str, source: str, weight: int) -> tuple[Evaluator, Evaluator]:
-        """The expression alone, and the whole evaluation (budget, errors) around it."""
-        body = self.expr(node)
-        text = (f"def _expression(env):\n    return {body}\n"
-                f"def _formula(env):\n"
-                f"    budget = {self.bind(_ACTIVE.get)}()\n"
-                f"    if budget is None:\n"
-                f"        return {self.bind(_alone)}(_formula, env)\n"
-                f"    left = budget.left - {int(weight)}\n"
-                f"    budget.left = left\n"
-                f"    try:\n"
-                f"        if left < 0:\n"
-                f"            raise {self.bind(_Exhausted)}\n"
-                f"        return {body}\n"
-                f"    except {self.bind(_CAUGHT)} as exc:\n"
-                f"        raise {self.bind(_failed)}(exc, budget, {self.bind(key)}, {self.bind(source)}) from None\n")
-        code = _compiled(text, f"<formula {key[:100]!r}>")
-        exec(code, self.glob)  # the text is built from the validated tree only; see the class docstring
-        return self.glob["_expression"], self.glob["_formula"]
 
     def expr(self, node: ast.AST) -> str:
         """The Python text of one validated node (the compiler refused every other kind first)."""
@@ -1333,12 +1245,10 @@ class _CodeGen:
 
     def binop(self, node: ast.BinOp) -> str:
         symbol = _INLINE_ARITHMETIC.get(type(node.op))
-        if isinstance(node.op, ast.Div) and not self.plain and self.hand:
+        if isinstance(node.op, ast.Div) and not self.plain:
             return self.hand_division(node)
-        if symbol is not None and not self.plain and self.hand:
-            return self.hand_polynomial(node) or self.hand_arithmetic(node, symbol)
         if symbol is not None and not self.plain:
-            return self.arithmetic(node, symbol)
+            return self.hand_polynomial(node) or self.hand_arithmetic(node, symbol)
         return f"{self.bind(_GEN_BINOPS[type(node.op)])}({self.expr(node.left)}, {self.expr(node.right)})"
 
     def unary(self, node: ast.UnaryOp) -> str:
@@ -1364,10 +1274,8 @@ class _CodeGen:
             if kind in (ast.In, ast.NotIn) and self.deferred_charges():
                 found = self.hand_contains(node.left, node.comparators[0])
                 return found if kind is ast.In else f"(not {found})"
-            if kind in _INLINE_ORDER and not self.plain and self.hand:
-                return self.hand_order(node.left, node.comparators[0], _INLINE_ORDER[kind])
             if kind in _INLINE_ORDER and not self.plain:
-                return self.order(node.left, node.comparators[0], _INLINE_ORDER[kind], fns[0])
+                return self.hand_order(node.left, node.comparators[0], _INLINE_ORDER[kind])
             if kind in (ast.Eq, ast.NotEq) and not self.plain:
                 return self.equality(node.left, node.comparators[0], kind is ast.Eq)
             return f"{self.bind(fns[0])}({self.expr(node.left)}, {self.expr(node.comparators[0])})"
@@ -1386,7 +1294,7 @@ class _CodeGen:
         fn = self.functions.get(name) or BUILTINS[name]
         if fn is BUILTINS.get(name):
             fn = _FAST_FUNCTIONS.get(name, fn)
-        if (self.hand and name in _PLAIN_ON_NUMBERS and name not in self.functions and len(node.args) == 1
+        if (name in _PLAIN_ON_NUMBERS and name not in self.functions and len(node.args) == 1
                 and not node.keywords and _known_number(node.args[0], self.functions)):
             # a number already checked (within the cap): the built-in itself, as the helper would call it
             return f"{self.bind(_PLAIN_ON_NUMBERS[name])}({self.expr(node.args[0])})"
@@ -1440,9 +1348,9 @@ def compile_formula(source: Any, key: str, known: Collection[str],
     if isinstance(source, (bool, int, float)):
         const = source if isinstance(source, bool) else _number(source)
         run: Evaluator = lambda env: const  # noqa: E731
-        formula = Formula(str(source), key, frozenset(), run, 1, ast.Constant(const), run,
+        formula = Formula(str(source), key, frozenset(), run, 1, ast.Constant(const),
                           constant=const if type(const) is int else None)
-        object.__setattr__(formula, "fast", lambda env: formula.evaluate(env, run))
+        object.__setattr__(formula, "fast", formula.evaluate)
         return formula
     if not isinstance(source, str):
         raise FormulaError(f"{key}: a formula must be text or a number")
@@ -1469,51 +1377,24 @@ def compile_formula(source: Any, key: str, known: Collection[str],
         stack.extend((child, depth + 1) for child in ast.iter_child_nodes(node))
     compiler = _Compiler(text, key, known, functions or {})
     assert isinstance(tree, ast.Expression)
-    reference = compiler.compile(tree.body)
     body = tree.body
+    run = compiler.compile(body)  # first: it also collects the names the formula reads
     written = body.value if isinstance(body, ast.Constant) and type(body.value) is int else None
-    formula = Formula(text, key, frozenset(compiler.used), reference, count, body, reference,
+    formula = Formula(text, key, frozenset(compiler.used), run, count, body,
                       functions=compiler.functions,
                       constant=written if written is not None and abs(written) <= MAX_NUMBER else None)
-    object.__setattr__(formula, "fast", _warm_up(formula, compiler.functions))
+    object.__setattr__(formula, "fast", formula.evaluate)
     return formula
 
 
-WARM_UP = 100  # calls of a formula through its closure tree before it is compiled to Python code (one
-# hand calls a formula once per player at most; a ruleset can hold thousands of formulas)
-
-# Calls through the closure tree per formula (its key and text) in this process, over every load of its
-# ruleset: a ruleset loaded again (another game's options, a scenario, a reloaded file) does not warm up
-# again. Both tables are bounded; emptied when full, they only cost a warm-up or a compile again.
-_WARM_CALLS: dict[tuple[str, str], int] = {}
 _CODE: dict[tuple[str, str], CodeType] = {}  # generated text and file name -> its code object
 _TABLE_LIMIT = 20_000
 
 
-def _warm_up(formula: Formula, functions: Mapping[str, Callable[..., Any]]) -> Evaluator:
-    """A formula's first evaluations go through its closure tree (cheap to make; a command that
-    scores one hand calls most formulas once or twice); then it is compiled once to generated code,
-    which replaces `run` and `fast` (a replay calls it thousands of times)."""
-    seen = (formula.key, formula.source)
-
-    def warm(env: Env) -> Any:
-        calls = _WARM_CALLS.get(seen, 0) + 1
-        if len(_WARM_CALLS) >= _TABLE_LIMIT:
-            _WARM_CALLS.clear()
-        _WARM_CALLS[seen] = calls
-        if calls > WARM_UP or env is None:
-            assert formula.tree is not None
-            run, fast = _CodeGen(functions).function(formula.tree, formula.key, formula.source, formula.weight)
-            object.__setattr__(formula, "run", run)  # frozen for everything else: set once, here
-            object.__setattr__(formula, "fast", fast)
-            return None if env is None else fast(env)
-        return formula.evaluate(env, formula.run)
-    return warm
-
-
 def _compiled(text: str, filename: str) -> CodeType:
-    """The code object of generated text, compiled once per process (the same formula text of
-    another load of a ruleset gives the same text; its values are bound anew in its globals)."""
+    """The code object of generated text, compiled once per process (the hand code of another load
+    of the same ruleset gives the same text; its values are bound anew in its globals). Bounded:
+    emptied when full, it only costs a compile again."""
     code = _CODE.get((text, filename))
     if code is None:
         if len(_CODE) >= _TABLE_LIMIT:

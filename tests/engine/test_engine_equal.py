@@ -1,4 +1,4 @@
-"""The engine (generated formula code, names filled in when read, the shaped state copy) scores every
+"""The engine (the generated hand code, names filled in when read, the shaped state copy) scores every
 scenario hand exactly as the engine before it did, with closure-tree formulas: tests/data/engine_golden.json
 is that engine's record (see tests/engine_golden.py for what it holds and how to rewrite it after an
 intended change of scoring)."""
@@ -12,7 +12,6 @@ import pytest
 
 from scorepad.engine import game as engine
 from scorepad.engine import handcode
-from scorepad.rules import expr
 from tests import engine_golden
 from tests.engine_golden import SCENARIOS, scenario_id
 
@@ -34,7 +33,6 @@ def test_every_scenario_is_recorded() -> None:
 
 @pytest.mark.parametrize("path", SCENARIOS, ids=[scenario_id(p) for p in SCENARIOS])
 def test_scenario_scored_as_before(path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(expr, "WARM_UP", 0)  # every formula as generated code from its first call
     monkeypatch.setattr(handcode, "HAND_WARM_UP", 0)  # every hand through the game's hand code
     expected = golden()["scenarios"].get(scenario_id(path))
     got = engine_golden.record_scenario(engine, path)

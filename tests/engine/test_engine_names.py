@@ -8,13 +8,11 @@ import pytest
 
 from scorepad.engine import game as engine
 from scorepad.engine import handcode
-from scorepad.rules import expr
 from tests import engine_golden
 
 
 @pytest.mark.parametrize("warm_up", [0, 100])
 def test_every_kind_of_name_reads_as_before(warm_up: int, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(expr, "WARM_UP", warm_up)
     monkeypatch.setattr(handcode, "HAND_WARM_UP", warm_up)
     got = engine_golden.record_names(engine)
     assert got == engine_golden.read()["names"]
