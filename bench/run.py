@@ -20,7 +20,7 @@ a build. bench/README.md keeps the latest figures and the machine they were take
 6. commands: every command and sub-command as a whole process, each run paired with a run of the
    minimal Typer program, on a small database (bench/commands.py).
 7. pg: `scorepad hand` and `standings` on a PostgreSQL database against the same command on SQLite,
-   whole processes in turn, beside the code before issue 26 (commit club.PG_REF); the server is
+   whole processes in turn, beside the code before issue 26 (commit common.PG_REF); the server is
    --pg-url's, else SCOREPAD_TEST_PG_URL's, else one started in a temporary directory (skipped without).
 """
 

@@ -20,3 +20,14 @@ def test_no_function_is_longer_than_sixty_lines() -> None:
                 if lines > MAX_LINES:
                     long.append(f"{path.relative_to(PACKAGE.parent)}:{node.lineno} {node.name} ({lines} lines)")
     assert not long, "split by what each part decides:\n" + "\n".join(long)
+
+
+def test_every_package_is_installed() -> None:
+    """`pip install .` installs the packages pyproject.toml lists: a folder of the code missing there
+    works from the source tree (as the tests run) and fails once installed."""
+    import tomllib
+
+    listed = set(tomllib.loads((PACKAGE.parent / "pyproject.toml").read_text(encoding="utf-8"))
+                 ["tool"]["setuptools"]["packages"])
+    folders = {".".join(p.parent.relative_to(PACKAGE.parent).parts) for p in PACKAGE.rglob("__init__.py")}
+    assert folders <= listed, f"add to [tool.setuptools] packages: {sorted(folders - listed)}"
