@@ -122,8 +122,7 @@ def words_shown(rs: Ruleset, fdef: FieldDef) -> list[str]:
     lang = current()
     if lang == "en" or not fdef.words:
         return list(fdef.words)
-    mine = [w for w, meanings in rs.reading.words(fdef.name).items()
-            if any(lang in m.langs for m in meanings) and any(ch.isalpha() for ch in w)]
+    mine = [w for w in rs.reading.written(fdef.name, lang) if any(ch.isalpha() for ch in w)]
     signs = [w for w in fdef.words if not any(ch.isalpha() for ch in w)]
     return [*mine, *signs] if mine else list(fdef.words)
 
@@ -143,8 +142,8 @@ def value_shown(rs: Ruleset, fdef: FieldDef, value: Any) -> str | None:
         return _("yes") if value else _("no")
     if lang == "en" or not isinstance(value, str) or not fdef.words:
         return None
-    for word, meanings in rs.reading.words(fdef.name).items():
-        if any(lang in m.langs and m.kind == "value" and m.value == value for m in meanings):
+    for word in rs.reading.written(fdef.name, lang):
+        if any(lang in m.langs and m.kind == "value" and m.value == value for m in rs.reading.word(fdef.name, word)):
             return word
     return None
 

@@ -114,6 +114,19 @@ class Reading:
             words = self.built[field] = _field_words(_Takes.of(spec), tables)
         return words
 
+    def written(self, field: str, lang: str) -> list[str]:
+        """A field's words in one language as its ruleset writes them (ё and capitals kept), each
+        once, in the file's order: what the prompt offers (`words` holds them as they are compared)."""
+        known = self.words(field)
+        out: dict[str, str] = {}
+        for table_lang, table in self.sources.get(field, ({}, ()))[1]:
+            if table_lang == lang and isinstance(table, Mapping):
+                for word in table:
+                    k = key(str(word))
+                    if k in known:
+                        out.setdefault(k, str(word).strip())
+        return list(out.values())
+
     def names_in(self, field: str, lang: str) -> tuple[str, ...]:
         """A field's names in one language, as the ruleset writes them."""
         return self.native.get(field, {}).get(lang, ())

@@ -150,3 +150,17 @@ def test_canasta_s_going_out_in_words(text: str, kind: str) -> None:
 def test_blind_nil_in_words(text: str) -> None:
     assert value(game("spades", "abcd"), "bid", text, "a") == "blind"
     assert value(game("spades", "abcd", "ru"), "bid", text, "a") == "blind"
+
+
+def test_the_words_offered_are_written_as_the_ruleset_writes_them(interface: Any) -> None:
+    """A word is compared with ё as е and in any case, but offered as written: «тёмный ноль», not
+    «темный ноль»; and a value is shown by that word."""
+    from scorepad.engine.assignments import value_shown, words_shown
+
+    interface("ru")
+    rs = game("spades", "abcd", "ru").ruleset
+    offered = words_shown(rs, rs.fields["bid"])
+    assert "тёмный ноль" in offered and "темный ноль" not in offered
+    g = game("spades", "abcd", "ru")
+    assert value(g, "bid", "темный ноль") == value(g, "bid", "ТЁМНЫЙ НОЛЬ") == value(g, "bid", "тёмный ноль")
+    assert value_shown(rs, rs.fields["bid"], "blind") == "слепой"
