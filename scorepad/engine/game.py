@@ -1,9 +1,9 @@
 """The pure scoring engine: apply one typed hand to a game state.
 
-`score_by_formula(game, state, hand)` (through `scoring.apply_hand`) returns the new state, each side's points with a breakdown
-(label and points per component) and the events (thresholds crossed, game end). It does no
-I/O and keeps no hidden state, so replaying a game's hands from the start always gives its
-stored totals. Everything game-specific comes from the ruleset's formulas.
+`score_by_formula(game, state, hand)` (through `scoring.apply_hand`) returns the new state, each
+side's points with a breakdown (label and points per component) and the events (thresholds
+crossed, game end). It does no I/O and keeps no hidden state, so replaying a game's hands from
+the start always gives its stored totals. Everything game-specific comes from the ruleset's formulas.
 """
 
 from __future__ import annotations

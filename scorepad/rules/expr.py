@@ -119,17 +119,11 @@ class Formula:
     weight: int = 1  # parts of the formula: the steps one evaluation costs before its loops
     # the validated tree: what a game's whole-hand code (engine/handcode.py) is written from
     tree: ast.expr | None = field(default=None, compare=False, repr=False)
-    # the whole evaluation: the budget charge, `run` and the errors as __call__ gives them (the
-    # engine calls it directly)
-    fast: Evaluator = field(default=lambda env: _not_compiled(), compare=False, repr=False)
     # the ruleset's functions the formula may call (card functions): what the hand code binds
     functions: Mapping[str, Callable[..., Any]] = field(default_factory=dict, compare=False, repr=False)
     # the value when the formula is a whole number written out (a field's `min = 0`), else None: what
     # needs no context and no budget to evaluate (typing a value checks it against its field's range)
     constant: int | None = field(default=None, compare=False, repr=False)
-
-    def __call__(self, env: Env) -> Any:
-        return self.fast(env)
 
     def evaluate(self, env: Env) -> Any:
         """Evaluate the closure tree on the active budget, its errors named by the formula's key."""
@@ -157,9 +151,8 @@ class Formula:
         except (ArithmeticError, TypeError, ValueError, KeyError, IndexError) as exc:
             raise FormulaError(f"{self.key}: {self.source!r} failed: {_plain(exc)}") from None
 
-
-def _not_compiled() -> Any:
-    raise FormulaError("the formula was not compiled")
+    __call__ = evaluate
+    fast = evaluate  # the name the engine's hot loops call it by
 
 
 def _plain(exc: BaseException) -> str:
@@ -1348,10 +1341,8 @@ def compile_formula(source: Any, key: str, known: Collection[str],
     if isinstance(source, (bool, int, float)):
         const = source if isinstance(source, bool) else _number(source)
         run: Evaluator = lambda env: const  # noqa: E731
-        formula = Formula(str(source), key, frozenset(), run, 1, ast.Constant(const),
-                          constant=const if type(const) is int else None)
-        object.__setattr__(formula, "fast", formula.evaluate)
-        return formula
+        return Formula(str(source), key, frozenset(), run, 1, ast.Constant(const),
+                       constant=const if type(const) is int else None)
     if not isinstance(source, str):
         raise FormulaError(f"{key}: a formula must be text or a number")
     if len(source) > MAX_SOURCE:
@@ -1380,11 +1371,8 @@ def compile_formula(source: Any, key: str, known: Collection[str],
     body = tree.body
     run = compiler.compile(body)  # first: it also collects the names the formula reads
     written = body.value if isinstance(body, ast.Constant) and type(body.value) is int else None
-    formula = Formula(text, key, frozenset(compiler.used), run, count, body,
-                      functions=compiler.functions,
-                      constant=written if written is not None and abs(written) <= MAX_NUMBER else None)
-    object.__setattr__(formula, "fast", formula.evaluate)
-    return formula
+    return Formula(text, key, frozenset(compiler.used), run, count, body, functions=compiler.functions,
+                   constant=written if written is not None and abs(written) <= MAX_NUMBER else None)
 
 
 _CODE: dict[tuple[str, str], CodeType] = {}  # generated text and file name -> its code object
