@@ -8,7 +8,7 @@ hand code does the same work in one call. It covers only the way a hand usually 
 fails, a formula raises anything, the budget runs out or the state is not shaped as the code
 expects, it gives up (None) and the engine scores the hand again from the start formula by formula,
 so every refusal and every error is the per-formula engine's own. The text is made from the
-validated formula trees by expr._CodeGen (with the budget charges of the closure trees that
+validated formula trees by pycode._CodeGen (with the budget charges of the closure trees that
 evaluate a formula everywhere else), once per ruleset; each game binds its players and sides.
 """
 
@@ -23,9 +23,10 @@ from typing import Any
 from scorepad.engine import game as engine
 from scorepad.engine.game import Game, HandResult, Line, State, _Race
 from scorepad.rules import values
-from scorepad.rules.expr import Budget, Formula, _CodeGen, _compiled, _Exhausted
+from scorepad.rules.expr import Budget, Formula, _Exhausted
 from scorepad.rules.model import Ruleset
 from scorepad.rules.names import TEMPLATE_RE
+from scorepad.rules.pycode import _CodeGen, _compiled
 
 HandFunction = Callable[[State, dict[str, Any], Budget], HandResult]
 """(state, typed hand, the hand's budget) -> what scoring.apply_hand gives"""

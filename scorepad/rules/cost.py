@@ -1,6 +1,6 @@
 """The static cost check of a ruleset: the most steps its formulas can take in one hand.
 
-Every formula's worst case is estimated (`expr.estimate`) from the sizes of what its names can hold:
+Every formula's worst case is estimated (`estimate`) from the sizes of what its names can hold:
 the ruleset's tables and options, card fields (a deck), one value per player or side (at most
 `players.max`), and the `[let]` values estimated before it. A formula runs once per hand, player or
 side, so its estimate counts that many times. A ruleset whose formulas together could take more
@@ -10,15 +10,170 @@ by `rules check`, naming the costliest formula; the engine's budget enforces the
 
 from __future__ import annotations
 
+import ast
 from collections import ChainMap
-from collections.abc import Iterable, Mapping
-from typing import TYPE_CHECKING
+from collections.abc import Collection, Iterable, Mapping
+from typing import TYPE_CHECKING, Any
 
 from scorepad import record
-from scorepad.rules.expr import MAX_STEPS, SCALAR, Formula, Size, estimate, list_of, value_size, widest
+from scorepad.rules.expr import BUILTINS, ITERATING, MAX_STEPS, Formula, _parts
 
 if TYPE_CHECKING:
     from scorepad.rules.model import Ruleset
+
+
+# --------------------------------------------------------------------------- one formula's worst case
+
+Size = tuple[int, int, int]
+"""What a value can hold at most: (the longest list or table in it, all the values in it counted,
+how deep lists nest in it). A number or a word is (0, 1, 0)."""
+
+SCALAR: Size = (0, 1, 0)
+_CAP = 10**15
+
+
+def _cap(n: int) -> int:
+    return min(n, _CAP)
+
+
+def list_of(count: int, item: Size) -> Size:
+    """The size of a list of `count` values each at most `item` (all_X of a per-player X)."""
+    return max(count, item[0], 1), _cap(1 + count * item[1]), item[2] + 1
+
+
+def value_size(value: Any) -> Size:
+    """The size of a plain value (a table of the ruleset, an option's default)."""
+    if isinstance(value, dict):
+        items = list(value.values())
+    elif isinstance(value, (list, tuple)):
+        items = list(value)
+    else:
+        return SCALAR
+    longest, total, depth = max(len(items), 1), 1, 0
+    for item in items:
+        s, t, d = value_size(item)
+        longest, total, depth = max(longest, s), _cap(total + t), max(depth, d)
+    return longest, total, depth + 1
+
+
+def widest(sizes: Collection[Size]) -> Size:
+    """A size that bounds each of `sizes` (a value that may be any one of them)."""
+    if not sizes:
+        return SCALAR
+    return max(s[0] for s in sizes), max(s[1] for s in sizes), max(s[2] for s in sizes)
+
+
+def _item(container: Size) -> Size:
+    """The size of one entry of a list or table of size `container`."""
+    if container[2] <= 1:
+        return SCALAR
+    return container[0], max(container[1] - 1, 1), container[2] - 1
+
+
+def estimate(formula: Formula, sizes: Mapping[str, Size], default: Size) -> tuple[int, Size]:
+    """The most steps one evaluation of `formula` can take, and the largest value it can give.
+
+    `sizes` bounds what each name can hold (names not in it may hold `default`). The bound follows
+    the budget's charges: the formula's parts once, a comprehension's body once per item of its
+    list, a function over a list once per item, `==` and `in` on lists once per item compared.
+    """
+    if formula.tree is None:
+        return formula.weight, default
+    extra, size = _Estimator(sizes, default).walk(formula.tree)
+    return _cap(formula.weight + extra), size
+
+
+class _Estimator:
+    def __init__(self, sizes: Mapping[str, Size], default: Size) -> None:
+        self.sizes = sizes
+        self.default = default
+        self.locals: dict[str, Size] = {}
+
+    def walk(self, node: ast.AST) -> tuple[int, Size]:
+        """(steps beyond one per part, size of the value) of `node`."""
+        if isinstance(node, ast.Constant):
+            return 0, SCALAR
+        if isinstance(node, ast.Name):
+            if node.id in self.locals:
+                return 0, self.locals[node.id]
+            if node.id in ("true", "True", "false", "False"):
+                return 0, SCALAR
+            return 0, self.sizes.get(node.id, self.default)
+        if isinstance(node, ast.BinOp):
+            return _cap(self.walk(node.left)[0] + self.walk(node.right)[0]), SCALAR
+        if isinstance(node, ast.UnaryOp):
+            return self.walk(node.operand)[0], SCALAR
+        if isinstance(node, ast.BoolOp):
+            parts = [self.walk(v) for v in node.values]
+            return _cap(sum(c for c, _ in parts)), widest([s for _, s in parts])
+        if isinstance(node, ast.IfExp):
+            parts = [self.walk(node.test), self.walk(node.body), self.walk(node.orelse)]
+            return _cap(sum(c for c, _ in parts)), widest([parts[1][1], parts[2][1]])
+        if isinstance(node, ast.Compare):
+            return self.compare(node), SCALAR
+        if isinstance(node, ast.Subscript):
+            (c1, container), (c2, _) = self.walk(node.value), self.walk(node.slice)
+            return _cap(c1 + c2), _item(container)
+        if isinstance(node, (ast.List, ast.Tuple)):
+            parts = [self.walk(e) for e in node.elts]
+            inner = widest([s for _, s in parts])
+            size = (max(len(parts), inner[0], 1), _cap(1 + sum(s[1] for _, s in parts)), inner[2] + 1)
+            return _cap(sum(c for c, _ in parts)), size
+        if isinstance(node, (ast.ListComp, ast.GeneratorExp)):
+            return self.comprehension(node)
+        if isinstance(node, ast.Call):
+            return self.call(node)
+        return _CAP, self.default  # nothing else compiles; never cheap if it did
+
+    def compare(self, node: ast.Compare) -> int:
+        cost, left = self.walk(node.left)
+        for op, comp in zip(node.ops, node.comparators, strict=False):
+            c, right = self.walk(comp)
+            cost += c
+            if isinstance(op, (ast.In, ast.NotIn)):
+                deep = 2 * min(left[1], right[1]) if left[2] else 0
+                cost += right[0] * (1 + deep)
+            elif isinstance(op, (ast.Eq, ast.NotEq)) and left[2] and right[2]:
+                cost += 2 * min(left[1], right[1])
+            left = right
+        return _cap(cost)
+
+    def comprehension(self, node: ast.ListComp | ast.GeneratorExp) -> tuple[int, Size]:
+        gen = node.generators[0]
+        c_iter, items = self.walk(gen.iter)
+        var = gen.target.id if isinstance(gen.target, ast.Name) else ""
+        saved = self.locals.get(var)
+        self.locals[var] = _item(items)
+        try:
+            c_elt, elt = self.walk(node.elt)
+            c_ifs = sum(self.walk(c)[0] for c in gen.ifs)
+        finally:
+            if saved is None:
+                self.locals.pop(var, None)
+            else:
+                self.locals[var] = saved
+        per_item = 1 + _parts(node.elt) + sum(_parts(c) for c in gen.ifs) + c_elt + c_ifs
+        size = (max(items[0], elt[0], 1), _cap(1 + items[0] * elt[1]), elt[2] + 1)
+        return _cap(c_iter + items[0] * per_item), size
+
+    def call(self, node: ast.Call) -> tuple[int, Size]:
+        name = node.func.id if isinstance(node.func, ast.Name) else ""
+        parts = [self.walk(a) for a in node.args]
+        cost = sum(c for c, _ in parts)
+        sizes = [s for _, s in parts]
+        first = sizes[0] if sizes else SCALAR
+        if name == "if_":
+            return _cap(cost), widest(sizes[1:])
+        if name in ITERATING or name not in BUILTINS:  # the ruleset's own (card) functions go through cards
+            n = first[0]
+            cost += n * max(1, n.bit_length()) if name == "sorted" else n
+            if name in ("count", "index") and len(sizes) > 1 and sizes[1][2]:
+                cost += n * 2 * min(first[1], sizes[1][1])
+        if name == "sorted":
+            return _cap(cost), first
+        if name == "get":
+            return _cap(cost), widest([_item(first), *sizes[2:]])
+        return _cap(cost), SCALAR
 
 
 Group = list[tuple[Formula, int, int]]  # formula, its steps, how many times it runs

@@ -24,8 +24,8 @@ import scorepad.rules.loader as loader_module
 from scorepad.engine.game import initial_state, make_game
 from scorepad.engine.scoring import apply_hand
 from scorepad.errors import FormulaError, ScorepadError
-from scorepad.rules.cost import hand_steps
-from scorepad.rules.expr import SCALAR, BudgetError, compile_formula, estimate, formula_budget, value_size
+from scorepad.rules.cost import SCALAR, estimate, hand_steps, value_size
+from scorepad.rules.expr import BudgetError, compile_formula, formula_budget
 from scorepad.rules.loader import load_text
 from scorepad.rules.registry import entries
 from scorepad.rules.values import format_value
