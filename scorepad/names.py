@@ -85,7 +85,7 @@ def fold(text: str) -> str:
 
 def closest(word: str, names: Iterable[str], shown: Callable[[str], str] = str, n: int = 3) -> list[str]:
     """The known names nearest to a mistyped one (case and accents aside), for "did you mean ...?"."""
-    import difflib
+    import difflib  # start-up: ~2.5 ms; only a name not found needs it
 
     by_fold: dict[str, str] = {}
     for name in names:

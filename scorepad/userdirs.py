@@ -26,7 +26,7 @@ def user_dir(kind: str, app: str = "scorepad") -> str:
         home = os.environ.get("HOME")
         if home and os.path.isabs(home):
             return os.path.join(os.path.expanduser(fallback), app)
-    import platformdirs
+    import platformdirs  # start-up: platformdirs ~15 ms; not needed when --db or SCOREPAD_DB names the database
 
     if kind == "config":
         return platformdirs.user_config_dir(app, appauthor=False)

@@ -13,6 +13,8 @@ from typing import Any
 
 from scorepad.errors import UserError
 from scorepad.locale import _
+from scorepad.text.output import write_atomic
+from scorepad.userdirs import user_dir
 
 TOP_KEYS = {"db", "rules_dirs", "language", "defaults", "aliases"}
 LANGUAGES = ("en", "et", "ru", "uk")
@@ -22,7 +24,6 @@ def config_path() -> Path:
     env = os.environ.get("SCOREPAD_CONFIG")
     if env:
         return Path(env)
-    from scorepad.userdirs import user_dir
 
     return Path(user_dir("config")) / "config.toml"
 
@@ -32,7 +33,6 @@ def user_rules_dir() -> Path:
     env = os.environ.get("SCOREPAD_HOME")
     if env:
         return Path(env) / "rules"
-    from scorepad.userdirs import user_dir
 
     return Path(user_dir("data")) / "rules"
 
@@ -75,9 +75,8 @@ def validate(data: dict[str, Any], source: str) -> list[str]:
 
 
 def save_config(data: dict[str, Any], path: Path | None = None) -> Path:
-    import tomli_w
+    import tomli_w  # start-up: only writing needs tomli_w (~1 ms)
 
-    from scorepad.text.output import write_atomic
 
     path = path or config_path()
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -103,13 +102,13 @@ def set_value(data: dict[str, Any], key: str, value: str) -> dict[str, Any]:
         out.setdefault("aliases", {})[short] = value
     elif "." in key:
         game, option = key.split(".", 1)
-        from scorepad.rules.registry import load
+        from scorepad.rules.registry import load  # start-up: only `config set GAME.OPTION` loads rulesets
 
         rs = load(game)
         if option not in rs.options:
             raise UserError(_("{name} has no option {option} (options: {value})").format(
                                 name=rs.name, option=repr(option), value=', '.join(rs.options) or 'none'))
-        from scorepad.engine.game import resolve_options
+        from scorepad.engine.game import resolve_options  # start-up: only `config set GAME.OPTION` needs it
 
         typed = resolve_options(rs, {option: value})[option]
         defaults = {k: dict(v) for k, v in out.get("defaults", {}).items()}

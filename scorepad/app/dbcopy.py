@@ -17,6 +17,8 @@ from itertools import zip_longest
 from pathlib import Path
 from typing import Any
 
+from scorepad.app.transfer.export import differs_from_file
+from scorepad.app.transfer.importing import import_file
 from scorepad.errors import StoreError, UserError
 from scorepad.locale import _, ngettext
 from scorepad.store import Store
@@ -169,8 +171,6 @@ def _each(store: Store, table: str, cols: list[str]) -> Iterator[tuple[Any, ...]
 
 
 def _from_file(path: Path, dst: Store, target: str) -> Copied:
-    from scorepad.app.transfer.export import differs_from_file
-    from scorepad.app.transfer.importing import import_file
 
     hands: list[int] = []
 

@@ -12,15 +12,18 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
+from scorepad.app.games import hand_row, type_and_score
 from scorepad.app.shapes import MAX_NAME, Bool, Int, ListOf, Record, Text, Time, name_problem, problems
 from scorepad.app.transfer.checks import option_problems, pending_bid_problems, player_problems, side_problems
 from scorepad.app.transfer.importing import refuse
 from scorepad.app.transfer.pieces import read_document
 from scorepad.app.transfer.schema import NAME, RULESET_ID, SIDE_NAME, TABLE, TYPED, UID
 from scorepad.app.transfer.writing import audit_entry, insert_games
+from scorepad.engine.game import Game, Side, finish_game, initial_state, resolve_options
 from scorepad.errors import ScorepadError, UserError
 from scorepad.locale import _
 from scorepad.names import MAX_GAME_NAME
+from scorepad.rules.loader import load_text
 from scorepad.store import Store, now
 
 FORMAT = "scorepad-game"
@@ -37,7 +40,7 @@ GAME_FILE = Record({
 
 
 def game_toml(store: Store, game_id: int | str | None) -> str:
-    import tomli_w
+    import tomli_w  # start-up: only writing needs tomli_w (~1 ms)
 
     row = store.game(game_id)
     data: dict[str, Any] = {
@@ -85,8 +88,6 @@ def import_game_toml(store: Store, path: Path) -> tuple[int, int]:
 
 def _game_of(data: dict[str, Any], path: Path, variant: str | None) -> Any:
     """The file's game: its pinned ruleset, players, sides and options, each checked."""
-    from scorepad.engine.game import Game, Side, resolve_options
-    from scorepad.rules.loader import load_text
 
     try:
         rs = load_text(data["ruleset_text"], "ruleset_text", variant, played=True)
@@ -115,8 +116,6 @@ def _game_of(data: dict[str, Any], path: Path, variant: str | None) -> Any:
 
 def _replayed(game: Any, data: dict[str, Any], path: Path) -> tuple[list[Any], dict[str, Any]]:
     """The file's hands typed again in order and scored: their rows and the state after them."""
-    from scorepad.app.games import hand_row, type_and_score
-    from scorepad.engine.game import initial_state
 
     state = initial_state(game)
     rows = []
@@ -134,7 +133,6 @@ def _replayed(game: Any, data: dict[str, Any], path: Path) -> tuple[list[Any], d
 
 def checked_game(data: dict[str, Any], path: Path) -> tuple[dict[str, Any], dict[str, dict[str, Any]]]:
     """The game of a checked file in export form, its hands replayed as typed; UserError otherwise."""
-    from scorepad.engine.game import finish_game
 
     variant = data.get("variant") or None
     game = _game_of(data, path, variant)

@@ -7,6 +7,7 @@ started, never with whatever the ruleset file says today.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from functools import lru_cache
@@ -68,7 +69,7 @@ def game_of(row: GameRow, lang: str | None = None) -> Game:
     rs = pinned_ruleset(row.ruleset_text, row.ruleset_source, row.variant)
     table = rs.data.get("translations")
     if lang and isinstance(table, dict) and lang in table:   # the module only when there is something to do
-        from scorepad.rules.translations import translate
+        from scorepad.rules.translations import translate  # start-up: ~30 ms; only a ruleset with translations needs it
 
         rs = translate(rs, lang)
     sides = tuple(Side(s["name"], tuple(s["members"])) for s in row.sides)
@@ -177,8 +178,6 @@ def ask_missing(game: Game, raw: RawHand, missing: Sequence[Missing], prompt: Pr
 
 
 def prompt_error(message: str) -> None:
-    import sys
-
     print(f"  {message}", file=sys.stderr)
 
 

@@ -8,6 +8,7 @@ from typing import Any
 
 from scorepad.app.games import game_of, hand_row, type_and_score
 from scorepad.app.rows import totals
+from scorepad.engine.assignments import field_or_none, resolve_who
 from scorepad.engine.game import (
     Game,
     Side,
@@ -17,7 +18,8 @@ from scorepad.engine.game import (
 )
 from scorepad.errors import ScorepadError, UserError
 from scorepad.locale import _, shown
-from scorepad.store import GameRow, HandRow, Store
+from scorepad.names import closest, did_you_mean
+from scorepad.store import GameRow, HandRow, Rewrite, Store
 
 
 def rename(store: Store, old: str, new: str, game_id: int | str | None = None,
@@ -47,14 +49,12 @@ def rename(store: Store, old: str, new: str, game_id: int | str | None = None,
 
 
 def _closest_player(name: str, rows: Sequence[GameRow]) -> str:
-    from scorepad.names import closest, did_you_mean
 
     return did_you_mean(closest(name, [p for g in rows for p in g.players]))
 
 
 def _renamed(store: Store, row: GameRow, old: str, new: str) -> Any:
     """One game with `old` renamed `new`: players, sides named after players, every hand retyped and replayed."""
-    from scorepad.store import Rewrite
 
     game = game_of(row)
     rs = game.ruleset
@@ -103,7 +103,6 @@ def retype(before: Game, after: Game, item: str) -> str:
     Only a name that no longer finds the same player or side is replaced, by that player's or side's
     new name; everything else stays as it was typed.
     """
-    from scorepad.engine.assignments import field_or_none, resolve_who
 
     left, eq, right = item.partition("=")
     fdef = field_or_none(before.ruleset, left.rpartition(".")[2]) if eq else None

@@ -18,6 +18,7 @@ from scorepad.locale import _, shown
 from scorepad.record import mutable_record
 from scorepad.rules.loader import load_text
 from scorepad.rules.model import Ruleset
+from scorepad.rules.registry import resolved_text
 from scorepad.store import GameRow, HandRow, Store
 
 
@@ -36,7 +37,6 @@ class RescorePlan:
 def rescore_preview(store: Store, game_id: int | str, path: Any, rules_dirs: Sequence[str] = ()) -> RescorePlan:
     """Replay a game's hands (as typed) with the ruleset in `path`; show old and new totals per hand."""
 
-    from scorepad.rules.registry import resolved_text
 
     row = store.game(game_id)
     text, _warnings = resolved_text(Path(path), rules_dirs)

@@ -11,6 +11,7 @@ from typing import Any
 
 from scorepad.errors import UserError
 from scorepad.locale import _
+from scorepad.names import closest, did_you_mean
 from scorepad.store import GameRow, Store
 
 __all__ = ["abandon", "current_season", "delete", "game_log", "game_title", "season_name", "totals"]
@@ -30,7 +31,7 @@ def game_title(row: GameRow, lang: str | None, name: str | None = None) -> str:
 
 @lru_cache(maxsize=64)
 def _title(text: str, variant: str | None, lang: str | None) -> str | None:
-    from scorepad.rules.bundled import digest, summary
+    from scorepad.rules.bundled import digest, summary  # start-up: ~7 ms; only a bundled title needs it
 
     found = summary(digest(text), lang)
     if not found or not isinstance(found.get("name"), str):
@@ -54,7 +55,6 @@ def season_name(store: Store, name: str | None) -> str:
     seasons = store.seasons()
     if name in seasons:
         return name
-    from scorepad.names import closest, did_you_mean
 
     folded = [s for s in seasons if s.casefold() == name.casefold()]
     if len(folded) == 1:

@@ -16,6 +16,7 @@ from scorepad.record import field, mutable_record
 from scorepad.rules import bundled as rules_index
 from scorepad.rules.bundled import bundled_dir
 from scorepad.rules.registry import entries, load, resolve, resolved_text, text_hash
+from scorepad.text.output import write_output
 
 # scorepad.rules.loader (the loader and every formula's compiler) is imported in the functions that load a
 # ruleset: `rules export` only reads a file's text and needs none of it.
@@ -25,8 +26,6 @@ ID_RE = re.compile(r"^[a-z0-9][a-z0-9-]{0,40}$")
 
 def write_new(path: Path, text: str | Iterable[str], force: bool) -> None:
     """Write a file atomically; an existing file is replaced only with `force` (see scorepad.text.output)."""
-    from scorepad.text.output import write_output
-
     write_output(path, text, force=force)
 
 
@@ -50,13 +49,13 @@ def parse_opts(items: Sequence[str]) -> dict[str, str]:
 def derive(base: str, new_id: str, options: Mapping[str, str], name: str | None, aliases: Sequence[str],
            rules_dirs: Sequence[str], target_dir: Path, force: bool) -> Path:
     """Write `target_dir/NEW.toml`: only what differs from BASE, the base's id and the hash of its text."""
-    import tempfile
+    import tempfile  # start-up: ~6 ms; only writing a file needs it
 
-    import tomli_w
+    import tomli_w  # start-up: only writing needs tomli_w (~1 ms)
 
-    from scorepad.engine.game import resolve_options
-    from scorepad.rules.format import SCHEMA_FILE
-    from scorepad.rules.loader import load_text
+    from scorepad.engine.game import resolve_options  # start-up: `rules list` and `rules export` load no engine
+    from scorepad.rules.format import SCHEMA_FILE  # start-up: only writing a ruleset needs the format
+    from scorepad.rules.loader import load_text  # start-up: loader and compiler, not needed by `rules list`/`export`
 
     _check_id(new_id, "skid-505")
     if "variant" in options:
@@ -87,8 +86,8 @@ def derive(base: str, new_id: str, options: Mapping[str, str], name: str | None,
 
 def write_starter(new_id: str, name: str | None, target_dir: Path, force: bool) -> tuple[Path, Path]:
     """The starter ruleset and its example scenario, both checked before anything is written."""
-    from scorepad.rules.loader import load_text
-    from scorepad.rules.starter import SCENARIO, STARTER
+    from scorepad.rules.loader import load_text  # start-up: loader and compiler, not needed by `rules list`/`export`
+    from scorepad.rules.starter import SCENARIO, STARTER  # start-up: only `rules new` needs it
 
     _check_id(new_id, "my-game")
     path = target_dir / f"{new_id}.toml"
@@ -108,7 +107,7 @@ def write_starter(new_id: str, name: str | None, target_dir: Path, force: bool) 
 def write_schema(target_dir: Path) -> Path:
     """The format's JSON Schema beside a starter, which names it in its `#:schema` line for editors;
     rewritten when this scorepad's schema differs (it is generated, never edited by hand)."""
-    from scorepad.rules.format import SCHEMA_FILE, schema_text
+    from scorepad.rules.format import SCHEMA_FILE, schema_text  # start-up: only writing a ruleset needs the format
 
     path = target_dir / SCHEMA_FILE
     try:   # the shipped copy (a test keeps it equal to the generated one), cheaper than generating it
@@ -133,8 +132,8 @@ class FileCheck:
 
 def check_file(path: Path, rules_dirs: Sequence[str]) -> FileCheck:
     """Load a ruleset file and every variant of it; collect problems and warnings instead of failing."""
-    from scorepad.rules.loader import load_text
-    from scorepad.rules.source import parse_toml
+    from scorepad.rules.loader import load_text  # start-up: loader and compiler, not needed by `rules list`/`export`
+    from scorepad.rules.source import parse_toml  # start-up: TOML parsed only for a file that is loaded
 
     result = FileCheck(path)
     try:
@@ -153,8 +152,8 @@ def check_file(path: Path, rules_dirs: Sequence[str]) -> FileCheck:
 
 def locate_problems(result: FileCheck) -> list[Any]:
     """The problems of a checked file with line and column (`rules check`; imports tomlkit)."""
-    from scorepad.rules.locate import locate
-    from scorepad.rules.source import MAX_FILE_BYTES
+    from scorepad.rules.locate import locate  # start-up: only locating a mistake needs it
+    from scorepad.rules.source import MAX_FILE_BYTES  # start-up: TOML parsed only for a file that is loaded
 
     try:
         raw = result.path.read_bytes() if result.path.stat().st_size <= MAX_FILE_BYTES else b""
@@ -165,7 +164,7 @@ def locate_problems(result: FileCheck) -> list[Any]:
 
 def scenario_files(spec: str, given: Sequence[Path], rules_dirs: Sequence[str]) -> tuple[Any, list[Path]]:
     """The ruleset to test and its scenario files: those named, else the ones found beside it."""
-    from scorepad.rules.loader import load_text
+    from scorepad.rules.loader import load_text  # start-up: loader and compiler, not needed by `rules list`/`export`
 
     path, variant = resolve(spec, rules_dirs)
     text, _warnings = resolved_text(path, rules_dirs)

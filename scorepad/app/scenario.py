@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from scorepad.app.games import type_and_score
 from scorepad.engine.game import (
     Game,
     HandResult,
@@ -25,6 +26,7 @@ from scorepad.engine.game import (
 )
 from scorepad.errors import ScorepadError, UserError
 from scorepad.locale import N_, _, neutral
+from scorepad.rules.loader import load_text
 from scorepad.rules.model import Ruleset
 from scorepad.rules.registry import load
 
@@ -60,7 +62,6 @@ _EXPECTED = N_("{key}: expected {want}, got {got}")
 
 def record(game: Game, state: State, args: Sequence[str]) -> HandResult:
     """Type and apply one hand from its typed assignments, exactly as `scorepad hand` does (no prompts)."""
-    from scorepad.app.games import type_and_score
 
     return type_and_score(game, state, args, None)[2]
 
@@ -77,7 +78,6 @@ def load_scenario(path: Path, ruleset: Ruleset | None = None,
     if ruleset is None:
         ruleset = load(str(data["ruleset"]), extra_dirs, data.get("variant"))
     elif data.get("variant") and data.get("variant") != ruleset.variant:
-        from scorepad.rules.loader import load_text
 
         ruleset = load_text(ruleset.text, ruleset.source, data["variant"])
     options = {k: v for k, v in data.get("options", {}).items()}

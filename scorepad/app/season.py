@@ -8,6 +8,8 @@ conservative ordinal (mu - 3 sigma).
 
 from __future__ import annotations
 
+import io
+import json
 import math
 import tomllib
 from collections.abc import Mapping, Sequence
@@ -15,11 +17,16 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
+from scorepad.app.games import pinned_ruleset
 from scorepad.app.rows import game_title, season_name
 from scorepad.errors import UserError
 from scorepad.locale import _, current, ngettext
+from scorepad.names import closest, did_you_mean
+from scorepad.rules.registry import ruleset_id
+from scorepad.rules.vocabulary import Vocabulary
 from scorepad.store import GameRow
 from scorepad.store.sqlite import gc_paused
+from scorepad.text.output import markdown_cell, spreadsheet_safe
 from scorepad.text.report import MAX_GAME_CHARTS, season_html
 from scorepad.text.season_lines import PlayerLine, column_label
 
@@ -281,7 +288,7 @@ RAW_MARKUP_FORMATS = {"unsafehtml", "latex_raw"}
 
 def table_formats() -> list[str]:
     """The tabulate formats `season --format` offers (html is scorepad's own page)."""
-    from tabulate import tabulate_formats
+    from tabulate import tabulate_formats  # start-up: tabulate ~45 ms; the hot commands print with simple_table
 
     return sorted(f for f in tabulate_formats if f not in RAW_MARKUP_FORMATS and f != "html")
 
@@ -292,8 +299,6 @@ def counter_words(games: Sequence[GameRow], columns: Sequence[str]) -> dict[str,
     counters = [c[len("total "):] for c in columns if c.startswith("total ")]
     if not counters or not games or current() == "en":
         return {}
-    from scorepad.app.games import pinned_ruleset
-    from scorepad.rules.vocabulary import Vocabulary
 
     last = games[-1]
     words = Vocabulary(pinned_ruleset(last.ruleset_text, last.ruleset_source, last.variant), {})
@@ -303,12 +308,9 @@ def counter_words(games: Sequence[GameRow], columns: Sequence[str]) -> dict[str,
 def table_text(fmt: str, rows: Sequence[dict[str, Any]], columns: Sequence[str],
                counters: Mapping[str, str] | None = None) -> str:
     """The table as csv, markdown or a tabulate format; cells are made safe for where each format goes."""
-    from scorepad.errors import UserError
-    from scorepad.text.output import markdown_cell, spreadsheet_safe
 
     if fmt == "csv":
-        import csv
-        import io
+        import csv  # start-up: only the CSV form needs it
 
         buf = io.StringIO()
         writer = csv.writer(buf, lineterminator="\r\n")
@@ -325,7 +327,7 @@ def table_text(fmt: str, rows: Sequence[dict[str, Any]], columns: Sequence[str],
     if table_fmt in ("github", "pipe"):
         cells = [[markdown_cell(v) for v in row] for row in cells]
         headers = [markdown_cell(h) for h in headers]
-    from tabulate import tabulate
+    from tabulate import tabulate  # start-up: tabulate ~45 ms; the hot commands print with simple_table
 
     return str(tabulate(cells, headers=headers, tablefmt=table_fmt, missingval="-")) + "\n"
 
@@ -341,12 +343,10 @@ def season_report(store: Store, name: str | None, fmt: str = "text", *, ruleset:
     `ruleset` and `player` are found as `new` finds them (ids, aliases, native names; the config's
     player aliases); a name that means nothing is refused with the nearest ones, never an empty table.
     """
-    import json
 
     season = season_name(store, name)
     games = store.games(season)
     if ruleset is not None:
-        from scorepad.rules.registry import ruleset_id
 
         ruleset = ruleset_id(ruleset, rules_dirs, {g.ruleset_id for g in store.games()})
     if player is not None:
@@ -383,7 +383,6 @@ def season_report(store: Store, name: str | None, fmt: str = "text", *, ruleset:
 def season_player(store: Store, text: str, chosen: Sequence[GameRow], season: str,
                   aliases: Mapping[str, str]) -> str:
     """A --player name as the season knows it: by its config alias, any case; else a sentence and exit 2."""
-    from scorepad.names import closest, did_you_mean
 
     want = {k.lower(): v for k, v in aliases.items()}.get(text.strip().lower(), text.strip())
     for g in chosen:

@@ -12,7 +12,9 @@ from scorepad.engine.game import finish_game, initial_state
 from scorepad.engine.scoring import apply_hand
 from scorepad.errors import ScorepadError
 from scorepad.locale import _, shown
+from scorepad.rules.translations import check_translations
 from scorepad.store import GameRow, Store
+from scorepad.store.choice import open_store
 from scorepad.store.sqlite import gc_paused, loads
 
 READ_GAMES = 100  # games whose hands are read in one statement
@@ -35,7 +37,7 @@ def verify(store: Store, workers: int | None = None) -> list[str]:
     total = sum(r.hands for r in rows)
     if workers is None:
         workers = (os.cpu_count() or 1) if total > PARALLEL_HANDS else 1
-    import multiprocessing
+    import multiprocessing  # start-up: ~15 ms; only large transfers fork
 
     spec = _spec(store)
     if workers <= 1 or len(rows) < 2 or "fork" not in multiprocessing.get_all_start_methods() or spec is None:
@@ -83,7 +85,6 @@ def _verify_chunk(indexes: range) -> list[str]:
     assert _VERIFY_JOB is not None
     spec, rows = _VERIFY_JOB
     if not _WORKER_STORE:  # a connection of its own: the parent's is not shared across a fork
-        from scorepad.store.choice import open_store
 
         _WORKER_STORE.append(open_store(spec))
     return _verify_rows(_WORKER_STORE[0], [rows[i] for i in indexes])
@@ -119,7 +120,6 @@ def _verify_game(row: GameRow, hands: list[tuple[int, Any, Any]]) -> list[str]:
                           "hand until the next hand is recorded").format(id=row.id, value=row.damaged))
     try:
         game = game_of(row)
-        from scorepad.rules.translations import check_translations
 
         check_translations(game.ruleset)   # every language's texts, as when the game began
         state = initial_state(game)

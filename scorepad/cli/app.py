@@ -1,7 +1,8 @@
 """The command line: parse options, make one library call, render. Errors become exit statuses here.
 
-Heavy modules are imported inside the commands that use them, so `scorepad --help` and quick
-commands start fast.
+Each command imports its use case inside its body, not here: this module is loaded by every command
+that goes through Typer, and the use cases together cost ~250 ms to import (measured beside it,
+this machine, 2026-12) where `scorepad games` takes ~150 ms in all.
 """
 
 from __future__ import annotations

@@ -47,7 +47,7 @@ def _argument_column(self: Any) -> str:
 
 def words_not_types() -> None:
     try:
-        from typer import core
+        from typer import core  # start-up: the quick route never loads typer (~75 ms)
     except ImportError:  # pragma: no cover - typer is a dependency
         return
     option = getattr(core, "TyperOption", None)

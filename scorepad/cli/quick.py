@@ -8,6 +8,8 @@ command runs. Anything else goes to Typer unchanged: help, completion, an unknow
 option, a value this parser would have to guess about, a usage error. So click keeps its own
 wording and exit statuses for them, and a test runs a corpus of command lines through both routes.
 `script()` is the console script; `main()` the same without its quick exit, for running in-process.
+Everything past the parser is imported where it runs: a command line that goes to Typer never
+loads the command bodies here, and one that runs here never loads Typer (~75 ms).
 """
 
 from __future__ import annotations

@@ -19,6 +19,11 @@ from pathlib import Path
 from pprint import pformat
 from typing import Any
 
+import typer.main
+
+from scorepad.cli import context as clicore
+from scorepad.cli.app import app
+
 FAST = ("hand", "standings", "sheet")
 """The commands the quick route runs; their bodies are the functions of the same name in scorepad.cli.context."""
 
@@ -75,11 +80,6 @@ def _defaults(table: dict[str, tuple[str | None, str]]) -> dict[str, Any]:
 
 def spec() -> dict[str, Any]:
     """The table, checked against the assumptions the quick route's parser makes of click."""
-    import typer.main
-
-    from scorepad.cli import context as clicore
-    from scorepad.cli.app import app
-
     root = typer.main.get_command(app)
     if root.allow_interspersed_args or getattr(root, "chain", False) or not hasattr(root, "commands"):
         raise SystemExit("the app's group parses in a way the quick route does not know")

@@ -34,6 +34,7 @@ from scorepad.rules.model import Check, FieldDef, Ruleset, field_refs
 from scorepad.rules.prose import condition_words
 from scorepad.rules.reading import Meaning
 from scorepad.rules.reading import key as reading_key
+from scorepad.rules.values import format_value
 from scorepad.rules.vocabulary import Vocabulary
 
 MAX_VALUE_LENGTH = 200
@@ -1163,7 +1164,6 @@ def _same(a: Any, b: Any) -> bool:
 
 
 def _show(value: Any) -> str:
-    from scorepad.rules.values import format_value
 
     return format_value(value)
 

@@ -21,6 +21,7 @@ from scorepad.record import field, mutable_record, record
 from scorepad.rules.cards import card_label
 from scorepad.rules.expr import BudgetError, Formula, budgeted, value_kind
 from scorepad.rules.model import Check, Rule, Ruleset, ScoreItem
+from scorepad.rules.names import TEMPLATE_RE
 from scorepad.rules.values import format_value
 
 State = dict[str, Any]
@@ -655,7 +656,6 @@ def render_message(text: str, parts: Sequence[Formula], env: Mapping[str, Any],
     is just one of the `cards` fields shows its cards as the rest of the output does (Q♦, not QD)."""
     if not parts:
         return text
-    from scorepad.rules.names import TEMPLATE_RE
 
     values = []
     for f in parts:

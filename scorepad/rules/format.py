@@ -7,6 +7,7 @@ docs/rulesets.md explains each key for people.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from scorepad.rules.cards import DECKS, RANK_ORDER
@@ -223,7 +224,6 @@ SCHEMA_FILE = "ruleset.schema.json"   # shipped beside the bundled rulesets (pac
 
 def schema_text() -> str:
     """The JSON Schema as the file shipped in the package holds it (tests check the two are equal)."""
-    import json
 
     return json.dumps(json_schema(), indent=2, ensure_ascii=False) + "\n"
 

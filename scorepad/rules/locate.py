@@ -65,7 +65,7 @@ class _Index:
         self.read = True
         text = self.text
         try:
-            from tomlkit.parser import Parser
+            from tomlkit.parser import Parser  # start-up: tomlkit ~25 ms; only locating a mistake needs it
         except ImportError:  # pragma: no cover - tomlkit is a dependency; positions are a convenience
             return
         starts = self.starts

@@ -25,6 +25,7 @@ from typing import Any
 from scorepad.errors import FormulaError
 from scorepad.locale import N_, _, current
 from scorepad.rules.expr import Formula, compile_formula
+from scorepad.rules.values import format_value
 from scorepad.rules.vocabulary import Vocabulary, card_words, formula_kind, is_card
 
 TEMPLATE_RE = re.compile(r"\{([^{}]+)\}")
@@ -102,7 +103,6 @@ def joined_words(template: str, parts: Sequence[str]) -> str:
 
 def shown_value(value: Any) -> str:
     """A value as the language shows it: yes/no for a boolean, a card in the language's notation."""
-    from scorepad.rules.values import format_value
 
     if isinstance(value, bool):
         return _("yes") if value else _("no")

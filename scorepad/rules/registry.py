@@ -55,13 +55,14 @@ def names_of(data: dict[str, Any]) -> tuple[str, tuple[str, ...]] | None:
 @lru_cache(maxsize=64)
 def _entry(path: Path, mtime: float) -> Entry | None:
     """A ruleset file's id and names: from the bundled index when its text is an indexed one, else parsed."""
-    from scorepad.rules.source import read_text
+    from scorepad.rules.source import read_text  # start-up: `rules list` answered from the index parses no TOML
 
     try:
         text = read_text(path)
         key = rules_index.digest(text)
         found = rules_index.entry_names(key)
         if found is None:
+            # start-up: `rules list` answered from the index parses no TOML
             from scorepad.rules.source import parse_toml
 
             found = names_of(parse_toml(text, str(path)))
@@ -148,7 +149,7 @@ def ruleset_id(spec: str, extra_dirs: Sequence[str] = (), stored: Iterable[str] 
 
 def load(spec: str, extra_dirs: Sequence[str] = (), variant: str | None = None) -> Ruleset:
     """Load a ruleset by RULESET argument; `variant` (from --opt variant=) wins over `:VARIANT`."""
-    from scorepad.rules.loader import load_text
+    from scorepad.rules.loader import load_text  # start-up: the loader and compiler only once a ruleset is loaded
 
     path, spec_variant = resolve(spec, extra_dirs)
     text, _warnings = resolved_text(path, extra_dirs)
@@ -164,7 +165,7 @@ def resolved_text(path: Path, extra_dirs: Sequence[str] = (), depth: int = 0) ->
     Returns the text and warnings (a base whose text changed since the file was derived from it).
     Games pin this text, so a later change of the base never changes them.
     """
-    from scorepad.rules.source import parse_toml, read_text
+    from scorepad.rules.source import parse_toml, read_text  # start-up: an indexed text is not parsed
 
     text = read_text(path)
     if rules_index.record(rules_index.digest(text)) is not None:
@@ -189,7 +190,7 @@ def resolved_text(path: Path, extra_dirs: Sequence[str] = (), depth: int = 0) ->
         warnings.append(_("{path}: warning: its base {base_spec} has changed since this ruleset was "
                            "derived from it; check that the overlay still does what you want (games already "
                            "played keep their rules)").format(path=path, base_spec=repr(base_spec)))
-    from scorepad.rules.sections.variants import merge
+    from scorepad.rules.sections.variants import merge  # start-up: only a ruleset with a base needs it
 
     overlay = {k: v for k, v in data.items() if k not in ("base", "base_hash")}
     merged = merge(parse_toml(base_text, str(base_path)), overlay)
@@ -198,15 +199,15 @@ def resolved_text(path: Path, extra_dirs: Sequence[str] = (), depth: int = 0) ->
         for key in ("names", "aliases"):
             game[key] = overlay["game"].get(key, {} if key == "names" else [])
         merged["game"] = game
-    from scorepad.rules.translations import drop_stale
+    from scorepad.rules.translations import drop_stale  # start-up: ~30 ms; only a ruleset with translations needs it
 
     drop_stale(merged, overlay)
-    import tomli_w
+    import tomli_w  # start-up: only writing needs tomli_w (~1 ms)
 
     return tomli_w.dumps(merged), warnings
 
 
 def text_hash(text: str) -> str:
-    import hashlib
+    import hashlib  # start-up: ~6 ms; only pinning a text needs it
 
     return hashlib.sha256(text.encode()).hexdigest()[:16]

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import math
+import tomllib
 from pathlib import Path
 from typing import Any
 
 from scorepad.errors import RulesetError
+from scorepad.rules.schema import MAX_TEXT
 
 MAX_FILE_BYTES = 256 * 1024
 MAX_TABLE_ITEMS = 2000
@@ -24,7 +26,6 @@ def parse_toml(text: str, source: str) -> dict[str, Any]:
 
 
 def _parse(text: str, source: str) -> dict[str, Any]:
-    import tomllib
 
     try:
         data = tomllib.loads(text)
@@ -69,7 +70,6 @@ def oversized(value: Any, key: str) -> list[tuple[str, str]]:
     """Numbers beyond ±10^15 (or inf/nan) and text over 10,000 characters anywhere in the file."""
     # imported here, not at the top: reading a file for its [game] header needs neither
     from scorepad.rules.expr import MAX_NUMBER
-    from scorepad.rules.schema import MAX_TEXT
 
     out: list[tuple[str, str]] = []
     stack: list[tuple[Any, str]] = [(value, key)]

@@ -14,12 +14,12 @@ def open_store(spec: str | None) -> Store:
     """The store `spec` names: a PostgreSQL server for a URL or connection string, else an SQLite file."""
     if is_server(spec):
         assert spec is not None
-        from scorepad.store import libpq
+        from scorepad.store import libpq  # start-up: ctypes and libpq only for a server URL
 
         if libpq.library() is None:   # the extra `scorepad[postgres]` brings it (psycopg-binary's copy)
             raise UserError(_("{spec} is a PostgreSQL database, and the PostgreSQL driver is not installed: {hint}")
                             .format(spec=mask(spec), hint=EXTRA_HINT))
-        from scorepad.store.postgres import PgStore
+        from scorepad.store.postgres import PgStore  # start-up: only a server URL needs it
 
         return PgStore(spec)
     return Store(spec)

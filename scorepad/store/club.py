@@ -24,6 +24,9 @@ from typing import Any
 
 from scorepad.errors import UserError
 from scorepad.locale import _
+from scorepad.store.choice import open_store
+from scorepad.store.postgres import PgStore
+from scorepad.store.protocol import is_server
 
 READ_TABLES = ("meta", "rulesets", "games", "hands", "audit", "writes", "scorepad_schema")  # printed first, in this order
 
@@ -178,8 +181,6 @@ END $$"""]
 
 def init(spec: str, prefix: str = "scorepad") -> list[str]:
     """Migrate the club database, make the roles, grant, add the triggers; the statements run, in order."""
-    from scorepad.store.choice import open_store
-    from scorepad.store.protocol import is_server
 
     if not re.fullmatch(r"[a-z_][a-z0-9_]{0,40}", prefix):
         raise UserError(_("--prefix {prefix}: lower-case letters, digits and _, starting with a letter (e.g. club)")
@@ -187,7 +188,6 @@ def init(spec: str, prefix: str = "scorepad") -> list[str]:
     if not is_server(spec):
         raise UserError(_("club init sets up a PostgreSQL database: give --db postgresql://... (or SCOREPAD_DB)"))
     store = open_store(spec)   # says what to install when the PostgreSQL driver is missing
-    from scorepad.store.postgres import PgStore
 
     assert isinstance(store, PgStore)
     try:

@@ -37,7 +37,7 @@ from scorepad.store import libpq
 from scorepad.store.libpq import PgError
 from scorepad.store.migrations import MIGRATIONS, SCHEMA_VERSION
 from scorepad.store.protocol import mask
-from scorepad.store.sqlite import GameRow, HandRow, Store, dumps, state_problem
+from scorepad.store.sqlite import GameRow, HandRow, Store, dumps, state_problem, text_hash
 
 if TYPE_CHECKING:
     from scorepad.store.protocol import StoreProtocol
@@ -467,7 +467,6 @@ class PgStore(Store):
     # ------------------------------------------------------------------ locking
     def pin_ruleset(self, db: Any, ruleset_id: str, text: str, source: str) -> str:
         """As the SQLite store; two clients pinning the same new text at once both succeed."""
-        from scorepad.store.sqlite import text_hash
 
         db.execute("INSERT INTO rulesets(hash, ruleset_id, source, text) VALUES(?, ?, ?, ?) "
                    "ON CONFLICT (hash) DO NOTHING", (text_hash(text), ruleset_id, source, text))
@@ -511,7 +510,7 @@ def _host_name() -> str:
     """This computer's name, as socket.gethostname() gives it (without importing socket where uname has it)."""
     if hasattr(os, "uname"):
         return os.uname().nodename
-    import socket
+    import socket  # start-up: ~6 ms; only a club's audit line needs it
 
     return socket.gethostname()
 
@@ -587,7 +586,7 @@ def copy_rows(store: PgStore, db: Any, table: str, columns: Sequence[str], rows:
 
 def _copy_lib(raw: libpq.Connection) -> Any:
     """libpq with its two COPY functions typed."""
-    import ctypes
+    import ctypes  # start-up: ~5 ms; only COPY needs it
 
     lib = raw.lib
     lib.PQputCopyData.restype, lib.PQputCopyData.argtypes = ctypes.c_int, [ctypes.c_void_p, ctypes.c_char_p,

@@ -9,6 +9,7 @@ who changed what when. The schema is versioned and migrated in order from the fi
 
 from __future__ import annotations
 
+import gc
 import json
 import os
 import sqlite3
@@ -21,8 +22,10 @@ from typing import Any, cast
 
 from scorepad.errors import StoreConflict, StoreError, UserError
 from scorepad.locale import _
+from scorepad.names import closest, did_you_mean, fold
 from scorepad.record import mutable_record
 from scorepad.store.migrations import MIGRATIONS, SCHEMA_VERSION
+from scorepad.userdirs import user_dir
 
 
 def now() -> str:
@@ -55,7 +58,6 @@ def gc_paused() -> Iterator[None]:
     """No cyclic garbage collection while many rows are decoded: JSON trees hold no cycles, and with
     thousands of new containers Python would run the collector every few hundred (a third of the
     time `games` spends reading 5,000 games)."""
-    import gc
 
     was = gc.isenabled()
     gc.disable()
@@ -68,7 +70,7 @@ def gc_paused() -> Iterator[None]:
 
 def text_hash(text: str) -> str:
     """The hash a ruleset text is pinned under: the first 16 hex digits of its SHA-256 (as Ruleset.hash)."""
-    import hashlib
+    import hashlib  # start-up: ~6 ms; only pinning a text needs it
 
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
@@ -145,7 +147,6 @@ def _uuid4_hex() -> str:
 
 
 def default_path() -> Path:
-    from scorepad.userdirs import user_dir
 
     return Path(user_dir("data")) / "scorepad.db"
 
@@ -336,7 +337,6 @@ class Store:
 
     def _game_by_name(self, text: str) -> int:
         """The id of the one game whose name is `text`, or starts with it (case-insensitive)."""
-        from scorepad.names import closest, did_you_mean, fold
 
         named = self.db.execute("SELECT id, name FROM games WHERE name IS NOT NULL AND name != '' ORDER BY id").fetchall()
         want = fold(text.strip())

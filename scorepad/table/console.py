@@ -16,6 +16,9 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Protocol, TextIO
 
+from scorepad.locale import _
+from scorepad.text.output import terminal_safe
+
 
 class Console(Protocol):
     """What the prompt and the session need from a terminal (tests pass a scripted one)."""
@@ -68,8 +71,6 @@ def colour_lines(text: str, stream: TextIO) -> str:
     The text is made terminal-safe before the colour codes go in (see `emit`)."""
     if not colour_wanted(stream):
         return text
-    from scorepad.locale import _
-    from scorepad.text.output import terminal_safe
 
     # the first words of "Finished: ..." and "Hand N" in the language they are printed in
     finished = _("Finished: a draw between {names}").split(":")[0] + ":"
@@ -98,7 +99,7 @@ class TerminalConsole:
 
     def _setup(self) -> object | None:
         try:
-            import readline
+            import readline  # start-up: only a terminal prompt needs it
         except ImportError:  # Windows without pyreadline: plain input() still works
             return None
         readline.set_completer(self._complete)
@@ -119,14 +120,12 @@ class TerminalConsole:
         return matches[state] if state < len(matches) else None
 
     def ask(self, question: str, candidates: Sequence[str] = ()) -> str:
-        from scorepad.text.output import terminal_safe
 
         self._candidates = list(candidates)
         return input(terminal_safe(question))  # readline writes the question to the terminal itself
 
     def say(self, text: str, style: str = "") -> None:
         if self.colour and style:
-            from scorepad.text.output import terminal_safe
 
             emit(paint(terminal_safe(text), style, True))
         else:

@@ -57,6 +57,7 @@ from scorepad.rules.model import FieldDef, Ruleset, field_refs
 from scorepad.rules.values import format_value
 from scorepad.table import answers
 from scorepad.table.console import Console
+from scorepad.text.render import num
 
 BACK = "<"
 HELP = "?"
@@ -570,7 +571,6 @@ class HandPrompt:
         return RawHand(values, typed_assignments(self.game, values, skip_defaults=not full))
 
     def show_summary(self, outcome: Outcome) -> None:
-        from scorepad.text.render import num
 
         title = _("Hand {n}").format(n=self.hand_no) if self.hand_no else _("The hand")
         self.console.say(_("{title}, as read:").format(title=title), "bold")

@@ -15,6 +15,8 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from scorepad.app import games as play
+from scorepad.app.bids import record_bid, undo_bid
+from scorepad.app.redo import redo
 from scorepad.engine import handcode
 from scorepad.engine.assignments import assignment_words
 from scorepad.errors import ScorepadError, UserError
@@ -22,8 +24,10 @@ from scorepad.locale import N_, _, current, ngettext, shown
 from scorepad.store import GameRow, Store
 from scorepad.table import answers
 from scorepad.table.console import Console
-from scorepad.table.entry import enter_hand, show_changes
+from scorepad.table.edits import edit_interactively
+from scorepad.table.entry import enter_bid, enter_hand, show_changes
 from scorepad.table.prompt import Cancelled
+from scorepad.text.describe import details, details_text
 from scorepad.text.render import compact_standings, num, sheet_text, standings_text
 
 COMMANDS = {
@@ -219,14 +223,11 @@ class Session:
         self.console.say(sheet_text(play.sheet(self.store, row, current())))
 
     def cmd_rules(self, args: Sequence[str]) -> None:
-        from scorepad.text.describe import details, details_text
 
         game = play.game_of(self.need_game(), current())
         self.console.say(details_text(details(game.ruleset, game=game)))    # its options in force
 
     def cmd_bid(self, args: Sequence[str]) -> None:
-        from scorepad.app.bids import record_bid
-        from scorepad.table.entry import enter_bid
 
         row = self.need_game()
         done = (record_bid(self.store, row.id, assignment_words(' '.join(args))) if args
@@ -238,7 +239,6 @@ class Session:
         self.console.say(_("Bid for hand {n} written down: {value}").format(n=done.n, value=' '.join(done.typed)), "good")
 
     def cmd_undo(self, args: Sequence[str]) -> None:
-        from scorepad.app.bids import undo_bid
 
         row = self.need_game()
         taken = undo_bid(self.store, row.id)
@@ -255,7 +255,6 @@ class Session:
             self.console.say(line)
 
     def cmd_redo(self, args: Sequence[str]) -> None:
-        from scorepad.app.redo import redo
 
         row = self.need_game()
         self.after_hand(redo(self.store, row.id))
@@ -268,7 +267,6 @@ class Session:
         if args[1:]:
             self.row, rows = play.edit(self.store, row.id, n, list(args[1:]))
         else:
-            from scorepad.table.edits import edit_interactively
 
             self.row, rows = edit_interactively(self.store, row.id, n, self.console)
         later = len(rows) - 1

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import re
 from typing import Any
 
@@ -12,6 +13,7 @@ from scorepad.locale import N_, _, current, ngettext
 from scorepad.rules.expr import Formula
 from scorepad.rules.model import FieldDef, Rule, Ruleset, field_refs
 from scorepad.rules.prose import UNSETTLED, Unworded, formula_words, joined_words, message_words, settled, shown_value
+from scorepad.rules.values import format_value
 from scorepad.rules.vocabulary import Vocabulary, card_words
 
 
@@ -145,7 +147,6 @@ def _condition(f: Formula, vocab: Vocabulary, who: str | None = None) -> str | N
 
 def _options_in_force(f: Formula, vocab: Vocabulary) -> str:
     """The options a formula reads, as typed: `--opt scoring=titles`."""
-    from scorepad.rules.values import format_value
 
     return ", ".join(f"--opt {name}={format_value(vocab.env[name])}" for name in vocab.rs.options if name in f.names)
 
@@ -227,7 +228,6 @@ def _rule_words(r: Rule, vocab: Vocabulary, who: str, this: str) -> str | None:
 
 def _change(template: str, counter: str, f: Formula, vocab: Vocabulary, this: str | None = None) -> str | None:
     """One change a threshold makes to a counter, in words; `add 1 if C else 0` reads "add 1 ... when C"."""
-    import ast
 
     name = vocab.name(counter)
     if name is None:
@@ -258,7 +258,6 @@ def value_words(value: Any, words: bool = False) -> str:
                          for k, v in value.items())
     if isinstance(value, list):
         return "/".join(value_words(v, words) for v in value)
-    from scorepad.rules.values import format_value
 
     return format_value(value)
 

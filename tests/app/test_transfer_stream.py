@@ -233,7 +233,7 @@ def test_db_copy_that_differs_keeps_nothing(cli: Callable[..., Run], exported: P
         r = cli("db", "copy", source, spec)
         assert r.code != 0 and "first difference at row 9" in r.err
         assert dump_any(spec) == before
-        monkeypatch.setattr(export, "differs_from_file", lambda store, path: True)
+        monkeypatch.setattr(dbcopy, "differs_from_file", lambda store, path: True)
         r = cli("db", "copy", str(exported), spec)
         assert r.code != 0 and "differs from" in r.err
         assert dump_any(spec) == before

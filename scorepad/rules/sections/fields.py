@@ -220,9 +220,9 @@ def _pattern_paths(src: str) -> float:
     `a?` thirty times or `a{0,40}` eight times in a row is refused, the bridge contract pattern costs 39.
     """
     try:
-        import re._parser as sre_parse
+        import re._parser as sre_parse  # Python 3.11 and later
     except ImportError:  # pragma: no cover - before Python 3.11
-        import sre_parse
+        import sre_parse  # Python before 3.11
 
     def seq(items: Any) -> float:
         total = 1.0
