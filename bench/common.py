@@ -16,6 +16,7 @@ import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any, NamedTuple
 
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
@@ -140,3 +141,34 @@ def spades_hand(rng: random.Random) -> list[str]:
     return [f"bid={','.join(map(str, bids))}", f"tricks={','.join(map(str, tricks))}"]
 
 
+
+
+class SpadesGame(NamedTuple):
+    """A template game: its hands as stored rows, the finish, one more hand and how it was typed."""
+
+    rows: list[Any]
+    finish: Any
+    spare: dict[str, Any]
+    spare_typed: list[str]
+
+
+def spades_templates(rs: Any, options: dict[str, str], hands: int, rng: random.Random,
+                     count: int = 100) -> tuple[Any, list[SpadesGame]]:
+    """`count` games of Spades of `hands` hands each, typed and scored once by the engine: the
+    templates a large bench database repeats under other players' names (Spades hands hold none).
+    Returns the template game (seated p0..p3) and the games."""
+    from scorepad.app.games import hand_row, type_and_score
+    from scorepad.engine.game import finish_game, initial_state, make_game
+
+    game = make_game(rs, ["p0", "p1", "p2", "p3"], None, options)
+    made = []
+    for _ in range(count):
+        state = initial_state(game)
+        rows = []
+        for n in range(1, hands + 1):
+            raw, hand, result = type_and_score(game, state, spades_hand(rng), None)
+            rows.append(hand_row(n, raw.typed, hand, result))
+            state = result.state
+        spare_raw, spare, _ = type_and_score(game, state, spades_hand(rng), None)  # a hand to take back
+        made.append(SpadesGame(rows, finish_game(game, state), spare, spare_raw.typed))
+    return game, made

@@ -44,7 +44,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from common import NO_PYC, clean_env, reference_tree, scorepad_cmd, spades_hand  # noqa: E402
+from common import NO_PYC, clean_env, reference_tree, scorepad_cmd, spades_hand, spades_templates  # noqa: E402
 
 LAST_CPU = [0.0]  # user + system seconds of the last child run_timed waited for
 
@@ -169,8 +169,7 @@ def build_season_db(db: Path, games: int, hands_per_game: int, players: int = 40
     """Games of bundled spades with legal random hands, scored by the engine, stored through the
     store API (one transaction per game, as `import` does). Distinct hand sequences are scored once
     as templates and reused under other players' names (spades hands hold no names)."""
-    from scorepad.app.games import hand_row, type_and_score
-    from scorepad.engine.game import finish_game, initial_state, make_game
+    from scorepad.engine.game import initial_state, make_game
     from scorepad.engine.scoring import apply_hand
     from scorepad.rules.registry import load
     from scorepad.store import HandRow, Store
@@ -179,18 +178,8 @@ def build_season_db(db: Path, games: int, hands_per_game: int, players: int = 40
     rs = load("spades")
     rng = random.Random(3)
     pool = [f"player{i:02d}" for i in range(players)]
-    template_players = ["p0", "p1", "p2", "p3"]
-    tgame = make_game(rs, template_players, None, {"target": "1000000"})
-    templates = []
-    for _ in range(100):
-        state = initial_state(tgame)
-        rows = []
-        for n in range(1, hands_per_game + 1):
-            _, hand, res = type_and_score(tgame, state, spades_hand(rng), None)
-            rows.append(hand_row(n, [], hand, res, ""))
-            state = res.state
-        final = finish_game(tgame, state).state
-        templates.append((rows, final))
+    tgame, made = spades_templates(rs, {"target": "1000000"}, hands_per_game, rng)
+    templates = [(t.rows, t.finish.state) for t in made]
     store = Store(db)
     for g in range(games):
         names = rng.sample(pool, 4)

@@ -37,7 +37,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from common import spades_hand  # noqa: E402
+from common import spades_templates  # noqa: E402
 
 HANDS_PER_GAME = 20
 # no game reaches its target or the bag limit: the hands say no events, whose wording changes between
@@ -53,8 +53,7 @@ ISSUE = {"import": "48 s, 646 MB", "export": "12 s"}
 def build(db: Path, games: int, commit: str | None) -> float:
     """The source database: `games` finished Spades games of 20 hands; returns the seconds it took.
     `commit`: the Spades text of that commit (so that its code reads the database too)."""
-    from scorepad.app.games import hand_row, type_and_score
-    from scorepad.engine.game import finish_game, initial_state, make_game
+    from scorepad.engine.game import make_game
     from scorepad.rules.loader import load_text
     from scorepad.rules.registry import load
     from scorepad.store import Store, dumps
@@ -66,17 +65,7 @@ def build(db: Path, games: int, commit: str | None) -> float:
                               text=True, check=True).stdout
         rs = load_text(text, "spades.toml", played=True)
     rng = random.Random(26)
-    template_game = make_game(rs, ["p0", "p1", "p2", "p3"], None, OPTIONS)
-    templates = []
-    for _ in range(100):
-        state = initial_state(template_game)
-        rows = []
-        for n in range(1, HANDS_PER_GAME + 1):
-            raw, hand, result = type_and_score(template_game, state, spades_hand(rng), None)
-            rows.append(hand_row(n, raw.typed, hand, result))
-            state = result.state
-        _raw, spare, _result = type_and_score(template_game, state, spades_hand(rng), None)
-        templates.append((rows, finish_game(template_game, state), spare, _raw.typed))
+    template_game, templates = spades_templates(rs, OPTIONS, HANDS_PER_GAME, rng)
     pool = [f"player{i:02d}" for i in range(40)]
     store = Store(db)
     with store.write() as con:
