@@ -16,7 +16,7 @@ from scorepad.app.config import load_config, user_rules_dir
 from scorepad.app.games import game_of
 from scorepad.engine.assignments import describe_field, field_candidates, field_name_shown, field_or_none
 from scorepad.errors import ScorepadError
-from scorepad.locale import _
+from scorepad.locale import _, current
 from scorepad.rules.registry import entries
 from scorepad.rules.source import parse_toml, read_text
 from scorepad.store import Store, default_path
@@ -184,8 +184,7 @@ def current_fields() -> str:
     row = _current(None)
     if row is None:
         return ""
-
-    game = game_of(row)
+    game = game_of(row, current())  # the ruleset's own words for its fields in the language shown
     parts = []
     for fdef in game.ruleset.fields.values():
         who = {"hand": "", "player": _("each player: "), "side": _("each side: ")}[fdef.scope]

@@ -384,6 +384,15 @@ def test_help_speaks_in_words_and_ends_with_an_example(cli: Any) -> None:
                 assert python not in text, (words, python)
 
 
+def test_hand_help_names_the_fields_in_the_language_shown(env: dict[str, str]) -> None:
+    """`hand --help` in Russian lists the fields with the ruleset's own Russian names and help."""
+    assert run(env, "new", "thousand", "ann", "bob", "cat").returncode == 0
+    help_text = " ".join(run(env, "--lang", "ru", "hand", "--help").stdout.split())
+    assert "Поля игры 1 (Тысяча):" in help_text
+    assert "марьяжи/marriages (каждый игрок: масти объявленных марьяжей" in help_text
+    assert "suits of the marriages" not in help_text
+
+
 def test_hand_output_is_short_and_quiet_is_silent(env: dict[str, str]) -> None:
     assert run(env, "new", "spades", "ann", "bob", "cat", "dan").returncode == 0
     help_text = " ".join(run(env, "hand", "--help").stdout.split())
