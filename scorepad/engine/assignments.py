@@ -794,28 +794,50 @@ def _combo_items(game: Game, fdef: FieldDef, text: str, label: str) -> Iterator[
             i += step
 
 
+_LONGEST_NAME = 6  # words in the longest combination name read as one (валет бубны и дама пик: 5)
+
+
 def _combo_words(game: Game, fdef: FieldDef, tokens: Sequence[str], i: int, label: str) -> tuple[str, int, int]:
-    """The combination named from word i on: (its name, how many, the words it takes). A name of two
-    words that the field's words hold is one combination (козырный марьяж, kaks paari, 2xtrumbi
-    perekond); when each of the two words is a combination too (стрит флеш: a straight flush, or a
-    straight and a flush) the words are refused with both readings."""
+    """The combination named from word i on: (its name, how many, the words it takes). The longest
+    run of words (up to _LONGEST_NAME) that the field's words hold as one name is one combination
+    (козырный марьяж, kaks paari, 2xtrumbi perekond); when each of its words is a combination too
+    (стрит флеш: a straight flush, or a straight and a flush) the words are refused with both readings."""
     m = COMBO_TOKEN.match(tokens[i])
     what = m.group("what") if m else tokens[i]
     pre = m.group("pre") if m else None
-    if i + 1 < len(tokens):
-        nxt = COMBO_TOKEN.match(tokens[i + 1])
-        if nxt is not None and not nxt.group("pre") and not (m and m.group("post")):
-            phrase = f"{what} {nxt.group('what')}"
-            if any(x.kind == "combo" for x in game.ruleset.reading.word(fdef.name, phrase)):
-                if _is_combo(game, fdef, what) and _is_combo(game, fdef, nxt.group("what")):
-                    one = _combo_named(game, fdef, phrase, label)
-                    two = [_combo_named(game, fdef, w, label) for w in (what, nxt.group("what"))]
-                    raise UserError(_("{label}: {words} reads two ways, as {first} or as {second}; write it "
-                                      "as one word or put a comma between the two").format(
-                                          label=label, words=repr(phrase), first=fdef.combos[one].code,
-                                          second=" ".join(fdef.combos[c].code for c in two)))
-                return phrase, int(pre or nxt.group("post") or 1), 2
+    if not (m and m.group("post")):
+        for count in range(min(_LONGEST_NAME, len(tokens) - i), 1, -1):
+            found = _name_of_words(game, fdef, [what], tokens[i + 1:i + count])
+            if found is None:
+                continue
+            words, post = found
+            phrase = " ".join(words)
+            if all(_is_combo(game, fdef, w) for w in words):
+                one = _combo_named(game, fdef, phrase, label)
+                each = [_combo_named(game, fdef, w, label) for w in words]
+                raise UserError(_("{label}: {words} reads two ways, as {first} or as {second}; write it "
+                                  "as one word or put a comma between the two").format(
+                                      label=label, words=repr(phrase), first=fdef.combos[one].code,
+                                      second=" ".join(fdef.combos[c].code for c in each)))
+            return phrase, int(pre or post or 1), count
     return what, int(pre or (m.group("post") if m else None) or 1), 1
+
+
+def _name_of_words(game: Game, fdef: FieldDef, first: list[str],
+                   rest: Sequence[str]) -> tuple[list[str], str | None] | None:
+    """The words of one combination's name (and a count written after its last word, `x2`), or None
+    when the words are no name the field holds (a count may stand only before the first word and after
+    the last)."""
+    words, post = list(first), None
+    for j, token in enumerate(rest):
+        m = COMBO_TOKEN.match(token)
+        if m is None or m.group("pre") or (m.group("post") and j < len(rest) - 1):
+            return None
+        words.append(m.group("what"))
+        post = m.group("post")
+    if any(x.kind == "combo" for x in game.ruleset.reading.word(fdef.name, " ".join(words))):
+        return words, post
+    return None
 
 
 def _is_combo(game: Game, fdef: FieldDef, word: str) -> bool:

@@ -50,6 +50,15 @@ ACROSS = [
      ["bidder=a", "bid=110", "points=70,30,20", "a.marriages=H", "b.marriages=-"]),
     ("thousand", "et", "abc", ["заказчик=a", "заявка=110", "очки=70,30,20", "a.марьяжи=Ч", "b.мар'яжі=нема"],
      ["bidder=a", "bid=110", "points=70,30,20", "a.marriages=Ч", "b.marriages=-"]),
+    # one suit by its name, in each language and in English
+    ("thousand", "ru", "abc", ["bidder=a", "bid=110", "points=70,30,20", "марьяжи=черви,нет,пики"],
+     ["bidder=a", "bid=110", "points=70,30,20", "marriages=H,-,S"]),
+    ("thousand", "uk", "abc", ["bidder=a", "bid=110", "points=70,30,20", "марʼяжі=чирва,нема,вини"],
+     ["bidder=a", "bid=110", "points=70,30,20", "marriages=H,-,S"]),
+    ("thousand", "et", "abc", ["bidder=a", "bid=110", "points=70,30,20", "trumbid=Ärtu,risti,-"],
+     ["bidder=a", "bid=110", "points=70,30,20", "marriages=H,C,-"]),
+    ("thousand", None, "abc", ["bidder=a", "bid=110", "points=70,30,20", "marriages=hearts,-,CS"],
+     ["bidder=a", "bid=110", "points=70,30,20", "marriages=H,-,CS"]),
     ("spades", None, "abcd", ["заказ=3,ноль,4,2", "tihid=4,0,5,4"], ["bid=3,0,4,2", "tricks=4,0,5,4"]),
     ("canasta", "uk", "abcd", ["lõpetas=a", "как=обычно"], ["out=a", "out_kind=normal"]),
 ]
@@ -121,6 +130,16 @@ def test_a_word_two_languages_read_differently_is_refused_with_both() -> None:
 def test_the_seeds_own_names_of_combinations(ruleset: str, players: str, field: str, text: str,
                                              codes: list[str]) -> None:
     assert value(game(ruleset, players), field, text, "a") == codes
+
+
+def test_a_combination_named_in_three_or_more_words() -> None:
+    """The longest run of words the field holds as one name is one combination, counted as one."""
+    text = load("pinochle").text.replace('"пинокль" = "pinochle",', '"пинокль" = "pinochle", '
+                                         '"валет бубны и дама пик" = "pinochle", "туз десятка король" = "run",')
+    g = game("", "ab", text=text)
+    assert value(g, "melds", "валет бубны и дама пик, марьяж", "a") == ["pinochle", "marriage"]
+    assert value(g, "melds", "2xвалет бубны и дама пик туз десятка король", "a") == ["pinochle", "pinochle", "run"]
+    assert value(g, "melds", "туз десятка король козырный марьяж", "a") == ["run", "tm"]
 
 
 def test_a_combination_s_name_of_two_meanings_is_refused_with_both() -> None:
