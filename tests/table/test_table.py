@@ -389,8 +389,8 @@ def test_hand_help_names_the_fields_in_the_language_shown(env: dict[str, str]) -
     assert run(env, "new", "thousand", "ann", "bob", "cat").returncode == 0
     help_text = " ".join(run(env, "--lang", "ru", "hand", "--help").stdout.split())
     assert "Поля игры 1 (Тысяча):" in help_text
-    assert "марьяжи/marriages (каждый игрок: масти объявленных марьяжей" in help_text
-    assert "suits of the marriages" not in help_text
+    assert "марьяжи/marriages (каждый игрок: масти марьяжей: Т П Ч Б" in help_text
+    assert "marriage suits" not in help_text
 
 
 def test_hand_output_is_short_and_quiet_is_silent(env: dict[str, str]) -> None:
