@@ -231,7 +231,8 @@ class _Given:
         before = self.seen.setdefault((fdef.name, idx), (value, arg, arg in self.from_bid))
         if self.strict and before[0].casefold() != value.casefold():
             who = None if idx is None else _who_names(self.game, fdef.scope)[idx]
-            label = f"{who}.{fdef.name}" if who else fdef.name
+            name = field_label(self.game.ruleset, fdef.name)
+            label = f"{who}.{name}" if who else name
             text = (_("{label} is given twice, as {first} ({first_typed}, written down by `scorepad bid`) and as "
                       "{second} ({second_typed}); type it once, or take the bid back with `scorepad undo`")
                     if before[2] else
@@ -693,9 +694,9 @@ def _fill_total(game: Game, fdef: FieldDef, values: Sequence[Any | None], act: S
     low, high = field_range(game, fdef, env=env)
     if (low is not None and value < low) or (high is not None and value > high) or (
             fdef.type == "int" and not float(value).is_integer()):
-        label = fdef.name.replace("_", " ")
+        label = field_label(game.ruleset, fdef.name)
         return None, _("{field} would have to be {value} for the {label} to add up to {total}, but it must be "
-                       "{legal}").format(field=f"{who}.{fdef.name}", value=value, label=label, total=total,
+                       "{legal}").format(field=f"{who}.{label}", value=value, label=label.replace("_", " "), total=total,
                                          legal=describe_field(game, fdef))
     out = [v if v is not None or act[i] else _placeholder(fdef) for i, v in enumerate(values)]
     out[gaps[0]] = value
@@ -891,21 +892,23 @@ def _expand_combos(game: Game, hand: Hand, typed: dict[str, list[bool]], problem
                     sums[combo.field] += 1 if combo.adds == "count" else pts
                 elif fdef.rest is not None:
                     sums[fdef.rest] += item
+            shown = field_label(game.ruleset, fname)
             for target, value in sums.items():
                 tdef = game.ruleset.fields[target]
-                label = f"{names[i]}.{target}" if names[i] else target
+                label = field_label(game.ruleset, target)
+                label = f"{names[i]}.{label}" if names[i] else label
                 if typed[target][i]:
                     given = hand[target] if tdef.scope == "hand" else hand[target][i]
                     if not _same(given, value):
                         problems.append(_("{label} is typed as {value}, but {value2}{fname} gives {value3}; type one of "
                                            "them, or make them agree").format(
                                             label=label, value=_show(given), value2=names[i] + '.' if names[i] else '',
-                                            fname=fname, value3=_show(value)))
+                                            fname=shown, value3=_show(value)))
                     continue
                 low, high = field_range(game, tdef)
                 if (low is not None and value < low) or (high is not None and value > high):
                     problems.append(_("{label} would be {value} from {fname}, but it must be {value2}").format(
-                                        label=label, value=_show(value), fname=fname, value2=describe_field(game, tdef)))
+                                        label=label, value=_show(value), fname=shown, value2=describe_field(game, tdef)))
                 if tdef.scope == "hand":
                     hand[target] = value
                 else:
@@ -1004,7 +1007,8 @@ class _WorkedOut:
         """A field that does not apply to this hand: a value typed for it is refused."""
         for i, was_typed in enumerate(self.typed[fdef.name]):
             if was_typed:
-                label = f"{names[i]}.{fdef.name}" if names[i] else fdef.name
+                name = field_label(self.game.ruleset, fdef.name)
+                label = f"{names[i]}.{name}" if names[i] else name
                 assert fdef.applies_if is not None
                 self.problems.append(_("{label} does not apply to this hand: it is typed only when {value}").format(
                     label=label, value=condition_words(fdef.applies_if.source,
@@ -1033,7 +1037,8 @@ class _WorkedOut:
                 self.known[fdef.name][i] = True
                 self.lines.append(f"{label}={_show(computed)}")
             elif not _same(values[i], computed):
-                self._disagree(fdef, i, label, values[i], computed)
+                name = field_label(self.game.ruleset, fdef.name)
+                self._disagree(fdef, i, f"{names[i]}.{name}" if names[i] else name, values[i], computed)
 
     def _disagree(self, fdef: FieldDef, i: int, label: str, value: Any, computed: Any) -> None:
         rs = self.game.ruleset
@@ -1043,7 +1048,7 @@ class _WorkedOut:
         if pair in self._disagreements:      # the same two values, seen from the other side
             return
         self._disagreements.add(pair)
-        what = _(" and ").join(sources) or _("the other values")
+        what = _(" and ").join(field_label(rs, n) for n in sources) or _("the other values")
         self.problems.append(ngettext("{label} is typed as {typed}, but {what} gives {computed}; type one of "
                                       "them, or make them agree",
                                       "{label} is typed as {typed}, but {what} give {computed}; type one of "

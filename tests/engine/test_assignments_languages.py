@@ -183,3 +183,15 @@ def test_the_words_offered_are_written_as_the_ruleset_writes_them(interface: Any
     g = game("spades", "abcd", "ru")
     assert value(g, "bid", "темный ноль") == value(g, "bid", "ТЁМНЫЙ НОЛЬ") == value(g, "bid", "тёмный ноль")
     assert value_shown(rs, rs.fields["bid"], "blind") == "слепой"
+
+
+def test_refusals_name_fields_by_the_words_of_the_language_shown(interface: Any) -> None:
+    """A refusal names a field as players of the language shown type it, not by its id."""
+    interface("ru")
+    with pytest.raises(HandError) as exc:
+        typed(game("skid", "abc", "ru"), ["jack=yes"])
+    assert "валет не относится к этой раздаче" in exc.value.message and "jack" not in exc.value.message
+    interface("et")
+    with pytest.raises(HandError) as exc:
+        typed(game("tablanette", "ab", "et"), ["a.tablanette=10", "a.tablanette_cards=10H 4S"])
+    assert "a.tablanette_punktid on sisestatud kui 10, kuid tablanette_kaardid annab 14" in exc.value.message
