@@ -15,6 +15,9 @@ connection, reading, scoring, writing, printing); its wall time is the hand's la
 start at the same instant. Afterwards the stored hands are counted per game and tag against the
 commands that said they stored one (0 lost, 0 duplicated) and `verify` must be clean. "before" is the
 same load with the scorepad of commit REF (git archive), run right after on the same server.
+Last, the same clients each keep one `scorepad play` process for the evening (its interpreter, its
+modules and its database connection), on a pseudo-terminal, into a game each, and type the same
+hand lines: a hand's latency is from Enter to its standings shown.
 A benchmark, not a test: it never fails a build.
 """
 
@@ -38,7 +41,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from common import PG_REF, bench_env, launcher, pg_database, reference  # noqa: E402
+from common import PG_REF, PlaySession, bench_env, launcher, pg_database, reference  # noqa: E402
 
 from tests.store.test_reliability import TALLY, hand_cmd, tag_of  # noqa: E402
 
@@ -107,6 +110,50 @@ def load(sp: list[str], db: str, clients: int, hands: int, shared: bool, env: di
                               if server_before is not None and server_after is not None else None)}
 
 
+def kept(sp: list[str], db: str, clients: int, hands: int, env: dict[str, str]) -> dict[str, Any]:
+    """`clients` tables each keep one `scorepad play` process (and its connection) for the evening,
+    into a game of their own, and type `hands` hand lines at once: Enter to the standings shown."""
+    games = [int(run([*sp, "--db", db, "new", TALLY, f"p{w}", f"q{w}", "-q"], env).split()[-1])
+             for w in range(clients)]
+    sessions = [PlaySession([*sp, "--db", db, "play", str(g)], dict(env, TERM="xterm")) for g in games]
+    times: list[float] = []
+    acknowledged: Counter[tuple[int, int]] = Counter()
+    lock = threading.Lock()
+    gate = threading.Barrier(clients)
+
+    def client(w: int) -> None:
+        gate.wait()
+        for k in range(hands):
+            tag = 1_000_000 * (w + 1) + k
+            shown, _prompt = sessions[w].hand(" ".join(hand_cmd(games[w], tag)[3:]))
+            with lock:
+                times.append(shown * 1000)
+                acknowledged[(games[w], tag)] += 1
+
+    threads = [threading.Thread(target=client, args=(w,)) for w in range(clients)]
+    start = time.perf_counter()
+    try:
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+    finally:
+        for session in sessions:
+            session.close()
+    wall = time.perf_counter() - start
+    stored: Counter[tuple[int, int]] = Counter()
+    for gid in games:
+        sheet = json.loads(run([*sp, "--db", db, "sheet", "--game", str(gid), "--json"], env))
+        stored.update((gid, tag_of(h["typed"])) for h in sheet["hands"])
+    verify = subprocess.run([*sp, "--db", db, "verify"], capture_output=True, text=True, env=env)
+    ms = sorted(times)
+    return {"hands": len(ms), "lost": sum((acknowledged - stored).values()),
+            "duplicated": sum((stored - acknowledged).values()), "verify": verify.returncode == 0,
+            "median_ms": round(statistics.median(ms), 1) if ms else None,
+            "p95_ms": round(ms[max(0, int(len(ms) * 0.95) - 1)], 1) if ms else None, "wall_s": round(wall, 1),
+            "hands_per_s": round(len(ms) / wall, 1) if wall else None}
+
+
 def server_cpu(db: str) -> float | None:
     """CPU seconds the PostgreSQL server's processes have used, when the server runs on this machine and
     /proc shows it (the postmaster's own and its ended children's: each connection's process); None else."""
@@ -159,6 +206,8 @@ def main() -> None:
                             continue
                         key = f"{'one shared game' if shared else 'a game each'}|{store}|{code}"
                         figures[key] = load(launcher(tree), db, clients, hands, shared, env)
+            for store, db in stores.items():   # a table keeps its process: `play`
+                figures[f"play|{store}"] = kept(launcher(ROOT), db, clients, hands, env)
     report(figures, clients, hands)
     if args.json:
         args.json.write_text(json.dumps(figures, indent=2) + "\n", encoding="utf-8")
@@ -170,7 +219,7 @@ def report(figures: dict[str, Any], clients: int, hands: int) -> None:
     print(f"{'':40} {'median':>9} {'p95':>9} {'hands/s':>8} {'refused':>8} {'lost':>5} {'dup':>5} {'verify':>8}"
           f" {'CPU a hand: client + server':>28}")
     for key, f in figures.items():
-        if "|" not in key:
+        if "|" not in key or key.startswith("play|"):
             continue
         server = f"{f['server_cpu_ms']:.0f} ms" if f["server_cpu_ms"] is not None else "-"
         print(f"{key.replace('|', ', '):40} {f['median_ms']:>7.1f}ms {f['p95_ms']:>7.1f}ms {f['hands_per_s']:>8} "
@@ -180,6 +229,14 @@ def report(figures: dict[str, Any], clients: int, hands: int) -> None:
             print(f"    first refusal: {f['first_refusal'][:200]}")
     print(f"targets (issue 26), PostgreSQL: p95 at most {TARGET_P95_MS:.0f} ms a hand, 0 refused, 0 lost, "
           "0 duplicated")
+    for store in ("sqlite", "postgres"):
+        f = figures.get(f"play|{store}")
+        if f is None:
+            continue
+        print(f"  each table keeping one `scorepad play` process, {store}: Enter to the standings shown, median "
+              f"{f['median_ms']:.0f} ms, p95 {f['p95_ms']:.0f} ms ({f['p95_ms'] / TARGET_P95_MS:.2f}x the target), "
+              f"{f['hands_per_s']} hands/s; lost {f['lost']}, duplicated {f['duplicated']}, "
+              f"verify {'clean' if f['verify'] else 'PROBLEMS'}")
     for shared in ("a game each", "one shared game"):
         now = figures.get(f"{shared}|postgres|now")
         if now is None:

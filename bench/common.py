@@ -13,6 +13,7 @@ import secrets
 import shutil
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -172,3 +173,68 @@ def spades_templates(rs: Any, options: dict[str, str], hands: int, rng: random.R
         spare_raw, spare, _ = type_and_score(game, state, spades_hand(rng), None)  # a hand to take back
         made.append(SpadesGame(rows, finish_game(game, state), spare, spare_raw.typed))
     return game, made
+
+
+class PlaySession:
+    """A `scorepad play` process on a pseudo-terminal, typed into as a person at the table does."""
+
+    PROMPT = rb"hand \d+> "
+    SHOWN = rb"Next: hand \d+, \w+ deals\."
+
+    def __init__(self, cmd: list[str], env: dict[str, str]) -> None:
+        import pty
+
+        self.master, slave = pty.openpty()
+        self.proc = subprocess.Popen(cmd, stdin=slave, stdout=slave, stderr=slave, env=env, close_fds=True)
+        os.close(slave)
+        self.buf = b""
+        self.until(self.PROMPT)
+
+    def until(self, pattern: bytes, timeout: float = 60) -> float:
+        """Read until `pattern` is shown; the moment it was."""
+        import re
+        import select
+
+        end = time.monotonic() + timeout
+        while True:
+            found = re.search(pattern, self.buf)
+            if found:
+                self.buf = self.buf[found.end():]
+                return time.perf_counter()
+            ready, _, _ = select.select([self.master], [], [], max(0.0, end - time.monotonic()))
+            if not ready:
+                self.proc.kill()
+                raise SystemExit(f"play: no {pattern!r} within {timeout} s; last output {self.buf[-300:]!r}")
+            self.buf += os.read(self.master, 65536)
+
+    def hand(self, line: str) -> tuple[float, float]:
+        """Type a hand line: (seconds to its standings shown, seconds to the next prompt)."""
+        start = time.perf_counter()
+        os.write(self.master, line.encode() + b"\r")
+        shown = self.until(self.SHOWN)
+        prompt = self.until(self.PROMPT)
+        return shown - start, prompt - start
+
+    def close(self) -> None:
+        try:
+            if self.proc.poll() is None:
+                os.write(self.master, b"quit\r")
+                self.proc.wait(30)
+        finally:
+            if self.proc.poll() is None:
+                self.proc.kill()
+            os.close(self.master)
+
+
+def play_on_pty(cmd: list[str], env: dict[str, str], lines: list[str]) -> list[tuple[float, float]] | None:
+    """(seconds to the standings printed, seconds to the next prompt) for each line typed into `play`;
+    None where there is no pseudo-terminal."""
+    try:
+        import pty  # noqa: F401
+    except ImportError:
+        return None
+    session = PlaySession(cmd, env)
+    try:
+        return [session.hand(line) for line in lines]
+    finally:
+        session.close()

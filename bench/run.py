@@ -44,7 +44,15 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from common import NO_PYC, clean_env, reference_tree, scorepad_cmd, spades_hand, spades_templates  # noqa: E402
+from common import (  # noqa: E402
+    NO_PYC,
+    clean_env,
+    play_on_pty,
+    reference_tree,
+    scorepad_cmd,
+    spades_hand,
+    spades_templates,
+)
 
 LAST_CPU = [0.0]  # user + system seconds of the last child run_timed waited for
 
@@ -298,7 +306,7 @@ def bench_play(tmp: Path, hands: int) -> dict[str, Any]:
         lines = [" ".join(spades_hand(rng)) for _ in range(hands)]
         env = clean_env(tmp)
         env.update(SCOREPAD_DB=str(db), TERM="xterm", LANG="C.UTF-8")
-        shown = play_on_pty(env, lines)
+        shown = play_on_pty([*scorepad_cmd(), "play"], env, lines)
         shutil.copy(db, tmp / "play-cpu.db")  # the same game, for the in-process run
         cpu = play_in_process(tmp / "play-cpu.db", lines)
         if shown is None:
@@ -320,52 +328,6 @@ def bench_play(tmp: Path, hands: int) -> dict[str, Any]:
               f"CPU per hand {entry['cpu_median_ms']:.2f} ms (first {entry['cpu_first_ms']:.2f} ms)")
     print("   target: at most 20 ms from Enter to the standings, inside one play process")
     return out
-
-
-def play_on_pty(env: dict[str, str], lines: list[str]) -> list[tuple[float, float]] | None:
-    """(seconds to the standings printed, seconds to the next prompt) for each line typed into `play`."""
-    try:
-        import pty
-        import re
-        import select
-    except ImportError:
-        return None
-    master, slave = pty.openpty()
-    proc = subprocess.Popen([*scorepad_cmd(), "play"], stdin=slave, stdout=slave, stderr=slave, env=env,
-                            close_fds=True)
-    os.close(slave)
-    buf = b""
-
-    def until(pattern: bytes, timeout: float = 60) -> float:
-        nonlocal buf
-        end = time.monotonic() + timeout
-        while True:
-            found = re.search(pattern, buf)
-            if found:
-                buf = buf[found.end():]
-                return time.perf_counter()
-            ready, _, _ = select.select([master], [], [], max(0.0, end - time.monotonic()))
-            if not ready:
-                proc.kill()
-                raise SystemExit(f"play: no {pattern!r} within {timeout} s; last output {buf[-300:]!r}")
-            buf += os.read(master, 65536)
-
-    try:
-        until(rb"hand \d+> ")
-        times = []
-        for line in lines:
-            start = time.perf_counter()
-            os.write(master, line.encode() + b"\r")
-            printed = until(rb"Next: hand \d+, \w+ deals\.")
-            prompt = until(rb"hand \d+> ")
-            times.append((printed - start, prompt - start))
-        os.write(master, b"quit\r")
-        proc.wait(30)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-        os.close(master)
-    return times
 
 
 def play_in_process(db: Path, lines: list[str]) -> list[float]:
