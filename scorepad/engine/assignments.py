@@ -143,10 +143,7 @@ def value_shown(rs: Ruleset, fdef: FieldDef, value: Any) -> str | None:
         return _("yes") if value else _("no")
     if lang == "en" or not isinstance(value, str) or not fdef.words:
         return None
-    for word in rs.reading.written(fdef.name, lang):
-        if any(lang in m.langs and m.kind == "value" and m.value == value for m in rs.reading.word(fdef.name, word)):
-            return word
-    return None
+    return rs.reading.shown(fdef.name, value, lang)
 
 
 def split_assignments(game: Game, args: Sequence[str], strict: bool = False, bid: int = 0) -> RawHand:

@@ -9,13 +9,13 @@ the start always gives its stored totals. Everything game-specific comes from th
 from __future__ import annotations
 
 import copy
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from functools import cached_property
 from typing import Any, NamedTuple
 
 from scorepad.errors import FormulaError, HandError, UserError
 from scorepad.limits import number_ok
-from scorepad.locale import N_, NO_WORDS, YES_WORDS, Said
+from scorepad.locale import N_, NO_WORDS, YES_WORDS, Said, current
 from scorepad.names import check_name
 from scorepad.record import field, mutable_record, record
 from scorepad.rules.cards import card_label
@@ -563,12 +563,23 @@ def run_checks(game: Game, scope: _Scope, state: State, checks: Sequence[Check],
             if not ok:
                 cards = {name for name, fdef in game.ruleset.fields.items() if fdef.type == "cards"}
                 try:
-                    problems.append(render_message(check.message, check.message_parts, env, cards))
+                    problems.append(render_message(check.message, check.message_parts, env, cards,
+                                                   _words_shown(game)))
                 except BudgetError as exc:
                     raise HandError(_hand_formula_problem(exc)) from None
                 if failed is not None:
                     failed.append(check.id)
     return problems
+
+
+def _words_shown(game: Game) -> Callable[[str, Any], str | None] | None:
+    """A field's value in the words of the language shown, for a refusal's message (None in English,
+    whose words are the values themselves)."""
+    lang = current()
+    if lang == "en":
+        return None
+    fields, reading = game.ruleset.fields, game.ruleset.reading
+    return lambda name, value: reading.shown(name, value, lang) if name in fields else None
 
 
 def _refuse(problems: list[str], failed: list[str]) -> HandError:
@@ -651,9 +662,10 @@ def _hand_formula_problem(exc: FormulaError) -> Said:
 
 
 def render_message(text: str, parts: Sequence[Formula], env: Mapping[str, Any],
-                   cards: Collection[str] = ()) -> str:
+                   cards: Collection[str] = (), words: Callable[[str, Any], str | None] | None = None) -> str:
     """Fill a message's `{formula}` parts; a part that cannot be evaluated shows as '?'. A part that
-    is just one of the `cards` fields shows its cards as the rest of the output does (Q♦, not QD)."""
+    is just one of the `cards` fields shows its cards as the rest of the output does (Q♦, not QD);
+    one that is just a field shows its value as `words` gives it (the word of the language shown)."""
     if not parts:
         return text
 
@@ -663,6 +675,8 @@ def render_message(text: str, parts: Sequence[Formula], env: Mapping[str, Any],
             value = f(env)
             if f.source.strip() in cards and isinstance(value, (list, tuple)):
                 value = [card_label(c) if isinstance(c, str) else c for c in value]
+            elif words is not None:
+                value = words(f.source.strip(), value) or value
             values.append(format_value(value))
         except BudgetError:
             raise
@@ -1086,7 +1100,7 @@ def next_hand_info(game: Game, state: State) -> dict[str, Any]:
     info: dict[str, Any] = {"hand": hand_no, "dealer": game.players[dealer]}
     for label, f in rs.display_next.items():
         try:
-            info[label] = _shown(f(env))
+            info[label] = _shown(f(env), rs.display_words)
         except BudgetError:
             raise
         except FormulaError:
@@ -1107,7 +1121,7 @@ def side_display(game: Game, state: State) -> list[dict[str, Any]]:
         shown = {}
         for label, f in rs.display_side.items():
             try:
-                shown[label] = _shown(f(senv))
+                shown[label] = _shown(f(senv), rs.display_words)
             except BudgetError:
                 raise
             except FormulaError:
@@ -1116,10 +1130,15 @@ def side_display(game: Game, state: State) -> list[dict[str, Any]]:
     return out
 
 
-def _shown(value: Any) -> Any:
-    """A displayed value: a number or word as it is, a list of them as it is, anything deeper as text."""
+def _shown(value: Any, words: Mapping[str, str]) -> Any:
+    """A displayed value: a number or word as it is (a word in the language shown where its translation
+    gives one: `display_words`), a list of them as it is, anything deeper as text."""
+    if isinstance(value, str):
+        return words.get(value, value)
     if isinstance(value, (list, tuple)) and any(isinstance(v, (list, tuple, dict)) for v in value):
         return format_value(value)
     if isinstance(value, dict):
         return format_value(list(value.values()))
+    if isinstance(value, (list, tuple)):
+        return [words.get(v, v) if isinstance(v, str) else v for v in value]
     return value

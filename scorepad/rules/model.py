@@ -161,6 +161,8 @@ class Ruleset:
     data: dict[str, Any] = field(repr=False, default_factory=dict)
     # field-name aliases of a translation (`tihid` -> `tricks`), set by translation.translate()
     field_aliases: dict[str, str] = field(default_factory=dict)
+    # a translation's words for what [display] formulas show (`neither` -> `никто`), set by translate()
+    display_words: dict[str, str] = field(default_factory=dict)
     # a game's pinned ruleset: the file as written, whose [translations] are checked language by
     # language when shown (translation.check_translations); None when they were checked at loading
     unchecked_translations: dict[str, Any] | None = field(default=None, repr=False, compare=False)

@@ -127,6 +127,16 @@ class Reading:
                         out.setdefault(k, str(word).strip())
         return list(out.values())
 
+    def shown(self, field: str, value: Any, lang: str) -> str | None:
+        """A field's value as players of `lang` type it (`pole` for none), or None where that language
+        has no word of its own for it."""
+        if not isinstance(value, str):
+            return None
+        for word in self.written(field, lang):
+            if any(lang in m.langs and m.kind == "value" and m.value == value for m in self.word(field, word)):
+                return word
+        return None
+
     def names_in(self, field: str, lang: str) -> tuple[str, ...]:
         """A field's names in one language, as the ruleset writes them."""
         return self.native.get(field, {}).get(lang, ())

@@ -11,6 +11,7 @@ The format is documented in docs/rulesets.md ("Translations").
 
 from __future__ import annotations
 
+import ast
 import copy
 import re
 from collections import Counter
@@ -18,6 +19,7 @@ from collections.abc import Container, Iterator, Mapping
 from typing import Any
 
 from scorepad.record import replace
+from scorepad.rules.expr import MAX_SOURCE
 from scorepad.rules.model import Ruleset
 from scorepad.rules.names import TEMPLATE_RE
 from scorepad.rules.problems import Problems
@@ -27,7 +29,7 @@ from scorepad.rules.sections.variants import apply_variant
 LANG_RE = re.compile(r"^[a-z]{2,3}$")
 ALIAS_RE = re.compile(r"^[^\s=.,/{}\[\]\"']{1,40}$")
 LANG_KEYS = {"name", "description", "notes", "end", "info", "fields", "options", "checks", "scores", "rules",
-             "display", "variants"}
+             "display", "display_words", "variants"}
 FIELD_TR_KEYS = {"help", "names", "words"}
 OPTION_TR_KEYS = {"help"}
 RULE_TR_KEYS = {"label", "message"}
@@ -202,6 +204,11 @@ def _check_sections(data: Mapping[str, Any], tr: Mapping[str, Any], key: str, ou
             for k in ("label", "message"):
                 if k in rtr:
                     _text(rtr[k], entry.get(k, entry.get("message", "") if k == "label" else ""), f"{rkey}.{k}", out)
+    _check_display(data, tr, key, out)
+
+
+def _check_display(data: Mapping[str, Any], tr: Mapping[str, Any], key: str, out: list[tuple[str, str]]) -> None:
+    """The display labels of a language, and its words for what the display formulas show."""
     labels = set()
     for sub in ("side", "next"):
         labels |= set(_merged(data, "display", sub))
@@ -210,6 +217,33 @@ def _check_sections(data: Mapping[str, Any], tr: Mapping[str, Any], key: str, ou
             out.append((f"{key}.display.{label}", f"the ruleset has no [display.side] or [display.next] label {label!r}"))
         elif not isinstance(text, str):
             out.append((f"{key}.display.{label}", "must be text"))
+    shown = _display_words(data)
+    for word, text in _table(tr, "display_words", key, out).items():
+        if word not in shown:
+            listed = ", ".join(sorted(shown)) or "no words"
+            out.append((f"{key}.display_words.{word}",
+                        f"no [display.side] or [display.next] formula shows the word {word!r} (they show: {listed})"))
+        elif not isinstance(text, str) or not text.strip():
+            out.append((f"{key}.display_words.{word}", "must be text"))
+
+
+def _display_words(data: Mapping[str, Any]) -> set[str]:
+    """The words written in the ruleset's [display.side] and [display.next] formulas (`'neither'`): what
+    a translation's `display_words` may give in its language."""
+    words: set[str] = set()
+    variants = data.get("variants", {})
+    tables = [data, *(variants.values() if isinstance(variants, dict) else [])]
+    displays = [t.get("display", {}) for t in tables if isinstance(t, dict)]
+    sources = [src for d in displays if isinstance(d, dict) for sub in ("side", "next")
+               if isinstance(d.get(sub), dict) for src in d[sub].values() if isinstance(src, str)]
+    for source in sources:
+        if len(source) <= MAX_SOURCE:
+            try:
+                tree = ast.parse(source, mode="eval")
+            except (SyntaxError, ValueError, RecursionError, MemoryError):
+                continue   # the loader has said what is wrong with it
+            words |= {n.value for n in ast.walk(tree) if isinstance(n, ast.Constant) and isinstance(n.value, str)}
+    return words
 
 
 def _variant_data(data: Mapping[str, Any], vname: str, cache: dict[str, dict[str, Any]]) -> dict[str, Any]:
@@ -426,6 +460,7 @@ def translate(rs: Ruleset, lang: str | None) -> Ruleset:
     display_tr = tr.get("display", {})
     out.display_side = {display_tr.get(k, k): f for k, f in rs.display_side.items()}
     out.display_next = {display_tr.get(k, k): f for k, f in rs.display_next.items()}
+    out.display_words = dict(tr.get("display_words", {}))
     return out
 
 

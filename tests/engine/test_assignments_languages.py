@@ -195,3 +195,19 @@ def test_refusals_name_fields_by_the_words_of_the_language_shown(interface: Any)
     with pytest.raises(HandError) as exc:
         typed(game("tablanette", "ab", "et"), ["a.tablanette=10", "a.tablanette_cards=10H 4S"])
     assert "a.tablanette_punktid on sisestatud kui 10, kuid tablanette_kaardid annab 14" in exc.value.message
+
+
+def test_a_check_s_message_shows_a_field_s_value_in_the_language_shown(interface: Any) -> None:
+    """`game={game}` in a Russian message shows the value as Russian players type it (ничья, not tie)."""
+    from scorepad.engine.scoring import apply_hand
+
+    interface("ru")
+    g = game("all-fours", "ab", "ru")
+    hand = typed(g, ["старший=a", "младший=b", "валет=a", "гейм=ничья"]) | {"game_count": [10, 5]}
+    with pytest.raises(HandError) as exc:
+        apply_hand(g, initial_state(g), hand)
+    assert "гейм=ничья не совпадает с очками 10, 5" in exc.value.message
+    interface(None)
+    with pytest.raises(HandError) as exc:
+        apply_hand(g, initial_state(g), hand)
+    assert "=tie " in exc.value.message

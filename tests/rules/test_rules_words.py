@@ -160,7 +160,7 @@ def test_the_english_prose_is_what_the_list_looks_for(language: None) -> None:
 
 @pytest.mark.parametrize(("lang", "says"), [
     ("et", ["2 punkti, kui {trumbitegija} on see pool", "kui {matid} on see pool", "1 punkt, kui {viimane} on see pool"]),
-    ("ru", ["2 очка, если {козырь} — эта сторона", "если {маты} — эта сторона", "1 очко, если {последняя} — эта сторона"]),
+    ("ru", ["2 очка, если {козырь} — эта сторона", "если {матты} — эта сторона", "1 очко, если {последняя} — эта сторона"]),
     ("uk", ["2 очки, якщо {козир} — ця сторона", "якщо {матти} — ця сторона", "1 очко, якщо {остання} — ця сторона"]),
 ])
 def test_marjas_score_lines(lang: str, says: list[str], language: None) -> None:
@@ -178,7 +178,7 @@ def test_marjas_score_lines(lang: str, says: list[str], language: None) -> None:
                                            "uk": "{козир} не 'нема'"}[lang])
     counter = next(t["says"] for t in d["thresholds"] if t["id"] == "matt_paid")
     assert counter == named({"et": "kui {matid} ei ole 'tie' ja {matipunkt} ei ole 1: {matipunkt} saab väärtuseks 1",
-                             "ru": "если {маты} не 'ничья' и {очко за матты} не 1: {очко за матты} принимает значение 1",
+                             "ru": "если {матты} не 'ничья' и {очко за матты} не 1: {очко за матты} принимает значение 1",
                              "uk": "якщо {матти} не 'нічия' і {очко за матти} не 1: {очко за матти} набуває значення 1",
                              }[lang])
 

@@ -200,3 +200,23 @@ def test_info_when_needs_one_condition_per_line(tmp_path: Path, cli: Callable[..
     bad.write_text(text.replace('info_when = ["", "", ', 'info_when = ["", '), encoding="utf-8")
     r = cli("rules", "check", str(bad))
     assert r.code == 2 and "display.info_when" in r.err and "give one per line" in r.err
+
+
+def test_display_words_show_what_a_display_formula_writes_in_the_language() -> None:
+    """Bridge's `'both' if ... else 'neither'` shows Russian words in Russian, its own words in English."""
+    from scorepad.engine.game import initial_state, make_game, next_hand_info
+    from scorepad.rules.registry import load
+
+    rs = load("bridge")
+    game = make_game(translate(rs, "ru"), ["a", "b", "c", "d"])
+    assert next_hand_info(game, initial_state(game))["в зоне"] == "никто"
+    game = make_game(rs, ["a", "b", "c", "d"])
+    assert next_hand_info(game, initial_state(game))["vulnerable"] == "neither"
+
+
+def test_a_display_word_no_display_formula_writes_is_refused() -> None:
+    text = (bundled_dir() / "bridge.toml").read_text(encoding="utf-8") + '\n[translations.de.display_words]\nnobody = "x"\n'
+    with pytest.raises(RulesetError) as exc:
+        load_text(text, "b.toml")
+    assert ("translations.de.display_words.nobody: no [display.side] or [display.next] formula shows the word "
+            "'nobody' (they show: both, neither)") in str(exc.value)
