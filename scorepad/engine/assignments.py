@@ -742,7 +742,8 @@ def check_bids(game: Game, state: State, hand: Hand) -> list[str]:
     return run_checks_on(game, state, hand, bid_checks(game))
 
 
-COMBO_TOKEN = re.compile(r"^(?:(?P<pre>\d{1,2})\s*[x×*])?(?P<what>[^\s]+?)(?:[x×*](?P<post>\d{1,2}))?$", re.I)
+# `2x`, `2×`, `2*`, and `2х` with the Cyrillic letter a Russian or Ukrainian keyboard gives
+COMBO_TOKEN = re.compile(r"^(?:(?P<pre>\d{1,2})\s*[x×*хХ])?(?P<what>[^\s]+?)(?:[x×*хХ](?P<post>\d{1,2}))?$", re.I)
 MAX_COMBOS = 60
 
 

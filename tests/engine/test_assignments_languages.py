@@ -126,6 +126,7 @@ def test_a_word_two_languages_read_differently_is_refused_with_both() -> None:
     ("joker-poker", "ab", "lines", "paar maja kaks paari", ["pair", "full", "2p"]),
     ("pinochle", "ab", "melds", "марьяж, козырный марьяж, 4 туза, 2xмарьяж", ["marriage", "tm", "4A", "marriage",
                                                                             "marriage"]),
+    ("pinochle", "ab", "melds", "2хмарьяж пинокль", ["marriage", "marriage", "pinochle"]),   # a Cyrillic х
 ])
 def test_the_seeds_own_names_of_combinations(ruleset: str, players: str, field: str, text: str,
                                              codes: list[str]) -> None:
