@@ -144,7 +144,9 @@ def type_and_score(game: Game, state: State, args: Sequence[str],
         hand, missing = type_hand(game, raw, active_players(game, state), state)
     if missing:
         sentences = missing_sentence(game, missing)
-        raise HandError(sentences[0] if len(sentences) == 1 else f"{len(sentences)} values are missing", sentences)
+        raise HandError(sentences[0] if len(sentences) == 1 else
+                        ngettext("{n} value is missing", "{n} values are missing", len(sentences)).format(n=len(sentences)),
+                        sentences)
     problems = copies_problems(game, hand)
     if problems:
         raise HandError(problems[0], problems)

@@ -472,13 +472,25 @@ def play_session(game: str | None = typer.Argument(None, metavar="[GAME]",
     def start(words: Sequence[str]) -> Any:
         return play.new_game(store, words[0], list(words[1:]), rules_dirs=_rules_dirs(), config=_config())
 
-    history = store.path.parent / (store.path.stem + ".history")  # beside the database it belongs to
+    history = _history_file(store)
     console = TerminalConsole(history=history if _on_terminal() else None)
     try:
         code = Session(store, console, game, start).run()
     finally:
         console.save_history()
     raise SystemExit(code)
+
+
+def _history_file(store: Any) -> Path:
+    """Where `play` keeps the lines typed at its prompt: beside a database file; for a club's server, in
+    the user's data directory under the server and database's name (never a path made of a URL)."""
+    if not store.server:
+        return Path(store.path.parent / (store.path.stem + ".history"))
+    from scorepad.userdirs import user_dir  # start-up: platformdirs only for a club's database
+
+    home = os.environ.get("SCOREPAD_HOME")
+    name = "".join(ch if ch.isalnum() or ch in "-." else "_" for ch in str(store.where))
+    return Path(home or user_dir("data")) / "history" / f"{name}.history"
 
 
 @app.command("sheet")

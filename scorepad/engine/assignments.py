@@ -1207,11 +1207,12 @@ def missing_sentence(game: Game, missing: Sequence[Missing]) -> list[str]:
     out = []
     for m in missing:
         fdef = game.ruleset.fields[m.field]
+        name = field_label(game.ruleset, m.field)
         if m.who is None:
-            out.append(_("missing {field} ({legal})").format(field=m.field, legal=describe_field(game, fdef)))
+            out.append(_("missing {field} ({legal})").format(field=name, legal=describe_field(game, fdef)))
         else:
             who = _who_names(game, fdef.scope)[m.who]
-            out.append(_("missing {field} ({legal})").format(field=f"{who}.{m.field}", legal=describe_field(game, fdef)))
+            out.append(_("missing {field} ({legal})").format(field=f"{who}.{name}", legal=describe_field(game, fdef)))
     return out
 
 

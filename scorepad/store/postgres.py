@@ -301,6 +301,8 @@ class PgConnection:
 class PgStore(Store):
     """A PostgreSQL database (URL, connection string or libpq service); every write is one transaction."""
 
+    server = True
+
     def __init__(self, spec: str) -> None:
         self.spec = spec
         try:

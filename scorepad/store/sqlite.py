@@ -154,6 +154,8 @@ def default_path() -> Path:
 class Store:
     """One SQLite database file; every method that writes is one transaction."""
 
+    server = False  # a database on a server (PostgreSQL): `path` names no file
+
     def __init__(self, path: str | Path | None = None) -> None:
         chosen = path or os.environ.get("SCOREPAD_DB")
         self.path = Path(chosen or default_path())
