@@ -450,7 +450,11 @@ def convert(game: Game, fdef: FieldDef, text: str, who: str | None = None,
     if len(meanings) > 1:
         raise UserError(_two_meanings(fdef, label, raw, meanings))
     if meanings and meanings[0].kind == "value":
-        return meanings[0].value, None
+        value = meanings[0].value
+        if fdef.type == "pattern" and fdef.parts and isinstance(value, str) and fdef.pattern is not None \
+                and fdef.pattern.fullmatch(value.upper().replace(" ", "")):
+            return _pattern(game, fdef, value, label, state)   # a word for a value the pattern reads (ровно: made)
+        return value, None
     if raw == "" and fdef.type != "cards":
         raise UserError(_("{label} is empty").format(label=label))
     reader = _READERS.get(fdef.type)

@@ -60,6 +60,9 @@ ACROSS = [
     ("thousand", None, "abc", ["bidder=a", "bid=110", "points=70,30,20", "marriages=hearts,-,CS"],
      ["bidder=a", "bid=110", "points=70,30,20", "marriages=H,-,CS"]),
     ("spades", None, "abcd", ["заказ=3,ноль,4,2", "tihid=4,0,5,4"], ["bid=3,0,4,2", "tricks=4,0,5,4"]),
+    # a word for a value a pattern field reads, parts and all (ровно: made exactly)
+    ("bridge", "ru", "abcd", ["contract=4H", "by=N", "результат=ровно"], ["contract=4H", "by=N", "result=made"]),
+    ("bridge", "et", "abcd", ["contract=4H", "by=N", "tulemus=täpselt"], ["contract=4H", "by=N", "result=MADE"]),
     ("canasta", "uk", "abcd", ["lõpetas=a", "как=обычно"], ["out=a", "out_kind=normal"]),
 ]
 
