@@ -121,7 +121,7 @@ def words_shown(rs: Ruleset, fdef: FieldDef) -> list[str]:
     another language that language's words (and the signs, `-` `=`), or the own ones when it has
     none. Every language's words are read whatever is shown."""
     lang = current()
-    if lang == "en" or not fdef.words:
+    if lang == "en" or not (fdef.words or (fdef.type == "word" and fdef.values)):
         return list(fdef.words)
     mine = [w for w in rs.reading.written(fdef.name, lang) if any(ch.isalpha() for ch in w)]
     signs = [w for w in fdef.words if not any(ch.isalpha() for ch in w)]

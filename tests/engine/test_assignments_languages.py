@@ -215,3 +215,16 @@ def test_a_check_s_message_shows_a_field_s_value_in_the_language_shown(interface
     with pytest.raises(HandError) as exc:
         apply_hand(g, initial_state(g), hand)
     assert "=tie " in exc.value.message
+
+
+def test_a_word_field_s_values_are_offered_in_the_language_shown(interface: Any) -> None:
+    """Canasta's out_kind declares values and no words of its own: Russian offers the Russian words."""
+    from scorepad.engine.assignments import describe_field
+
+    interface("ru")
+    g = game("canasta", "abcd", "ru")
+    shown = describe_field(g, g.ruleset.fields["out_kind"])
+    assert "обычно" in shown and "black3" not in shown
+    interface(None)
+    g = game("canasta", "abcd")
+    assert describe_field(g, g.ruleset.fields["out_kind"]).startswith("normal/black3/black4/pickup")
