@@ -107,13 +107,29 @@ def describe_field(game: Game, fdef: FieldDef, state: State | None = None) -> st
     elif fdef.type == "pattern":
         parts.append(fdef.help or _("see rules show"))
     elif fdef.type == "combos":
-        example = " ".join(c.code for c in list(fdef.combos.values())[:4]) + (
-            " 2x" + next(iter(fdef.combos.values())).code if fdef.combos else "")
+        named = _combo_names(game.ruleset, fdef)
+        first = ([k for k in fdef.combos if k in named] or list(fdef.combos))[:4]   # named ones first
+        example = " ".join(named.get(k, fdef.combos[k].code) for k in first) + (
+            " 2x" + named.get(first[0], fdef.combos[first[0]].code) if first else "")
         parts.append(_("combinations by code or points, e.g. {example}; - for none").format(example=example))
     words = words_shown(game.ruleset, fdef)
     if words:
         parts.append(", ".join(words))
     return "; ".join(parts)
+
+
+def _combo_names(rs: Ruleset, fdef: FieldDef) -> dict[str, str]:
+    """Each combination's first name in the language shown (`пинокль` for PINOCHLE); none in English,
+    whose players type the codes."""
+    lang = current()
+    if lang == "en":
+        return {}
+    names: dict[str, str] = {}
+    for word in rs.reading.written(fdef.name, lang):
+        for m in rs.reading.word(fdef.name, word):
+            if m.kind == "combo" and lang in m.langs:
+                names.setdefault(str(m.value), word)
+    return names
 
 
 def words_shown(rs: Ruleset, fdef: FieldDef) -> list[str]:

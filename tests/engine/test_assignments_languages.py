@@ -228,3 +228,14 @@ def test_a_word_field_s_values_are_offered_in_the_language_shown(interface: Any)
     interface(None)
     g = game("canasta", "abcd")
     assert describe_field(g, g.ruleset.fields["out_kind"]).startswith("normal/black3/black4/pickup")
+
+
+def test_a_combination_field_s_example_is_in_the_language_shown(interface: Any) -> None:
+    from scorepad.engine.assignments import describe_field
+
+    interface("ru")
+    g = game("pinochle", "ab", "ru")
+    assert "марьяж козырный марьяж пинокль 4 валета 2xмарьяж" in describe_field(g, g.ruleset.fields["melds"])
+    interface(None)
+    g = game("pinochle", "ab")
+    assert "marriage m tm royal 2xmarriage" in describe_field(g, g.ruleset.fields["melds"])
