@@ -28,13 +28,15 @@ def config_path() -> Path:
     return Path(user_dir("config")) / "config.toml"
 
 
+def user_data_dir() -> Path:
+    """scorepad's own files of this user: SCOREPAD_HOME, else the platform's data directory."""
+    env = os.environ.get("SCOREPAD_HOME")
+    return Path(env) if env else Path(user_dir("data"))
+
+
 def user_rules_dir() -> Path:
     """Where `rules derive` and `rules new` write when no rules directory is given."""
-    env = os.environ.get("SCOREPAD_HOME")
-    if env:
-        return Path(env) / "rules"
-
-    return Path(user_dir("data")) / "rules"
+    return user_data_dir() / "rules"
 
 
 def load_config(path: Path | None = None) -> dict[str, Any]:

@@ -15,6 +15,7 @@ from typing import Any
 
 import typer
 
+from scorepad.app.config import user_data_dir
 from scorepad.cli import context as clicore
 from scorepad.cli.coerce import plain_coercion
 from scorepad.cli.context import CTX
@@ -486,11 +487,8 @@ def _history_file(store: Any) -> Path:
     the user's data directory under the server and database's name (never a path made of a URL)."""
     if not store.server:
         return Path(store.path.parent / (store.path.stem + ".history"))
-    from scorepad.userdirs import user_dir  # start-up: platformdirs only for a club's database
-
-    home = os.environ.get("SCOREPAD_HOME")
     name = "".join(ch if ch.isalnum() or ch in "-." else "_" for ch in str(store.where))
-    return Path(home or user_dir("data")) / "history" / f"{name}.history"
+    return user_data_dir() / "history" / f"{name}.history"
 
 
 @app.command("sheet")
