@@ -18,7 +18,6 @@ from typing import Any
 
 from scorepad.errors import FormulaError
 from scorepad.rules.expr import (
-    _ACTIVE,
     _CONTAINER_TYPES,
     _CONTAINERS,
     BINOPS,
@@ -31,7 +30,6 @@ from scorepad.rules.expr import (
     _count,
     _deep_eq,
     _describe,
-    _Exhausted,
     _lookup,
     _number,
     _parts,
@@ -93,11 +91,7 @@ def _fast_ne(a: Any, b: Any) -> bool:
 def _iterate_one(fn: Callable[[Any], Any], value: Any) -> Any:
     """A function over one list: one step per item, then the function."""
     if type(value) in _CONTAINER_TYPES:
-        budget = _ACTIVE.get()
-        if budget is not None:
-            budget.left -= len(value)
-            if budget.left < 0:
-                raise _Exhausted
+        _charge(len(value))
     return fn(value)
 
 
@@ -132,25 +126,13 @@ def _fast_minmax(pick: Callable[..., Any], slow: Callable[..., Any]) -> Callable
     return run
 
 
-def _charge_list(value: list[Any]) -> None:
-    budget = _ACTIVE.get()
-    if budget is not None:
-        budget.left -= len(value)
-        if budget.left < 0:
-            raise _Exhausted
-
-
 def _sum_one(value: Any) -> Any:
     """`sum(xs)` in generated code: the charge of `_iterate_one` and `_fast_sum` in one call. Whole
     numbers (and yes/no, which count 1 and 0 either way) whose sizes together stay within the cap
     are added at once: no partial sum can leave it; a fraction makes the total one, and goes the
     checked way."""
     if type(value) is list:
-        budget = _ACTIVE.get()
-        if budget is not None:
-            budget.left -= len(value)
-            if budget.left < 0:
-                raise _Exhausted
+        _charge(len(value))
         try:
             if sum(map(abs, value)) <= MAX_NUMBER and type(total := sum(value)) is int:
                 return total
@@ -164,7 +146,7 @@ def _pick_one(pick: Callable[..., Any], slow: Callable[..., Any]) -> Callable[[A
     """`max(xs)`, `min(xs)` in generated code: `_iterate_one` and `_fast_minmax` in one call."""
     def run(value: Any) -> Any:
         if type(value) is list:
-            _charge_list(value)
+            _charge(len(value))
             if value and set(map(type, value)) <= _INT_ONLY and sum(map(abs, value)) <= MAX_NUMBER:
                 return pick(value)
             return slow(value)
@@ -175,7 +157,7 @@ def _pick_one(pick: Callable[..., Any], slow: Callable[..., Any]) -> Callable[[A
 def _len_one(value: Any) -> Any:
     """`len(xs)` in generated code: `_iterate_one` and len() in one call."""
     if type(value) is list:
-        _charge_list(value)
+        _charge(len(value))
         return len(value)
     return _iterate_one(BUILTINS["len"], value)
 
