@@ -117,3 +117,29 @@ def test_formula_limits_in_the_docs_are_the_codes() -> None:
     assert quoted, "the docs quote the refusal"
     shown = " ".join(quoted.group(1).split()).removesuffix(" ...")
     assert shown in caught.value.problems[0]
+
+
+ARCHITECTURE = DOCS.with_name("architecture.md")
+ROOT = DOCS.parents[1]
+# `layer/module.py`, `layer/module.py: name` or `folder/` in backticks: a place in the package or the tree
+_PLACE = re.compile(r"`((?:[\w.]+/)+(?:[\w.]+\.py)?)(?:: (\w+))?`")
+
+
+def _place(path: str) -> Path | None:
+    for base in (ROOT / "scorepad", ROOT):
+        if (base / path).exists():
+            return base / path
+    return None
+
+
+def test_every_place_the_architecture_map_names_exists() -> None:
+    """docs/architecture.md names modules, folders and functions: each must be where it says."""
+    text = ARCHITECTURE.read_text(encoding="utf-8")
+    places = _PLACE.findall(text)
+    assert len(places) > 30
+    for path, name in places:
+        found = _place(path)
+        assert found is not None, f"docs/architecture.md names {path}, which is not in the tree"
+        if name:
+            source = found.read_text(encoding="utf-8")
+            assert re.search(rf"^(?:def |class )?{name}\b", source, re.M), f"{path} has no {name}"
