@@ -841,7 +841,7 @@ def _hand_help() -> None:
     """`hand --help` ends with the fields of the current game, the way it would ask them."""
     from scorepad.cli.completion import current_fields
 
-    fields = current_fields()
+    fields = current_fields(_argv_option("--db"), _argv_option("--game"))
     for info in app.registered_commands:
         if info.name == "hand" and fields and info.help:
             text, example, rest = info.help.partition("\n\nExample:")
@@ -854,18 +854,25 @@ def _completion() -> None:
     attach(app, rules_app)
 
 
+def _argv_option(name: str) -> str | None:
+    """An option's value on the command line (`--db X` or `--db=X`, the last one given), read before
+    Typer parses it: help texts are built first."""
+    value = None
+    args = sys.argv[1:]
+    for i, arg in enumerate(args):
+        if arg == name and i + 1 < len(args):
+            value = args[i + 1]
+        elif arg.startswith(name + "="):
+            value = arg.partition("=")[2]
+    return value
+
+
 def _help_language() -> None:
     """The language of --help, chosen before Typer builds the commands (their help texts are
     read then): --lang from the command line, else as the callback chooses (config, env, locale)."""
     from scorepad.locale import choose, set_language
 
-    flag = None
-    args = sys.argv[1:]
-    for i, arg in enumerate(args):
-        if arg == "--lang" and i + 1 < len(args):
-            flag = args[i + 1]
-        elif arg.startswith("--lang="):
-            flag = arg.partition("=")[2]
+    flag = _argv_option("--lang")
     CTX.config = None
     try:
         configured = _config().get("language")

@@ -37,10 +37,10 @@ def _config() -> dict[str, Any]:
         return {}
 
 
-def _store(ctx: Any) -> Any:
-    """The database the command would use, opened only if it exists."""
+def _store(ctx: Any, db: str | None = None) -> Any:
+    """The database the command would use (`db`: as --db named it), opened only if it exists."""
 
-    db = _root_param(ctx, "db") or os.environ.get("SCOREPAD_DB") or _config().get("db") or default_path()
+    db = db or _root_param(ctx, "db") or os.environ.get("SCOREPAD_DB") or _config().get("db") or default_path()
     if not Path(db).exists():
         return None
     try:
@@ -101,11 +101,12 @@ def _variants(path: Path) -> list[str]:
     return [str(v) for v in variants] if isinstance(variants, dict) else []
 
 
-def _current(ctx: Any) -> Any:
-    store = _store(ctx)
+def _current(ctx: Any, db: str | None = None, game: str | None = None) -> Any:
+    store = _store(ctx, db)
     if store is None:
         return None
-    game = ctx.params.get("game") if ctx is not None and hasattr(ctx, "params") else None
+    if game is None and ctx is not None and hasattr(ctx, "params"):
+        game = ctx.params.get("game")
     try:
         return store.game(game)
     except ScorepadError:
@@ -179,9 +180,10 @@ def assignments(ctx: Any, incomplete: str) -> list[str]:
     return _matching(out, incomplete)
 
 
-def current_fields() -> str:
-    """The fields of the current game in words, for `hand --help` ('' when there is no game)."""
-    row = _current(None)
+def current_fields(db: str | None = None, game: str | None = None) -> str:
+    """The fields of the game `hand` would record into (--db, --game, else the current one) in words,
+    for `hand --help` ('' when there is no game)."""
+    row = _current(None, db, game)
     if row is None:
         return ""
     game = game_of(row, current())  # the ruleset's own words for its fields in the language shown

@@ -393,6 +393,19 @@ def test_hand_help_names_the_fields_in_the_language_shown(env: dict[str, str]) -
     assert "marriage suits" not in help_text
 
 
+def test_hand_help_lists_the_fields_of_the_game_db_and_game_name(env: dict[str, str], tmp_path: Path) -> None:
+    """`--db` and `--game` given with `hand --help` choose the game whose fields it lists, as they
+    choose the game the hand would be recorded into (not the default database's current game)."""
+    other = str(tmp_path / "other.db")
+    assert run(env, "new", "spades", "ann", "bob", "cat", "dan").returncode == 0
+    assert run(env, "--db", other, "new", "marjas", "ann", "bob", "cat", "dan").returncode == 0
+    assert run(env, "--db", other, "new", "hearts", "ann", "bob", "cat", "dan").returncode == 0
+    assert "Fields of game 1 (Spades)" in " ".join(run(env, "hand", "--help").stdout.split())
+    assert "Fields of game 2 (Hearts)" in " ".join(run(env, f"--db={other}", "hand", "--help").stdout.split())
+    marjas = " ".join(run(env, "--db", other, "hand", "--game", "1", "--help").stdout.split())
+    assert "Fields of game 1 (Marjas): trump" in marjas
+
+
 def test_hand_output_is_short_and_quiet_is_silent(env: dict[str, str]) -> None:
     assert run(env, "new", "spades", "ann", "bob", "cat", "dan").returncode == 0
     help_text = " ".join(run(env, "hand", "--help").stdout.split())
