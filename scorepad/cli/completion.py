@@ -40,11 +40,11 @@ def _config() -> dict[str, Any]:
 def _store(ctx: Any, db: str | None = None) -> Any:
     """The database the command would use (`db`: as --db named it), opened only if it exists."""
 
-    db = db or _root_param(ctx, "db") or os.environ.get("SCOREPAD_DB") or _config().get("db") or default_path()
-    if not Path(db).exists():
+    path = db or _root_param(ctx, "db") or os.environ.get("SCOREPAD_DB") or _config().get("db") or default_path()
+    if not Path(path).exists():
         return None
     try:
-        return Store(db)
+        return Store(path)
     except ScorepadError:
         return None
 
@@ -180,10 +180,10 @@ def assignments(ctx: Any, incomplete: str) -> list[str]:
     return _matching(out, incomplete)
 
 
-def current_fields(db: str | None = None, game: str | None = None) -> str:
+def current_fields(db: str | None = None, game_name: str | None = None) -> str:
     """The fields of the game `hand` would record into (--db, --game, else the current one) in words,
     for `hand --help` ('' when there is no game)."""
-    row = _current(None, db, game)
+    row = _current(None, db, game_name)
     if row is None:
         return ""
     game = game_of(row, current())  # the ruleset's own words for its fields in the language shown
