@@ -120,16 +120,28 @@ def describe_field(game: Game, fdef: FieldDef, state: State | None = None) -> st
 
 def _combo_names(rs: Ruleset, fdef: FieldDef) -> dict[str, str]:
     """Each combination's first name in the language shown (`пинокль` for PINOCHLE); none in English,
-    whose players type the codes."""
+    whose players type the codes. A word for two combinations (Piquet's кварта) names neither: typed,
+    it is refused with both readings."""
     lang = current()
     if lang == "en":
         return {}
     names: dict[str, str] = {}
     for word in rs.reading.written(fdef.name, lang):
-        for m in rs.reading.word(fdef.name, word):
-            if m.kind == "combo" and lang in m.langs:
-                names.setdefault(str(m.value), word)
+        meanings = rs.reading.word(fdef.name, word)
+        if len(meanings) == 1 and meanings[0].kind == "combo" and lang in meanings[0].langs:
+            names.setdefault(str(meanings[0].value), word)
     return names
+
+
+def _combos_said(rs: Ruleset, fdef: FieldDef) -> list[str]:
+    """Each combination of a field once, as a player of the language shown names it: its name there
+    (`марьяж`), else its code. Codes for one combination (`marriage` and `m`: the same field and
+    points) are one entry, by the name any of them has: the list a refusal offers stays short."""
+    named = _combo_names(rs, fdef)
+    same: dict[tuple[str, str, str], list[str]] = {}
+    for code, combo in fdef.combos.items():
+        same.setdefault((combo.field, combo.adds, combo.points.source), []).append(code)
+    return [next((named[c] for c in codes if c in named), fdef.combos[codes[0]].code) for codes in same.values()]
 
 
 def words_shown(rs: Ruleset, fdef: FieldDef) -> list[str]:
@@ -142,6 +154,14 @@ def words_shown(rs: Ruleset, fdef: FieldDef) -> list[str]:
     mine = [w for w in rs.reading.written(fdef.name, lang) if any(ch.isalpha() for ch in w)]
     signs = [w for w in fdef.words if not any(ch.isalpha() for ch in w)]
     return [*mine, *signs] if mine else list(fdef.words)
+
+
+def words_listed(rs: Ruleset, fdef: FieldDef) -> list[str]:
+    """Every word a field takes, as `rules show` lists them (each is read, whatever the language):
+    those of the language shown first, then the signs, the own (English) words last."""
+    shown = words_shown(rs, fdef)
+    taken = {reading_key(w) for w in shown}
+    return [*shown, *(w for w in fdef.words if reading_key(w) not in taken)]
 
 
 def field_label(rs: Ruleset, fname: str) -> str:
@@ -793,13 +813,22 @@ def parse_combos(game: Game, fdef: FieldDef, text: str, label: str) -> list[Any]
                 out.extend([number] * times)
                 continue
             else:
-                known = " ".join(c.code for c in fdef.combos.values())
-                raise UserError(_("{label}: {token} is not a combination (codes: {known}; or their points)").format(
-                                    label=label, token=repr(token), known=known))
+                raise UserError(_not_a_combination(game.ruleset, fdef, label, token))
         out.extend([fdef.combos[code].code] * times)
         if len(out) > MAX_COMBOS:
             raise UserError(_("{label}: more than {n} combinations").format(label=label, n=MAX_COMBOS))
     return out
+
+
+def _not_a_combination(rs: Ruleset, fdef: FieldDef, label: str, token: str) -> str:
+    """The refusal of a typed word that is no combination, with what the field takes as a player of the
+    language shown types it: the codes in English, else the combinations by their names there."""
+    if current() == "en":
+        known = " ".join(c.code for c in fdef.combos.values())
+        return _("{label}: {token} is not a combination (codes: {known}; or their points)").format(
+            label=label, token=repr(token), known=known)
+    return _("{label}: {token} is not a combination ({known}; or their points)").format(
+        label=label, token=repr(token), known=", ".join(_combos_said(rs, fdef)))
 
 
 def _combo_items(game: Game, fdef: FieldDef, text: str, label: str) -> Iterator[tuple[str, int, str]]:

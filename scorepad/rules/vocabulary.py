@@ -59,8 +59,6 @@ class Vocabulary:
         tr = self._translation()
         self._field_names = {k: [str(n) for n in v.get("names", [])]
                              for k, v in tr.get("fields", {}).items() if isinstance(v, dict)}
-        self._field_words = {k: v.get("words", {}) for k, v in tr.get("fields", {}).items()
-                             if isinstance(v, dict) and isinstance(v.get("words"), dict)}
         self._labels = self._display_labels(tr.get("display", {}))
 
     def _translation(self) -> dict[str, Any]:
@@ -132,13 +130,12 @@ class Vocabulary:
         return self.lets.get(ident)
 
     def value_word(self, field: str, value: Any) -> str | None:
-        """The word of the language a player types for one value of a field (`tie` → `viik`)."""
-        if self.english or not isinstance(value, str):
+        """The word of the language a player types for one value of a field (`tie` → `viik`), as the
+        ruleset's reading takes it: a translated word may name the value by another word of the field
+        (`viik = "="`), and a variant's words count too."""
+        if self.english:
             return None
-        for word, target in self._field_words.get(field, {}).items():
-            if target == value:
-                return str(word)
-        return None
+        return self.rs.reading.shown(field, value, current())
 
     # ------------------------------------------------------------------ kinds of values
 

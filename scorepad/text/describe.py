@@ -6,7 +6,7 @@ import ast
 import re
 from typing import Any
 
-from scorepad.engine.assignments import describe_field
+from scorepad.engine.assignments import describe_field, words_listed
 from scorepad.engine.game import Game, base_env, make_game
 from scorepad.errors import FormulaError
 from scorepad.locale import N_, _, current, ngettext
@@ -96,7 +96,7 @@ def _field(rs: Ruleset, game: Game, vocab: Vocabulary, f: FieldDef) -> dict[str,
     if f.type in ("player", "side"):   # the sample game's placeholder names mean nothing to a reader
         kind = _("a player (name, unique prefix or seat)") if f.type == "player" else \
             _("a side (its name, or one of its players)")
-        legal = "; ".join([kind, *([", ".join(f.words)] if f.words else [])])
+        legal = "; ".join([kind, *([", ".join(words_listed(rs, f))] if f.words else [])])
     label = vocab.typed_name(f.name)
     aliases = [a for a, target in rs.field_aliases.items() if target == f.name and a != label]
     default = f.default

@@ -169,6 +169,51 @@ def test_canasta_s_going_out_in_words(text: str, kind: str) -> None:
     assert value(game("canasta", "abcd"), "out_kind", text) == kind
 
 
+@pytest.mark.parametrize("text", ["pole", "mitte keegi", "Mitte_keegi", "mitte-keegi", "eikeegi"])
+def test_canasta_s_nobody_went_out_in_estonian(text: str) -> None:
+    assert value(game("canasta", "abcd", "et"), "out", text) == "none"
+
+
+def test_canasta_s_keegi_alone_is_somebody_not_nobody() -> None:
+    """Estonian keegi alone is "somebody" (nobody is mitte keegi): it names no side and is refused."""
+    g = game("canasta", "abcd", "et")
+    assert g.ruleset.reading.word("out", "keegi") == ()
+    with pytest.raises(UserError, match="'keegi'"):
+        value(g, "out", "keegi")
+
+
+@pytest.mark.parametrize("text", ["выиграл", "выиграла", "сошёлся", "сошелся", "все"])
+def test_klondike_s_won_is_typed_by_a_player_of_either_gender(text: str) -> None:
+    """A woman who won types выиграла as a man types выиграл; the seed's own word, the patience came out
+    (pasjanss õnnestunud), is сошёлся as in Ukrainian (зійшовся)."""
+    assert value(game("seitse", "ab", "ru"), "cards", text, "a") == 52
+
+
+def test_klondike_s_russian_texts_name_no_gendered_winner() -> None:
+    rs = game("seitse", "ab", "ru").ruleset
+    texts = [rs.fields["cards"].help, rs.description, *rs.notes]
+    assert not [t for t in texts if "выиграл " in t or "выиграл," in t or "выиграл)" in t]
+    assert "сошёлся" in rs.fields["cards"].help
+
+
+def test_pitch_s_game_point_is_the_gejm_of_its_family_in_russian(interface: Any) -> None:
+    """The Game point is гейм in Russian in Pitch as in All Fours and California Jack (игра is the game
+    itself); игра is still read, as players typed it before."""
+    from scorepad.engine.scoring import apply_hand
+
+    names = {r: load(r).reading.names_in("game", "ru")[0] for r in ("pitch", "all-fours", "california-jack")}
+    assert set(names.values()) == {"гейм"}, names
+    interface("ru")
+    g = game("pitch", "abc", "ru")
+    assert [s.label for s in g.ruleset.scores if s.id == "game"] == ["гейм"]
+    base = ["питчер=a", "объявление=1", "старший=a", "младший=b", "валет=нет"]
+    assert typed(g, [*base, "гейм=c"]) == typed(g, [*base, "игра=c"]) == typed(g, [*base, "game=c"])
+    hand = typed(g, [*base, "гейм=c"]) | {"game_count": [10, 20, 5]}
+    with pytest.raises(HandError) as exc:
+        apply_hand(g, initial_state(g), hand)
+    assert exc.value.message.startswith("гейм=c не совпадает со счётом 10, 20, 5")
+
+
 @pytest.mark.parametrize("text", ["тёмный ноль", "темный ноль", "Тёмный", "тёмный-ноль", "темний нуль", "pime 0"])
 def test_blind_nil_in_words(text: str) -> None:
     assert value(game("spades", "abcd"), "bid", text, "a") == "blind"

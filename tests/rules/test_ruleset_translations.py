@@ -338,6 +338,8 @@ NATIVE_HANDS = [
      ["out=c", "jack=yes", "a.cards=QS", "b.cards=K"]),
     ("pitch", "ru", ["a", "b", "c"], ["питчер=a", "объявление=2", "старший=a", "младший=b", "валет=нет", "игра=ничья"],
      ["pitcher=a", "bid=2", "high=a", "low=b", "jack=none", "game=tie"]),
+    ("pitch", "ru", ["a", "b", "c"], ["питчер=a", "объявление=1", "старший=a", "младший=b", "валет=нет", "гейм=c"],
+     ["pitcher=a", "bid=1", "high=a", "low=b", "jack=none", "game=c"]),
     ("pitch", "uk", ["a", "b", "c"], ["пітчер=a", "заявка=2", "старший=a", "молодший=b", "валет=нема", "гра=нічия"],
      ["pitcher=a", "bid=2", "high=a", "low=b", "jack=none", "game=tie"]),
     ("marjas", "et", ["a", "b", "c", "d"], ["trumbitegija=pole", "matid=viik", "viimane=a"],
