@@ -130,3 +130,22 @@ def test_no_marked_message_hides_from_the_extractor() -> None:
                     and node.args[0].value not in in_template):
                 missing.append(f"{path.name}:{node.lineno}: {node.args[0].value!r}")
     assert not missing, missing
+
+
+_QUOTED = re.compile(r"[«„“\"']\{(\w+)\}[»“”\"']")
+
+
+@pytest.mark.parametrize("lang", sorted(PLURALS))
+def test_a_translation_quotes_no_value_the_program_quotes_already(lang: str) -> None:
+    """Where the English message leaves a placeholder bare, the program passes a value already quoted
+    (`repr` of a typed word): a translation that puts quotes around it shows «'кварта'»."""
+    found = []
+    for m in catalog(lang):
+        if not m.id or not m.string:
+            continue
+        msgid = " ".join(m.id) if isinstance(m.id, tuple) else m.id
+        quoted_in_english = set(_QUOTED.findall(msgid))
+        strings = m.string if isinstance(m.string, tuple) else (m.string,)
+        for text in strings:
+            found += [(msgid, name) for name in _QUOTED.findall(text) if name not in quoted_in_english]
+    assert not found
