@@ -537,20 +537,12 @@ def rubber_pad(game: Game, hands: Sequence[HandRow], below: str, final: State) -
 
 def rematch(store: Store, game_id: int | str | None, name: str | None = None,
             season: str | None = None) -> GameRow:
-    """A new game like this one (pinned ruleset text, variant, options, players and sides); the next
-    player in seating order deals first, so the players are listed from that seat on."""
+    """A new game like this one: pinned ruleset text, variant, options, and the same seats: players in
+    the same order, the same sides under the same names. Nobody moves at the table, so a seat letter
+    and a list typed in seating order (`bid=4,3,3,3`) mean the same people as in the game before; the
+    deal starts from the first seat as a new game's does (the seating order is who deals first)."""
     row = store.game(game_id)
-    old = game_of(row)
-    rs = old.ruleset
-    players = [*row.players[1:], *row.players[:1]]
-    partners = sorted(sorted(row.players[i] for i in s["members"]) for s in row.sides)
-    teams = {s["name"]: [row.players[i] for i in s["members"]] for s in row.sides}
-    # Partnerships keep their names and order; sides named after seats (NS, EW) go with the seats.
-    seat_named = rs.sides_kind != "partnership" or bool(rs.side_names)
-    game = make_game(rs, players, None if seat_named else teams)
-    if sorted(sorted(game.players[i] for i in s.members) for s in game.sides) != partners:
-        game = make_game(rs, players, teams)   # the seats alone would break the partnerships up
-    game = Game(rs, game.players, game.sides, dict(row.options))
+    game = game_of(row)
     gid = store.create_game(
         ruleset_id=row.ruleset_id, ruleset_hash=row.ruleset_hash, ruleset_text=row.ruleset_text,
         ruleset_source=row.ruleset_source, variant=row.variant, name=name, season=season or current_season(store),

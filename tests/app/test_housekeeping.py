@@ -263,7 +263,7 @@ def test_rename_everywhere_merges_the_season(cli: Cli, db: Path) -> None:
 
 # ------------------------------------------------------------------ rematch
 
-def test_rematch_same_game_next_dealer(cli: Cli) -> None:
+def test_rematch_same_game_same_seats(cli: Cli) -> None:
     assert cli("new", "spades:short", "ann", "bob", "cat", "dan", "--opt", "target=300",
                "--team", "us=ann,cat", "--team", "them=bob,dan").code == 0
     assert cli("hand", "bid=4,3,3,3", "tricks=5,3,3,2").code == 0
@@ -273,11 +273,30 @@ def test_rematch_same_game_next_dealer(cli: Cli) -> None:
     old = json.loads(cli("standings", "--json", "--game", "1").out)
     assert new["game"] == "2" and new["hands"] == 0
     assert new["variant"] == "short" and new["options"] == old["options"] and new["options"]["target"] == 300
+    assert [(s["name"], s["players"]) for s in new["sides"]] == [(s["name"], s["players"]) for s in old["sides"]]
     assert [(s["name"], sorted(s["players"])) for s in new["sides"]] == [("us", ["ann", "cat"]), ("them", ["bob", "dan"])]
-    assert new["next"]["dealer"] == "bob"
-    assert json.loads(cli("games", "--json").out)[1]["players"] == ["bob", "cat", "dan", "ann"]
-    r = cli("rematch", "--game", "2", "--json")
-    assert json.loads(r.out)["next"]["dealer"] == "cat"
+    assert new["next"]["dealer"] == "ann"
+    assert json.loads(cli("games", "--json").out)[1]["players"] == ["ann", "bob", "cat", "dan"]
+    # the same line typed in seating order scores the same people as in the game before
+    assert cli("hand", "bid=4,3,3,3", "tricks=5,3,3,2").code == 0
+    again = json.loads(cli("standings", "--json").out)
+    first = json.loads(cli("sheet", "--json", "--game", "1").out)["hands"][0]
+    assert [s["score"] for s in again["sides"]] == first["points"] == [71, -60]
+
+
+def test_rematch_of_bridge_keeps_seat_letters_and_pairs(cli: Cli) -> None:
+    """Rubber bridge: after a rematch NS are still nora and sam, and S is still sam, so a contract made
+    by S is theirs (a rematch that moved everyone one seat credited it to the other pair)."""
+    assert cli("new", "bridge", "nora", "eve", "sam", "walt").code == 0
+    assert cli("hand", "contract=4S", "by=S", "tricks=10").code == 0
+    assert cli("finish").code == 0
+    assert cli("rematch").code == 0
+    sides = json.loads(cli("standings", "--json").out)["sides"]
+    assert [(s["name"], sorted(s["players"])) for s in sides] == [("NS", ["nora", "sam"]), ("EW", ["eve", "walt"])]
+    assert cli("hand", "contract=4S", "by=S", "tricks=10").code == 0
+    assert cli("hand", "contract=2H", "by=sam", "tricks=8").code == 0
+    hands = json.loads(cli("sheet", "--json").out)["hands"]
+    assert [h["points"] for h in hands] == [[120, 0], [60, 0]]
 
 
 def test_rematch_keeps_the_pinned_ruleset(cli: Cli, db: Path, tmp_path: Path) -> None:
