@@ -346,7 +346,8 @@ def undo(store: Store, game_id: int | str | None) -> tuple[GameRow, int]:
 
 def edit(store: Store, game_id: int | str | None, n: int, args: Sequence[str],
          lang: str | None = None) -> tuple[GameRow, list[HandRow]]:
-    """Correct hand n with new assignments over the old ones; re-score every later hand.
+    """Correct hand n with new assignments over the old ones; re-score every later hand. Returns the
+    game and the rows written (none when every value is as it was: nothing is stored).
     With `lang` the assignments may use that language's field names and words."""
     row = store.game(game_id)
     game = game_of(row)
@@ -370,6 +371,8 @@ def edit(store: Store, game_id: int | str | None, n: int, args: Sequence[str],
     except ScorepadError as exc:
         raise HandError(_("hand {n} cannot be changed like that: {message}").format(n=n, message=shown(exc.message)),
                         exc.problems) from None
+    if hand == old.hand:
+        return row, []   # every value as it was: nothing to store, nothing in the audit trail
     new_rows = [hand_row(n, typed, hand, result)]
     state = result.state
     for later in hands[n:]:
@@ -389,6 +392,15 @@ def edit(store: Store, game_id: int | str | None, n: int, args: Sequence[str],
                            {"hand": n, "old": {"typed": old.typed, "hand": old.hand},
                             "new": {"typed": new_rows[0].typed, "hand": hand}}, state)
     return store.game(row.id), new_rows
+
+
+def edit_said(n: int, rows: Sequence[HandRow]) -> str:
+    """What an edit did, in one sentence: hand n changed and how many later hands were re-scored, or
+    that every value was as it was."""
+    if not rows:
+        return _("Hand {n} is as it was; nothing was stored.").format(n=n)
+    return ngettext("Hand {n} changed; {later} later hand re-scored.",
+                    "Hand {n} changed; {later} later hands re-scored.", len(rows) - 1).format(n=n, later=len(rows) - 1)
 
 
 def finish(store: Store, game_id: int | str | None, lang: str | None = None) -> tuple[GameRow, HandResult]:

@@ -447,9 +447,8 @@ def edit(n: int = typer.Argument(..., help="hand number"),
             row, rows = play.edit(store, game, n, [], lang)
     else:
         row, rows = play.edit(store, game, n, assignments, lang)
-    typer.echo(ngettext("Hand {n} changed; {later} later hand re-scored.",
-                        "Hand {n} changed; {later} later hands re-scored.", len(rows) - 1).format(n=n, later=len(rows) - 1))
-    for read in play.cards_read(play.game_of(row, lang), rows[0].typed, rows[0].hand):
+    typer.echo(play.edit_said(n, rows))
+    for read in play.cards_read(play.game_of(row, lang), rows[0].typed, rows[0].hand) if rows else []:
         typer.echo(f"  {read['text']}")
     typer.echo(standings_text(play.standings(row, lang=lang)))
 
@@ -594,7 +593,7 @@ def rematch(game: str | None = typer.Option(None, "--game", help="game id or nam
             season: str | None = typer.Option(None, "--season", help="season (default: the current one)"),
             as_json: bool = typer.Option(False, "--json", help="JSON output"),
             quiet: bool = typer.Option(False, "--quiet", "-q", help="print only the game's id")) -> None:
-    """A new game with the same ruleset, options, seats and sides (nobody moves; the first seat deals first). It becomes current."""
+    """A new game with the same ruleset, options, seats and sides: nobody moves. It becomes current."""
     from scorepad.app import games as play
 
     _started(play.rematch(_store(), game, name, season), as_json, quiet)

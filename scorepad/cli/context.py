@@ -148,14 +148,16 @@ def table() -> Iterator[Any]:
 
 
 def fail(exc: ScorepadError) -> NoReturn:
-    """A known error: its sentence (and problems) on stderr, and its exit status."""
+    """A known error: its sentence on stderr, and its exit status; with more than one problem, each
+    on a line below (a single one is the sentence itself, perhaps with what led to it before it)."""
     from scorepad.table.console import colour_wanted, emit, paint
 
     label = _("error:")
     emit(f"{paint(label, 'bad', colour_wanted(sys.stderr))} {terminal_safe(shown(exc.message))}", err=True)
-    for line in exc.problems:
-        if line != exc.message:
-            echo(f"  - {terminal_safe(shown(line))}", err=True)
+    if len(exc.problems) > 1:
+        for line in exc.problems:
+            if line != exc.message:
+                echo(f"  - {terminal_safe(shown(line))}", err=True)
     raise SystemExit(exc.exit_code)
 
 

@@ -20,7 +20,7 @@ from scorepad.app.redo import redo
 from scorepad.engine import handcode
 from scorepad.engine.assignments import assignment_words
 from scorepad.errors import ScorepadError, UserError
-from scorepad.locale import N_, _, current, ngettext, shown
+from scorepad.locale import N_, _, current, shown
 from scorepad.store import GameRow, Store
 from scorepad.table import answers
 from scorepad.table.console import Console
@@ -269,10 +269,7 @@ class Session:
         else:
 
             self.row, rows = edit_interactively(self.store, row.id, n, self.console)
-        later = len(rows) - 1
-        self.console.say(ngettext("Hand {n} changed; {later} later hand re-scored.",
-                                  "Hand {n} changed; {later} later hands re-scored.", later).format(n=n, later=later),
-                         "good")
+        self.console.say(play.edit_said(n, rows), "good" if rows else "")
         for line in compact_standings(play.standings(self.row, lang=current())):
             self.console.say(line)
 

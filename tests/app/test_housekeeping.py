@@ -496,3 +496,33 @@ def test_housekept_games_export_and_import(cli: Cli, tmp_path: Path, monkeypatch
               for g in json.loads(cli("games", "--json").out)]
     assert theirs == mine
     assert cli("verify").code == 0
+
+
+def test_an_edit_refused_for_a_later_hand_says_why_once(cli: Cli) -> None:
+    """The refusal names the later hand and the rule it breaks in one sentence; the rule is not
+    repeated below it as a list of one."""
+    assert cli("new", "spades", "ann", "bob", "cat", "dan").code == 0
+    for _ in range(3):
+        assert cli("hand", "bid=4,3,3,3", "tricks=5,3,3,2").code == 0
+    assert cli("hand", "bid=4,blind,3,3", "tricks=5,0,3,5").code == 0   # bob+dan 200 behind: blind nil
+    r = cli("edit", "1", "bid=10,3,3,3", "tricks=0,7,0,6")
+    assert r.code == 2
+    assert "with that change hand 4 is no longer legal: bob may bid blind nil only" in r.err
+    assert r.err.count("may bid blind nil only") == 1, r.err
+    two = cli("hand", "bid=x,3,3,y", "tricks=1,3,3,3")
+    assert two.code == 2 and two.err.count("not 'x'") == 1 and two.err.count("not 'y'") == 1
+
+
+def test_an_edit_that_changes_no_value_stores_nothing(cli: Cli) -> None:
+    """`edit N` with every value as it was (Enter through the questions, or the same values typed,
+    `nil` for 0) says so and stores nothing: no new version, nothing in the audit trail."""
+    spades(cli)
+    assert cli("hand", "bid=4,nil,3,3", "tricks=5,0,4,4").code == 0
+    before = json.loads(cli("standings", "--json").out)["version"]
+    log = cli("log").out
+    r = cli("edit", "1", "bid=4,0,3,3")
+    assert r.code == 0 and "Hand 1 is as it was; nothing was stored." in r.out
+    assert json.loads(cli("standings", "--json").out)["version"] == before
+    assert cli("log").out == log
+    changed = cli("edit", "1", "bid=4,0,3,4")
+    assert changed.code == 0 and "Hand 1 changed; 0 later hands re-scored." in changed.out
