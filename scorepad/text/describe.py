@@ -6,7 +6,7 @@ import ast
 import re
 from typing import Any
 
-from scorepad.engine.assignments import describe_field, words_listed
+from scorepad.engine.assignments import _combo_names, _combos_said, describe_field, words_listed
 from scorepad.engine.game import Game, base_env, make_game
 from scorepad.errors import FormulaError
 from scorepad.locale import N_, _, current, ngettext
@@ -113,6 +113,7 @@ def _field(rs: Ruleset, game: Game, vocab: Vocabulary, f: FieldDef) -> dict[str,
             "default_from_fields": [vocab.typed_name(n) for n in rs.fields
                                     if f.default_from and n in field_refs(f.default_from, rs.fields)],
             "combos": _combos(vocab, f),
+            **({"combos_said": _combos_said_with_points(rs, vocab, f)} if f.combos and current() != "en" else {}),
             "aliases": list(dict.fromkeys(a for a in ([f.name] if label != f.name else []) + aliases
                                           if a != label))}
 
@@ -280,6 +281,19 @@ def _combos(vocab: Vocabulary, f: FieldDef) -> list[dict[str, Any]]:
     return out
 
 
+def _combos_said_with_points(rs: Ruleset, vocab: Vocabulary, f: FieldDef) -> list[dict[str, Any]]:
+    """A combination field's combinations once each, as a player of the language shown names them (the
+    ruleset's name there, else the code; the list a refused combination offers), with their points: what
+    `rules show` lists outside English. English lists the codes (`combos`), which the JSON keeps."""
+    named = {name: key for key, name in _combo_names(rs, f).items()}
+    coded = {combo.code: key for key, combo in f.combos.items()}
+    out = []
+    for said in _combos_said(rs, f):
+        combo = f.combos[named[said] if said in named else coded[said]]
+        out.append({"said": said, "points": _constant(combo.points, vocab) or _words(combo.points, vocab)})
+    return out
+
+
 def _field_notes(f: dict[str, Any]) -> list[str]:
     """What applies_if, total, bidding and default_from mean for this field, in words."""
     notes = []
@@ -294,7 +308,8 @@ def _field_notes(f: dict[str, Any]) -> list[str]:
         notes.append(_("the values of the players still playing add up to the hand's total; leave one out and "
                        "scorepad works it out"))
     if f.get("combos"):
-        codes = ", ".join(f"{c['code']} {c['points']}" if c["points"] is not None else c["code"] for c in f["combos"])
+        said = f.get("combos_said") or [{"said": c["code"], "points": c["points"]} for c in f["combos"]]
+        codes = ", ".join(f"{c['said']} {c['points']}" if c["points"] is not None else c["said"] for c in said)
         notes.append(_("combinations ({codes}), several separated by spaces, 2x40 for two; a number "
                         "stands for the first combination worth that much; each one counts in its own "
                         "field ({value})").format(

@@ -177,7 +177,7 @@ def test_marjas_score_lines(lang: str, says: list[str], language: None) -> None:
     assert extra["applies_when"] == named({"et": "{trumbitegija} ei ole 'pole'", "ru": "{козырь} не 'нет'",
                                            "uk": "{козир} не 'нема'"}[lang])
     counter = next(t["says"] for t in d["thresholds"] if t["id"] == "matt_paid")
-    assert counter == named({"et": "kui {matid} ei ole 'tie' ja {matipunkt} ei ole 1: {matipunkt} saab väärtuseks 1",
+    assert counter == named({"et": "kui {matid} ei ole 'viik' ja {matipunkt} ei ole 1: {matipunkt} saab väärtuseks 1",
                              "ru": "если {матты} не 'ничья' и {очко за матты} не 1: {очко за матты} принимает значение 1",
                              "uk": "якщо {матти} не 'нічия' і {очко за матти} не 1: {очко за матти} набуває значення 1",
                              }[lang])

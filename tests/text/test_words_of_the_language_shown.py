@@ -1,10 +1,11 @@
 """What a player of another language reads names the combinations and values in that language's words:
 a refused combination lists the combinations as they are typed there, `rules show` offers the language's
-words before the others, and a condition quotes a value by the language's word for it. English is
-unchanged."""
+words before the others and names the combinations as the refusal does, and a condition quotes a value by
+the language's word for it. English is unchanged."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -119,3 +120,46 @@ def test_a_value_named_by_another_word_of_the_field_is_quoted_in_the_language(in
     vocab = Vocabulary(rs, {})
     assert vocab.value_word("matt", "tie") == "viik"
     assert formula_words("matt != 'tie'", vocab=vocab) == "„matid“ ei ole 'viik'"
+
+
+# (ruleset, language, the combinations `rules show` lists under the field, each once, with its points)
+COMBINATIONS_SHOWN = [
+    ("pinochle", "ru", ("комбинации (марьяж 20, козырный марьяж 40, пинокль 40, 4 валета 40, 4 дамы 60, 4 короля 80, "
+                        "4 туза 100, run 150, валет бубны 40, 2jd 400, двойной пинокль 400, 8 валетов 400, 8 дам 400, "
+                        "8 королей 800, 8 тузов 1000, девятка 10), ")),
+    ("pinochle", "uk", ("комбінації (марʼяж 20, козирний марʼяж 40, пінокль 40, 4 валети 40, 4 дами 60, 4 королі 80, "
+                        "4 тузи 100, run 150, jd 40, 2jd 400, подвійний пінокль 400, 8 валетів 400, 8 дам 400, "
+                        "8 королів 800, 8 тузів 1000, девʼятка 10), ")),
+    ("pinochle", "et", ("kombinatsioonid (paar 20, trumbipaar 40, pinochle 40, poissmehed 40, emandad 60, kuningad 80, "
+                        "ässad 100, perekond 150, jd 40, 2jd 400, topeltpinochle 400, 8J 400, 8Q 400, 8K 800, "
+                        "8A 1000, trumbiüheksa 10), ")),
+    ("bezique", "ru", ("комбинации (марьяж 20, козырный марьяж 40, безик 40, 4 валета 40, 4 дамы 60, 4 короля 80, "
+                       "4 туза 100, секвенция 250, двойной безик 500), ")),
+    ("bezique", "uk", ("комбінації (марʼяж 20, козирний марʼяж 40, безик 40, 4 валети 40, 4 дами 60, 4 королі 80, "
+                       "4 тузи 100, секвенція 250, подвійний безик 500), ")),
+    ("bezique", "et", ("kombinatsioonid (paar 20, trumbipaar 40, suudlus 40, poissmehed 40, emandad 60, kuningad 80, "
+                       "ässad 100, perekond 250, topeltsuudlus 500), ")),
+]
+
+
+@pytest.mark.parametrize(("ruleset", "lang", "listed"), COMBINATIONS_SHOWN,
+                         ids=[f"{r[0]}-{r[1]}" for r in COMBINATIONS_SHOWN])
+def test_rules_show_names_the_combinations_in_the_language_shown(cli: Callable[..., Run], ruleset: str, lang: str,
+                                                                 listed: str) -> None:
+    """Each combination once, by the ruleset's name for it there (its code when it has none), as a refused
+    combination lists them; the codes of one combination (marriage, m) are not listed one by one."""
+    r = cli("--lang", lang, "rules", "show", ruleset)
+    assert r.code == 0, r.err
+    assert f"\n      {listed}" in r.out
+
+
+def test_rules_show_lists_the_codes_of_the_combinations_in_english_and_json(cli: Callable[..., Run]) -> None:
+    """English lists every code, as typed; the JSON keeps the ruleset's codes whatever the language."""
+    out = cli("rules", "show", "bezique").out
+    assert ("\n      combinations (marriage 20, m 20, royal 40, tm 40, bezique 40, b 40, 4J 40, 4Q 60, 4K 80, "
+            "4A 100, sequence 250, seq 250, double 500), ") in out
+    for lang in ("ru", None):
+        shown = json.loads(cli(*(["--lang", lang] if lang else []), "rules", "show", "bezique", "--json").out)
+        melds = next(f for f in shown["fields"] if f["name"] == "melds")
+        assert [c["code"] for c in melds["combos"]][:4] == ["marriage", "m", "royal", "tm"]
+        assert "combos_said" not in melds
