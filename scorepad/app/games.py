@@ -236,7 +236,7 @@ def record_hand(store: Store, game_id: int | str | None, args: Sequence[str],
                 stored = apply_hand(game_of(row), row.state, hand)
             store.append_hand(db, row.id, hand_row(n, raw.typed, hand, stored), key)
     if done is not None:
-        return repeated(store, row.id, done, key or "")
+        return repeated(store, row.id, done, key or "", hand)
     return Recorded(store.game(row.id), game, n, result, cards_read(game, raw.typed, hand),
                     list(raw.worked_out))
 
@@ -266,8 +266,11 @@ def moved(store: Store, row: GameRow, expect: int) -> str:
                         id=row.id, expect=expect, version=row.version, n=row.hands, latest=latest)
 
 
-def repeated(store: Store, game_id: int, done: tuple[int, int], key: str) -> Recorded:
-    """The answer to a write repeated with the key of one already stored: the stored hand, scored again."""
+def repeated(store: Store, game_id: int, done: tuple[int, int], key: str,
+             hand: Mapping[str, Any] | None = None) -> Recorded:
+    """The answer to a write repeated with the key of one already stored: the stored hand, scored again.
+    A key is one hand: the same key with other values (`hand`, as typed now) is refused, since saying
+    "stored" would lose the new hand."""
     gid, n = done
     if gid != game_id:
         raise UserError(_("the key {key} was already used for hand {n} of game {gid}; use a new key").format(
@@ -278,6 +281,10 @@ def repeated(store: Store, game_id: int, done: tuple[int, int], key: str) -> Rec
     if n > len(hands) or hands[n - 1].n != n:
         raise UserError(_("this hand (key {key}) was stored as hand {n} of game {gid} and has since been "
                            "undone or replaced; nothing was stored again").format(key=repr(key), n=n, gid=gid))
+    if hand is not None and hand != hands[n - 1].hand:
+        raise UserError(_("the key {key} was already used for hand {n} of game {gid}, typed as {typed}; this hand "
+                           "has other values and was not stored: use a new key").format(
+                               key=repr(key), n=n, gid=gid, typed=" ".join(hands[n - 1].typed)))
     before = hands[n - 2].state if n > 1 else initial_state(game)
     result = apply_hand(game, before, hands[n - 1].hand)
     return Recorded(row, game, n, result, cards_read(game, hands[n - 1].typed, hands[n - 1].hand))
@@ -506,16 +513,42 @@ def sheet(store: Store, row: GameRow, lang: str | None = None) -> dict[str, Any]
            "field_scopes": {name: game.ruleset.fields[name].scope for name in pad},
            "totals": [s["score"] for s in row.state["sides"]], "finished": row.state["finished"],
            "winner": row.state["winners"], "draw": bool(row.state.get("draw"))}
+    finish = finish_entry(game, hands, row.state)
+    if finish is not None:
+        out["finish"] = finish
     if game.ruleset.sheet_below:
-        out["pad"] = rubber_pad(game, hands, game.ruleset.sheet_below, row.state)
+        out["pad"] = rubber_pad(game, hands, game.ruleset.sheet_below, row.state, finish)
     return out
 
 
-def rubber_pad(game: Game, hands: Sequence[HandRow], below: str, final: State) -> dict[str, Any]:
+def finish_entry(game: Game, hands: Sequence[HandRow], final: State) -> dict[str, Any] | None:
+    """What `scorepad finish` added to a game it ended (the ruleset's rules for an unfinished game:
+    bridge's 300 for the only game), for the sheet's row after the hands; None when the game is not
+    over or ended with a hand. The points are the stored totals' change; the labels and events come
+    from the finish worked out again from the state before it, in the ruleset's language shown."""
+    before = hands[-1].state if hands else initial_state(game)
+    if not final.get("finished") or before.get("finished"):
+        return None
+    n = len(game.sides)
+    totals = [final["sides"][k]["score"] for k in range(n)]
+    breakdown: list[list[list[Any]]] = [[] for _ in range(n)]
+    events: list[str] = []
+    try:
+        result = finish_game(game, before)
+        breakdown, events = _jsonable_breakdown(result), result.events
+    except ScorepadError:
+        pass
+    return {"points": [totals[k] - before["sides"][k]["score"] for k in range(n)], "totals": totals,
+            "breakdown": breakdown, "events": events}
+
+
+def rubber_pad(game: Game, hands: Sequence[HandRow], below: str, final: State,
+               finish: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """The paper pad of rubber bridge: entries above the line, and below it game by game.
 
     A line's points go below when they went to the `below` counter; a game is ruled off when every
-    side's `below` counter is back to 0 after a hand that wrote below the line.
+    side's `below` counter is back to 0 after a hand that wrote below the line. What `scorepad finish`
+    added (`finish`, from finish_entry) goes above the line under its rules' labels.
     """
     n = len(game.sides)
     above: list[list[dict[str, Any]]] = [[] for _ in range(n)]
@@ -535,13 +568,15 @@ def rubber_pad(game: Game, hands: Sequence[HandRow], below: str, final: State) -
             current = [[] for _ in range(n)]
     if any(current):
         games.append({"below": current, "won_by": None, "hand": None})
-    finish_lines: list[list[dict[str, Any]]] = [[] for _ in range(n)]
-    if final.get("finished") and hands:
-        extra = [final["sides"][k]["score"] - hands[-1].state["sides"][k]["score"] for k in range(n)]
-        for k, pts in enumerate(extra):
-            if pts:
-                finish_lines[k].append({"hand": None, "label": "unfinished rubber", "points": pts})
-                above[k].append(finish_lines[k][-1])
+    if finish is None and final.get("finished") and hands:
+        finish = finish_entry(game, hands, final)
+    if finish is not None:
+        for k, pts in enumerate(finish["points"]):
+            entries = [{"hand": None, "label": line[0], "points": line[1]} for line in finish["breakdown"][k]
+                       if line[1]]
+            if sum(e["points"] for e in entries) != pts:   # not worked out again: the change, as one entry
+                entries = [{"hand": None, "label": "unfinished rubber", "points": pts}] if pts else []
+            above[k].extend(entries)
     return {"above": above, "games": games,
             "above_totals": [sum(e["points"] for e in side) for side in above],
             "below_totals": [sum(e["points"] for g in games for e in g["below"][k]) for k in range(n)]}

@@ -37,7 +37,7 @@ def named(ruleset: str, lang: str) -> tuple[dict[str, list[str]], dict[str, list
     rs = load(ruleset)
     fdef = rs.fields[FIELDS[ruleset]]
     same: dict[tuple[str, str, str], list[str]] = {}
-    for code, combo in fdef.combos.items():
+    for combo in fdef.combos.values():
         same.setdefault((combo.field, combo.adds, combo.points.source), []).append(combo.code)
     combos = {codes[0]: codes for codes in same.values()}
     names: dict[str, list[str]] = {}

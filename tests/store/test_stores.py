@@ -447,6 +447,9 @@ def test_a_repeated_key_is_answered_not_stored_twice(acli: Callable[..., Run], a
     assert json.loads(again.out)["sides"] == json.loads(first.out)["sides"]
     standings = json.loads(acli("standings", "--json").out)
     assert standings["hands"] == 1 and [s["score"] for s in standings["sides"]] == [71, -60]
+    other = acli("hand", "bid=4,3,3,3", "tricks=3,5,3,2", "--key", "table7-0001")   # the key of another hand
+    assert other.code == 2 and "was already used for hand 1 of game 1, typed as bid=4,3,3,3 tricks=5,3,3,2" in other.err
+    assert json.loads(acli("standings", "--json").out) == standings
     acli("new", "spades", "e", "f", "g", "h")
     r = acli("hand", "bid=4,3,3,3", "tricks=5,3,3,2", "--key", "table7-0001")
     assert r.code == 2 and "already used for hand 1 of game 1" in r.err
