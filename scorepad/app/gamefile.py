@@ -12,7 +12,7 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
-from scorepad.app.games import hand_row, type_and_score
+from scorepad.app.games import ended_by_finish, hand_row, type_and_score
 from scorepad.app.shapes import MAX_NAME, Bool, Int, ListOf, Record, Text, Time, name_problem, problems
 from scorepad.app.transfer.checks import option_problems, pending_bid_problems, player_problems, side_problems
 from scorepad.app.transfer.importing import refuse
@@ -49,8 +49,7 @@ def game_toml(store: Store, game_id: int | str | None) -> str:
         "created": row.created, "players": row.players,
         "sides": [{"name": s["name"], "members": [row.players[i] for i in s["members"]]} for s in row.sides],
         "options": row.options,
-        "finished_by_command": bool(row.state.get("finished")) and not any(
-            h.state.get("finished") for h in store.hands(row.id)[-1:]),
+        "finished_by_command": ended_by_finish(row, store.hands(row.id)),
         "abandoned": row.abandoned,
         "hand": [{"n": h.n, "typed": h.typed} for h in store.hands(row.id)],
         "ruleset_text": row.ruleset_text,

@@ -351,6 +351,23 @@ def undo(store: Store, game_id: int | str | None) -> tuple[GameRow, int]:
     return store.game(row.id), last.n
 
 
+def ended_by_finish(row: GameRow, hands: Sequence[HandRow]) -> bool:
+    """Whether `scorepad finish` ended the game (it is over, and its last hand did not end it): a
+    change to its hands keeps it ended, its result worked out again."""
+    return bool(row.state.get("finished")) and not any(h.state.get("finished") for h in hands[-1:])
+
+
+def finished_again(game: Game, state: State) -> State:
+    """The state after the hands, ended again as `scorepad finish` ended it (when no hand ends it now)."""
+    if state["finished"]:
+        return state
+    try:
+        return finish_game(game, state).state
+    except ScorepadError as exc:
+        raise HandError(_("the game was ended with `scorepad finish`, and with that change it cannot be: {message}")
+                        .format(message=shown(exc.message))) from None
+
+
 def edit(store: Store, game_id: int | str | None, n: int, args: Sequence[str],
          lang: str | None = None) -> tuple[GameRow, list[HandRow]]:
     """Correct hand n with new assignments over the old ones; re-score every later hand. Returns the
@@ -394,6 +411,8 @@ def edit(store: Store, game_id: int | str | None, n: int, args: Sequence[str],
                             exc.problems) from None
         new_rows.append(hand_row(later.n, later.typed, later.hand, res, later.created))
         state = res.state
+    if ended_by_finish(row, hands):
+        state = finished_again(game, state)
     with decided_on(store, row):
         store.replace_from(row.id, row.version, n, new_rows, "edit",
                            {"hand": n, "old": {"typed": old.typed, "hand": old.hand},

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from scorepad.app.games import decided_on, game_of, hand_row, type_and_score
+from scorepad.app.games import decided_on, ended_by_finish, finished_again, game_of, hand_row, type_and_score
 from scorepad.engine.game import (
     Game,
     State,
@@ -51,7 +51,8 @@ def rescore_preview(store: Store, game_id: int | str, path: Any, rules_dirs: Seq
     rows: list[HandRow] = []
     lines = []
     changed = False
-    for old in store.hands(row.id):
+    hands = store.hands(row.id)
+    for old in hands:
         try:
             raw, hand, result = type_and_score(game, state, old.typed, None)
         except ScorepadError as exc:
@@ -66,6 +67,10 @@ def rescore_preview(store: Store, game_id: int | str, path: Any, rules_dirs: Seq
             lines.append(_("hand {n}: {changes}").format(n=old.n, changes=", ".join(f"{s.name} {b} -> {a}"
                                                                                      for s, b, a in changes)))
         state = result.state
+    if ended_by_finish(row, hands):
+        state = finished_again(game, state)
+    elif row.state.get("finished") and not state["finished"]:
+        lines.append(_("the game no longer ends: with {path} no hand ends it").format(path=path))
     if rs.hash != row.ruleset_hash and not lines:
         lines.append(_('the ruleset text differs, but every total stays the same'))
     changed = changed or state != row.state or rs.hash != row.ruleset_hash

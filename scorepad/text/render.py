@@ -263,6 +263,11 @@ def hands_text(data: dict[str, Any]) -> str:
         typed = [_pad_cell(data, h, k) for k in range(len(sides))] if labels else []
         rows.append([str(h["hand"]), *typed, *[num(p) for p in h["points"]], *[format_value(t) for t in h["totals"]],
                      notes])
+    finish = data.get("finish")
+    if finish:   # what `scorepad finish` added (bridge's unfinished rubber), a row of its own after the hands
+        notes = "; ".join(shown(e) for e in finish["events"])
+        rows.append([_("finish"), *([""] * len(sides) if labels else []), *[num(p) for p in finish["points"]],
+                     *[format_value(t) for t in finish["totals"]], notes])
     if any("\n" in cell for row in rows for cell in row):  # tabulate lays out lines within a cell
         out = [tabulate(rows, headers=headers, tablefmt="simple", disable_numparse=True)]
     else:  # the same text without importing tabulate (~20 ms of `scorepad sheet`)

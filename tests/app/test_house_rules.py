@@ -202,3 +202,25 @@ def test_a_changed_or_deleted_ruleset_file_never_changes_played_games(cli: Calla
     assert cli("edit", "1", "a.tricks=4", "b.tricks=4").code == 0     # 7 bid, 7 taken: 70; 6 bid, 6 taken: 60
     assert scores(cli) == [70 + 71 + 71, 60 - 60 - 60]
     assert cli("verify").code == 0
+
+
+def test_a_game_ended_by_finish_stays_ended_after_edit_and_rescore(cli: Callable[..., Run], tmp_path: Path) -> None:
+    """Hearts, two hands each shot by one player (the others 26 each): 26 / 26 / 52 / 52, ended with
+    `finish` (ann and bob drawn, lowest). An edit of hand 2 (12 hearts and the queen to ann, 1 heart
+    to bob: 25 and 1) gives 51 / 1 / 26 / 26 and works the result out again: bob wins, the game stays
+    ended; a rescore keeps it ended too: neither reopens it."""
+    cli("new", "hearts", "ann", "bob", "cat", "dan")
+    assert cli("hand", "hearts=0,13,0,0", "queen=bob").code == 0     # bob shoots: 26 0 26 26
+    assert cli("hand", "hearts=13,0,0,0", "queen=ann").code == 0     # ann shoots: 0 26 26 26
+    assert cli("finish").code == 0
+    assert cli("edit", "2", "hearts=12,1,0,0", "queen=ann").code == 0
+    final = json.loads(cli("standings", "--json").out)
+    assert [s["score"] for s in final["sides"]] == [51, 1, 26, 26]
+    assert final["finished"] is True and final["winner"] == ["bob"]
+    mine = tmp_path / "hearts.toml"
+    mine.write_text((Path(__file__).parents[2] / "rulesets" / "hearts.toml").read_text(encoding="utf-8")
+                    + "\n# the same rules\n", encoding="utf-8")
+    assert cli("rescore", "1", "--ruleset", str(mine), "--yes").code == 0
+    again = json.loads(cli("standings", "--json").out)
+    assert again["finished"] is True and again["sides"] == final["sides"] and again["winner"] == final["winner"]
+    assert cli("verify").code == 0
