@@ -241,12 +241,12 @@ class Store:
             if self.pin_ruleset(db, ruleset_id, ruleset_text, ruleset_source) != ruleset_hash:
                 raise StoreError(_("the ruleset hash {ruleset_hash} is not the hash of its text").format(
                                      ruleset_hash=ruleset_hash))
-            cur = db.execute(
-                "INSERT INTO games(uid, ruleset_id, ruleset_hash, variant, name, season, players, sides,"
-                " options, created, state) VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (uid or _uuid4_hex(), ruleset_id, ruleset_hash, variant, name, season, dumps(list(players)),
+            game_id = self.next_ids(db, "games", 1)[0]
+            db.execute(
+                "INSERT INTO games(id, uid, ruleset_id, ruleset_hash, variant, name, season, players, sides,"
+                " options, created, state) VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (game_id, uid or _uuid4_hex(), ruleset_id, ruleset_hash, variant, name, season, dumps(list(players)),
                  dumps(sides), dumps(options), created or now(), dumps(state)))
-            game_id = int(cur.lastrowid or 0)
             db.execute("INSERT INTO audit(game_id, at, action, hand_n, detail) VALUES(?, ?, 'new', NULL, ?)",
                        (game_id, now(), dumps({"players": list(players), "options": options})))
             if make_current:
@@ -567,8 +567,13 @@ class Store:
 
     def next_ids(self, db: sqlite3.Connection, table: str, n: int) -> list[int]:
         """Inside a write: the ids the next `n` rows of `table` get, for rows inserted with them before the
-        next call (SQLite gives a new row the largest id + 1; the write holds the file meanwhile)."""
+        next call (the write holds the file meanwhile). A game's number is never given twice: past the
+        largest of the games and of the deleted games, whose trails keep their numbers (negated), so that
+        `log --game N` of a deleted game never mixes with a later game's, nor its keys with its hands."""
         top = db.execute(f"SELECT COALESCE(MAX(id), 0) FROM {table}").fetchone()[0]
+        if table == "games":
+            deleted = db.execute("SELECT COALESCE(-MIN(game_id), 0) FROM audit WHERE game_id < 0").fetchone()[0]
+            top = max(int(top), int(deleted))
         return list(range(int(top) + 1, int(top) + 1 + n))
 
     def backup(self, target: Path) -> None:

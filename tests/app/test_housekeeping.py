@@ -526,3 +526,22 @@ def test_an_edit_that_changes_no_value_stores_nothing(cli: Cli) -> None:
     assert cli("log").out == log
     changed = cli("edit", "1", "bid=4,0,3,4")
     assert changed.code == 0 and "Hand 1 changed; 0 later hands re-scored." in changed.out
+
+
+def test_a_deleted_games_number_is_never_given_again(cli: Cli, tmp_path: Path) -> None:
+    """`delete` promises `log --game N` still shows what the game was: a later game, or an imported one,
+    gets a number of its own, so the two trails never mix."""
+    spades(cli)
+    spades(cli, "--name", "second")
+    assert cli("delete", "2", "--yes").code == 0
+    assert cli("new", "hearts", "a", "b", "c", "d", "-q").out.strip() == "3"
+    log = cli("log", "--game", "2").out
+    assert "was deleted" in log and "hearts" not in log
+    assert cli("export", "--output", str(tmp_path / "one.json")).code == 0
+    assert cli("delete", "3", "--yes").code == 0
+    assert cli("delete", "1", "--yes").code == 0
+    assert cli("import", str(tmp_path / "one.json")).code == 0
+    ids = sorted(int(g["id"]) for g in json.loads(cli("games", "--json").out))
+    assert ids == [4, 5]
+    three = cli("log", "--game", "3").out
+    assert "was deleted" in three and "hearts" in three and "spades" not in three

@@ -189,7 +189,7 @@ def _merge(store: Store, staged: Path, pins: Mapping[str, Mapping[str, Any]], me
             for (rhash,) in db.execute("SELECT DISTINCT ruleset_hash FROM staged.games").fetchall():
                 r = pins[rhash]
                 store.pin_ruleset(db, r["ruleset_id"], r["text"], file_name(r["source"]))
-            top = db.execute("SELECT COALESCE(MAX(id), 0) FROM main.games").fetchone()[0]
+            top = store.next_ids(db, "games", 1)[0] - 1   # never a number a deleted game had
             for table, cols in (("games", ("id", *GAME_COLUMNS)), ("hands", ("game_id", *HAND_COLUMNS)),
                                 ("audit", ("game_id", *AUDIT_COLUMNS)),
                                 ("pending_bids", ("game_id", "typed", "created"))):
