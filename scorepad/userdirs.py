@@ -33,3 +33,9 @@ def user_dir(kind: str, app: str = "scorepad") -> str:
     if kind == "cache":
         return platformdirs.user_cache_dir(app, appauthor=False)
     return platformdirs.user_data_dir(app, appauthor=False)
+
+
+def user_data_dir() -> str:
+    """scorepad's own files of this user (the default database, rules written by `rules new`, `play`'s
+    history): SCOREPAD_HOME when set, else the platform's data directory."""
+    return os.environ.get("SCOREPAD_HOME") or user_dir("data")

@@ -11,6 +11,7 @@ import os
 from pathlib import Path
 from typing import Any
 
+from scorepad import userdirs
 from scorepad.errors import UserError
 from scorepad.locale import _
 from scorepad.text.output import write_atomic
@@ -30,8 +31,7 @@ def config_path() -> Path:
 
 def user_data_dir() -> Path:
     """scorepad's own files of this user: SCOREPAD_HOME, else the platform's data directory."""
-    env = os.environ.get("SCOREPAD_HOME")
-    return Path(env) if env else Path(user_dir("data"))
+    return Path(userdirs.user_data_dir())
 
 
 def user_rules_dir() -> Path:

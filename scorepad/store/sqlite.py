@@ -25,7 +25,7 @@ from scorepad.locale import _
 from scorepad.names import closest, did_you_mean, fold
 from scorepad.record import mutable_record
 from scorepad.store.migrations import MIGRATIONS, SCHEMA_VERSION
-from scorepad.userdirs import user_dir
+from scorepad.userdirs import user_data_dir
 
 
 def now() -> str:
@@ -147,8 +147,8 @@ def _uuid4_hex() -> str:
 
 
 def default_path() -> Path:
-
-    return Path(user_dir("data")) / "scorepad.db"
+    """The database when neither --db, SCOREPAD_DB nor the config names one."""
+    return Path(user_data_dir()) / "scorepad.db"
 
 
 class Store:

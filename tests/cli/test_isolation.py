@@ -65,3 +65,16 @@ def test_suite_passes_under_a_hostile_user_config(tmp_path: Path) -> None:
                          env=env, capture_output=True, text=True, cwd=ROOT, timeout=600)
     assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-2000:]
     assert sorted(p.name for p in home.rglob("*")) == before
+
+
+def test_scorepad_home_holds_the_default_database(tmp_path: Path) -> None:
+    """SCOREPAD_HOME is where scorepad keeps a user's own files: the default database too, not only the
+    rules `rules new` writes and `play`'s history (the database went to the platform's directory)."""
+    home, elsewhere = tmp_path / "home", tmp_path / "elsewhere"
+    env = {k: v for k, v in os.environ.items() if k not in SCOREPAD_ENV and k not in USER_ENV}
+    env.update(HOME=str(elsewhere), SCOREPAD_HOME=str(home), SCOREPAD_CONFIG=str(tmp_path / "none.toml"))
+    done = subprocess.run([sys.executable, "-m", "scorepad", "new", "spades", "ann", "bob", "cat", "dan", "-q"],
+                          env=env, capture_output=True, text=True, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert (home / "scorepad.db").exists()
+    assert not (elsewhere / ".local" / "share" / "scorepad" / "scorepad.db").exists()
