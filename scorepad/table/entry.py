@@ -19,7 +19,7 @@ from scorepad.errors import HandError, StoreError, UserError
 from scorepad.locale import _, current
 from scorepad.store import GameRow, Store
 from scorepad.table.console import Console
-from scorepad.table.prompt import HandPrompt, Outcome
+from scorepad.table.prompt import HandPrompt, Outcome, Retyped
 from scorepad.text.render import num
 
 
@@ -110,5 +110,10 @@ def enter_bid(store: Store, game_id: int | str | None, console: Console) -> Bid:
     bidding = bidding_or_refuse(game.ruleset)
     before = store.pending_bid(row.id) or []
     prompt = HandPrompt(game, row.state, console, split_assignments(game, before), hand_no=row.hands + 1)
-    prompt.ask_fields(bidding)
+    while True:
+        try:
+            prompt.ask_fields([f for f in bidding if f not in prompt.keep])
+            break
+        except Retyped:   # a line `bid=4,3,3,3` typed at a question: the bidding fields not on it are asked
+            continue
     return record_bid(store, row.id, prompt.raw().typed)

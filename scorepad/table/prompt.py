@@ -16,7 +16,8 @@ whole, read as the argument form reads it. After the last field the hand is scor
 fails shows its message and asks again only the fields it uses, with what was typed as defaults; a
 value missing for some players asks only those players. Nothing is stored here: the caller stores
 the outcome after "Record? [Y/n/e]" (the letters of the language: scorepad/table/answers.py), whose
-summary is exactly what is stored. Ctrl-C, Ctrl-D or "n" raise `Cancelled`.
+summary is exactly what is stored. Ctrl-C, Ctrl-D, "n", or `quit` typed where it is no value of the
+field raise `Cancelled`; the other commands of `play` typed at a question say how to get to them.
 """
 
 from __future__ import annotations
@@ -53,7 +54,7 @@ from scorepad.engine.game import Game, Hand, HandResult, State, active_players, 
 from scorepad.engine.scoring import apply_hand
 from scorepad.errors import HandError, UserError
 from scorepad.locale import _, shown
-from scorepad.rules.model import FieldDef, Ruleset, field_refs
+from scorepad.rules.model import Check, FieldDef, Ruleset, field_refs
 from scorepad.rules.values import format_value
 from scorepad.table import answers
 from scorepad.table.console import Console
@@ -62,6 +63,11 @@ from scorepad.text.render import num
 BACK = "<"
 HELP = "?"
 SINGLE = object()  # an answer with commas that is one value, not a row of values
+# Typed at a question where it is no value of the field: `quit` (or `exit`) leaves the hand unrecorded;
+# the other commands of `play` are refused with a sentence that says how to get to them
+LEAVE = ("quit", "exit")
+COMMANDS = ("bid", "undo", "redo", "edit", "sheet", "standings", "rules", "finish", "rematch", "use", "new",
+            "help", "quit", "exit")
 
 
 class Retyped(Exception):
@@ -107,6 +113,7 @@ class HandPrompt:
         self._refused: list[str] = []   # the fields to ask again when typing the hand failed
         self._known: set[str] = set(self.keep)   # fields typed or asked so far (their checks can run)
         self._seats: dict[str, set[int]] = {}   # of those, the players/sides whose value is missing
+        self._missing = False                    # it failed only because values are not typed yet
 
     # ------------------------------------------------------------------ the whole hand
     def run(self) -> Outcome:
@@ -129,8 +136,10 @@ class HandPrompt:
             outcome = self.settle()
             self.show_summary(outcome)
             choices = ("yes", "no", "edit")
-            answer = answers.read(self._ask(answers.question(_("Record?"), choices), answers.candidates(choices)),
-                                  choices)
+            text = self._ask(answers.question(_("Record?"), choices), answers.candidates(choices))
+            answer = answers.read(text, choices)
+            if answer is None and text.strip().lower() in LEAVE:
+                raise Cancelled(interrupted=False)
             if answer == "yes":
                 return outcome
             if answer == "no":
@@ -159,9 +168,17 @@ class HandPrompt:
         """The whole hand typed again: its values replace every value typed before (the bid
         written down before stays, as on the command line)."""
         raw = split_assignments(self.game, [*self.base, *words], strict=True, bid=len(self.base))
+        try:
+            __, missing = type_hand(self.game, raw, active_players(self.game, self.state), self.state)
+        except UserError:
+            missing = []          # refused when the hand is scored: its message, then its fields asked
         self.answers = {k: (list(v) if isinstance(v, list) else v) for k, v in raw.values.items()}
-        self.keep = set(self.rs.fields)
-        self.asked = True
+        # as `hand FIELD=VALUE...` takes it: a complete line goes to the summary; otherwise the fields
+        # not on it are asked as in a first pass (a whole row at the first question), and the values a
+        # field on it lacks after that
+        self.keep = set(self.rs.fields) if not missing else set(raw.values)
+        self._known = set(self.keep)
+        self.asked = not missing
         raise Retyped
 
     def edit_one(self) -> None:
@@ -171,6 +188,8 @@ class HandPrompt:
             if not text:
                 return
             hits = [n for n in names if n == text] or [n for n in names if n.startswith(text)]
+            if not hits and text in LEAVE:
+                raise Cancelled(interrupted=False)
             if len(hits) == 1:
                 self.ask_fields([hits[0]], fixing=True)
                 return
@@ -182,8 +201,9 @@ class HandPrompt:
             try:
                 return self.score()
             except HandError as exc:
+                style = "dim" if self._missing else "bad"   # a value not typed yet is asked now, not refused
                 for line in exc.problems or [exc.message]:
-                    self.console.say(f"  {shown(line)}", "bad")
+                    self.console.say(f"  {shown(line)}", style)
                 fields = self.fields_to_fix(exc)
                 self.ask_fields(fields, dict(self._seats), fixing=True)
 
@@ -192,9 +212,10 @@ class HandPrompt:
         if self.state["finished"]:
             raise UserError(_('this game has ended and takes no more hands (undo or edit still work)'))
         raw = self.raw()
-        self._refused, self._seats = [], {}
+        self._refused, self._seats, self._missing = [], {}, False
         hand, missing = type_hand(self.game, raw, active_players(self.game, self.state), self.state)
         if missing:
+            self._missing = True
             sentences = missing_sentence(self.game, missing)
             self._refused = list(dict.fromkeys(m.field for m in missing))
             for m in missing:
@@ -328,17 +349,55 @@ class HandPrompt:
     def refused_now(self, fdef: FieldDef) -> bool:
         """Run the checks that need only the fields typed so far and use this one; say what they
         refuse. (The bids alone can break a rule: a redouble where none is allowed, the dealer's bid.)"""
-        checks = [c for c in checks_on(self.game, self._known) if fdef.name in check_field_names(self.game, c)]
+        checks = self.checks_using(fdef)
         if not checks:
             return False
-        try:
-            hand, __ = type_hand(self.game, self.raw(), active_players(self.game, self.state), self.state)
-            problems = run_checks_on(self.game, self.state, hand, checks)
-        except UserError:
-            return False          # the whole hand is checked when it is scored
+        problems = self.problems_so_far(checks)
         for line in problems:
             self.console.say(f"  {line}", "bad")
         return bool(problems)
+
+    def checks_using(self, fdef: FieldDef) -> list[Check]:
+        """The checks that use this field and need no field not typed or asked yet."""
+        known = self._known | {fdef.name}
+        return [c for c in checks_on(self.game, known) if fdef.name in check_field_names(self.game, c)]
+
+    def problems_so_far(self, checks: Sequence[Check]) -> list[str]:
+        """What these checks say of the hand as typed so far. A value not typed (yet) is no value: not
+        the 0 or empty placeholder a hand's missing value gets (two tricks left blank do not make the
+        tricks add up to 8), so a check that reads it says nothing until the hand is scored."""
+        try:
+            hand, missing = type_hand(self.game, self.raw(), active_players(self.game, self.state), self.state)
+            for m in missing:
+                if m.who is None:
+                    hand[m.field] = None
+                else:
+                    hand[m.field][m.who] = None
+            return run_checks_on(self.game, self.state, hand, checks)
+        except UserError:
+            return []          # the whole hand is checked when it is scored
+
+    def refused_at(self, fdef: FieldDef, row: list[str | None], seats: Sequence[int], j: int) -> bool:
+        """The value just typed for seats[j], player by player: refused where it is typed when a rule of
+        each player (each side, for a side's field) is broken by it (a blind nil while not 200 behind),
+        the seats still to be asked counting as not typed. Says the rule's sentences. A rule of the whole
+        hand (the dealer's forbidden bid) is checked when the row is complete, and the row asked again."""
+        checks = [c for c in self.checks_using(fdef) if c.per == fdef.scope]
+        if not checks:
+            return False
+        saved = list(row)
+        try:
+            for k in seats[j + 1:]:
+                row[k] = None
+            with_it = self.problems_so_far(checks)
+            row[seats[j]] = None
+            without = self.problems_so_far(checks) if with_it else []
+        finally:
+            row[:] = saved
+        new = [line for line in with_it if line not in without]
+        for line in new:
+            self.console.say(f"  {line}", "bad")
+        return bool(new)
 
     def default_text(self, fdef: FieldDef, who: int | None) -> tuple[str | None, str]:
         """The default shown in brackets and where it comes from: "typed" (an answer given before),
@@ -374,8 +433,20 @@ class HandPrompt:
         """`label (legal values) [default]: ` — the legal values once per row of a per-player field."""
         if default is None and fdef.optional:
             default = "-"
-        shown = f" [{default}]" if default is not None else ""
+        shown = f" [{self.in_language(fdef, default)}]" if default is not None else ""
         return f"{label} ({describe_field(self.game, fdef, self.state)}){shown}: " if legal else f"{label}{shown}: "
+
+    def in_language(self, fdef: FieldDef, text: str) -> str:
+        """A default as the language shown writes it where the value has a word there (`[ні]` for no at
+        the Ukrainian prompt), when that word reads back as the same value; else as it is."""
+        try:
+            value, __ = convert(self.game, fdef, text, None, self.state)
+            word = value_shown(self.rs, fdef, value)
+            if word is None or word == text or convert(self.game, fdef, word, None, self.state)[0] != value:
+                return text
+        except UserError:
+            return text
+        return word
 
     def read(self, label: str, fdef: FieldDef, who: str | None, default: tuple[str | None, str],
              row: Any = None, legal: bool = True, may_wait: bool = False) -> Any:
@@ -396,10 +467,7 @@ class HandPrompt:
             if text == BACK:
                 return BACK
             if text == HELP:
-                self.console.say(f"  {fdef.name}: {fdef.help or describe_field(self.game, fdef, self.state)}", "dim")
-                more = "; or all values at once: 4,3,3,3" if row is not None else ""
-                self.console.say(_("  Enter keeps the value in [brackets]; < goes back one question{more}").format(
-                                     more=more), "dim")
+                self.show_help(fdef, row is not None)
                 continue
             if text == "":
                 if source in ("typed", "worked"):
@@ -415,9 +483,28 @@ class HandPrompt:
             try:
                 convert(self.game, fdef, text, who, self.state)
             except UserError as exc:
-                self.console.say(f"  {shown(exc.message)}", "bad")
+                word = text.split()[0].lower() if text.split() else ""
+                if text.lower() in LEAVE:
+                    raise Cancelled(interrupted=False) from None   # a value of the field would have been taken
+                if text.lower() == "help":
+                    self.show_help(fdef, row is not None)
+                elif word in COMMANDS:
+                    field = field_label(self.rs, fdef.name)
+                    self.console.say(_("  {word} is not a value of {label}: record this hand first, or leave it "
+                                       "with quit or Ctrl-C (nothing is stored)").format(
+                                         word=repr(word), label=f"{who}.{field}" if who else field), "bad")
+                else:
+                    self.console.say(f"  {shown(exc.message)}", "bad")
                 continue
             return text
+
+    def show_help(self, fdef: FieldDef, row: bool) -> None:
+        """`?` at a question: the field's help, and the keys of the prompt."""
+        self.console.say(f"  {fdef.name}: {fdef.help or describe_field(self.game, fdef, self.state)}", "dim")
+        more = _("; or all values at once: 4,3,3,3") if row else ""
+        self.console.say(_("  Enter keeps the value in [brackets]; < goes back one question{more}").format(
+                             more=more), "dim")
+        self.console.say(_("  quit or Ctrl-C leaves this hand; nothing is stored"), "dim")
 
     def may_wait(self, fdef: FieldDef, fixing: bool) -> bool:
         """May Enter leave this field to later answers? In the first pass, where it can follow from them."""
@@ -479,6 +566,9 @@ class HandPrompt:
                 row[:] = text
                 break
             row[i] = text
+            if text is not None and not fixing and self.refused_at(fdef, row, seats, j):
+                row[i] = None     # asked again, without the refused value in brackets
+                continue
             asked.append(j)
             j += 1
         if fdef.total is not None and only is None:

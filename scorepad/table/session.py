@@ -28,7 +28,7 @@ from scorepad.table.edits import edit_interactively
 from scorepad.table.entry import enter_bid, enter_hand, show_changes
 from scorepad.table.prompt import Cancelled
 from scorepad.text.describe import details, details_text
-from scorepad.text.render import compact_standings, num, sheet_text, standings_text
+from scorepad.text.render import compact_standings, hand_lines, num, sheet_text, standings_text
 
 COMMANDS = {
     "bid": N_("bid FIELD=VALUE...   write down the bids of the next hand (bid alone asks them)"),
@@ -162,17 +162,14 @@ class Session:
 
     def after_hand(self, rec: play.Recorded) -> None:
         say = self.console.say
-        parts = []
-        for k, side in enumerate(rec.game.sides):
-            why = ", ".join(f"{line.label} {num(line.points)}" for line in rec.result.breakdown[k]) or _("nothing")
-            parts.append(f"  {side.name}: {num(rec.result.points[k])} ({why})")
+        shown_hand = play.hand_json(rec)
         say(_("Hand {n} recorded.").format(n=rec.n), "good")
-        for p in parts:
-            say(p)
-        for event in rec.result.events:
-            say(f"  * {shown(event)}", "event")
+        # what `hand` prints under its "Hand N": the cards as read, the values worked out, each side's
+        # points with the why, the events
+        for line in hand_lines(shown_hand)[1:]:
+            say(line, "event" if line.startswith("  * ") else "")
         self.row = rec.row
-        data = play.standings(rec.row, rec.game)
+        data = shown_hand["standings"]
         for line in compact_standings(data):
             say(line)
         if data["finished"]:

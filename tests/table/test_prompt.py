@@ -190,3 +190,105 @@ def test_a_range_that_follows_the_deal_is_the_range_of_this_deal(store: Store) -
     assert console.questions[0] == "ann: bid (0-1): "
     assert any("must be 0-1, not 2" in line for line in console.said), console.said
     assert rec.row.hands == 1
+
+
+def test_a_line_typed_at_a_question_then_asks_the_rest_as_the_command_line_does(store: Store) -> None:
+    """`bid=4,3,3,3` typed at a question: the tricks are asked as after `hand bid=4,3,3,3`, a whole row
+    taken at the first question (before: four red "missing ...tricks" lines, then the row refused as
+    'must be a whole number')."""
+    play.new_game(store, "spades", ["ann", "bob", "cat", "dan"])
+    console = Script(["bid=4,3,3,3", "5,3,3", "y"])
+    rec = enter_hand(store, None, [], console)
+    assert console.questions[1] == "ann: tricks (0-13): "
+    assert not any("missing" in line or "whole number" in line for line in console.said), console.said
+    assert store.hands(rec.row.id)[-1].typed == ["bid=4,3,3,3", "tricks=5,3,3,2"]
+    console = Script(["4", "3", "3", "3", "bid=2,2,2,2", "5,3,3", "y"])   # typed at the tricks question
+    rec = enter_hand(store, None, [], console)
+    assert console.questions[4:6] == ["ann: tricks (0-13): ", "ann: tricks (0-13): "]
+    assert not any("missing" in line or "whole number" in line for line in console.said), console.said
+    assert store.hands(rec.row.id)[-1].typed == ["bid=2,2,2,2", "tricks=5,3,3,2"]
+
+
+def test_a_value_still_to_be_asked_is_said_but_not_as_an_error(store: Store) -> None:
+    play.new_game(store, "spades", ["ann", "bob", "cat", "dan"])
+    console = Script(["3", "3", "3", "y"])
+    enter_hand(store, None, ["ann.bid=4", "tricks=5,3,3,2"], console)
+    assert console.said[0] == "  missing bob.bid (0-13; nil, blind, bnil, blind-nil)"
+    assert console.styles[0] != "bad"
+
+
+def test_values_left_blank_are_missing_not_added_up(store: Store) -> None:
+    """Enter at two players' tricks: the prompt says they are missing and asks them, as the argument
+    form says (before: "the tricks must add up to 13, they add up to 8", the blanks counted as 0)."""
+    play.new_game(store, "spades", ["ann", "bob", "cat", "dan"])
+    console = Script(["4", "nil", "3", "3", "", "", "5", "3", "5", "", "y"])
+    rec = enter_hand(store, None, [], console)
+    assert not any("add up" in line for line in console.said), console.said
+    assert "  missing ann.tricks (0-13)" in console.said and "  missing bob.tricks (0-13)" in console.said
+    assert console.questions[8:10] == ["ann: tricks (0-13): ", "bob: tricks [0]: "]   # the rest of the total
+    assert store.hands(rec.row.id)[-1].typed == ["bid=4,nil,3,3", "tricks=5,0,5,3"]
+
+
+def test_a_refused_blind_nil_is_asked_again_where_it_was_typed(store: Store) -> None:
+    """At 0-0 dan's blind nil is refused at dan's question, which is asked again without the refused
+    value in brackets (before: the bids asked again from ann, dan's default [blind])."""
+    play.new_game(store, "spades", ["ann", "bob", "cat", "dan"])
+    console = Script(["4", "nil", "3", "blind", "", "3", "5,3,3", "y"])
+    rec = enter_hand(store, None, [], console)
+    assert console.questions[3:6] == ["dan: bid: ", "dan: bid: ", "dan: bid: "]   # Enter: a value is needed
+    refusal = "  dan may bid blind nil only when the team is at least 200 behind (the team has 0, the other team 0)"
+    assert console.said.count(refusal) == 1
+    assert store.hands(rec.row.id)[-1].typed == ["bid=4,nil,3,3", "tricks=5,3,3,2"]
+
+
+def test_quit_at_a_question_of_play_leaves_the_hand_and_the_commands_say_how(store: Store) -> None:
+    play.new_game(store, "spades", ["ann", "bob", "cat", "dan"])
+    console = Script(["", "4", "sheet", "help", "quit", "quit"])
+    assert Session(store, console).run() == 0
+    assert ("  'sheet' is not a value of bob.bid: record this hand first, or leave it with quit or Ctrl-C "
+            "(nothing is stored)") in console.said
+    assert "  quit or Ctrl-C leaves this hand; nothing is stored" in console.said      # help, as ? gives it
+    assert "Not recorded; nothing was stored." in console.said
+    assert console.questions[-1] == "hand 1> " and console.said[-1] == "Good night. Everything is stored."
+    assert store.game(None).hands == 0
+
+
+def test_quit_where_it_is_a_value_is_the_value(store: Store) -> None:
+    play.new_game(store, "skid", ["quit", "bob", "cat"])
+    console = Script(["quit", "", "", "", "-", "QS", "A", "y"])
+    rec = enter_hand(store, None, [], console)
+    assert store.hands(rec.row.id)[-1].typed[0] == "out=quit"
+
+
+def test_play_shows_how_the_cards_were_read(store: Store) -> None:
+    """As `hand` prints it: `bob: QS 10H read as Q♠ 10♥ = 60` (before: only the points)."""
+    play.new_game(store, "skid", ["ann", "bob", "cat"])
+    console = Script(["out=ann cards=-/QS 10H/A 7", "", "bob", "", "", "", "K", "-", "JD", "y", "quit"])
+    assert Session(store, console).run() == 0
+    assert "  bob: QS 10H read as Q♠ 10♥ = 60" in console.said and "  cat: A 7 read as A 7 = 15" in console.said
+    assert "  cat: JD read as J♦ = 20" in console.said             # typed question by question too
+    assert store.game(None).hands == 2
+
+
+def test_a_yes_no_default_is_shown_in_the_language(store: Store) -> None:
+    """Skid's jack in Ukrainian: `[ні]`, not `[no]`; Enter keeps it."""
+    from scorepad.locale import set_language
+
+    play.new_game(store, "skid", ["ann", "bob", "cat"])
+    set_language("uk")
+    try:
+        console = Script(["ann", "", "", "", "-", "QS", "A", "y"])
+        rec = enter_hand(store, None, [], console)
+    finally:
+        set_language(None)
+    assert console.questions[2] == "валет (так/ні) [ні]: "
+    assert rec.row.hands == 1 and store.hands(rec.row.id)[-1].hand["jack"] is False
+
+
+def test_a_line_typed_at_a_bid_question_is_the_bid(store: Store) -> None:
+    """`bid` in play, then `bid=4,3,3,3` at its first question (before: an internal error, Retyped)."""
+    play.new_game(store, "spades", ["ann", "bob", "cat", "dan"])
+    console = Script(["bid", "bid=4,3,3,3", "quit"])
+    assert Session(store, console).run() == 0
+    assert "Bid for hand 1 written down: bid=4,3,3,3" in console.said
+    assert store.pending_bid(1) == ["bid=4,3,3,3"]

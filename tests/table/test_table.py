@@ -76,7 +76,7 @@ def test_a_short_spades_game_typed_in_play(env: dict[str, str]) -> None:
     child.expect_exact("hand 1> ")
     child.sendline("bid=4,3,3,3 tricks=5,3,3,2")      # the whole hand on one line
     child.expect("Hand 1 recorded")
-    child.expect(r"ann\+cat: \+71 \(contract \+70, bags \+1\)")
+    child.expect(r"ann\+cat: \+71  \(contract \+70, bags \+1\)")   # as `hand` prints it
     child.expect("Next: hand 2, bob deals")
     child.expect_exact("hand 2> ")
     child.sendline("")                                 # Enter: the hand field by field
@@ -172,6 +172,39 @@ def test_a_rule_the_bids_break_is_refused_at_the_bid_question(env: dict[str, str
     assert finish(child) == 0
     # ann+cat: nil made +100; cat bid 3 took 5: contract +30, 2 bags. bob+dan: bid 6, took 8: +60 +2 bags
     assert scores(env) == [132, 62]
+
+
+def test_in_play_a_line_at_a_question_then_a_row_and_quit_leaves_a_hand(env: dict[str, str]) -> None:
+    """At a question of `play`: `bid=4,3,3,3` is the bids, and the tricks question then takes a row (it
+    refused `5,3,3` as 'must be a whole number'); `quit` at a question leaves the hand unrecorded (it
+    was refused as a value, Ctrl-C the only way out)."""
+    assert run(env, "new", "spades", "ann", "bob", "cat", "dan").returncode == 0
+    child = spawn(env, "play")
+    child.expect_exact("hand 1> ")
+    child.sendline("")
+    child.expect_exact("ann: bid (0-13; nil, blind, bnil, blind-nil): ")
+    child.sendline("bid=4,3,3,3")
+    child.expect_exact("ann: tricks (0-13): ")
+    assert "missing" not in child.before
+    child.sendline("5,3,3")
+    child.expect(r"dan: tricks = 2 \(the rest of the total\)")
+    child.expect_exact("Record? [Y/n/e] ")
+    child.sendline("")
+    child.expect("Hand 1 recorded")
+    child.expect_exact("hand 2> ")
+    child.sendline("")
+    child.expect_exact("ann: bid (")
+    child.sendline("4")
+    child.expect_exact("bob: bid: ")
+    child.sendline("undo")
+    child.expect_exact("'undo' is not a value of bob.bid: record this hand first, or leave it with quit or Ctrl-C")
+    child.expect_exact("bob: bid: ")
+    child.sendline("quit")
+    child.expect_exact("Not recorded; nothing was stored.")
+    child.expect_exact("hand 2> ")
+    child.sendline("quit")
+    assert finish(child) == 0
+    assert standings(env)["hands"] == 1
 
 
 def test_ctrl_c_and_ctrl_d_store_nothing(env: dict[str, str]) -> None:

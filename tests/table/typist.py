@@ -71,6 +71,7 @@ class Script:
         self.answers = list(answers)
         self.questions: list[str] = []
         self.said: list[str] = []
+        self.styles: list[str] = []       # the style of each line said ('bad' is an error, in red)
 
     def ask(self, question: str, candidates: Sequence[str] = ()) -> str:
         self.questions.append(question)
@@ -83,3 +84,4 @@ class Script:
 
     def say(self, text: str, style: str = "") -> None:
         self.said.append(text)
+        self.styles.append(style)
