@@ -93,6 +93,7 @@ def copy_database(source: str, target: str) -> Copied:
     src_file = not is_server(source) and Path(source).suffix.lower() == ".json"
     if not src_file and not is_server(source) and not Path(source).is_file():
         raise UserError(_("no database {path}").format(path=source))
+    made = not is_server(target) and not Path(target).exists()   # a file this copy makes: gone if it fails
     dst = open_store(target)
     try:
         held = int(dst.db.execute("SELECT COUNT(*) FROM games").fetchone()[0])
@@ -109,6 +110,12 @@ def copy_database(source: str, target: str) -> Copied:
             return _copy(src, dst, source, target)
         finally:
             src.close()
+    except BaseException:
+        if made:   # an SQLite file: closing it twice is harmless
+            dst.close()
+            for end in ("", "-wal", "-shm", "-journal"):
+                Path(target + end).unlink(missing_ok=True)
+        raise
     finally:
         dst.close()
 

@@ -524,6 +524,11 @@ def test_db_copy_refuses_what_is_not_a_database(cli: Callable[..., Run], tmp_pat
     assert r.code == 2 and "no database" in r.err
     r = cli("db", "copy", str(tmp_path / "t.db"), str(tmp_path / "t.db"))
     assert r.code == 2 and "the same database" in r.err
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"format": "x"}', encoding="utf-8")
+    r = cli("db", "copy", str(bad), str(tmp_path / "new.db"))
+    assert r.code == 2 and "not a scorepad export" in r.err
+    assert not list(tmp_path.glob("new.db*"))   # the file the copy made is gone with it
 
 
 @pytest.mark.parametrize(("lang", "says"), [
