@@ -55,6 +55,9 @@ class RawHand:
     values: dict[str, Any]
     typed: list[str]
     worked_out: list[str] = field(default_factory=list)   # values scorepad filled in (totals, default_from)
+    # the same values as the language shown names them (`даня.взятки=5`); `worked_out` keeps the
+    # ruleset's ids (`даня.tricks=5`), which the prompt matches and JSON shows
+    worked_out_shown: list[str] = field(default_factory=list)
 
 
 def field_range(game: Game, fdef: FieldDef, state: State | None = None,
@@ -188,12 +191,14 @@ def split_assignments(game: Game, args: Sequence[str], strict: bool = False, bid
     `strict` (what a person types now) refuses a value given twice with two different values, naming
     both; otherwise (text stored earlier, where an edit's values follow the hand's first ones) the
     last one wins. The first `bid` arguments are a bid written down by `scorepad bid`; a refusal says
-    so, since the player did not type that value now.
+    so, since the player did not type that value now. A list the shell split at its spaces
+    (`bid=4,` `3,` `3,` `3`) is one assignment again (list_continued), and is kept so in `typed`.
     """
     values: dict[str, Any] = {}
     problems: list[str] = []
-    given = _Given(game, strict, set(args[:bid]), problems)
-    for arg in args:
+    given = _Given(game, strict, set(list_continued(args[:bid])), problems)
+    pieces = list_continued(args)
+    for arg in pieces:
         parsed = _parsed(game, arg, problems)
         if parsed is None:
             continue
@@ -220,7 +225,22 @@ def split_assignments(game: Game, args: Sequence[str], strict: bool = False, bid
                 given.once(fdef, idx, item, arg)
     if problems:
         raise HandError(problems[0], problems)
-    return RawHand(values, list(args))
+    return RawHand(values, pieces)
+
+
+def list_continued(args: Sequence[str]) -> list[str]:
+    """The assignments of `args` with each piece that continues a list joined to it: `bid=4,` `3,`
+    `3,` `3` (a line split by the shell at the spaces of `bid=4, 3, 3, 3`) is `bid=4, 3, 3, 3`, as
+    `play` and the prompt read the line. A piece without `=` continues a list when the assignment
+    before it ends with a comma or it begins with one; any other is left to be refused."""
+    out: list[str] = []
+    for arg in args:
+        if "=" not in arg and out and "=" in out[-1] and (out[-1].rstrip().endswith(",")
+                                                           or arg.lstrip().startswith(",")):
+            out[-1] = f"{out[-1]} {arg}"
+        else:
+            out.append(arg)
+    return out
 
 
 def _parsed(game: Game, arg: str, problems: list[str]) -> tuple[FieldDef, str | None, str] | None:
@@ -248,7 +268,7 @@ def _parsed(game: Game, arg: str, problems: list[str]) -> tuple[FieldDef, str | 
         return None
     if dot and fdef.scope == "hand":
         problems.append(_("{field} is a field of the whole hand; write {field}={value}").format(
-            field=fdef.name, value=right))
+            field=field_label(rs, fdef.name), value=right))
         return None
     return fdef, (who_text if dot else None), right
 
@@ -303,9 +323,10 @@ def looks_like_assignments(text: str) -> bool:
 
 def canonical_names(game: Game, args: Sequence[str]) -> list[str]:
     """Assignments with each field under its own name (`заказ=140` → `bid=140`), values as typed: text
-    that is kept (a bid written down) reads the same whatever language the next command is typed in."""
+    that is kept (a bid written down) reads the same whatever language the next command is typed in;
+    a list the shell split at its spaces is one assignment again, as split_assignments reads it."""
     out = []
-    for arg in args:
+    for arg in list_continued(args):
         left, eq, right = arg.partition("=")
         who, dot, name = left.strip().rpartition(".")
         fdef = field_or_none(game.ruleset, name) if eq else None
@@ -380,7 +401,7 @@ def row_items(game: Game, fdef: FieldDef, right: str, problems: list[str]) -> li
                 _("{field} holds cards for each side: write name.{field}=QS,10H, or one group per side "
                   "separated by / ({names}): {field}=QS 10H/-/A 7"))
         got = ngettext("got {n} group", "got {n} groups", len(items)).format(n=len(items))
-        problems.append(text.format(field=fdef.name, names=names) + "; " + got)
+        problems.append(text.format(field=field_label(game.ruleset, fdef.name), names=names) + "; " + got)
         return None
     if fdef.total is not None and len(items) == count - 1:
         items.append("")            # the last value follows from the total
@@ -390,7 +411,7 @@ def row_items(game: Game, fdef: FieldDef, right: str, problems: list[str]) -> li
                 if fdef.scope == "player" else
                 ngettext("{field} needs {n} value, one per side in order ({names}); got {got}",
                          "{field} needs {n} values, one per side in order ({names}); got {got}", count))
-        problems.append(text.format(field=fdef.name, n=count, names=names, got=len(items)))
+        problems.append(text.format(field=field_label(game.ruleset, fdef.name), n=count, names=names, got=len(items)))
         return None
     return items
 
@@ -443,7 +464,8 @@ def field_name_shown(rs: Ruleset, fname: str, lang: str | None = None) -> str:
 
 
 def resolve_who(game: Game, text: str, scope: str) -> int:
-    """A player or side by name, unique prefix or seat letter; sides also by one of their players."""
+    """A player or side by name, unique prefix or seat letter; sides also by one of their players.
+    A beginning that fits more than one is refused with those it fits, never guessed."""
     low = text.strip().lower()
     players = [p.lower() for p in game.players]
     sides = [s.name.lower() for s in game.sides]
@@ -457,6 +479,9 @@ def resolve_who(game: Game, text: str, scope: str) -> int:
         pref = [i for i, n in enumerate(names) if n.startswith(low)]
         return pref[0] if len(pref) == 1 and low else None
 
+    def begun(names: list[str]) -> list[int]:
+        return [i for i, n in enumerate(names) if low and n.startswith(low)]
+
     # exact names first (sides, players, seat letters), then unique prefixes: so `S` is the
     # South seat even when a player called sven sits East.
     n = len(players)
@@ -465,12 +490,22 @@ def resolve_who(game: Game, text: str, scope: str) -> int:
             hit = finder(names)
             if hit is not None and hit < n:
                 return hit
+        fits = begun(players)
+        if len(fits) > 1:
+            raise UserError(_("{text} fits more than one player ({names}); type more of the name").format(
+                text=repr(text), names=", ".join(game.players[i] for i in fits)))
         raise UserError(_("{text} is not a player ({names})").format(text=repr(text), names=", ".join(game.players)))
     for finder, names, is_side in ((exact, sides, True), (exact, players, False), (exact, seats, False),
                                    (prefix, sides, True), (prefix, players, False)):
         hit = finder(names)
         if hit is not None and (is_side or hit < n):
             return hit if is_side else side_of[hit]
+    fitting = sorted({*begun(sides), *(side_of[i] for i in begun(players))})
+    if len(fitting) == 1:          # the beginning of two partners' names: their side
+        return fitting[0]
+    if fitting:
+        raise UserError(_("{text} fits more than one side ({names}); type more of the name").format(
+            text=repr(text), names=", ".join(game.sides[k].name for k in fitting)))
     raise UserError(_("{text} is not a side ({names})").format(text=repr(text),
                                                                 names=", ".join(s.name for s in game.sides)))
 
@@ -978,7 +1013,7 @@ def type_hand(game: Game, raw: RawHand, active: Sequence[bool], state: State | N
         worked.field(fname, active)
     if worked.problems:
         raise HandError(worked.problems[0], worked.problems)
-    raw.worked_out = worked.lines
+    raw.worked_out, raw.worked_out_shown = worked.lines, worked.shown
     return hand, _missing(game, worked, active, only)
 
 
@@ -1027,7 +1062,8 @@ class _WorkedOut:
         self.game, self.hand, self.typed = game, hand, typed
         self.env = _typed_env(game, hand, context)
         self.known = {name: list(mask) for name, mask in typed.items()}
-        self.lines: list[str] = []            # `name=value` of each value worked out
+        self.lines: list[str] = []            # `who.name=value` of each value worked out, by the field's id
+        self.shown: list[str] = []            # the same as the language shown names the field and value
         self.skipped: set[str] = set()
         self.problems: list[str] = []
         self._disagreements: set[frozenset[str]] = set()
@@ -1078,11 +1114,10 @@ class _WorkedOut:
                 continue
             if computed is None:        # none: nothing follows for this value
                 continue
-            label = f"{names[i]}.{fdef.name}" if names[i] else fdef.name
             if not self.typed[fdef.name][i]:
                 values[i] = computed
                 self.known[fdef.name][i] = True
-                self.lines.append(f"{label}={_show(computed)}")
+                self._worked(fdef, names[i], computed)
             elif not _same(values[i], computed):
                 name = field_label(self.game.ruleset, fdef.name)
                 self._disagree(fdef, i, f"{names[i]}.{name}" if names[i] else name, values[i], computed)
@@ -1112,8 +1147,15 @@ class _WorkedOut:
             return values
         gap = next(i for i, v in enumerate(values) if v is None and act[i])
         self.known[fdef.name][gap] = True
-        self.lines.append(f"{names[gap]}.{fdef.name}={_show(filled[gap])}")
+        self._worked(fdef, names[gap], filled[gap])
         return filled
+
+    def _worked(self, fdef: FieldDef, who: str, value: Any) -> None:
+        """A value worked out, as `lines` (ids) and `shown` (the words of the language shown) write it."""
+        rs = self.game.ruleset
+        head = f"{who}." if who else ""
+        self.lines.append(f"{head}{fdef.name}={_show(value)}")
+        self.shown.append(f"{head}{field_label(rs, fdef.name)}={value_shown(rs, fdef, value) or _show(value)}")
 
 
 def _missing(game: Game, worked: _WorkedOut, active: Sequence[bool], only: Collection[str] | None) -> list[Missing]:
@@ -1145,7 +1187,8 @@ def type_bids(game: Game, raw: RawHand, active: Sequence[bool],
     late = [n for n in raw.values if n not in bidding]
     if late:
         problems = [_("{field} is typed after the play, not with the bids (bids: {bids})").format(
-            field=n, bids=", ".join(bidding)) for n in late]
+            field=field_label(game.ruleset, n), bids=", ".join(field_label(game.ruleset, b) for b in bidding))
+            for n in late]
         raise HandError(problems[0], problems)
     return type_hand(game, raw, active, state, only=bidding)
 
