@@ -14,6 +14,7 @@ import math
 import tomllib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from datetime import date
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
@@ -26,6 +27,7 @@ from scorepad.rules.registry import ruleset_id
 from scorepad.rules.vocabulary import Vocabulary
 from scorepad.store import GameRow
 from scorepad.store.sqlite import gc_paused
+from scorepad.text.local_time import local_date, local_day, utc_key
 from scorepad.text.output import markdown_cell, spreadsheet_safe
 from scorepad.text.report import MAX_GAME_CHARTS, season_html
 from scorepad.text.season_lines import PlayerLine, column_label
@@ -61,7 +63,9 @@ def rank_direction(text: str) -> str:
 
 
 def results_of(row: GameRow, include_unfinished: bool) -> list[Result]:
-    """Each side's place and outcome in one game."""
+    """Each side's place and outcome in one game. An unfinished game is a result only with
+    `include_unfinished`, by its current standings, and only once a hand is played: a game with no
+    hand yet has no standings (all at 0 is no draw), so it counts for no result and no rating."""
     state = row.state
     sides = state["sides"]
     lowest = rank_direction(row.ruleset_text) == "lowest"
@@ -86,7 +90,7 @@ def results_of(row: GameRow, include_unfinished: bool) -> list[Result]:
     for k, side in enumerate(row.sides):
         if finished:
             outcome = ("D" if state.get("draw") else "W") if names[k] in winners else "L"
-        elif include_unfinished:
+        elif include_unfinished and row.hands > 0:
             top = [j for j in range(len(sides)) if places[j] == 1]
             outcome = ("D" if len(top) > 1 else "W") if places[k] == 1 else "L"
         else:
@@ -107,23 +111,46 @@ def season_table(lines: dict[str, PlayerLine], player: str | None = None) -> lis
     return rows
 
 
-def selected(games: Sequence[GameRow], ruleset: str | None, since: str | None, until: str | None,
+def day_of(text: str | date | None, label: str = "--since") -> date | None:
+    """A --since or --until day (YYYY-MM-DD) as a date; a sentence and exit 2 for anything else."""
+    if text is None or isinstance(text, date):
+        return text
+    try:
+        return date.fromisoformat(text)
+    except ValueError:
+        raise UserError(_("{label} {day}: write a date as YYYY-MM-DD").format(label=label, day=repr(text))) from None
+
+
+def date_range(since: str | date | None, until: str | date | None) -> tuple[date | None, date | None]:
+    """--since and --until as dates; refused (exit 2) when no day can be in both."""
+    first, last = day_of(since, "--since"), day_of(until, "--until")
+    if first is not None and last is not None and first > last:
+        raise UserError(_("--since {since} is after --until {until}; --since takes the first day and --until "
+                          "the last").format(since=first.isoformat(), until=last.isoformat()))
+    return first, last
+
+
+def selected(games: Sequence[GameRow], ruleset: str | None, since: str | date | None, until: str | date | None,
              abandoned: bool = False) -> list[GameRow]:
     """The games a season report counts, in the order they were played; abandoned games count for nothing
-    (not even with --include-unfinished) unless `abandoned` asks for them."""
+    (not even with --include-unfinished) unless `abandoned` asks for them.
+
+    --since and --until compare the day a game started on this machine's clock (its time zone): a game
+    started at 00:30 on 1 January in Tallinn (22:30 UTC on 31 December) is a game of 1 January.
+    """
+    first, last = day_of(since, "--since"), day_of(until, "--until")
     out = []
     for g in games:
         if g.abandoned and not abandoned:
             continue
         if ruleset and g.ruleset_id != ruleset:
             continue
-        day = g.created[:10]
-        if since and day < since:
-            continue
-        if until and day > until:
-            continue
+        if first is not None or last is not None:
+            day = local_date(g.created)
+            if day is None or (first is not None and day < first) or (last is not None and day > last):
+                continue
         out.append(g)
-    out.sort(key=lambda g: (g.created, g.id))
+    out.sort(key=lambda g: (utc_key(g.created), g.id))
     return out
 
 
@@ -187,19 +214,19 @@ def rate(teams: Sequence[Sequence[tuple[float, float]]], ranks: Sequence[int]) -
     return out
 
 
-def compute(games: Sequence[GameRow], *, ruleset: str | None = None, since: str | None = None,
-            until: str | None = None, include_unfinished: bool = False) -> dict[str, PlayerLine]:
+def compute(games: Sequence[GameRow], *, ruleset: str | None = None, since: str | date | None = None,
+            until: str | date | None = None, include_unfinished: bool = False) -> dict[str, PlayerLine]:
     """Every player's line over the selected games, ratings updated in the order the games were played."""
     with gc_paused():   # thousands of small results and no cycles among them
-        return _compute(games, ruleset, since, until, include_unfinished)
+        return _compute(selected(games, ruleset, since, until), include_unfinished)
 
 
-def _compute(games: Sequence[GameRow], ruleset: str | None, since: str | None, until: str | None,
-             include_unfinished: bool) -> dict[str, PlayerLine]:
+def _compute(chosen: Sequence[GameRow], include_unfinished: bool) -> dict[str, PlayerLine]:
+    """The lines over games `selected` has chosen and put in order."""
     lines: dict[str, PlayerLine] = {}
     ratings: dict[str, tuple[float, float]] = {}
     unrated = (MU, SIGMA)
-    for g in selected(games, ruleset, since, until):
+    for g in chosen:
         results = results_of(g, include_unfinished)
         decided = len(results) >= 2
         for res in results:
@@ -218,8 +245,11 @@ def _compute(games: Sequence[GameRow], ruleset: str | None, since: str | None, u
                     kind = line.by_ruleset[res.ruleset] = [0, 0]
                 kind[0] += score
                 kind[1] += 1
-                for key, value in res.counters.items():
-                    line.counters[key] = line.counters.get(key, 0) + value
+                counters = line.counters.get(res.ruleset)
+                if counters is None:
+                    counters = line.counters[res.ruleset] = {}
+                for key, value in res.counters.items():   # per ruleset: bags of one game are not of another
+                    counters[key] = counters.get(key, 0) + value
                 if outcome:
                     line.recent.append(outcome)
                     if outcome == "W":
@@ -247,7 +277,7 @@ def player_history(games: Sequence[GameRow], name: str) -> list[dict[str, Any]]:
     for g in selected(games, None, None, None, abandoned=True):
         for res in results_of(g, include_unfinished=False):
             if any(p.lower() == name.lower() for p in res.players):
-                out.append({"game": g.id, "date": g.created[:10], "ruleset": g.ruleset_id,
+                out.append({"game": g.id, "date": local_day(g.created), "ruleset": g.ruleset_id,
                             "season": g.season, "side": res.players, "score": res.score,
                             "place": res.place, "of": res.n_sides,
                             "result": "abandoned" if g.abandoned else res.outcome or "unfinished"})
@@ -272,6 +302,7 @@ def report_columns(rows: list[dict[str, Any]], rulesets: Sequence[str]) -> list[
         for r in rows:
             r.pop("points", None)
             r.pop("avg_points", None)
+            r["counters"] = {}   # each ruleset's own are in points_by_ruleset: a counter of one game is not of another
             for k in kinds:
                 played = r["points_by_ruleset"].get(k)
                 r[f"{k} points"] = played["points"] if played else None
@@ -345,15 +376,18 @@ def season_report(store: Store, name: str | None, fmt: str = "text", *, ruleset:
     """
 
     season = season_name(store, name)
+    first, last = date_range(since, until)
+    since, until = (None if d is None else d.isoformat() for d in (first, last))
     games = store.games(season)
     if ruleset is not None:
 
         ruleset = ruleset_id(ruleset, rules_dirs, {g.ruleset_id for g in store.games()})
+    chosen = selected(games, ruleset, first, last)
     if player is not None:
-        player = season_player(store, player, selected(games, ruleset, since, until), season, aliases or {})
-    lines = compute(games, ruleset=ruleset, since=since, until=until, include_unfinished=include_unfinished)
+        player = season_player(store, player, chosen, season, aliases or {})
+    with gc_paused():   # thousands of small results and no cycles among them
+        lines = _compute(chosen, include_unfinished)
     rows = season_table(lines, player)
-    chosen = selected(games, ruleset, since, until)
     columns = report_columns(rows, [g.ruleset_id for g in chosen])
     if fmt == "json":
         return json.dumps({"season": season, "filters": {"ruleset": ruleset, "since": since, "until": until,
@@ -364,7 +398,7 @@ def season_report(store: Store, name: str | None, fmt: str = "text", *, ruleset:
 
         if player:
             lines = {k: v for k, v in lines.items() if k.lower() == player.lower()}
-        drawn = [{"id": g.id, "ruleset": game_title(g, current()), "date": g.created[:10], "name": g.name,
+        drawn = [{"id": g.id, "ruleset": game_title(g, current()), "date": local_day(g.created), "name": g.name,
                   "sides": [s["name"] for s in g.sides],
                   "finished": bool(g.state.get("finished")), "draw": bool(g.state.get("draw")),
                   "winners": list(g.state.get("winners") or []),

@@ -511,6 +511,7 @@ def games(season: str | None = typer.Option(None, "--season", help="only this se
     """List games (the current one is marked *)."""
     from scorepad.app.rows import game_title, season_name
     from scorepad.locale import current
+    from scorepad.text.local_time import local_stamp
     from scorepad.text.render import games_text
 
     store = _store()
@@ -519,7 +520,8 @@ def games(season: str | None = typer.Option(None, "--season", help="only this se
     rows = [{"id": g.id, "ruleset": g.ruleset_id, "variant": g.variant, "players": g.players,
              **({} if as_json else {"title": game_title(g, lang)}),
              "hands": g.hands, "finished": g.finished, "abandoned": g.abandoned, "season": g.season, "name": g.name,
-             "created": g.created, "winner": g.state.get("winners")} for g in store.games(season)]
+             "created": g.created if as_json else local_stamp(g.created),   # JSON: the stored UTC moment
+             "winner": g.state.get("winners")} for g in store.games(season)]
     if as_json:
         _print_json(rows)
     else:
@@ -626,8 +628,10 @@ def log(game: str | None = typer.Option(None, "--game", metavar="GAME", help="ga
     if as_json:
         _print_json(entries)
         return
+    from scorepad.text.local_time import local_stamp
     from scorepad.text.render import audit_text
 
+    entries = [{**e, "at": local_stamp(e["at"])} for e in entries]   # the local clock; JSON keeps UTC
     if deleted:
         typer.echo(_("Game {gid} was deleted; its audit trail:").format(gid=gid))
     typer.echo(audit_text(entries))

@@ -25,23 +25,29 @@ class PlayerLine:
     places: list[float] = field(default_factory=list)
     points: float = 0
     recent: list[str] = field(default_factory=list)
-    counters: dict[str, float] = field(default_factory=dict)
+    counters: dict[str, dict[str, float]] = field(default_factory=dict)   # ruleset -> side counter -> sum
     mu: float = 25.0
     sigma: float = 25.0 / 3
     history: list[tuple[int, float]] = field(default_factory=list)
     by_ruleset: dict[str, list[float]] = field(default_factory=dict)   # ruleset -> [points, games]
 
     def row(self) -> dict[str, Any]:
+        """The player's row. `counters` are the side counters of a player of one ruleset (a counter of one
+        game is not a counter of another: Spades' bags and another game's bags do not add up); each
+        ruleset's own are under `points_by_ruleset`. `win_rate` and `avg_place` are None (no rate of
+        nothing) for a player with no finished game."""
         decided = self.wins + self.draws + self.losses
+        counters = {rs: {k: _clean(v) for k, v in sorted(c.items())} for rs, c in self.counters.items()}
         return {
             "player": self.name, "games": self.games, "wins": self.wins, "draws": self.draws,
-            "losses": self.losses, "win_rate": round(self.wins / decided, 3) if decided else 0.0,
+            "losses": self.losses, "win_rate": round(self.wins / decided, 3) if decided else None,
             "avg_place": round(sum(self.places) / len(self.places), 3) if self.places else None,
             "points": _clean(self.points), "avg_points": round(self.points / self.games, 1) if self.games else 0,
             "rating": round(self.mu, 2), "uncertainty": round(self.sigma, 2),
             "ordinal": round(self.mu - 3 * self.sigma, 2), "last5": "".join(self.recent[-5:]),
-            "counters": {k: _clean(v) for k, v in sorted(self.counters.items())},
-            "points_by_ruleset": {rs: {"games": int(n), "points": _clean(p), "avg_points": round(p / n, 1)}
+            "counters": dict(next(iter(counters.values()), {})) if len(self.by_ruleset) == 1 else {},
+            "points_by_ruleset": {rs: {"games": int(n), "points": _clean(p), "avg_points": round(p / n, 1),
+                                       "counters": counters.get(rs, {})}
                                   for rs, (p, n) in sorted(self.by_ruleset.items())},
         }
 

@@ -1,0 +1,105 @@
+"""What a season counts, with numbers worked out by hand: a rate of no finished game, a game with no
+hand under --include-unfinished, a --since after --until, and side counters of several rulesets."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from collections.abc import Callable
+from typing import Any
+
+from tests.conftest import Run
+
+
+def players(cli: Callable[..., Run], *args: str) -> dict[str, dict[str, Any]]:
+    run = cli("season", "--format", "json", *args)
+    assert run.code == 0, run.err
+    return {r["player"]: r for r in json.loads(run.out)["players"]}
+
+
+def test_no_finished_game_has_no_win_rate(cli: Callable[..., Run]) -> None:
+    """One Hearts hand, not finished: nobody has a finished game, so no win rate (as no average place),
+    not 0.0; the text shows "-"."""
+    assert cli("new", "hearts", "ann", "bob", "cat", "dan").code == 0
+    assert cli("hand", "hearts=13,0,0,0", "queen=ann").code == 0
+    rows = players(cli)
+    assert {p: (r["games"], r["wins"] + r["draws"] + r["losses"], r["win_rate"], r["avg_place"])
+            for p, r in rows.items()} == {p: (1, 0, None, None) for p in ("ann", "bob", "cat", "dan")}
+    table = cli("season").out.splitlines()
+    header = table[1].split()
+    for line in table[3:]:
+        cells = line.split()
+        assert cells[header.index("win_rate")] == "-" and cells[header.index("avg_place")] == "-", line
+    assert {r["player"]: r["win_rate"] for r in csv.DictReader(io.StringIO(cli("season", "--format", "csv").out))} \
+        == {p: "" for p in ("ann", "bob", "cat", "dan")}
+    # with the game counted by its standings (ann shot the moon: 0 against 26 each, lowest wins)
+    counted = players(cli, "--include-unfinished")
+    assert {p: r["win_rate"] for p, r in counted.items()} == {"ann": 1.0, "bob": 0.0, "cat": 0.0, "dan": 0.0}
+
+
+def test_a_game_with_no_hand_counts_for_no_result(cli: Callable[..., Run]) -> None:
+    """With --include-unfinished a game is counted by its standings; a game with no hand has none:
+    it is no four-way draw and moves no rating."""
+    assert cli("new", "hearts", "ann", "bob", "cat", "dan").code == 0
+    assert cli("hand", "hearts=13,0,0,0", "queen=ann").code == 0       # ann 0, the others 26: ann wins
+    before = players(cli, "--include-unfinished")
+    assert cli("new", "hearts", "ann", "bob", "cat", "dan").code == 0     # no hand typed yet
+    after = players(cli, "--include-unfinished")
+    assert {p: (r["games"], r["wins"], r["draws"], r["losses"], r["last5"]) for p, r in after.items()} == {
+        "ann": (2, 1, 0, 0, "W"), "bob": (2, 0, 0, 1, "L"), "cat": (2, 0, 0, 1, "L"), "dan": (2, 0, 0, 1, "L")}
+    for p, r in after.items():   # the ratings are those of the one game played
+        assert (r["rating"], r["uncertainty"], r["avg_place"]) == \
+            (before[p]["rating"], before[p]["uncertainty"], before[p]["avg_place"]), p
+
+    # a season of only that game: no result at all, everyone where openskill starts (25, 25/3)
+    assert cli("season", "use", "empty").code == 0
+    assert cli("new", "hearts", "ann", "bob", "cat", "dan").code == 0
+    alone = players(cli, "empty", "--include-unfinished")
+    assert {p: (r["games"], r["wins"], r["draws"], r["losses"], r["win_rate"], r["avg_place"], r["rating"],
+                r["uncertainty"], r["last5"]) for p, r in alone.items()} == \
+        {p: (1, 0, 0, 0, None, None, 25.0, 8.33, "") for p in ("ann", "bob", "cat", "dan")}
+
+
+def test_since_after_until_is_refused(cli: Callable[..., Run]) -> None:
+    assert cli("new", "hearts", "ann", "bob", "cat", "dan").code == 0
+    run = cli("season", "--since", "2026-12-03", "--until", "2026-12-01")
+    assert run.code == 2 and run.out == ""
+    assert "--since 2026-12-03 is after --until 2026-12-01" in run.err
+    # the same days written without dashes (ISO 8601's basic form, which the check of a date takes)
+    basic = cli("season", "--since", "20261203", "--until", "20261201", "--format", "json")
+    assert basic.code == 2 and "--since 2026-12-03 is after --until 2026-12-01" in basic.err
+    assert cli("season", "--since", "2026-12-01", "--until", "2026-12-01").code == 0   # one day
+
+
+def test_side_counters_are_kept_per_ruleset(cli: Callable[..., Run]) -> None:
+    """Old Maid and Ace Clears both count `wins` and `losses` per side; a season of both adds them up
+    in no column (the text shows no `total` column then), and keeps each ruleset's own.
+
+    Old Maid: a wins, c loses; b wins, c loses   -> a 1 win 0 losses, b 1/0, c 0/2.
+    Ace Clears: c wins, a loses                  -> a 0/1, b 0/0, c 1/0.
+    Summed across them a would have 1 win and 1 loss, c 1 win and 2 losses: neither is anything.
+    """
+    assert cli("new", "old-maid", "a", "b", "c").code == 0
+    assert cli("hand", "winner=a", "loser=c").code == 0
+    assert cli("hand", "winner=b", "loser=c").code == 0
+    assert cli("finish").code == 0
+    assert cli("new", "ace-clears", "a", "b", "c").code == 0
+    assert cli("hand", "winner=c", "loser=a").code == 0
+    assert cli("finish").code == 0
+
+    both = players(cli)
+    assert {p: r["counters"] for p, r in both.items()} == {"a": {}, "b": {}, "c": {}}
+    assert {p: {rs: v["counters"] for rs, v in r["points_by_ruleset"].items()} for p, r in both.items()} == {
+        "a": {"old-maid": {"wins": 1, "losses": 0}, "ace-clears": {"wins": 0, "losses": 1}},
+        "b": {"old-maid": {"wins": 1, "losses": 0}, "ace-clears": {"wins": 0, "losses": 0}},
+        "c": {"old-maid": {"wins": 0, "losses": 2}, "ace-clears": {"wins": 1, "losses": 0}}}
+    assert "total" not in cli("season").out     # as the text shows them: no column adds them up
+
+    old_maid = players(cli, "--ruleset", "old-maid")
+    assert {p: r["counters"] for p, r in old_maid.items()} == {
+        "a": {"wins": 1, "losses": 0}, "b": {"wins": 1, "losses": 0}, "c": {"wins": 0, "losses": 2}}
+    text = cli("season", "--ruleset", "old-maid").out.splitlines()
+    assert text[1].split()[-4:] == ["total", "losses", "total", "wins"]
+    assert {line.split()[0]: line.split()[-2:] for line in text[3:]} == {"a": ["0", "1"], "b": ["0", "1"],
+                                                                          "c": ["2", "0"]}
