@@ -15,7 +15,7 @@ from scorepad.locale import _
 from scorepad.record import field, mutable_record
 from scorepad.rules import bundled as rules_index
 from scorepad.rules.bundled import bundled_dir
-from scorepad.rules.registry import entries, load, resolve, resolved_text, text_hash
+from scorepad.rules.registry import Unreadable, bundled_entry, load, resolve, resolved_text, scan, text_hash
 from scorepad.text.output import write_output
 
 # scorepad.rules.loader (the loader and every formula's compiler) is imported in the functions that load a
@@ -38,11 +38,18 @@ def _check_id(new_id: str, example: str) -> None:
 def parse_opts(items: Sequence[str]) -> dict[str, str]:
     """`--opt KEY=VALUE` items as a table (keys lower-cased), for `new` and `rules derive`."""
     out: dict[str, str] = {}
+    typed: dict[str, str] = {}
     for item in items:
         key, eq, value = item.partition("=")
         if not eq or not key.strip():
             raise UserError(_("--opt {item}: write KEY=VALUE, e.g. --opt target=300").format(item=repr(item)))
-        out[key.strip().lower()] = value.strip()
+        key, value = key.strip().lower(), value.strip()
+        if key in out and out[key].casefold() != value.casefold():
+            # the words of a value typed twice in `hand`: which of the two was meant is not a guess to make
+            raise UserError(_("{label} is given twice, as {first} ({first_typed}) and as {second} ({second_typed}); "
+                              "type it once").format(label=f"--opt {key}", first=out[key], first_typed=typed[key],
+                                                     second=value, second_typed=item))
+        out[key], typed[key] = value, item
     return out
 
 
@@ -60,9 +67,19 @@ def derive(base: str, new_id: str, options: Mapping[str, str], name: str | None,
     _check_id(new_id, "skid-505")
     if "variant" in options:
         raise UserError(_('a derived ruleset changes options; start it with GAME:VARIANT instead of --opt variant='))
-    rs = load(base, rules_dirs)
+    path = target_dir / f"{new_id}.toml"
+    base_path, variant = resolve(base, rules_dirs)
+    if base_path.resolve() == path.resolve():
+        # new house rules of a game under its own id, replacing the ones written before: over the bundled game
+        bundled = bundled_entry(new_id)
+        base_path = bundled.path if bundled is not None else base_path
+    rs = load(str(base_path), rules_dirs)
+    if variant:
+        raise UserError(_("{base}: a ruleset is derived from a whole game, never from one of its variants; derive "
+                          "it from {id}, then start it with {new_id}:{variant}").format(
+                              base=base, id=rs.id, new_id=new_id, variant=variant))
+    _check_not_bundled(new_id, rs.id)
     typed = resolve_options(rs, options)
-    base_path, _variant = resolve(base, rules_dirs)
     base_text, _warnings = resolved_text(base_path, rules_dirs)
     changed = ", ".join(f"{k} {v}" for k, v in options.items())
     data: dict[str, Any] = {
@@ -72,16 +89,27 @@ def derive(base: str, new_id: str, options: Mapping[str, str], name: str | None,
         "options": {k: {"default": typed[k]} for k in options},
     }
     text = f"#:schema ./{SCHEMA_FILE}\n" + tomli_w.dumps(data)
-    path = target_dir / f"{new_id}.toml"
     with tempfile.TemporaryDirectory() as tmp:   # load it before writing: nothing is written if it fails
         probe = Path(tmp) / path.name
         probe.write_text(text, encoding="utf-8")
-        merged, _warnings = resolved_text(probe, rules_dirs)
+        merged, _warnings = resolved_text(probe, rules_dirs, standing_for=path)
     load_text(merged, str(path))
     target_dir.mkdir(parents=True, exist_ok=True)
     write_new(path, text, force)
     write_schema(target_dir)
     return path
+
+
+def _check_not_bundled(new_id: str, base_id: str) -> None:
+    """A derived ruleset under a bundled game's id (or alias) would be played instead of that game; only
+    house rules of the game itself may take its id."""
+    from scorepad.locale import current
+
+    other = bundled_entry(new_id)
+    if other is not None and other.id != base_id:
+        name = rules_index.name_of(other.id, current()) or rules_index.name_of(other.id, None) or other.id
+        raise UserError(_("{new_id} already names the bundled game {name}, and a ruleset of that id would be "
+                          "played instead of it; choose another id").format(new_id=repr(new_id), name=name))
 
 
 def write_starter(new_id: str, name: str | None, target_dir: Path, force: bool) -> tuple[Path, Path]:
@@ -186,8 +214,11 @@ def summaries(extra_dirs: Sequence[str], language: str | None) -> tuple[list[dic
     A ruleset whose text is in the bundled index is answered from it; any other file is loaded and checked."""
 
     items: list[dict[str, Any]] = []
-    problems: list[str] = []
-    for entry in entries(extra_dirs).values():
+    known, unreadable = scan(extra_dirs)
+    problems = [u.problem for u in unreadable]
+    for entry in known.values():
+        if isinstance(entry, Unreadable):
+            continue
         found = rules_index.summary(entry.digest, language)
         if found is not None:
             items.append(found)
@@ -199,6 +230,7 @@ def summaries(extra_dirs: Sequence[str], language: str | None) -> tuple[list[dic
         try:
             items.append(summary(translate(load(str(entry.path)), language), language))
         except ScorepadError as exc:
-            problems.append(f"{entry.path}: {exc.message}")
+            source = str(entry.path)
+            problems.append(exc.message if exc.message.startswith(f"{source}: ") else f"{source}: {exc.message}")
     items.sort(key=lambda d: d["id"])
     return items, problems

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -52,9 +52,23 @@ def names_of(data: dict[str, Any]) -> tuple[str, tuple[str, ...]] | None:
     return game["id"], tuple(fold(n) for n in names if n)
 
 
+@record
+class Unreadable:
+    """A ruleset file that cannot be read (not TOML, not UTF-8, too large, no `[game] id`).
+
+    It is found by its file name (`spades.toml` as `spades`), and by the names of the ruleset it takes the
+    place of, so that asking for that game names the file and its problem instead of quietly playing the
+    ruleset it was meant to override."""
+    id: str                    # the file's stem
+    path: Path
+    problem: str               # the sentence that names the file and the place
+    names: tuple[str, ...] = ()
+
+
 @lru_cache(maxsize=64)
-def _entry(path: Path, mtime: float) -> Entry | None:
-    """A ruleset file's id and names: from the bundled index when its text is an indexed one, else parsed."""
+def _entry(path: Path, mtime: float) -> Entry | Unreadable | None:
+    """A ruleset file's id and names: from the bundled index when its text is an indexed one, else parsed.
+    None for a TOML file that is not a ruleset (a scenario beside its ruleset)."""
     from scorepad.rules.source import read_text  # start-up: `rules list` answered from the index parses no TOML
 
     try:
@@ -65,23 +79,80 @@ def _entry(path: Path, mtime: float) -> Entry | None:
             # start-up: `rules list` answered from the index parses no TOML
             from scorepad.rules.source import parse_toml
 
-            found = names_of(parse_toml(text, str(path)))
-    except RulesetError:
-        return None
-    return None if found is None else Entry(found[0], path, found[1], key)
+            data = parse_toml(text, str(path))
+            found = names_of(data)
+            if found is None:
+                return None if _not_a_ruleset(path, data) else _unreadable(path, _missing_id(text, path))
+    except RulesetError as exc:
+        return None if _not_a_ruleset(path, None) else _unreadable(path, exc.message)
+    return Entry(found[0], path, found[1], key)
 
 
-def entries(extra_dirs: Sequence[str] = ()) -> dict[str, Entry]:
-    """Every known ruleset by id; user directories override the bundled ones."""
-    found: dict[str, Entry] = {}
-    for directory in [bundled_dir(), *user_dirs(extra_dirs)]:
+def _not_a_ruleset(path: Path, data: dict[str, Any] | None) -> bool:
+    """A scenario file (`NAME.scenario.toml`, or one naming its `ruleset`): kept beside rulesets, never one."""
+    return ".scenario" in path.name or (data is not None and "ruleset" in data and "game" not in data)
+
+
+def _unreadable(path: Path, problem: str) -> Unreadable:
+    return Unreadable(path.stem, path, problem, (fold(path.stem),))
+
+
+def _missing_id(text: str, path: Path) -> str:
+    """The loader's sentence for a file without a usable `[game] id` (the loader only for such a file)."""
+    from scorepad.rules.loader import load_text  # start-up: only a file that is not a ruleset needs it
+
+    try:
+        load_text(text, str(path))
+    except RulesetError as exc:
+        return exc.message
+    return f"{path}: game.id: missing"  # pragma: no cover - the loader refuses a ruleset without an id
+
+
+def scan(extra_dirs: Sequence[str] = ()) -> tuple[dict[str, Entry | Unreadable], list[Unreadable]]:
+    """Every ruleset file by id (user directories override the bundled ones, later ones earlier ones),
+    and the files that cannot be read. An unreadable file takes the place of the ruleset of its file
+    name, as a readable one would: asking for that game is refused with the file's problem."""
+    return _scan([bundled_dir(), *user_dirs(extra_dirs)])
+
+
+def _scan(directories: Sequence[Path]) -> tuple[dict[str, Entry | Unreadable], list[Unreadable]]:
+    found: dict[str, Entry | Unreadable] = {}
+    broken: list[Unreadable] = []
+    for directory in directories:
         if not directory.is_dir():
             continue
         for path in sorted(directory.glob("*.toml")):
             entry = _entry(path, path.stat().st_mtime)
-            if entry is not None:
+            if isinstance(entry, Unreadable):
+                broken.append(entry)
+                before = found.get(entry.id)
+                found[entry.id] = entry if before is None else Unreadable(
+                    entry.id, entry.path, entry.problem, (*entry.names, *before.names))
+            elif entry is not None:
                 found[entry.id] = entry
-    return found
+    return found, broken
+
+
+def entries(extra_dirs: Sequence[str] = ()) -> dict[str, Entry]:
+    """Every usable ruleset by id; user directories override the bundled ones (a file that cannot be
+    read hides the ruleset it overrides: see `scan`)."""
+    return {k: e for k, e in scan(extra_dirs)[0].items() if isinstance(e, Entry)}
+
+
+def bundled_entry(name: str) -> Entry | None:
+    """The bundled ruleset with this id, alias or native name (one only), whatever user directories hold."""
+    known = _scan([bundled_dir()])[0]
+    found = known.get(name)
+    if isinstance(found, Entry):
+        return found
+    hits = [e for e in known.values() if isinstance(e, Entry) and fold(name) in e.names]
+    return hits[0] if len(hits) == 1 else None
+
+
+def _usable(entry: Entry | Unreadable) -> Path:
+    if isinstance(entry, Unreadable):
+        raise RulesetError(entry.problem, [entry.problem])
+    return entry.path
 
 
 def resolve(spec: str, extra_dirs: Sequence[str] = ()) -> tuple[Path, str | None]:
@@ -96,12 +167,12 @@ def resolve(spec: str, extra_dirs: Sequence[str] = ()) -> tuple[Path, str | None
             raise UserError(_("no ruleset file {name}").format(name=name))
         return path, variant
     want = fold(name)
-    known = entries(extra_dirs)
+    known = scan(extra_dirs)[0]
     if name in known:
-        return known[name].path, variant
+        return _usable(known[name]), variant
     hits = [e for e in known.values() if want in e.names]
     if len(hits) == 1:
-        return hits[0].path, variant
+        return _usable(hits[0]), variant
     if not hits:
         guess = closest(name, [n for e in known.values() for n in (e.id, *e.names)], lambda n: _id_of(known, n))
         raise UserError(_("unknown game {name}{value}; `scorepad rules list` shows the games").format(
@@ -110,7 +181,7 @@ def resolve(spec: str, extra_dirs: Sequence[str] = ()) -> tuple[Path, str | None
                         name=repr(name), value=', '.join(e.id for e in hits)))
 
 
-def _id_of(known: dict[str, Entry], name: str) -> str:
+def _id_of(known: Mapping[str, Entry | Unreadable], name: str) -> str:
     return name if name in known else next((e.id for e in known.values() if name in e.names), name)
 
 
@@ -132,10 +203,12 @@ def ruleset_id(spec: str, extra_dirs: Sequence[str] = (), stored: Iterable[str] 
         return spec
     try:
         path, _variant = resolve(spec, extra_dirs)
-    except UserError:
+    except UserError as exc:
         folded = {fold(s): s for s in stored}
         if fold(spec) in folded:
             return folded[fold(spec)]
+        if isinstance(exc, RulesetError):
+            raise   # the game's file is there and cannot be read: say so, not that the game is unknown
         known = entries(extra_dirs)
         guess = closest(spec, [*stored, *(n for e in known.values() for n in (e.id, *e.names))],
                         lambda n: _id_of(known, n))
@@ -148,10 +221,16 @@ def ruleset_id(spec: str, extra_dirs: Sequence[str] = (), stored: Iterable[str] 
 
 
 def load(spec: str, extra_dirs: Sequence[str] = (), variant: str | None = None) -> Ruleset:
-    """Load a ruleset by RULESET argument; `variant` (from --opt variant=) wins over `:VARIANT`."""
+    """Load a ruleset by RULESET argument and a variant, by `:VARIANT` or by `variant` (from --opt
+    variant=); two different variants, one each way, are refused naming both."""
     from scorepad.rules.loader import load_text  # start-up: the loader and compiler only once a ruleset is loaded
 
     path, spec_variant = resolve(spec, extra_dirs)
+    if variant and spec_variant and variant != spec_variant:
+        # the words of a value typed twice in `hand`
+        raise UserError(_("{label} is given twice, as {first} ({first_typed}) and as {second} ({second_typed}); "
+                          "type it once").format(label="variant", first=spec_variant, first_typed=spec,
+                                                 second=variant, second_typed=f"--opt variant={variant}"))
     text, _warnings = resolved_text(path, extra_dirs)
     return load_text(text, display_source(path), variant or spec_variant)
 
@@ -159,11 +238,15 @@ def load(spec: str, extra_dirs: Sequence[str] = (), variant: str | None = None) 
 MAX_DERIVATION = 5
 
 
-def resolved_text(path: Path, extra_dirs: Sequence[str] = (), depth: int = 0) -> tuple[str, list[str]]:
+def resolved_text(path: Path, extra_dirs: Sequence[str] = (), depth: int = 0,
+                  standing_for: Path | None = None) -> tuple[str, list[str]]:
     """A ruleset's self-contained text: a derived file (`base = "skid"`) merged over its base.
 
     Returns the text and warnings (a base whose text changed since the file was derived from it).
-    Games pin this text, so a later change of the base never changes them.
+    Games pin this text, so a later change of the base never changes them. A file that overrides a
+    bundled ruleset and names it as its base (`spades.toml` with `base = "spades"`: house rules under
+    the game's own id) is merged over the bundled one. `standing_for`: the path `path` is a probe of
+    (`rules derive` checks what it writes before writing it).
     """
     from scorepad.rules.source import parse_toml, read_text  # start-up: an indexed text is not parsed
 
@@ -182,7 +265,12 @@ def resolved_text(path: Path, extra_dirs: Sequence[str] = (), depth: int = 0) ->
         raise RulesetError(_("{path}: base: must be the id of the ruleset this one is derived from, like "
                               "\"skid\"").format(path=path))
     base_path, _variant = resolve(base_spec, extra_dirs)
-    if base_path.resolve() == Path(path).resolve():
+    itself = {Path(p).resolve() for p in (path, standing_for) if p is not None}
+    if base_path.resolve() in itself:
+        bundled = bundled_entry(base_spec)
+        if bundled is not None and bundled.path.resolve() not in itself:
+            base_path = bundled.path
+    if base_path.resolve() in itself:
         raise RulesetError(_("{path}: base: a ruleset cannot be derived from itself").format(path=path))
     base_text, warnings = resolved_text(base_path, extra_dirs, depth + 1)
     want = data.get("base_hash")
