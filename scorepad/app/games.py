@@ -238,7 +238,7 @@ def record_hand(store: Store, game_id: int | str | None, args: Sequence[str],
     if done is not None:
         return repeated(store, row.id, done, key or "", hand)
     return Recorded(store.game(row.id), game, n, result, cards_read(game, raw.typed, hand),
-                    list(raw.worked_out))
+                    list(raw.worked_out_shown))
 
 
 @contextmanager

@@ -577,16 +577,14 @@ def _total_refusal(game: Game, check: Check, env: Mapping[str, Any]) -> str | No
     """The refusal of a field's automatic `total` check (made by the loader, its parts the total and
     the sum; a ruleset cannot word or translate it) in the language shown, the field named as its
     players name it: `взятки — в сумме должно быть 13, а получается 14`. None for any other check."""
-    from scorepad.locale import _  # here: the engine's `_` is a throw-away name elsewhere
-
     fname = check.total_of
     if fname is None or len(check.message_parts) != 2:
         return None
     lang = current()
     native = game.ruleset.reading.names_in(fname, lang) if lang != "en" else ()   # as assignments.field_label
     total, got = (_part_shown(part, env) for part in check.message_parts)
-    return _("the {field} must add up to {total}, they add up to {sum}").format(
-        field=(native[0] if native else fname).replace("_", " "), total=total, sum=got)
+    return Said(N_("the {field} must add up to {total}, they add up to {sum}"),
+                field=(native[0] if native else fname).replace("_", " "), total=total, sum=got)
 
 
 def _part_shown(part: Formula, env: Mapping[str, Any]) -> str:

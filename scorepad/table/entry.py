@@ -80,7 +80,7 @@ def _store(store: Store, row: GameRow, prompt: HandPrompt, outcome: Outcome, con
             fresh = store.game(row.id)
         else:
             return Recorded(store.game(row.id), prompt.game, n, outcome.result,
-                            cards_read(prompt.game, outcome.raw.typed, outcome.hand), list(outcome.raw.worked_out))
+                            cards_read(prompt.game, outcome.raw.typed, outcome.hand), list(outcome.raw.worked_out_shown))
     show_changes(store, row, fresh, console)
     return None
 

@@ -542,7 +542,7 @@ class HandPrompt:
                 if filled is not None:    # the last value is the rest of the total, whatever it was
                     row[i] = filled
                     self.console.say(_("{value}: {name} = {filled} (the rest of the total)").format(
-                                         value=names[i], name=fdef.name, filled=filled), "dim")
+                                         value=names[i], name=field_label(self.rs, fdef.name), filled=filled), "dim")
                     j += 1
                     continue
             if row[i] is None and not fixing:
@@ -550,7 +550,7 @@ class HandPrompt:
                 if worked is not None:
                     row[i] = worked
                     self.console.say(_("{value}: {name} = {filled} (follows from what is typed)").format(
-                                         value=names[i], name=fdef.name, filled=worked), "dim")
+                                         value=names[i], name=field_label(self.rs, fdef.name), filled=worked), "dim")
                     j += 1
                     continue
             whole = ((lambda t: self.whole_row(fdef, names, seats, t))
@@ -585,7 +585,7 @@ class HandPrompt:
         gap = next(i for i, t in enumerate(row) if t is None and self.who_active(fdef)[i])
         row[gap] = filled
         self.console.say(_("{value}: {name} = {filled} (the rest of the total)").format(
-                             value=self.who_names(fdef)[gap], name=fdef.name, filled=filled), "dim")
+                             value=self.who_names(fdef)[gap], name=field_label(self.rs, fdef.name), filled=filled), "dim")
 
     def whole_row(self, fdef: FieldDef, names: list[str], seats: list[int], text: str) -> Any:
         """'4,3,3,3' (cards: 'QS 10H/-/A 7'): a value per playing seat, one fewer where a total fills
@@ -608,16 +608,17 @@ class HandPrompt:
                 return None
             filled = self.fill(fdef, row)
             if filled is None:
-                self.console.say(_("  the last value of {name} cannot be filled in from the total").format(name=fdef.name), "bad")
+                self.console.say(_("  the last value of {name} cannot be filled in from the total").format(
+                    name=field_label(self.rs, fdef.name)), "bad")
                 return None
             row[seats[-1]] = filled
             self.console.say(_("{value}: {name} = {filled} (the rest of the total)").format(
-                                 value=names[seats[-1]], name=fdef.name, filled=filled), "dim")
+                                 value=names[seats[-1]], name=field_label(self.rs, fdef.name), filled=filled), "dim")
             return row
         if len(items) != len(seats):
             who = ", ".join(names[i] for i in seats)
             self.console.say(_("  {name} needs {n} values, one each for {who}; got {n2}").format(
-                                 name=fdef.name, n=len(seats), who=who, n2=len(items)), "bad")
+                                 name=field_label(self.rs, fdef.name), n=len(seats), who=who, n2=len(items)), "bad")
             return None
         for i, t in zip(seats, items, strict=False):
             row[i] = t
