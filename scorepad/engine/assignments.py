@@ -136,15 +136,17 @@ def _combo_names(rs: Ruleset, fdef: FieldDef) -> dict[str, str]:
     return names
 
 
-def _combos_said(rs: Ruleset, fdef: FieldDef) -> list[str]:
-    """Each combination of a field once, as a player of the language shown names it: its name there
-    (`марьяж`), else its code. Codes for one combination (`marriage` and `m`: the same field and
-    points) are one entry, by the name any of them has: the list a refusal offers stays short."""
+def combos_said(rs: Ruleset, fdef: FieldDef) -> list[tuple[str, str]]:
+    """Each combination of a field once, as a player of the language shown names it: (its name there,
+    e.g. `марьяж`, else its code; the key of the combination). Codes for one combination (`marriage`
+    and `m`: the same field and points) are one entry, by the name any of them has: the list a refusal
+    offers, and `rules show`, stay short."""
     named = _combo_names(rs, fdef)
     same: dict[tuple[str, str, str], list[str]] = {}
     for code, combo in fdef.combos.items():
         same.setdefault((combo.field, combo.adds, combo.points.source), []).append(code)
-    return [next((named[c] for c in codes if c in named), fdef.combos[codes[0]].code) for codes in same.values()]
+    return [(next((named[c] for c in codes if c in named), fdef.combos[codes[0]].code), codes[0])
+            for codes in same.values()]
 
 
 def words_shown(rs: Ruleset, fdef: FieldDef) -> list[str]:
@@ -863,7 +865,7 @@ def _not_a_combination(rs: Ruleset, fdef: FieldDef, label: str, token: str) -> s
         return _("{label}: {token} is not a combination (codes: {known}; or their points)").format(
             label=label, token=repr(token), known=known)
     return _("{label}: {token} is not a combination ({known}; or their points)").format(
-        label=label, token=repr(token), known=", ".join(_combos_said(rs, fdef)))
+        label=label, token=repr(token), known=", ".join(said for said, _key in combos_said(rs, fdef)))
 
 
 def _combo_items(game: Game, fdef: FieldDef, text: str, label: str) -> Iterator[tuple[str, int, str]]:

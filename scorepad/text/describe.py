@@ -6,7 +6,7 @@ import ast
 import re
 from typing import Any
 
-from scorepad.engine.assignments import _combo_names, _combos_said, describe_field, words_listed
+from scorepad.engine.assignments import combos_said, describe_field, words_listed
 from scorepad.engine.game import Game, base_env, make_game
 from scorepad.errors import FormulaError
 from scorepad.locale import N_, _, current, ngettext
@@ -285,13 +285,8 @@ def _combos_said_with_points(rs: Ruleset, vocab: Vocabulary, f: FieldDef) -> lis
     """A combination field's combinations once each, as a player of the language shown names them (the
     ruleset's name there, else the code; the list a refused combination offers), with their points: what
     `rules show` lists outside English. English lists the codes (`combos`), which the JSON keeps."""
-    named = {name: key for key, name in _combo_names(rs, f).items()}
-    coded = {combo.code: key for key, combo in f.combos.items()}
-    out = []
-    for said in _combos_said(rs, f):
-        combo = f.combos[named[said] if said in named else coded[said]]
-        out.append({"said": said, "points": _constant(combo.points, vocab) or _words(combo.points, vocab)})
-    return out
+    return [{"said": said, "points": _constant(f.combos[key].points, vocab) or _words(f.combos[key].points, vocab)}
+            for said, key in combos_said(rs, f)]
 
 
 def _field_notes(f: dict[str, Any]) -> list[str]:
