@@ -150,7 +150,7 @@ def resolve_options(rs: Ruleset, given: Mapping[str, Any]) -> dict[str, Any]:
             raise UserError(Said(N_("{game} has no option {key} (options: {known})"), game=rs.name, key=repr(key),
                                  known=known))
         o = rs.options[key]
-        value = coerce_option(raw, o.default) if isinstance(raw, str) else raw
+        value = coerce_option(key, raw, o.default) if isinstance(raw, str) else raw
         if o.values is not None and value not in o.values:
             raise UserError(Said(N_("option {key} must be one of {values}, not {raw}"), key=key,
                                  values=", ".join(map(str, o.values)), raw=raw))
@@ -164,7 +164,8 @@ def resolve_options(rs: Ruleset, given: Mapping[str, Any]) -> dict[str, Any]:
     return opts
 
 
-def coerce_option(raw: str, default: Any) -> Any:
+def coerce_option(key: str, raw: str, default: Any) -> Any:
+    """An option's typed text (`--opt key=raw`) as a value of its default's type; refused naming the option."""
     text = raw.strip()
     if isinstance(default, bool):
         low = text.lower()
@@ -172,17 +173,17 @@ def coerce_option(raw: str, default: Any) -> Any:
             return True
         if low in NO_WORDS:
             return False
-        raise UserError(Said(N_("{raw} is not yes or no"), raw=repr(raw)))
+        raise UserError(Said(N_("option {key} must be yes or no, not {raw}"), key=key, raw=repr(raw)))
     if isinstance(default, int):
         try:
             return int(text)
         except ValueError:
-            raise UserError(Said(N_("{raw} is not a whole number"), raw=repr(raw))) from None
+            raise UserError(Said(N_("option {key} must be a whole number, not {raw}"), key=key, raw=repr(raw))) from None
     if isinstance(default, float):
         try:
             return float(text)
         except ValueError:
-            raise UserError(Said(N_("{raw} is not a number"), raw=repr(raw))) from None
+            raise UserError(Said(N_("option {key} must be a number, not {raw}"), key=key, raw=repr(raw))) from None
     return text
 
 

@@ -69,7 +69,9 @@ def test_wrong_player_count_and_options(cli: Callable[..., Run]) -> None:
     r = cli("new", "spades", "a", "b", "c", "d", "--opt", "nosuch=1")
     assert r.code == 2 and "no option 'nosuch'" in r.err
     r = cli("new", "spades", "a", "b", "c", "d", "--opt", "target=lots")
-    assert r.code == 2 and "not a whole number" in r.err
+    assert r.code == 2 and "option target must be a whole number, not 'lots'" in r.err
+    r = cli("new", "skid", "a", "b", "c", "--opt", "limit=")
+    assert r.code == 2 and "option limit must be a whole number, not ''" in r.err
 
 
 def test_broken_ruleset_file_refused(cli: Callable[..., Run], tmp_path: Path, db: Path) -> None:
