@@ -103,4 +103,4 @@ def closest(word: str, names: Iterable[str], shown: Callable[[str], str] = str, 
 
 def did_you_mean(names: Sequence[str]) -> str:
     """` (did you mean spades?)` or nothing."""
-    return f" (did you mean {' or '.join(names)}?)" if names else ""
+    return _(" (did you mean {names}?)").format(names=_(" or ").join(names)) if names else ""

@@ -21,7 +21,7 @@ from scorepad.app.transfer.schema import NAME, RULESET_ID, SIDE_NAME, TABLE, TYP
 from scorepad.app.transfer.writing import audit_entry, insert_games
 from scorepad.engine.game import Game, Side, finish_game, initial_state, resolve_options
 from scorepad.errors import ScorepadError, UserError
-from scorepad.locale import _
+from scorepad.locale import _, shown
 from scorepad.names import MAX_GAME_NAME
 from scorepad.rules.loader import load_text
 from scorepad.store import Store, now
@@ -120,11 +120,13 @@ def _replayed(game: Any, data: dict[str, Any], path: Path) -> tuple[list[Any], d
     rows = []
     for j, h in enumerate(data.get("hand", [])):
         if h["n"] != j + 1:
-            raise refuse(path, [f"hand[{j}].n: {h['n']}, but hands are numbered 1, 2, 3 ... in order (this is {j + 1})"])
+            raise refuse(path, [_("hand[{j}].n: {n}, but hands are numbered 1, 2, 3 ... in order (this is {want})")
+                                .format(j=j, n=h["n"], want=j + 1)])
         try:
             raw, hand, result = type_and_score(game, state, list(h["typed"]), None)
         except ScorepadError as exc:
-            raise refuse(path, [f"hand[{j}]: the hand cannot be replayed: {exc.message}"]) from None
+            raise refuse(path, [_("hand[{j}]: the hand cannot be replayed: {message}").format(
+                                    j=j, message=shown(exc.message))]) from None
         rows.append(hand_row(h["n"], raw.typed, hand, result))
         state = result.state
     return rows, state

@@ -256,8 +256,10 @@ def moved(store: Store, row: GameRow, expect: int) -> str:
     hands = store.hands(row.id)
     audit = store.audit(row.id)
     last = [(h.created, _("hand {n} recorded ({typed})").format(n=h.n, typed=" ".join(h.typed))) for h in hands[-1:]]
-    last += [(a["at"], _("{action} of hand {n}").format(action=a["action"], n=a["hand"]) if a["hand"]
-              else a["action"]) for a in audit[-1:] if a["action"] != "new"]
+    from scorepad.text.render import action_word  # start-up: only a refused write needs it
+
+    last += [(a["at"], _("{action} of hand {n}").format(action=action_word(a["action"]), n=a["hand"]) if a["hand"]
+              else action_word(a["action"])) for a in audit[-1:] if a["action"] != "new"]
     latest = max(last)[1] if last else _("a change")
     return ngettext("game {id} changed since version {expect}: it is at version {version} with {n} hand (latest: "
                     "{latest}); nothing was stored, look again and repeat",

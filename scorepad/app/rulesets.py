@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from scorepad.errors import RulesetError, ScorepadError, UserError
-from scorepad.locale import _
+from scorepad.locale import Said, _
 from scorepad.record import field, mutable_record
 from scorepad.rules import bundled as rules_index
 from scorepad.rules.bundled import bundled_dir
@@ -174,7 +174,7 @@ def check_file(path: Path, rules_dirs: Sequence[str]) -> FileCheck:
     except RulesetError as exc:
         result.problems = exc.problems or [exc.message]
     except UserError as exc:
-        result.problems = [f"{path}: {exc.message}"]
+        result.problems = [Said("{path}: {message}", path=str(path), message=exc.message)]
     return result
 
 

@@ -30,7 +30,7 @@ from scorepad.store.sqlite import gc_paused
 from scorepad.text.local_time import local_date, local_day, utc_key
 from scorepad.text.output import markdown_cell, spreadsheet_safe
 from scorepad.text.report import MAX_GAME_CHARTS, season_html
-from scorepad.text.season_lines import PlayerLine, column_label
+from scorepad.text.season_lines import PlayerLine, cell, column_label
 
 if TYPE_CHECKING:
     from scorepad.store import Store
@@ -353,7 +353,7 @@ def table_text(fmt: str, rows: Sequence[dict[str, Any]], columns: Sequence[str],
     if table_fmt not in table_formats():
         raise UserError(_("unknown format {fmt} (text, markdown, csv, json, html, or a tabulate format: "
                           "{value})").format(fmt=repr(fmt), value=", ".join(table_formats())))
-    cells = [[r.get(c) for c in columns] for r in rows]
+    cells = [[cell(c, r.get(c)) for c in columns] for r in rows]
     headers = [column_label(c, counters) for c in columns]
     if table_fmt in ("github", "pipe"):
         cells = [[markdown_cell(v) for v in row] for row in cells]

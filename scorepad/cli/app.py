@@ -140,7 +140,7 @@ def rules_check(paths: list[Path] = typer.Argument(..., help="ruleset files"),
         for line in result.warnings:
             typer.echo(line, err=True)
         for p in located:
-            typer.echo(f"{path}:{p.line}:{p.column}: " + (f"{p.key}: " if p.key else "") + p.message, err=True)
+            typer.echo(f"{path}:{p.line}:{p.column}: " + (f"{p.key}: " if p.key else "") + (p.shown or p.message), err=True)
         if not result.problems:
             typer.echo(_("{path}: ok").format(path=path))
     if fmt == "json":
@@ -681,7 +681,9 @@ def season(name: str | None = typer.Argument(None, help="season name (default: t
            player: str | None = typer.Option(None, "--player", help="only this player's line"),
            include_unfinished: bool = typer.Option(False, "--include-unfinished",
                                                    help="count unfinished games by their current standings")) -> None:
-    """The season table per player (games, wins, places, points, rating) in text, markdown, csv, json or html."""
+    """The season table per player (games, wins, places, points, rating) in text, markdown, csv, json or html.
+
+    last5: the last five results, oldest first: W a win, D a draw, L a loss (csv and json keep these letters)."""
     from scorepad.app.season import season_report
     from scorepad.errors import UserError
 
@@ -906,10 +908,19 @@ def _run() -> None:
         _help_language()
         if "hand" in sys.argv[1:] and {"-h", "--help"} & set(sys.argv[1:]):
             _hand_help()   # after the language: the fields by their names in it
-        from scorepad.locale.cli_help import localized
+        from scorepad.locale.cli_help import localized, usage_error
 
         with localized(app):
-            code = app(standalone_mode=False)
+            try:
+                code = app(standalone_mode=False)
+            except Exception as exc:   # click's usage errors and its help: printed while its words are translated
+                if type(exc).__name__ == "NoArgsIsHelpError" and getattr(exc, "ctx", None) is not None:
+                    typer.echo(exc.ctx.get_help())  # type: ignore[attr-defined]
+                    raise SystemExit(0) from None
+                if isinstance(exc, _click_errors()[1]) and type(exc).__name__ != "Abort":
+                    usage_error(exc)
+                    raise SystemExit(2) from None
+                raise
         if code == 130:  # Ctrl-C inside a command: typer returns Exit(130) when not in standalone mode
             clicore.interrupted()
     except ScorepadError as exc:

@@ -169,3 +169,62 @@ def _is_command(decorator: ast.expr) -> bool:
     """`@app.command(...)`, `@rules_app.command(...)`, `@app.callback()`."""
     func = decorator.func if isinstance(decorator, ast.Call) else decorator
     return isinstance(func, ast.Attribute) and func.attr in ("command", "callback")
+
+
+# click's words around a usage error (typer's bundled click writes them in English, without gettext):
+# `usage_error` prints them in the chosen language, the message made from the exception's own fields
+# for the kinds a person meets (an unknown option, a missing argument, a value of the wrong kind);
+# any other message is click's own English.
+CLICK_TEXTS = (N_("Try '{command} {option}' for help."), N_("Error: {message}"), N_("No such option: {name}"),
+               N_("(Possible options: {options})"), N_("Missing argument {name}."), N_("Missing option {name}."),
+               N_("Missing parameter {name}."), N_("Invalid value for {name}: {message}"))
+
+
+def usage_error(exc: Any) -> None:
+    """Print a click usage error (while `localized` is in force: the usage line in the chosen language)."""
+    from typer import echo  # start-up: typer is imported already when a usage error is printed
+
+    if current() == "en":
+        exc.show()
+        return
+    ctx = getattr(exc, "ctx", None)
+    if ctx is not None:
+        hint = ""
+        if ctx.command.get_help_option(ctx) is not None:
+            hint = _("Try '{command} {option}' for help.").format(command=ctx.command_path,
+                                                                  option=ctx.help_option_names[0]) + "\n"
+        echo(f"{ctx.get_usage()}\n{hint}", err=True, color=ctx.color)
+    echo(_("Error: {message}").format(message=_click_message(exc)), err=True, color=getattr(ctx, "color", None))
+
+
+def _click_message(exc: Any) -> str:
+    """The message of a click usage error from its fields, by its kind (click's classes and typer's copy)."""
+    kinds = {cls.__name__ for cls in type(exc).__mro__}
+    param = getattr(exc, "param", None)
+    hint = getattr(exc, "param_hint", None)
+    if hint is None and param is not None and hasattr(param, "get_error_hint"):
+        hint = param.get_error_hint(*([exc.ctx] if _takes_ctx(param.get_error_hint) else []))
+    elif hint is not None and not isinstance(hint, str):
+        hint = " / ".join(repr(x) for x in hint)
+    if "NoSuchOption" in kinds and getattr(exc, "option_name", None):
+        said = _("No such option: {name}").format(name=exc.option_name)
+        if getattr(exc, "possibilities", None):
+            said += " " + _("(Possible options: {options})").format(options=", ".join(sorted(exc.possibilities)))
+        return said
+    if "MissingParameter" in kinds:
+        if not exc.message and hint and not (param is not None and param.get_missing_message(ctx=exc.ctx)):
+            kind = exc.param_type or getattr(param, "param_type_name", None)
+            said = {"argument": _("Missing argument {name}."), "option": _("Missing option {name}.")}.get(
+                str(kind), _("Missing parameter {name}."))
+            return said.format(name=hint)
+        return str(exc.format_message())
+    if "BadParameter" in kinds and hint:
+        return _("Invalid value for {name}: {message}").format(name=hint, message=exc.message)
+    return str(exc.format_message())
+
+
+def _takes_ctx(method: Any) -> bool:
+    try:
+        return len(inspect.signature(method).parameters) > 0
+    except (TypeError, ValueError):
+        return False

@@ -26,6 +26,7 @@ from contextvars import ContextVar
 from typing import Any, ParamSpec, TypeVar
 
 from scorepad.errors import FormulaError
+from scorepad.locale import N_, Said
 from scorepad.record import field, record
 
 MAX_SOURCE = 2000
@@ -434,11 +435,9 @@ class _Compiler:
         self.constants: dict[int, Evaluator] = {}  # keeps the closures alive so ids stay unique
 
     def fail(self, node: ast.AST | None, message: str) -> FormulaError:
-        text = f"{self.key}: {message}"
         col = getattr(node, "col_offset", None)
-        if col is not None and "\n" not in self.source:
-            text += f"\n    {self.source}\n    {' ' * col}^"
-        return FormulaError(text)
+        caret = f"\n    {self.source}\n    {' ' * col}^" if col is not None and "\n" not in self.source else ""
+        return FormulaError(Said("{key}: {message}{caret}", key=self.key, message=message, caret=caret))
 
     def compile(self, node: ast.AST) -> Evaluator:
         method = getattr(self, "c_" + type(node).__name__, None)
@@ -484,7 +483,7 @@ class _Compiler:
                 return lambda env: env.base[name]  # type: ignore[attr-defined]
             return lambda env: env[name]
         known = ", ".join(sorted(n for n in self.known if not n.startswith("_")))
-        raise self.fail(node, f"unknown name {name!r} (known: {known})")
+        raise self.fail(node, Said(N_("unknown name {name} (known: {known})"), name=repr(name), known=known))
 
     def c_BinOp(self, node: ast.BinOp) -> Evaluator:
         op = BINOPS.get(type(node.op))
@@ -689,16 +688,17 @@ def compile_formula(source: Any, key: str, known: Collection[str],
         return Formula(str(source), key, frozenset(), run, 1, ast.Constant(const),
                        constant=const if type(const) is int else None)
     if not isinstance(source, str):
-        raise FormulaError(f"{key}: a formula must be text or a number")
+        raise FormulaError(Said(N_("{key}: a formula must be text or a number"), key=key))
     if len(source) > MAX_SOURCE:
         raise FormulaError(f"{key}: the formula is longer than {MAX_SOURCE} characters")
     text = source.strip()
     if not text:
-        raise FormulaError(f"{key}: the formula is empty")
+        raise FormulaError(Said(N_("{key}: the formula is empty"), key=key))
     try:
         tree = ast.parse(text, mode="eval")
     except SyntaxError as exc:
-        raise FormulaError(f"{key}: not a valid formula ({exc.msg}): {text!r}") from None
+        raise FormulaError(Said(N_("{key}: not a valid formula ({detail}): {formula}"), key=key, detail=exc.msg,
+                                formula=repr(text))) from None
     except (RecursionError, MemoryError, ValueError):
         raise FormulaError(f"{key}: the formula nests too deeply") from None
     count = 0  # also the formula's weight: the steps one evaluation costs before its loops

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from scorepad.locale import N_, Said
 from scorepad.rules.cards import DECKS, RANK_ORDER
 from scorepad.rules.schema import (
     FORMAT_VERSION,
@@ -53,10 +54,10 @@ GAME = Map("game", (
 ), "what the game is called")
 
 PLAYERS = Map("players", (
-    Optional("min", Int({}, "must be a whole number 1..12", 1, 12)),
-    Optional("max", Int({}, "must be a whole number 1..12", 1, 12)),
+    Optional("min", Int({}, Said(N_("must be a whole number 1..12")), 1, 12)),
+    Optional("max", Int({}, Said(N_("must be a whole number 1..12")), 1, 12)),
     Optional("sides", Choice({"description": "each for himself, or fixed partnerships"},
-                             "must be 'individual' or 'partnership'", ("individual", "partnership"))),
+                             Said(N_("must be 'individual' or 'partnership'")), ("individual", "partnership"))),
     Optional("seats", TextList("names of the seats, like North, East, South, West")),
     Optional("side_names", TextList("one name per partnership")),
     Optional("partnerships", Kind({"type": "array", "items": {"type": "array", "items": {"type": "integer"}},
@@ -65,13 +66,13 @@ PLAYERS = Map("players", (
 ), "how many play, and in which sides")
 
 CARDS = Map("cards", (
-    Optional("deck", Choice({}, f"unknown deck (known: {', '.join(DECKS)})", tuple(DECKS))),
+    Optional("deck", Choice({}, Said(N_("unknown deck (known: {decks})"), decks=", ".join(DECKS)), tuple(DECKS))),
     Optional("ranks", TextList("the ranks of the pack, like [\"7\", \"8\", \"9\", \"10\", \"J\", \"Q\", \"K\", \"A\"]",
                                {"enum": list(RANK_ORDER)})),
-    Optional("copies", Int({}, "must be a whole number 1..8", 1, 8)),
-    Optional("jokers", Int({}, "must be a whole number 0..16", 0, 16)),
+    Optional("copies", Int({}, Said(N_("must be a whole number 1..8")), 1, 8)),
+    Optional("jokers", Int({}, Said(N_("must be a whole number 0..16")), 0, 16)),
     Optional("values", Table("card or rank = points, like { Q = 10, QS = 50 }", NUMBER,
-                             "must be a table like { Q = 10, QS = 50 }")),
+                             Said(N_("must be a table like {{ Q = 10, QS = 50 }}")))),
 ), "the pack")
 
 OPTION = Map("option", (
@@ -92,12 +93,12 @@ COMBO = Map("combo", (
 ))
 
 FIELD = Map("field", (
-    Optional("scope", Choice({}, f"must be one of {', '.join(SCOPES)}", SCOPES)),
-    Optional("type", Choice({}, f"must be one of {', '.join(FIELD_TYPES)}", FIELD_TYPES)),
+    Optional("scope", Choice({}, Said(N_("must be one of {values}"), values=", ".join(SCOPES)), SCOPES)),
+    Optional("type", Choice({}, Said(N_("must be one of {values}"), values=", ".join(FIELD_TYPES)), FIELD_TYPES)),
     Optional("min", Formula()),
     Optional("max", Formula()),
     Optional("words", Table("typed word = value, like { nil = 0 }", VALUE_JSON,
-                            "must be a table like { nil = 0, blind = 'blind' }")),
+                            Said(N_("must be a table like {{ nil = 0, blind = 'blind' }}")))),
     Optional("values", Kind({"type": "array", "description": "the legal words of a word field"})),
     Optional("synonyms", Kind({"type": "object", "additionalProperties": {"type": "string"}})),
     Optional("default", Value("the value when the field is not typed")),
@@ -139,11 +140,11 @@ SCORE = Map("score", (
 RULE = Map("rule", (
     Optional("id", Text()),
     Optional("per", Kind({"enum": ["side", "game"]})),
-    Optional("on", Choice({}, "must be hand, end or finish", ("hand", "end", "finish"))),
+    Optional("on", Choice({}, Said(N_("must be hand, end or finish")), ("hand", "end", "finish"))),
     Optional("when", Formula()),
-    Optional("set", Table("counter = formula", FORMULA_JSON, "must be a table like { counter = formula }")),
-    Optional("add", Table("counter = formula", FORMULA_JSON, "must be a table like { counter = formula }")),
-    Optional("set_all", Table("counter = formula", FORMULA_JSON, "must be a table like { counter = formula }")),
+    Optional("set", Table("counter = formula", FORMULA_JSON, Said(N_("must be a table like {{ counter = formula }}")))),
+    Optional("add", Table("counter = formula", FORMULA_JSON, Said(N_("must be a table like {{ counter = formula }}")))),
+    Optional("set_all", Table("counter = formula", FORMULA_JSON, Said(N_("must be a table like {{ counter = formula }}")))),
     Optional("mark", Kind({"enum": list(MARKS)})),
     Optional("end", Bool("ends the game")),
     Optional("label", Text()),
@@ -153,26 +154,26 @@ RULE = Map("rule", (
 
 STATE = Map("state", (
     Optional("side", Table("counter = its starting value (a formula)", FORMULA_JSON,
-                           "must be a table of counter = formula")),
+                           Said(N_("must be a table of counter = formula")))),
     Optional("game", Table("counter = its starting value (a formula)", FORMULA_JSON,
-                           "must be a table of counter = formula")),
+                           Said(N_("must be a table of counter = formula")))),
 ), "counters kept from hand to hand")
 
 END = Map("end", (
     Optional("when", Formula("the game ends after a hand when this holds")),
-    Optional("winner", Choice({}, f"must be one of {', '.join(WINNER_MODES)}", WINNER_MODES)),
-    Optional("tie", Choice({}, "must be draw or continue", ("draw", "continue"))),
-    Optional("rank", Choice({}, "must be highest or lowest (which total is better)", ("highest", "lowest"))),
+    Optional("winner", Choice({}, Said(N_("must be one of {values}"), values=", ".join(WINNER_MODES)), WINNER_MODES)),
+    Optional("tie", Choice({}, Said(N_("must be draw or continue")), ("draw", "continue"))),
+    Optional("rank", Choice({}, Said(N_("must be highest or lowest (which total is better)")), ("highest", "lowest"))),
     Optional("description", Text()),
     Optional("first_to", Formula("the first side whose total reaches this wins")),
-    Optional("rest_of_deal", Choice({}, "must be void (the points after the winning one are not scored) or scored",
+    Optional("rest_of_deal", Choice({}, Said(N_("must be void (the points after the winning one are not scored) or scored")),
                                     ("void", "scored"))),
 ), "when the game ends and who wins")
 
 DISPLAY = Map("display", (
-    Optional("side", Table("label = formula, shown per side", FORMULA_JSON, "must be a table of label = formula")),
+    Optional("side", Table("label = formula, shown per side", FORMULA_JSON, Said(N_("must be a table of label = formula")))),
     Optional("next", Table("label = formula, shown for the next hand", FORMULA_JSON,
-                           "must be a table of label = formula")),
+                           Said(N_("must be a table of label = formula")))),
     Optional("info", TextList("lines shown under the standings")),
     Optional("info_when", TextList("per info line, a formula of the options when it is shown ('' = always)")),
     Optional("sheet_below", Text("the side counter written below the line")),
@@ -200,7 +201,8 @@ SECTIONS: tuple[tuple[str, Kind], ...] = (
 VARIANT_EXTRA = (Optional("remove", TextList("ids of checks, score lines and rules to drop")),
                  Optional("name", Text()), Optional("names", TextMap()), Optional("description", Text()))
 VARIANT = Map("variant", (*(Optional(n, k) for n, k in SECTIONS if n != "game"),
-                         Optional("game", Kind({"type": "object"})), *VARIANT_EXTRA), unknown="unknown key in a variant")
+                         Optional("game", Kind({"type": "object"})), *VARIANT_EXTRA),
+              unknown=Said(N_("unknown key in a variant")))
 VARIANTS = Map("variants", entries=VARIANT, entry_names=r"^[a-z0-9_][a-z0-9_-]{0,40}$",
                description="overlays of the base ruleset, chosen as GAME:VARIANT")
 TOP = Map("ruleset", (
@@ -209,7 +211,7 @@ TOP = Map("ruleset", (
     Optional("variants", Section(VARIANTS)),
     Optional("translations", Kind({"type": "object", "description": "the texts in other languages, one table per "
                                    "language code (docs/rulesets.md); checked by scorepad/rules/translations.py"})),
-), "A scorepad ruleset: how a card game is scored.", unknown="unknown section")
+), "A scorepad ruleset: how a card game is scored.", unknown=Said(N_("unknown section")))
 
 
 # A derived ruleset (`rules derive`) names its base; the registry merges it over the base before

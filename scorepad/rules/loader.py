@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from scorepad.locale import N_, Said
 from scorepad.rules.cost import cost_problems
 from scorepad.rules.format import TOP
 from scorepad.rules.model import Ruleset, card_functions
@@ -68,7 +69,7 @@ def check_top(data: dict[str, Any], p: Problems) -> None:
     """Only known sections, and the format version this scorepad reads."""
     for key in data:
         if key not in TOP.allowed:
-            p.add(key, f"{TOP.unknown} (known: {', '.join(sorted(TOP.allowed))})")
+            p.add(key, Said(N_("{unknown} (known: {names})"), unknown=TOP.unknown, names=", ".join(sorted(TOP.allowed))))
     fmt = data.get("format", FORMAT_VERSION)
     if fmt != FORMAT_VERSION:
         p.add("format", f"this scorepad reads ruleset format {FORMAT_VERSION}, not {fmt!r}")

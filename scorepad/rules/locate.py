@@ -27,6 +27,7 @@ class Located:
     column: int
     key: str
     message: str
+    shown: str = ""   # the message in the language shown (`rules check` text); JSON keeps the English
 
     def as_dict(self) -> dict[str, Any]:
         return {"line": self.line, "column": self.column, "key": self.key, "message": self.message}
@@ -34,20 +35,24 @@ class Located:
 
 def locate(source: str, text: str, problems: list[str]) -> list[Located]:
     """Each problem line (`source: key: message`) with the line and column of its key in `text`."""
+    from scorepad.locale import shown
+
     index = _Index(text)
     out = []
     for problem in problems:
         rest = problem.removeprefix(f"{source}: ")
+        local = shown(problem).removeprefix(f"{source}: ")   # the frame is the same in every language
         found = TOML_POSITION.search(rest)
         if found:  # a TOML syntax error says where it is
-            out.append(Located(int(found.group(1)), int(found.group(2)), "", rest))
+            out.append(Located(int(found.group(1)), int(found.group(2)), "", rest, local))
             continue
         key, sep, message = rest.partition(": ")
         where = index.find(key) if sep and "\n" not in key else None
         if where is None:
-            out.append(Located(1, 1, "", rest))
+            out.append(Located(1, 1, "", rest, local))
         else:
-            out.append(Located(where[0], where[1], key, message))
+            local_key, _sep, local_message = local.partition(": ")
+            out.append(Located(where[0], where[1], key, message, local_message if local_key == key else message))
     return out
 
 

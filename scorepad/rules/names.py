@@ -11,6 +11,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from scorepad.errors import FormulaError
+from scorepad.locale import N_, Said
 from scorepad.record import record
 from scorepad.rules.expr import Formula, compile_formula
 from scorepad.rules.problems import Problems
@@ -27,7 +28,7 @@ TEMPLATE_RE = re.compile(r"\{([^{}]+)\}")
 
 def name_ok(name: str, key: str, p: Problems) -> bool:
     if not NAME_RE.match(name) or name.startswith(("all_", "others_", "team_", "_")):
-        p.add(key, "a name is lower-case letters, digits and _ (not starting with all_, others_ or team_)")
+        p.add(key, Said(N_("a name is lower-case letters, digits and _ (not starting with all_, others_ or team_)")))
         return False
     return True
 
@@ -113,14 +114,15 @@ def declare(options: Iterable[str], tables: Iterable[str], fields: Mapping[str, 
     setup = set(options) | set(tables) | {"n_players", "n_sides", "players", "sides", "none"}
     for n in options + tables:
         if n in RESERVED:
-            p.add(n, f"{n!r} is a reserved name")
+            p.add(n, Said(N_("{name} is a reserved name"), name=repr(n)))
     seen: set[str] = set()
     for n in [*fields, *hand_lets, *player_lets, *side_lets, *side_state, *game_state, *options, *tables]:
         if n in seen:
-            p.add(n, f"the name {n!r} is declared twice (fields, lets, state, options and tables share one namespace)")
+            p.add(n, Said(N_("the name {name} is declared twice (fields, lets, state, options and tables share one "
+                             "namespace)"), name=repr(n)))
         seen.add(n)
         if n in RESERVED and n not in ("score", "status"):
-            p.add(n, f"{n!r} is a reserved name")
+            p.add(n, Said(N_("{name} is a reserved name"), name=repr(n)))
         name_ok(n, n, p)
     game_counters = set(game_state)
     return Names(

@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
+from scorepad.locale import N_, Said
 from scorepad.record import field, record
 from scorepad.rules.expr import MAX_NUMBER
 
@@ -94,19 +95,19 @@ class Choice(Kind):
 
 
 def Text(description: str = "") -> Kind:
-    return _Text({"type": "string", "maxLength": MAX_TEXT, **_described(description)}, "must be text")
+    return _Text({"type": "string", "maxLength": MAX_TEXT, **_described(description)}, Said(N_("must be text")))
 
 
 def Bool(description: str = "") -> Kind:
-    return _Bool({"type": "boolean", **_described(description)}, "must be true or false")
+    return _Bool({"type": "boolean", **_described(description)}, Said(N_("must be true or false")))
 
 
 def TextList(description: str = "", items: Mapping[str, Any] | None = None) -> Kind:
     return _TextList({"type": "array", "items": dict(items or {"type": "string", "maxLength": MAX_TEXT}),
-                      **_described(description)}, "must be a list of text")
+                      **_described(description)}, Said(N_("must be a list of text")))
 
 
-def TextMap(description: str = "", message: str = "must be a table of language = name") -> Kind:
+def TextMap(description: str = "", message: str = Said(N_("must be a table of language = name"))) -> Kind:
     return _TextMap({"type": "object", "additionalProperties": {"type": "string", "maxLength": MAX_TEXT},
                      **_described(description)}, message)
 
@@ -169,7 +170,7 @@ class Map:
     name: str
     keys: tuple[Key, ...] = ()
     description: str = ""
-    unknown: str = "unknown key"
+    unknown: str = Said(N_("unknown key"))
     entries: Map | None = None
     entry_names: str | None = None      # a pattern the names of `entries` follow
     array: bool = False                 # [[name]]: a list of such tables
@@ -234,7 +235,7 @@ def validate(value: Mapping[str, Any], m: Map, where: str, p: Problems) -> dict[
     for k, v in value.items():
         key = f"{where}.{k}" if where else str(k)
         if k not in allowed:
-            p.add(key, f"{m.unknown} (known: {', '.join(sorted(allowed))})")
+            p.add(key, Said(N_("{unknown} (known: {names})"), unknown=m.unknown, names=", ".join(sorted(allowed))))
             continue
         kind = allowed[k].kind
         if kind.message is not None and not kind.ok(v):
@@ -248,4 +249,5 @@ def unknown_keys(value: Mapping[str, Any], m: Map, where: str, p: Problems) -> N
     """Only the unknown keys (for tables whose values a reader checks in its own words)."""
     for k in value:
         if k not in m.allowed:
-            p.add(f"{where}.{k}", f"{m.unknown} (known: {', '.join(sorted(m.allowed))})")
+            p.add(f"{where}.{k}", Said(N_("{unknown} (known: {names})"), unknown=m.unknown,
+                                       names=", ".join(sorted(m.allowed))))

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from scorepad.errors import RulesetError
+from scorepad.locale import N_, Said
 from scorepad.rules.schema import MAX_TEXT
 
 MAX_FILE_BYTES = 256 * 1024
@@ -20,8 +21,8 @@ def parse_toml(text: str, source: str) -> dict[str, Any]:
     """The TOML of a ruleset's text, parsed every time it is read: no parsed copy is kept anywhere
     (a copy kept on disk would be trusted on its name; parsing a pinned text costs a few ms)."""
     if len(text.encode("utf-8", "surrogatepass")) > MAX_FILE_BYTES:
-        raise RulesetError(f"{source}: the file is larger than {MAX_FILE_BYTES // 1024} KiB",
-                           [f"{source}: the file is larger than {MAX_FILE_BYTES // 1024} KiB"])
+        msg = Said(N_("{source}: the file is larger than {kib} KiB"), source=source, kib=MAX_FILE_BYTES // 1024)
+        raise RulesetError(msg, [msg])
     return _parse(text, source)
 
 
@@ -30,10 +31,10 @@ def _parse(text: str, source: str) -> dict[str, Any]:
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        msg = f"{source}: not valid TOML: {exc}"
+        msg = Said(N_("{source}: not valid TOML: {detail}"), source=source, detail=str(exc))
         raise RulesetError(msg, [msg]) from None
     except RecursionError:
-        msg = f"{source}: the TOML nests too deeply"
+        msg = Said(N_("{source}: the TOML nests too deeply"), source=source)
         raise RulesetError(msg, [msg]) from None
     return data
 
@@ -42,15 +43,15 @@ def read_text(path: Path) -> str:
     try:
         raw = path.read_bytes()
     except OSError as exc:
-        msg = f"{path}: cannot read the file ({exc.strerror})"
+        msg = Said(N_("{path}: cannot read the file ({strerror})"), path=str(path), strerror=exc.strerror)
         raise RulesetError(msg, [msg]) from None
     if len(raw) > MAX_FILE_BYTES:
-        msg = f"{path}: the file is larger than {MAX_FILE_BYTES // 1024} KiB"
+        msg = Said(N_("{source}: the file is larger than {kib} KiB"), source=str(path), kib=MAX_FILE_BYTES // 1024)
         raise RulesetError(msg, [msg])
     try:
         return raw.decode("utf-8")
     except UnicodeDecodeError:
-        msg = f"{path}: the file is not UTF-8 text"
+        msg = Said(N_("{path}: the file is not UTF-8 text"), path=str(path))
         raise RulesetError(msg, [msg]) from None
 
 

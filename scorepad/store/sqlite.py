@@ -349,11 +349,14 @@ class Store:
                 raise UserError(_("{text} could be game {value} or {value2}; say which by its id").format(
                                     text=repr(text), value=', '.join(map(str, hits[:-1])), value2=hits[-1]))
         guess = did_you_mean([repr(n) for n in closest(text, [n for _, n in named])])
-        what = f"game called {text!r}"
         if text.strip().isdigit():
             last = self.db.execute("SELECT MAX(id) FROM games").fetchone()[0]
-            what, guess = f"game {text.strip()}", f" (the last game is {last})" if last is not None else ""
-        raise UserError(_("there is no {what}{guess}; `scorepad games` lists them").format(what=what, guess=guess))
+            if last is not None:
+                raise UserError(_("there is no game {n} (the last game is {last}); `scorepad games` lists them")
+                                .format(n=text.strip(), last=last))
+            raise UserError(_("there is no game {n}; `scorepad games` lists them").format(n=text.strip()))
+        raise UserError(_("there is no game called {name}{guess}; `scorepad games` lists them").format(
+                            name=repr(text), guess=guess))
 
     # The games without their ruleset's text: joined, SQLite hands Python a copy of the (10 kB) text
     # for every row, 90% of reading 5,000 games; `games` reads each pinned text once instead.

@@ -386,5 +386,17 @@ def audit_text(entries: list[dict[str, Any]]) -> str:
                             "{ruleset} with {players}; {n} hands (typed: {typed})", len(d.get('hands', []))).format(
                 ruleset=d.get('ruleset'), players=", ".join(d.get('players', [])), n=len(d.get('hands', [])),
                 typed=" | ".join(" ".join(h['typed']) for h in d.get('hands', [])))
-        lines.append(f"{e['at'][:19].replace('T', ' ')}  {e['action']:<8} {what}".rstrip())
-    return "\n".join(lines) or _("No changes recorded.")
+        lines.append((e["at"][:19].replace("T", " "), action_word(e["action"]), what))
+    width = max([8, *(len(word) for _at, word, _what in lines)])
+    return "\n".join(f"{at}  {word:<{width}} {what}".rstrip() for at, word, what in lines) or _("No changes recorded.")
+
+
+AUDIT_ACTIONS = {"new": N_("new"), "undo": N_("undo"), "edit": N_("edit"), "redo": N_("redo"),
+                 "rescore": N_("rescore"), "rename": N_("rename"), "abandon": N_("abandon"), "delete": N_("delete"),
+                 "bid": N_("bid"), "undo bid": N_("undo bid"), "finish": N_("finish")}
+"""The actions of the audit trail as `log` names them (the stored action and `log --json` keep the ids)."""
+
+
+def action_word(action: str) -> str:
+    """An action of the audit trail in the language shown; one this scorepad does not know, as stored."""
+    return _(AUDIT_ACTIONS[action]) if action in AUDIT_ACTIONS else action

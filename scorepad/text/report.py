@@ -16,7 +16,7 @@ from datetime import date
 from typing import Any
 
 from scorepad.locale import _, current, ngettext
-from scorepad.text.season_lines import PlayerLine, column_label
+from scorepad.text.season_lines import PlayerLine, cell, column_label
 
 # Well-separated colours (Tableau 10 and two more); beyond them, hues spread evenly around the wheel.
 PALETTE = ["#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#17becf",
@@ -186,7 +186,7 @@ def season_html(title: str, rows: Sequence[dict[str, Any]], columns: Sequence[st
     for r in rows:
         cells = []
         for c in columns:
-            v = r.get(c)
+            v = cell(c, r.get(c))
             sort_value = "" if v is None else v
             cells.append(f'<td data-v="{_esc(sort_value)}">{_esc("-" if v is None else local_number(v, lang))}</td>')
         body.append(f"<tr>{''.join(cells)}</tr>")

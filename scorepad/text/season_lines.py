@@ -58,6 +58,17 @@ COLUMN_LABELS = {"player": N_("player"), "games": N_("games"), "wins": N_("wins"
                  "uncertainty": N_("uncertainty"), "last5": N_("last5")}
 """The columns as headed in the text tables (CSV and JSON keep the ids; English shows the ids)."""
 
+RESULT_LETTERS = {"W": N_("W"), "D": N_("D"), "L": N_("L")}
+"""The letters of the `last5` column (a win, a draw, a loss) in the text tables and the html page, each
+language's own (et V/R/K: võit and viik share a V; ru and uk В/Н/П); CSV and JSON keep W, D, L."""
+
+
+def cell(column: str, value: Any) -> Any:
+    """A value of the season table as shown in the language shown (the `last5` letters)."""
+    if column == "last5" and isinstance(value, str):
+        return "".join(_(RESULT_LETTERS[c]) if c in RESULT_LETTERS else c for c in value)
+    return value
+
 
 def column_label(column: str, counters: Mapping[str, str] | None = None) -> str:
     """A column's heading in the language shown; `counters`: the language's words for the counters of

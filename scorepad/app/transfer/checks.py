@@ -40,7 +40,7 @@ from scorepad.engine.assignments import copies_problems, split_assignments, type
 from scorepad.engine.game import Game, Side, active_players, finish_game, initial_state, resolve_options
 from scorepad.engine.scoring import apply_hand
 from scorepad.errors import ScorepadError, UserError
-from scorepad.locale import _
+from scorepad.locale import _, ngettext, shown
 from scorepad.rules.loader import load_text
 from scorepad.store import text_hash
 from scorepad.store.sqlite import gc_paused
@@ -362,10 +362,13 @@ def side_problems(rs: Any, players: list[str], sides: list[dict[str, Any]], wher
     for k, s in enumerate(sides):
         for m, seat in enumerate(s["members"]):
             if seat >= n:
-                return [f"{where}[{k}].members[{m}]: seat {seat}, but there are {n} players (seats 0-{n - 1})"]
+                return [ngettext("{where}[{k}].members[{m}]: seat {seat}, but there is {n} player (seats 0-{last})",
+                                 "{where}[{k}].members[{m}]: seat {seat}, but there are {n} players (seats 0-{last})",
+                                 n).format(where=where, k=k, m=m, seat=seat, n=n, last=n - 1)]
     if rs.sides_kind != "partnership":
         if [(s["name"], s["members"]) for s in sides] != [(p, [i]) for i, p in enumerate(players)]:
-            return [f"{where}: in {rs.name} each player is a side of his own, named after him, in seating order"]
+            return [_("{where}: in {name} each player is a side of his own, named after him, in seating order").format(
+                        where=where, name=rs.name)]
         return []
     out = []
     if len(sides) != len(rs.partnerships):
@@ -386,7 +389,9 @@ def side_problems(rs: Any, players: list[str], sides: list[dict[str, Any]], wher
 def option_problems(rs: Any, options: Mapping[str, Any], where: str, complete: bool) -> list[str]:
     """Option values of the ruleset's types and ranges; `complete`: every option present (an export)."""
 
-    out = [f"{where}.{key}: {rs.name} has no such option (options: {', '.join(rs.options) or 'none'})"
+    out = [(_("{where}.{key}: {name} has no such option (options: {options})").format(
+                where=where, key=key, name=rs.name, options=", ".join(rs.options)) if rs.options else
+            _("{where}.{key}: {name} has no such option (options: none)").format(where=where, key=key, name=rs.name))
            for key in options if key not in rs.options]
     for key, o in rs.options.items():
         if key not in options:
@@ -409,7 +414,7 @@ def option_problems(rs: Any, options: Mapping[str, Any], where: str, complete: b
         try:
             resolve_options(rs, options)
         except UserError as exc:
-            out.append(f"{where}: {exc.message}")
+            out.append(f"{where}: {shown(exc.message)}")
     return out
 
 
@@ -422,9 +427,12 @@ def replay_problems(game: Any, g: Mapping[str, Any], where: str,
     active = sorted(((j, h) for j, h in enumerate(g["hand_rows"]) if h["status"] == "active"), key=lambda x: x[1]["n"])
     numbers = [h["n"] for _, h in active]
     if numbers != list(range(1, len(active) + 1)):
-        return [f"{where}.hand_rows: the active hands are numbered {numbers[:10]}; they must be 1, 2, 3 ... once each"]
+        return [_("{where}.hand_rows: the active hands are numbered {numbers}; they must be 1, 2, 3 ... once each")
+                .format(where=where, numbers=numbers[:10])]
     if g["hands"] != len(active):
-        return [f"{where}.hands: {g['hands']}, but the game has {len(active)} active hands"]
+        return [ngettext("{where}.hands: {hands}, but the game has {n} active hand",
+                         "{where}.hands: {hands}, but the game has {n} active hands", len(active)).format(
+                    where=where, hands=g["hands"], n=len(active))]
     texts = {} if texts is None else texts
     states = [initial_state(game)]   # before hand 1, after hand 1, ...: what a retired row was typed against
     for j, h in active:
@@ -440,14 +448,16 @@ def replay_problems(game: Any, g: Mapping[str, Any], where: str,
         try:
             state = finish_game(game, state).state
         except ScorepadError as exc:
-            return [f"{where}.finished: the game cannot be finished: {exc.message}"]
+            return [_("{where}.finished: the game cannot be finished: {message}").format(
+                        where=where, message=shown(exc.message))]
     equal, text = _as_stored(state, g["state"])
     texts[-1] = (text,)
     if not equal:
-        return [f"{where}.state: differs from a replay of its hands with the pinned ruleset"]
+        return [_("{where}.state: differs from a replay of its hands with the pinned ruleset").format(where=where)]
     if g["finished"] != bool(state["finished"]):
-        return [(f"{where}.finished: {str(g['finished']).lower()}, but the replayed game "
-                f"{'has' if state['finished'] else 'has not'} ended")]
+        said = (_("{where}.finished: {value}, but the replayed game has ended") if state["finished"] else
+                _("{where}.finished: {value}, but the replayed game has not ended"))
+        return [said.format(where=where, value=str(g["finished"]).lower())]
     if "pending_bid" in g:
         return pending_bid_problems(game, state, g["pending_bid"], f"{where}.pending_bid")
     return []
@@ -462,27 +472,27 @@ def _replayed(game: Any, state: Any, h: Mapping[str, Any], at: str, texts: dict[
     stored. Each value is compared by its JSON (as `same`); the stored side's is kept in `texts`."""
 
     if state["finished"]:
-        return f"{at}: the game had ended before hand {h['n']}"
+        return _("{at}: the game had ended before hand {n}").format(at=at, n=h["n"])
     try:
         hand, _missing = type_hand(game, split_assignments(game, h["typed"]), active_players(game, state))
     except ScorepadError as exc:
-        return f"{at}.typed: {exc.message}"
+        return f"{at}.typed: {shown(exc.message)}"
     equal, stored_hand = _as_stored(hand, h["hand"])
     if not equal:
-        return f"{at}.hand: not the values typed in {at}.typed"
+        return _("{at}.hand: not the values typed in {at}.typed").format(at=at)
     copies = copies_problems(game, hand)
     if copies:
-        return f"{at}.typed: {copies[0]}"
+        return f"{at}.typed: {shown(copies[0])}"
     try:
         result = apply_hand(game, state, hand)
     except ScorepadError as exc:
-        return f"{at}: the hand cannot be scored: {exc.message}"
+        return _("{at}: the hand cannot be scored: {message}").format(at=at, message=shown(exc.message))
     row = hand_row(h["n"], h["typed"], hand, result, h["created"])
     stored = [written_json(h["typed"]), stored_hand]
     for key in _HAND_KEYS:
         equal, text = _as_stored(getattr(row, key), h[key])
         if not equal:
-            return f"{at}.{key}: differs from a replay of the hand with the pinned ruleset"
+            return _("{at}.{key}: differs from a replay of the hand with the pinned ruleset").format(at=at, key=key)
         stored.append(text)
     texts[j] = tuple(stored)
     return result.state
@@ -504,7 +514,7 @@ def retired_problems(game: Any, g: Mapping[str, Any], states: list[Any], where: 
         except ScorepadError:
             continue
         if not same(hand, h["hand"]):
-            return [f"{at}.hand: not the values typed in {at}.typed"]
+            return [_("{at}.hand: not the values typed in {at}.typed").format(at=at)]
     return []
 
 
@@ -512,11 +522,11 @@ def pending_bid_problems(game: Any, state: dict[str, Any], typed: list[str], whe
     """A bid written down for the coming hand: only bidding fields, a whole bid that `scorepad bid` accepts."""
 
     if state["finished"]:
-        return [f"{where}: the game has ended, so no bid can be waiting for its next hand"]
+        return [_("{where}: the game has ended, so no bid can be waiting for its next hand").format(where=where)]
     if not bidding_fields(game.ruleset):
-        return [f"{where}: {game.ruleset.name} has no fields written down at bid time"]
+        return [_("{where}: {name} has no fields written down at bid time").format(where=where, name=game.ruleset.name)]
     try:
         found = bid_problems(game, state, split_assignments(game, typed, strict=True))
     except ScorepadError as exc:
         found = [exc.message]
-    return [f"{where}: {found[0]}"] if found else []
+    return [f"{where}: {shown(found[0])}"] if found else []

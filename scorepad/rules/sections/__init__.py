@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from scorepad.locale import N_, Said
 from scorepad.rules.problems import Problems
 from scorepad.rules.schema import Map, validate
 
@@ -16,7 +17,7 @@ def section(data: dict[str, Any], name: str, m: Map | None, p: Problems) -> dict
     """A top-level table, checked against its declaration (None: a table of names the reader checks)."""
     value = data.get(name, {})
     if not isinstance(value, dict):
-        p.add(name, "must be a table")
+        p.add(name, Said(N_("must be a table")))
         return {}
     return validate(value, m, name, p) if m is not None else value
 
@@ -25,6 +26,6 @@ def entries(data: dict[str, Any], name: str, p: Problems) -> list[dict[str, Any]
     """A list section ([[check]], [[score]], [[rule]])."""
     value = data.get(name, [])
     if not isinstance(value, list) or not all(isinstance(v, dict) for v in value):
-        p.add(name, f"must be a list of tables ([[{name}]])")
+        p.add(name, Said(N_("must be a list of tables ([[{name}]])"), name=name))
         return []
     return value

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from scorepad.locale import N_, Said
 from scorepad.rules.format import CHECK
 from scorepad.rules.model import Check
 from scorepad.rules.names import Compiler, Names
@@ -21,10 +22,10 @@ def read_checks(data: dict[str, Any], names: Names, comp: Compiler, p: Problems)
         per = spec.get("per", "hand")
         context = contexts.get(per) if isinstance(per, str) else None
         if context is None:
-            p.add(key + ".per", "must be hand, player or side")
+            p.add(key + ".per", Said(N_("must be hand, player or side")))
             continue
         if "ok" not in spec or "message" not in raw:
-            p.add(key, "a check needs ok (the condition that must hold) and message")
+            p.add(key, Said(N_("a check needs ok (the condition that must hold) and message")))
             continue
         ok = comp(spec["ok"], key + ".ok", context)
         when = comp(spec["when"], key + ".when", context) if "when" in spec else None

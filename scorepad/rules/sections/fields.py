@@ -10,6 +10,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
+from scorepad.locale import N_, Said
 from scorepad.rules.format import COMBO, FIELD
 from scorepad.rules.model import Check, Combo, FieldDef, field_order
 from scorepad.rules.names import Compiler, Names
@@ -27,7 +28,7 @@ def field_tables(data: dict[str, Any], p: Problems) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for fname, spec in section(data, "fields", None, p).items():
         if not isinstance(spec, dict):
-            p.add(f"fields.{fname}", "must be a table with a type")
+            p.add(f"fields.{fname}", Said(N_("must be a table with a type")))
             continue
         out[fname] = validate(spec, FIELD, f"fields.{fname}", p)
     return out
@@ -77,7 +78,7 @@ def read_field(fname: str, spec: Mapping[str, Any], fields_raw: Mapping[str, Any
     words = {str(k).lower(): v for k, v in spec.get("words", {}).items()}
     values = tuple(str(v).lower() for v in spec.get("values", [])) if isinstance(spec.get("values", []), list) else ()
     if ftype == "word" and not values:
-        p.add(key + ".values", "a word field lists its legal values")
+        p.add(key + ".values", Said(N_("a word field lists its legal values")))
     synonyms_raw = spec.get("synonyms", {})
     synonyms = {str(k).lower(): str(v).lower() for k, v in synonyms_raw.items()} if isinstance(synonyms_raw, dict) else {}
     pattern = None

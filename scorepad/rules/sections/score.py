@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from scorepad.locale import N_, Said
 from scorepad.rules.format import SCORE
 from scorepad.rules.model import ScoreItem
 from scorepad.rules.names import Compiler, Names
@@ -21,12 +22,12 @@ def read_scores(data: dict[str, Any], side_counters: set[str], names: Names, com
         spec = validate(raw, SCORE, key, p)
         per = spec.get("per", "side")
         if per not in ("player", "side"):
-            p.add(key + ".per", "must be player or side")
+            p.add(key + ".per", Said(N_("must be player or side")))
             continue
         context = names.player if per == "player" else names.side
         pts = comp(spec.get("points"), key + ".points", context) if "points" in spec else None
         if "points" not in spec:
-            p.add(key, "a score line needs points")
+            p.add(key, Said(N_("a score line needs points")))
         when = comp(spec["when"], key + ".when", context) if "when" in spec else None
         to = spec.get("to", ["score"])
         if isinstance(to, str):

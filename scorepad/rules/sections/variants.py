@@ -8,6 +8,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from scorepad.errors import RulesetError
+from scorepad.locale import N_, Said
 from scorepad.rules.format import VARIANT
 from scorepad.rules.names import NAME_RE
 from scorepad.rules.problems import Problems
@@ -87,8 +88,11 @@ def apply_variant(data: dict[str, Any], variant: str | None, source: str) -> dic
     if variant is None:
         return data
     if not isinstance(variants, dict) or variant not in variants:
-        known = ", ".join(variants) if isinstance(variants, dict) and variants else "none"
-        raise RulesetError(f"{source}: unknown variant {variant!r} (variants: {known})")
+        if isinstance(variants, dict) and variants:
+            raise RulesetError(Said(N_("{source}: unknown variant {variant} (variants: {known})"), source=source,
+                                    variant=repr(variant), known=", ".join(variants)))
+        raise RulesetError(Said(N_("{source}: unknown variant {variant} (variants: none)"), source=source,
+                                variant=repr(variant)))
     overlay = dict(variants[variant])
     overlay.pop("name", None)
     overlay.pop("names", None)
