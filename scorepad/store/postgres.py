@@ -402,6 +402,9 @@ class PgStore(Store):
     def set_meta(self, key: str, value: str) -> None:
         super().set_meta(self._meta_key(key), value)
 
+    def new_game_number(self, db: Any) -> int | None:
+        return None   # the identity column's (a scorer may insert a game, and has no right to its sequence)
+
     def create_game(self, **kwargs: Any) -> int:
         current = kwargs.pop("make_current", True)
         game_id = super().create_game(**kwargs, make_current=False)

@@ -241,18 +241,25 @@ class Store:
             if self.pin_ruleset(db, ruleset_id, ruleset_text, ruleset_source) != ruleset_hash:
                 raise StoreError(_("the ruleset hash {ruleset_hash} is not the hash of its text").format(
                                      ruleset_hash=ruleset_hash))
-            game_id = self.next_ids(db, "games", 1)[0]
-            db.execute(
-                "INSERT INTO games(id, uid, ruleset_id, ruleset_hash, variant, name, season, players, sides,"
-                " options, created, state) VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (game_id, uid or _uuid4_hex(), ruleset_id, ruleset_hash, variant, name, season, dumps(list(players)),
-                 dumps(sides), dumps(options), created or now(), dumps(state)))
+            number = self.new_game_number(db)
+            cur = db.execute(
+                f"INSERT INTO games({'id, ' if number else ''}uid, ruleset_id, ruleset_hash, variant, name, season,"
+                f" players, sides, options, created, state) VALUES({'?, ' if number else ''}?, ?, ?, ?, ?, ?, ?, ?,"
+                " ?, ?, ?)",
+                (*([number] if number else []), uid or _uuid4_hex(), ruleset_id, ruleset_hash, variant, name, season,
+                 dumps(list(players)), dumps(sides), dumps(options), created or now(), dumps(state)))
+            game_id = number or int(cur.lastrowid or 0)
             db.execute("INSERT INTO audit(game_id, at, action, hand_n, detail) VALUES(?, ?, 'new', NULL, ?)",
                        (game_id, now(), dumps({"players": list(players), "options": options})))
             if make_current:
                 db.execute("INSERT INTO meta(key, value) VALUES('current_game', ?) "
                            "ON CONFLICT(key) DO UPDATE SET value = excluded.value", (str(game_id),))
         return game_id
+
+    def new_game_number(self, db: sqlite3.Connection) -> int | None:
+        """Inside a write: the number a new game gets, past every game and deleted game (next_ids); a
+        server's identity column never gives a number twice, and chooses it there (None)."""
+        return self.next_ids(db, "games", 1)[0]
 
     def pin_ruleset(self, db: sqlite3.Connection, ruleset_id: str, text: str, source: str) -> str:
         """Inside a write: keep `text` under its own hash and return that hash.
