@@ -1,5 +1,7 @@
 """`scorepad verify`: every game replayed from its stored hands and pinned ruleset, and compared
-with what is stored (in several processes for a large database)."""
+with what is stored (in several processes for a large database): each active hand's points,
+breakdown, events and state, and the game's cached totals, equal as JSON as `import` compares them;
+with `retype`, each hand's typed text typed again too, as `import` types it."""
 
 from __future__ import annotations
 
@@ -7,8 +9,11 @@ import os
 from collections.abc import Sequence
 from typing import Any
 
-from scorepad.app.games import game_of
-from scorepad.engine.game import finish_game, initial_state
+from scorepad.app.games import game_of, hand_row
+from scorepad.app.shapes import scan
+from scorepad.app.transfer.schema import TYPED, canonical_json, written_json
+from scorepad.engine.assignments import copies_problems, split_assignments, type_hand
+from scorepad.engine.game import Game, active_players, finish_game, initial_state
 from scorepad.engine.scoring import apply_hand
 from scorepad.errors import ScorepadError
 from scorepad.locale import _, shown
@@ -22,8 +27,12 @@ PARALLEL_HANDS = 5000  # a database with more hands than this is verified by one
 CHUNKS_PER_WORKER = 16  # the games go out in runs of about this share of the hands, to whichever process is free
 
 
-def verify(store: Store, workers: int | None = None) -> list[str]:
+def verify(store: Store, workers: int | None = None, retype: bool = False) -> list[str]:
     """Replay every game from its stored hands and pinned ruleset; one line per difference.
+
+    `retype`: also type each active hand's stored text again, which must give the values stored with
+    it (what `import` checks too); it more than doubles the time (typing a hand costs more than
+    scoring it).
 
     Games replay independently, so a large database is shared out among `workers` processes (one
     per core by default, where processes can be forked): in runs of consecutive games of about equal
@@ -41,9 +50,9 @@ def verify(store: Store, workers: int | None = None) -> list[str]:
 
     spec = _spec(store)
     if workers <= 1 or len(rows) < 2 or "fork" not in multiprocessing.get_all_start_methods() or spec is None:
-        return problems + _verify_rows(store, rows)
+        return problems + _verify_rows(store, rows, retype)
     global _VERIFY_JOB
-    _VERIFY_JOB = (spec, rows)
+    _VERIFY_JOB = (spec, rows, retype)
     chunks = _runs(rows, max(1, total // (workers * CHUNKS_PER_WORKER)))
     try:
         with multiprocessing.get_context("fork").Pool(min(workers, len(chunks))) as pool:
@@ -76,62 +85,112 @@ def _spec(store: Store) -> str | None:
     return None
 
 
-_VERIFY_JOB: tuple[str, list[GameRow]] | None = None  # what forked workers inherit
+_VERIFY_JOB: tuple[str, list[GameRow], bool] | None = None  # what forked workers inherit
 _WORKER_STORE: list[Store] = []  # a worker's own connection, opened for its first run
 
 
 def _verify_chunk(indexes: range) -> list[str]:
     """In a worker: the problems of a run of games (by their index in the job), in order."""
     assert _VERIFY_JOB is not None
-    spec, rows = _VERIFY_JOB
+    spec, rows, retype = _VERIFY_JOB
     if not _WORKER_STORE:  # a connection of its own: the parent's is not shared across a fork
 
         _WORKER_STORE.append(open_store(spec))
-    return _verify_rows(_WORKER_STORE[0], [rows[i] for i in indexes])
+    return _verify_rows(_WORKER_STORE[0], [rows[i] for i in indexes], retype)
 
 
-def _verify_rows(store: Store, rows: Sequence[GameRow]) -> list[str]:
+def _verify_rows(store: Store, rows: Sequence[GameRow], retype: bool = False) -> list[str]:
     out = []
     for k in range(0, len(rows), READ_GAMES):
         run = rows[k:k + READ_GAMES]
         hands = _active_hands(store, [row.id for row in run])
-        for row in run:
-            out += _verify_game(row, hands.get(row.id, []))
+        with gc_paused():
+            for row in run:
+                out += _verify_game(row, hands.get(row.id, []), retype)
     return out
 
 
-def _active_hands(store: Store, ids: list[int]) -> dict[int, list[tuple[int, Any, Any]]]:
-    """(n, hand, state after it) of each active hand of these games, in order: what a replay reads,
-    one statement for a run of games (a round trip each on a server)."""
-    out: dict[int, list[tuple[int, Any, Any]]] = {}
+# n, then the stored texts of typed, hand, points, breakdown, events and state
+StoredHand = tuple[int, str, str, str, str, str, str]
+
+
+_COMPARED = ("points", "breakdown", "events", "state")  # a hand's columns made by scoring it
+
+
+def _active_hands(store: Store, ids: list[int]) -> dict[int, list[StoredHand]]:
+    """Each active hand of these games, in order, as stored: one statement for a run of games (a round
+    trip each on a server). The texts are parsed only where needed: a replayed value is compared
+    with a stored one by its text first."""
+    out: dict[int, list[StoredHand]] = {}
     marks = ", ".join("?" for _ in ids)
-    with gc_paused():
-        for gid, n, hand, state in store.db.execute(
-                f"SELECT game_id, n, hand, state FROM hands WHERE status = 'active' AND game_id IN ({marks})"
-                " ORDER BY game_id, n", ids):
-            out.setdefault(gid, []).append((n, loads(hand), loads(state)))
+    for gid, n, typed, hand, points, breakdown, events, state in store.db.execute(
+            "SELECT game_id, n, typed, hand, points, breakdown, events, state FROM hands"
+            f" WHERE status = 'active' AND game_id IN ({marks}) ORDER BY game_id, n", ids):
+        out.setdefault(gid, []).append((n, typed, hand, points, breakdown, events, state))
     return out
 
 
-def _verify_game(row: GameRow, hands: list[tuple[int, Any, Any]]) -> list[str]:
+def _same_as_stored(replayed: Any, text: str) -> bool:
+    """Whether a replayed value is the stored text's value, equal as JSON as `import` compares them
+    (`canonical_json`: True is not 1, 1.0 is not 1, key order does not matter). Mostly the text is
+    the one the store wrote from the same value, and one encoding decides."""
+    try:
+        if written_json(replayed) == text:
+            return True
+    except ValueError:  # NaN or an infinity: no stored value (import refuses them)
+        return False
+    try:
+        return canonical_json(replayed) == canonical_json(loads(text))
+    except (ValueError, RecursionError, TypeError):  # not JSON (or keys that do not sort: never stored)
+        return False
+
+
+def _verify_game(row: GameRow, hands: list[StoredHand], retype: bool = False) -> list[str]:
     problems = []
     if row.damaged is not None:
         problems.append(_("game {id}: its cached totals are damaged ({value}); they are read from its last "
                           "hand until the next hand is recorded").format(id=row.id, value=row.damaged))
+    numbers = [h[0] for h in hands]
+    if numbers != list(range(1, len(hands) + 1)):
+        problems.append(_("game {id}: its active hands are numbered {value}; they must be 1, 2, 3 ... once "
+                          "each").format(id=row.id, value=numbers[:10]))
     try:
         game = game_of(row)
 
         check_translations(game.ruleset)   # every language's texts, as when the game began
         state = initial_state(game)
-        for n, hand, stored in hands:
-            state = apply_hand(game, state, hand).state
-            if state != stored:
-                problems.append(_("game {id}: hand {n} replays to a different state").format(id=row.id, n=n))
-                break
+        named = False  # a hand of this game named already: only the first (an altered ruleset changes them all)
+        for n, typed, hand_text, *stored in hands:
+            if state["finished"]:
+                problems.append(_("game {id}: hand {n} follows the end of the game").format(id=row.id, n=n))
+                return problems
+            try:
+                hand = loads(hand_text)
+            except (ValueError, RecursionError):
+                hand = None
+            if type(hand) is not dict:
+                problems.append(_("game {id}: hand {n}: the stored values are not a JSON table").format(
+                    id=row.id, n=n))
+                return problems
+            if retype and not named:
+                wrong = _retyped(game, state, typed, hand_text, row.id, n)
+                if wrong is not None:
+                    problems.append(wrong)
+                    named = True
+            result = apply_hand(game, state, hand)
+            if not named:
+                replayed = hand_row(n, [], hand, result, "-")
+                differ = [key for key, text in zip(_COMPARED, stored, strict=True)
+                          if not _same_as_stored(getattr(replayed, key), text)]
+                if differ:
+                    problems.append(_("game {id}: hand {n} does not replay to its stored {values}").format(
+                        id=row.id, n=n, values=", ".join(differ)))
+                    named = True
+            state = result.state
         if row.state.get("finished") and not state["finished"]:
             replayed_finish = finish_game(game, state).state
             state = replayed_finish
-        if state != row.state:
+        if canonical_json(state) != canonical_json(row.state):
             problems.append(_("game {id}: the cached totals differ from a replay ({value} stored, {value2} "
                                "replayed)").format(
                                 id=row.id, value=[s['score'] for s in row.state['sides']],
@@ -139,3 +198,28 @@ def _verify_game(row: GameRow, hands: list[tuple[int, Any, Any]]) -> list[str]:
     except ScorepadError as exc:
         problems.append(_("game {id}: cannot be replayed: {message}").format(id=row.id, message=shown(exc.message)))
     return problems
+
+
+def _retyped(game: Game, state: Any, typed_text: str, hand_text: str, gid: int, n: int) -> str | None:
+    """What is wrong with hand n's typed text: typed again as `import` types it (checks.py `_replayed`),
+    it must give the values stored with it. None: it does."""
+    try:
+        typed = loads(typed_text)
+    except (ValueError, RecursionError):
+        typed = typed_text  # not JSON: its shape says what it is not
+    said = scan(typed, "typed")
+    if not said:
+        TYPED.check(typed, "typed", said)
+    try:
+        if not said:
+            hand, _missing = type_hand(game, split_assignments(game, typed), active_players(game, state))
+            if not _same_as_stored(hand, hand_text):
+                return _("game {id}: hand {n}: its typed text ({typed}) does not give the values stored with "
+                         "it").format(id=gid, n=n, typed=" ".join(typed))
+            said = copies_problems(game, hand)
+    except ScorepadError as exc:
+        said = [exc.message]
+    if not said:
+        return None
+    return _("game {id}: hand {n}: its typed text does not type: {message}").format(id=gid, n=n,
+                                                                                   message=shown(said[0]))

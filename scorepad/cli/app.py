@@ -638,12 +638,13 @@ def log(game: str | None = typer.Option(None, "--game", metavar="GAME", help="ga
 
 
 @app.command("verify")
-def verify() -> None:
-    """Replay every game and compare with the stored totals (exit 1 if any differ)."""
+def verify(typed: bool = typer.Option(False, "--typed", help="also type every hand's text again, as import does "
+                                                             "(about twice as long)")) -> None:
+    """Replay every game and compare each hand and the totals with what is stored (exit 1 if any differ)."""
     from scorepad.app import verify as verification
 
     store = _store()
-    problems = verification.verify(store)
+    problems = verification.verify(store, retype=typed)
     for p in problems:
         typer.echo(p)
     n = len(store.games())
