@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from scorepad.errors import RulesetError, ScorepadError, UserError
-from scorepad.locale import Said, _
+from scorepad.locale import Said, _, current
 from scorepad.record import field, mutable_record
 from scorepad.rules import bundled as rules_index
 from scorepad.rules.bundled import bundled_dir
@@ -103,8 +103,6 @@ def derive(base: str, new_id: str, options: Mapping[str, str], name: str | None,
 def _check_not_bundled(new_id: str, base_id: str) -> None:
     """A derived ruleset under a bundled game's id (or alias) would be played instead of that game; only
     house rules of the game itself may take its id."""
-    from scorepad.locale import current
-
     other = bundled_entry(new_id)
     if other is not None and other.id != base_id:
         name = rules_index.name_of(other.id, current()) or rules_index.name_of(other.id, None) or other.id

@@ -14,6 +14,8 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from scorepad.locale import shown
+
 TOML_POSITION = re.compile(r"\(at line (\d+), column (\d+)\)")
 NAME_SECTIONS = (("fields",), ("let",), ("player",), ("side",), ("options",), ("tables",), ("state", "side"),
                  ("state", "game"))
@@ -35,8 +37,6 @@ class Located:
 
 def locate(source: str, text: str, problems: list[str]) -> list[Located]:
     """Each problem line (`source: key: message`) with the line and column of its key in `text`."""
-    from scorepad.locale import shown
-
     index = _Index(text)
     out = []
     for problem in problems:
