@@ -173,10 +173,18 @@ def bench_flat(tmp: Path, hands: int) -> dict[str, Any]:
 
 # --------------------------------------------------------------------------- 3. scale
 
+def renamed(event: str, names: dict[str, str]) -> str:
+    """A template hand's event with its sides' names replaced by the game's."""
+    for old, new in names.items():
+        event = event.replace(old, new)
+    return event
+
+
 def build_season_db(db: Path, games: int, hands_per_game: int, players: int = 40) -> float:
     """Games of bundled spades with legal random hands, scored by the engine, stored through the
     store API (one transaction per game, as `import` does). Distinct hand sequences are scored once
-    as templates and reused under other players' names (spades hands hold no names)."""
+    as templates and reused under other players' names (spades hands hold no names; their events, as
+    "p1+p3 reach 10 bags", name the sides, and are written with the game's own)."""
     from scorepad.engine.game import initial_state, make_game
     from scorepad.engine.scoring import apply_hand
     from scorepad.rules.registry import load
@@ -201,8 +209,8 @@ def build_season_db(db: Path, games: int, hands_per_game: int, players: int = 40
             variant=None, name=None, season="bench", players=game.players,
             sides=[{"name": s.name, "members": list(s.members)} for s in game.sides],
             options=dict(game.options), state=initial_state(game), created=day, make_current=False)
-        store.replace_from(gid, 0, 1, [HandRow(r.n, [f"hand {r.n}"], r.hand, r.points, r.breakdown, r.events,
-                                               r.state, day) for r in rows],
+        store.replace_from(gid, 0, 1, [HandRow(r.n, [f"hand {r.n}"], r.hand, r.points, r.breakdown,
+                                               [renamed(e, side_map) for e in r.events], r.state, day) for r in rows],
                            "import", {"bench": True}, final)
     store.close()
     # quick replay check: the engine agrees with what was stored (a template, under new names)
