@@ -49,7 +49,7 @@ def game_toml(store: Store, game_id: int | str | None) -> str:
         "created": row.created, "players": row.players,
         "sides": [{"name": s["name"], "members": [row.players[i] for i in s["members"]]} for s in row.sides],
         "options": row.options,
-        "finished_by_command": ended_by_finish(row, store.hands(row.id)),
+        "finished_by_command": ended_by_finish(row.state, store.hands(row.id)),
         "abandoned": row.abandoned,
         "hand": [{"n": h.n, "typed": h.typed} for h in store.hands(row.id)],
         "ruleset_text": row.ruleset_text,

@@ -353,10 +353,10 @@ def undo(store: Store, game_id: int | str | None) -> tuple[GameRow, int]:
     return store.game(row.id), last.n
 
 
-def ended_by_finish(row: GameRow, hands: Sequence[HandRow]) -> bool:
-    """Whether `scorepad finish` ended the game (it is over, and its last hand did not end it): a
-    change to its hands keeps it ended, its result worked out again."""
-    return bool(row.state.get("finished")) and not any(h.state.get("finished") for h in hands[-1:])
+def ended_by_finish(final: State, hands: Sequence[HandRow]) -> bool:
+    """Whether `scorepad finish` ended the game whose state is `final` (it is over, and its last hand
+    did not end it): a change to its hands keeps it ended, its result worked out again."""
+    return bool(final.get("finished")) and not any(h.state.get("finished") for h in hands[-1:])
 
 
 def finished_again(game: Game, state: State) -> State:
@@ -413,7 +413,7 @@ def edit(store: Store, game_id: int | str | None, n: int, args: Sequence[str],
                             exc.problems) from None
         new_rows.append(hand_row(later.n, later.typed, later.hand, res, later.created))
         state = res.state
-    if ended_by_finish(row, hands):
+    if ended_by_finish(row.state, hands):
         state = finished_again(game, state)
     with decided_on(store, row):
         store.replace_from(row.id, row.version, n, new_rows, "edit",
@@ -538,7 +538,7 @@ def sheet(store: Store, row: GameRow, lang: str | None = None) -> dict[str, Any]
     if finish is not None:
         out["finish"] = finish
     if game.ruleset.sheet_below:
-        out["pad"] = rubber_pad(game, hands, game.ruleset.sheet_below, row.state, finish)
+        out["pad"] = rubber_pad(game, hands, game.ruleset.sheet_below, finish)
     return out
 
 
@@ -547,9 +547,9 @@ def finish_entry(game: Game, hands: Sequence[HandRow], final: State) -> dict[str
     bridge's 300 for the only game), for the sheet's row after the hands; None when the game is not
     over or ended with a hand. The points are the stored totals' change; the labels and events come
     from the finish worked out again from the state before it, in the ruleset's language shown."""
-    before = hands[-1].state if hands else initial_state(game)
-    if not final.get("finished") or before.get("finished"):
+    if not ended_by_finish(final, hands):
         return None
+    before = hands[-1].state if hands else initial_state(game)
     n = len(game.sides)
     totals = [final["sides"][k]["score"] for k in range(n)]
     breakdown: list[list[list[Any]]] = [[] for _ in range(n)]
@@ -563,8 +563,8 @@ def finish_entry(game: Game, hands: Sequence[HandRow], final: State) -> dict[str
             "breakdown": breakdown, "events": events}
 
 
-def rubber_pad(game: Game, hands: Sequence[HandRow], below: str, final: State,
-               finish: Mapping[str, Any] | None = None) -> dict[str, Any]:
+def rubber_pad(game: Game, hands: Sequence[HandRow], below: str,
+               finish: Mapping[str, Any] | None) -> dict[str, Any]:
     """The paper pad of rubber bridge: entries above the line, and below it game by game.
 
     A line's points go below when they went to the `below` counter; a game is ruled off when every
@@ -589,8 +589,6 @@ def rubber_pad(game: Game, hands: Sequence[HandRow], below: str, final: State,
             current = [[] for _ in range(n)]
     if any(current):
         games.append({"below": current, "won_by": None, "hand": None})
-    if finish is None and final.get("finished") and hands:
-        finish = finish_entry(game, hands, final)
     if finish is not None:
         for k, pts in enumerate(finish["points"]):
             entries = [{"hand": None, "label": line[0], "points": line[1]} for line in finish["breakdown"][k]

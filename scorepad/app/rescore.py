@@ -67,7 +67,7 @@ def rescore_preview(store: Store, game_id: int | str, path: Any, rules_dirs: Seq
             lines.append(_("hand {n}: {changes}").format(n=old.n, changes=", ".join(f"{s.name} {b} -> {a}"
                                                                                      for s, b, a in changes)))
         state = result.state
-    if ended_by_finish(row, hands):
+    if ended_by_finish(row.state, hands):
         state = finished_again(game, state)
     elif row.state.get("finished") and not state["finished"]:
         lines.append(_("the game no longer ends: with {path} no hand ends it").format(path=path))
