@@ -477,12 +477,12 @@ def resolve_who(game: Game, text: str, scope: str) -> int:
     def exact(names: list[str]) -> int | None:
         return names.index(low) if low in names else None
 
-    def prefix(names: list[str]) -> int | None:
-        pref = [i for i, n in enumerate(names) if n.startswith(low)]
-        return pref[0] if len(pref) == 1 and low else None
-
     def begun(names: list[str]) -> list[int]:
         return [i for i, n in enumerate(names) if low and n.startswith(low)]
+
+    def prefix(names: list[str]) -> int | None:
+        pref = begun(names)
+        return pref[0] if len(pref) == 1 else None
 
     # exact names first (sides, players, seat letters), then unique prefixes: so `S` is the
     # South seat even when a player called sven sits East.

@@ -53,7 +53,7 @@ from scorepad.engine.assignments import (
 from scorepad.engine.game import Game, Hand, HandResult, State, active_players, checks_in_force, run_checks_on
 from scorepad.engine.scoring import apply_hand
 from scorepad.errors import HandError, UserError
-from scorepad.locale import _, shown
+from scorepad.locale import N_, _, shown
 from scorepad.rules.model import Check, FieldDef, Ruleset, field_refs
 from scorepad.rules.values import format_value
 from scorepad.table import answers
@@ -64,10 +64,24 @@ BACK = "<"
 HELP = "?"
 SINGLE = object()  # an answer with commas that is one value, not a row of values
 # Typed at a question where it is no value of the field: `quit` (or `exit`) leaves the hand unrecorded;
-# the other commands of `play` are refused with a sentence that says how to get to them
+# the other commands of `play` (PLAY_COMMANDS) are refused with a sentence that says how to get to them
 LEAVE = ("quit", "exit")
-COMMANDS = ("bid", "undo", "redo", "edit", "sheet", "standings", "rules", "finish", "rematch", "use", "new",
-            "help", "quit", "exit")
+# The commands of `play` with their lines of its help (session.py runs them; a question here knows them)
+PLAY_COMMANDS = {
+    "bid": N_("bid FIELD=VALUE...   write down the bids of the next hand (bid alone asks them)"),
+    "undo": N_("undo                 take back the bid written down, else the last hand"),
+    "redo": N_("redo                 put back the hand undo took back"),
+    "edit": N_("edit N [FIELD=V...]  correct hand N (without values: asks again, with the old ones as defaults)"),
+    "sheet": N_("sheet                the score sheet, hand by hand"),
+    "standings": N_("standings            totals, counters, who deals"),
+    "rules": N_("rules                the game's rules: fields, options, scoring"),
+    "finish": N_("finish               end the game now by the ruleset's rule"),
+    "rematch": N_("rematch              a new game: same game, players and house rules"),
+    "use": N_("use GAME             switch to another game (id or name)"),
+    "new": N_("new GAME PLAYER...   start a new game"),
+    "help": N_("help                 this list"),
+    "quit": N_("quit                 leave (Ctrl-D too); everything is stored already"),
+}
 
 
 class Retyped(Exception):
@@ -488,7 +502,7 @@ class HandPrompt:
                     raise Cancelled(interrupted=False) from None   # a value of the field would have been taken
                 if text.lower() == "help":
                     self.show_help(fdef, row is not None)
-                elif word in COMMANDS:
+                elif word in PLAY_COMMANDS or word in LEAVE:
                     field = field_label(self.rs, fdef.name)
                     self.console.say(_("  {word} is not a value of {label}: record this hand first, or leave it "
                                        "with quit or Ctrl-C (nothing is stored)").format(

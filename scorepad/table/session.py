@@ -20,31 +20,15 @@ from scorepad.app.redo import redo
 from scorepad.engine import handcode
 from scorepad.engine.assignments import assignment_words
 from scorepad.errors import ScorepadError, UserError
-from scorepad.locale import N_, _, current, shown
+from scorepad.locale import _, current, shown
 from scorepad.store import GameRow, Store
 from scorepad.table import answers
 from scorepad.table.console import Console
 from scorepad.table.edits import edit_interactively
 from scorepad.table.entry import enter_bid, enter_hand, show_changes
-from scorepad.table.prompt import Cancelled
+from scorepad.table.prompt import PLAY_COMMANDS, Cancelled
 from scorepad.text.describe import details, details_text
 from scorepad.text.render import compact_standings, hand_lines, num, sheet_text, standings_text
-
-COMMANDS = {
-    "bid": N_("bid FIELD=VALUE...   write down the bids of the next hand (bid alone asks them)"),
-    "undo": N_("undo                 take back the bid written down, else the last hand"),
-    "redo": N_("redo                 put back the hand undo took back"),
-    "edit": N_("edit N [FIELD=V...]  correct hand N (without values: asks again, with the old ones as defaults)"),
-    "sheet": N_("sheet                the score sheet, hand by hand"),
-    "standings": N_("standings            totals, counters, who deals"),
-    "rules": N_("rules                the game's rules: fields, options, scoring"),
-    "finish": N_("finish               end the game now by the ruleset's rule"),
-    "rematch": N_("rematch              a new game: same game, players and house rules"),
-    "use": N_("use GAME             switch to another game (id or name)"),
-    "new": N_("new GAME PLAYER...   start a new game"),
-    "help": N_("help                 this list"),
-    "quit": N_("quit                 leave (Ctrl-D too); everything is stored already"),
-}
 
 
 class Session:
@@ -102,7 +86,7 @@ class Session:
         return _("hand {n}> ").format(n=self.row.hands + 1)
 
     def candidates(self) -> list[str]:
-        out = list(COMMANDS)
+        out = list(PLAY_COMMANDS)
         if self.row is not None:
             game = play.game_of(self.row, current())
             out += [f"{name}=" for name in game.ruleset.fields]
@@ -145,7 +129,7 @@ class Session:
             return "quit"
         if head in ("help", "?", "h"):
             self.console.say(_('Enter: type the next hand field by field.  FIELD=VALUE ...: the whole hand on one line.'))
-            for text in map(_, COMMANDS.values()):
+            for text in map(_, PLAY_COMMANDS.values()):
                 self.console.say(f"  {text}")
             return None
         handler = getattr(self, f"cmd_{head}", None)
