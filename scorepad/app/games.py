@@ -142,6 +142,21 @@ def type_and_score(game: Game, state: State, args: Sequence[str],
     if missing and prompt is not None:
         raw = ask_missing(game, raw, missing, prompt)
         hand, missing = type_hand(game, raw, active_players(game, state), state)
+    _refuse_incomplete(game, hand, missing)
+    return raw, hand, apply_hand(game, state, hand)
+
+
+def typed_again(game: Game, state: State, typed: Sequence[str]) -> dict[str, Any]:
+    """A stored hand's typed text typed again as `type_and_score` typed it, against the state before
+    the hand: the values it gives (which must be the ones stored with it). `import` and `verify`
+    check every stored hand this way; raises what typing the text now would."""
+    hand, missing = type_hand(game, split_assignments(game, typed), active_players(game, state), state)
+    _refuse_incomplete(game, hand, missing)
+    return hand
+
+
+def _refuse_incomplete(game: Game, hand: dict[str, Any], missing: Sequence[Missing]) -> None:
+    """HandError for a hand with values missing, or with a card or combination held twice."""
     if missing:
         sentences = missing_sentence(game, missing)
         raise HandError(sentences[0] if len(sentences) == 1 else
@@ -150,7 +165,6 @@ def type_and_score(game: Game, state: State, args: Sequence[str],
     problems = copies_problems(game, hand)
     if problems:
         raise HandError(problems[0], problems)
-    return raw, hand, apply_hand(game, state, hand)
 
 
 def ask_missing(game: Game, raw: RawHand, missing: Sequence[Missing], prompt: Prompt) -> RawHand:

@@ -9,11 +9,10 @@ import os
 from collections.abc import Sequence
 from typing import Any
 
-from scorepad.app.games import game_of, hand_row
+from scorepad.app.games import game_of, hand_row, typed_again
 from scorepad.app.shapes import scan
-from scorepad.app.transfer.schema import TYPED, canonical_json, written_json
-from scorepad.engine.assignments import copies_problems, split_assignments, type_hand
-from scorepad.engine.game import Game, active_players, finish_game, initial_state
+from scorepad.app.transfer.schema import TYPED, canonical_json, same_as_stored
+from scorepad.engine.game import Game, finish_game, initial_state
 from scorepad.engine.scoring import apply_hand
 from scorepad.errors import ScorepadError
 from scorepad.locale import _, shown
@@ -130,21 +129,6 @@ def _active_hands(store: Store, ids: list[int]) -> dict[int, list[StoredHand]]:
     return out
 
 
-def _same_as_stored(replayed: Any, text: str) -> bool:
-    """Whether a replayed value is the stored text's value, equal as JSON as `import` compares them
-    (`canonical_json`: True is not 1, 1.0 is not 1, key order does not matter). Mostly the text is
-    the one the store wrote from the same value, and one encoding decides."""
-    try:
-        if written_json(replayed) == text:
-            return True
-    except ValueError:  # NaN or an infinity: no stored value (import refuses them)
-        return False
-    try:
-        return canonical_json(replayed) == canonical_json(loads(text))
-    except (ValueError, RecursionError, TypeError):  # not JSON (or keys that do not sort: never stored)
-        return False
-
-
 def _verify_game(row: GameRow, hands: list[StoredHand], retype: bool = False) -> list[str]:
     problems = []
     if row.damaged is not None:
@@ -181,7 +165,7 @@ def _verify_game(row: GameRow, hands: list[StoredHand], retype: bool = False) ->
             if not named:
                 replayed = hand_row(n, [], hand, result, "-")
                 differ = [key for key, text in zip(_COMPARED, stored, strict=True)
-                          if not _same_as_stored(getattr(replayed, key), text)]
+                          if not same_as_stored(getattr(replayed, key), text)]
                 if differ:
                     problems.append(_("game {id}: hand {n} does not replay to its stored {values}").format(
                         id=row.id, n=n, values=", ".join(differ)))
@@ -201,8 +185,8 @@ def _verify_game(row: GameRow, hands: list[StoredHand], retype: bool = False) ->
 
 
 def _retyped(game: Game, state: Any, typed_text: str, hand_text: str, gid: int, n: int) -> str | None:
-    """What is wrong with hand n's typed text: typed again as `import` types it (checks.py `_replayed`),
-    it must give the values stored with it. None: it does."""
+    """What is wrong with hand n's typed text: typed again (`typed_again`, as `import` types it), it
+    must give the values stored with it. None: it does."""
     try:
         typed = loads(typed_text)
     except (ValueError, RecursionError):
@@ -211,12 +195,9 @@ def _retyped(game: Game, state: Any, typed_text: str, hand_text: str, gid: int, 
     if not said:
         TYPED.check(typed, "typed", said)
     try:
-        if not said:
-            hand, _missing = type_hand(game, split_assignments(game, typed), active_players(game, state))
-            if not _same_as_stored(hand, hand_text):
-                return _("game {id}: hand {n}: its typed text ({typed}) does not give the values stored with "
-                         "it").format(id=gid, n=n, typed=" ".join(typed))
-            said = copies_problems(game, hand)
+        if not said and not same_as_stored(typed_again(game, state, typed), hand_text):
+            return _("game {id}: hand {n}: its typed text ({typed}) does not give the values stored with "
+                     "it").format(id=gid, n=n, typed=" ".join(typed))
     except ScorepadError as exc:
         said = [exc.message]
     if not said:

@@ -10,7 +10,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any
 
 from scorepad.app.bids import bid_problems, bidding_fields
-from scorepad.app.games import hand_row
+from scorepad.app.games import hand_row, typed_again
 from scorepad.app.shapes import (
     MAX_DEPTH,
     MAX_NUMBER,
@@ -34,10 +34,10 @@ from scorepad.app.shapes import (
 )
 from scorepad.app.transfer.forked import forked_in_order
 from scorepad.app.transfer.pieces import FileChanged
-from scorepad.app.transfer.schema import AUDIT_DETAILS, EXPORT, GAME, canonical_json, same, written_json
+from scorepad.app.transfer.schema import AUDIT_DETAILS, EXPORT, GAME, same, same_as_stored, written_json
 from scorepad.app.transfer.writing import Checked, Rows, rows_of
-from scorepad.engine.assignments import copies_problems, split_assignments, type_hand
-from scorepad.engine.game import Game, Side, active_players, finish_game, initial_state, resolve_options
+from scorepad.engine.assignments import split_assignments
+from scorepad.engine.game import Game, Side, finish_game, initial_state, resolve_options
 from scorepad.engine.scoring import apply_hand
 from scorepad.errors import ScorepadError, UserError
 from scorepad.locale import _, ngettext, shown
@@ -47,12 +47,10 @@ from scorepad.store.sqlite import gc_paused
 
 
 def _as_stored(replayed: Any, stored: Any) -> tuple[bool, str]:
-    """Whether a replayed value is the stored one as JSON (`same`), and the stored one's text to write.
-    A scorepad export holds its tables with sorted keys, so the text written is mostly the sorted one
-    too, and two encodings decide; a third only when it is not."""
+    """Whether a replayed value is the stored one (`same_as_stored`: an export's text has sorted keys),
+    and the stored one's text to write."""
     text = written_json(stored)
-    replayed_text = canonical_json(replayed)
-    return replayed_text == text or replayed_text == canonical_json(stored), text
+    return same_as_stored(replayed, text, stored, sorted_text=True), text
 
 
 _SUSPECT = [False]  # a number the reader let through that `scan` would look at
@@ -474,15 +472,12 @@ def _replayed(game: Any, state: Any, h: Mapping[str, Any], at: str, texts: dict[
     if state["finished"]:
         return _("{at}: the game had ended before hand {n}").format(at=at, n=h["n"])
     try:
-        hand, _missing = type_hand(game, split_assignments(game, h["typed"]), active_players(game, state))
+        hand = typed_again(game, state, h["typed"])
     except ScorepadError as exc:
         return f"{at}.typed: {shown(exc.message)}"
     equal, stored_hand = _as_stored(hand, h["hand"])
     if not equal:
         return _("{at}.hand: not the values typed in {at}.typed").format(at=at)
-    copies = copies_problems(game, hand)
-    if copies:
-        return f"{at}.typed: {shown(copies[0])}"
     try:
         result = apply_hand(game, state, hand)
     except ScorepadError as exc:
@@ -510,7 +505,7 @@ def retired_problems(game: Any, g: Mapping[str, Any], states: list[Any], where: 
         at = f"{where}.hand_rows[{j}]"
         state = states[max(0, min(h["n"] - 1, len(states) - 1))]
         try:
-            hand, _missing = type_hand(game, split_assignments(game, h["typed"]), active_players(game, state))
+            hand = typed_again(game, state, h["typed"])
         except ScorepadError:
             continue
         if not same(hand, h["hand"]):

@@ -138,6 +138,23 @@ canonical_json = _encoder(True, True)
 written_json = _encoder(False, False)
 
 
+_UNREAD = object()
+
+
+def same_as_stored(replayed: Any, text: str, stored: Any = _UNREAD, sorted_text: bool = False) -> bool:
+    """Whether a replayed value is the stored one, equal as JSON as `same` compares them, the stored one
+    given by its text as written (`written_json`). One encoding mostly decides: a database column's text
+    was written from an equal value in the same key order, an export's (`sorted_text`) with sorted keys;
+    only when it does not are both sides encoded with sorted keys (`stored`: the value, else read from
+    `text`). `import` and `verify` compare every replayed value by this one test."""
+    try:
+        if (canonical_json(replayed) if sorted_text else written_json(replayed)) == text:
+            return True
+        return canonical_json(replayed) == canonical_json(json.loads(text) if stored is _UNREAD else stored)
+    except (ValueError, RecursionError, TypeError):  # NaN (never stored), not JSON, keys that do not sort
+        return False
+
+
 def same(a: Any, b: Any) -> bool:
     """Equal as JSON: True is not 1, 1.0 is not 1, and key order does not matter."""
     return json.dumps(a, sort_keys=True) == json.dumps(b, sort_keys=True)
