@@ -179,7 +179,7 @@ def rules_new(new_id: str = typer.Argument(..., help="id of the new ruleset"),
     """Write a complete starter ruleset (every section and field kind once) and an example scenario."""
     from scorepad.app.rulesets import write_starter
 
-    path, scenario = write_starter(new_id, name, _first_rules_dir(), force)
+    path, scenario = write_starter(new_id, name, _rules_dirs(), _first_rules_dir(), force)
     typer.echo(_("Wrote {path} and {scenario}.").format(path=path, scenario=scenario))
     typer.echo(_("Check: scorepad rules check {path}   Test: scorepad rules test {path}").format(path=path))
 
