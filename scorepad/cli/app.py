@@ -656,7 +656,8 @@ def verify(typed: bool = typer.Option(False, "--typed", help="also type every ha
 
 @app.command("backup")
 def backup(target: Path = typer.Argument(..., help="file to write")) -> None:
-    """A consistent copy of the database (SQLite: online backup; PostgreSQL: an export file of one snapshot)."""
+    """A consistent copy of the database: FILE.json an export of one moment (what import and db copy read),
+    any other name an SQLite copy; a PostgreSQL database is copied as an export."""
     from scorepad.errors import UserError
     from scorepad.text.output import check_not_database, check_output_path
 

@@ -21,7 +21,7 @@ from scorepad.app.shapes import (
 from scorepad.app.transfer.forked import forked_in_order
 from scorepad.app.transfer.pieces import Layout, read_document
 from scorepad.app.transfer.schema import FORMAT, VERSION, file_name, same
-from scorepad.errors import StoreError
+from scorepad.errors import StoreError, UserError
 from scorepad.locale import _
 from scorepad.store import Store
 from scorepad.store.sqlite import gc_paused
@@ -152,11 +152,12 @@ def export_data(store: Store) -> dict[str, Any]:
 
 
 @contextmanager
-def _one_view(store: Store) -> Iterator[None]:
+def _one_view(store: Store, always: bool = False) -> Iterator[None]:
     """An SQLite file in WAL mode read in one read transaction, so that the export is of one moment
-    while other commands go on writing (a server's `backup` reads from its snapshot)."""
+    while other commands go on writing (a server's `backup` reads from its snapshot). `always`: in the
+    other journal modes too (a backup), where the read transaction holds writers back until it ends."""
     db = store.db
-    if not (store.wal and isinstance(db, sqlite3.Connection) and not db.in_transaction):
+    if not ((always or store.wal) and isinstance(db, sqlite3.Connection) and not db.in_transaction):
         yield
         return
     db.execute("BEGIN")
@@ -275,13 +276,25 @@ def differs_from_file(store: Store, path: Path) -> bool:
                for a, b in zip_longest(_export_games(store), theirs, fillvalue=end))
 
 
+SQLITE_SUFFIXES = (".db", ".sqlite", ".sqlite3")
+
+
 def backup(store: Store, target: Path) -> None:
-    """A consistent copy of the database: an SQLite file copied by SQLite's online backup; a server's
-    database written as an export file from one snapshot (read back by `import` or `db copy`)."""
+    """A consistent copy of the database, of the kind its file name says: a `.json` file is an export
+    (what `.json` is to `import` and `db copy`), written from one read transaction or one snapshot; any
+    other name of an SQLite database is an SQLite file, copied by SQLite's online backup. A server's
+    database is only ever written as an export: under an SQLite file's name it is refused."""
+    target = Path(target)
     snapshot = getattr(store, "snapshot", None)
-    if snapshot is None:
+    if snapshot is not None:
+        if target.suffix.lower() in SQLITE_SUFFIXES:
+            raise UserError(_("{target}: a backup of a PostgreSQL database is an export file; name it .json "
+                              "(`scorepad db copy` makes an SQLite file of it)").format(target=target))
+        with snapshot():
+            write_atomic(target, export_chunks(store))
+        return
+    if target.suffix.lower() != ".json":
         store.backup(target)
         return
-
-    with snapshot():
-        write_atomic(Path(target), export_chunks(store))
+    with _one_view(store, always=True):
+        write_atomic(target, export_chunks(store))
