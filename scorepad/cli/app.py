@@ -595,7 +595,7 @@ def rematch(game: str | None = typer.Option(None, "--game", help="game id or nam
             season: str | None = typer.Option(None, "--season", help="season (default: the current one)"),
             as_json: bool = typer.Option(False, "--json", help="JSON output"),
             quiet: bool = typer.Option(False, "--quiet", "-q", help="print only the game's id")) -> None:
-    """A new game with the same ruleset, options, seats and sides: nobody moves. It becomes current."""
+    """A new game with the same ruleset, options, seats and sides: nobody moves, and the deal passes on. It becomes current."""
     from scorepad.app import games as play
 
     _started(play.rematch(_store(), game, name, season), as_json, quiet)

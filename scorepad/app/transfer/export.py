@@ -47,7 +47,7 @@ def _raw_games(store: Store) -> Iterator[list[RawGame]]:
         within = f"IN ({', '.join('?' for _ in batch)})"
         games = {r[0]: tuple(r) for r in db.execute(
             "SELECT id, uid, ruleset_id, ruleset_hash, variant, name, season, players, sides, options, created,"
-            f" finished, hands, state FROM games WHERE id {within}", batch)}
+            f" finished, hands, state, first_dealer FROM games WHERE id {within}", batch)}
         hands: dict[int, list[Any]] = {}
         for r in db.execute("SELECT game_id, n, status, typed, hand, points, breakdown, events, state, created"
                             f" FROM hands WHERE game_id {within} ORDER BY id", batch):
@@ -91,7 +91,7 @@ def _game_text(raw: RawGame) -> str:
     """`_indented(_export_game(*raw), "\n  ")`, written from the rows without the tables in between: the
     keys of a game, a hand and an audit entry are known, so they are written in sorted order as they are."""
     (_gid, uid, rid, rhash, variant, name, season, players, sides, options, created, finished, n_hands,
-     state) = raw[0]
+     state, first_dealer) = raw[0]
     loads, at = stored_json, "\n   "
     rows = ",\n    ".join([_hand_text(r) for r in raw[1]])
     entries = ",\n    ".join([
@@ -99,9 +99,11 @@ def _game_text(raw: RawGame) -> str:
         + ',\n     "detail": ' + _indented(loads(d), "\n     ") + ',\n     "hand": ' + _indented(hn, "\n     ")
         + "\n    }" for _g, a, act, hn, d in raw[2]])
     parts = ['"audit": ' + ("[\n    " + entries + "\n   ]" if entries else "[]"),
-             '"created": ' + _indented(created, at), '"finished": ' + _indented(bool(finished), at),
-             '"hand_rows": ' + ("[\n    " + rows + "\n   ]" if rows else "[]"), '"hands": ' + _indented(n_hands, at),
-             '"name": ' + _indented(name, at), '"options": ' + _indented(loads(options), at)]
+             '"created": ' + _indented(created, at), '"finished": ' + _indented(bool(finished), at)]
+    if first_dealer:   # only when not the first seat: games that never passed the deal are exported as before
+        parts.append('"first_dealer": ' + _indented(first_dealer, at))
+    parts += ['"hand_rows": ' + ("[\n    " + rows + "\n   ]" if rows else "[]"), '"hands": ' + _indented(n_hands, at),
+              '"name": ' + _indented(name, at), '"options": ' + _indented(loads(options), at)]
     if raw[3] is not None:
         parts.append('"pending_bid": ' + _indented(list(loads(raw[3])), at))
     parts += ['"players": ' + _indented(loads(players), at), '"ruleset_hash": ' + _indented(rhash, at),
@@ -124,9 +126,11 @@ def _hand_text(r: tuple[Any, ...]) -> str:
 
 def _export_game(row: tuple[Any, ...], hands: list[Any], audit: list[Any], bid: str | None) -> dict[str, Any]:
     """One game of the export from its rows."""
-    (_gid, uid, rid, rhash, variant, name, season, players, sides, options, created, finished, n_hands, state) = row
+    (_gid, uid, rid, rhash, variant, name, season, players, sides, options, created, finished, n_hands, state,
+     first_dealer) = row
     loads = stored_json
     return {**({"pending_bid": list(loads(bid))} if bid is not None else {}),
+            **({"first_dealer": first_dealer} if first_dealer else {}),
             "uid": uid, "ruleset_id": rid, "ruleset_hash": rhash, "variant": variant, "name": name,
             "season": season, "players": loads(players), "sides": loads(sides), "options": loads(options),
             "created": created, "finished": bool(finished), "hands": n_hands, "state": loads(state),
