@@ -34,9 +34,9 @@ GAME_FILE = Record({
     "created": Time(), "players": ListOf(NAME, 1, 64),
     "sides": ListOf(Record({"name": SIDE_NAME, "members": ListOf(NAME, 1, 64)}), 1, 64), "options": TABLE,
     "finished_by_command": Bool(), "abandoned": Bool(), "hand": ListOf(Record({"n": Int(1, 10**9), "typed": TYPED})),
-    "ruleset_text": Text(), "pending_bid": TYPED},
+    "ruleset_text": Text(), "pending_bid": TYPED, "first_dealer": NAME},
     frozenset({"ruleset", "variant", "name", "season", "created", "finished_by_command", "abandoned", "hand",
-               "pending_bid"}))
+               "pending_bid", "first_dealer"}))
 
 
 def game_toml(store: Store, game_id: int | str | None) -> str:
@@ -54,6 +54,8 @@ def game_toml(store: Store, game_id: int | str | None) -> str:
         "hand": [{"n": h.n, "typed": h.typed} for h in store.hands(row.id)],
         "ruleset_text": row.ruleset_text,
     }
+    if row.first_dealer:
+        data["first_dealer"] = row.players[row.first_dealer]   # who dealt the first hand (else the first player)
     bid = store.pending_bid(row.id)
     if bid is not None:
         data["pending_bid"] = bid   # the bid written down for the coming hand (`scorepad bid`)
@@ -106,11 +108,15 @@ def _game_of(data: dict[str, Any], path: Path, variant: str | None) -> Any:
         sides.append({"name": s["name"], "members": members})
     if not found:
         found += side_problems(rs, players, sides, "sides")
+    dealer = data.get("first_dealer", players[0])
+    if dealer not in players:
+        found.append(_("first_dealer: {who} is not one of the players").format(who=repr(dealer)))
     found += option_problems(rs, data["options"], "options", complete=False)
     if found:
         raise refuse(path, found)
     options = resolve_options(rs, data["options"])
-    return Game(rs, tuple(players), tuple(Side(s["name"], tuple(s["members"])) for s in sides), options)
+    return Game(rs, tuple(players), tuple(Side(s["name"], tuple(s["members"])) for s in sides), options,
+                players.index(dealer))
 
 
 def _replayed(game: Any, data: dict[str, Any], path: Path) -> tuple[list[Any], dict[str, Any]]:
@@ -172,6 +178,7 @@ def checked_game(data: dict[str, Any], path: Path) -> tuple[dict[str, Any], dict
                       for r in rows],
         "audit": audit,
         **({"pending_bid": list(data["pending_bid"])} if "pending_bid" in data else {}),
+        **({"first_dealer": game.first_dealer} if game.first_dealer else {}),
     }
     pins = {rs.hash: {"hash": rs.hash, "ruleset_id": rs.id, "source": f"{rs.id}.toml", "text": rs.text}}
     return game_row, pins

@@ -38,6 +38,7 @@ from scorepad.engine.game import (
     Side,
     State,
     active_players,
+    current_dealer,
     finish_game,
     info_lines,
     initial_state,
@@ -49,7 +50,7 @@ from scorepad.engine.scoring import apply_hand
 from scorepad.errors import HandError, ScorepadError, StoreConflict, UserError
 from scorepad.locale import _, ngettext, shown
 from scorepad.names import MAX_GAME_NAME, check_name
-from scorepad.record import field, mutable_record
+from scorepad.record import field, mutable_record, replace
 from scorepad.rules.loader import load_text
 from scorepad.rules.model import Ruleset
 from scorepad.rules.registry import load
@@ -73,7 +74,7 @@ def game_of(row: GameRow, lang: str | None = None) -> Game:
 
         rs = translate(rs, lang)
     sides = tuple(Side(s["name"], tuple(s["members"])) for s in row.sides)
-    return Game(rs, tuple(row.players), sides, dict(row.options))
+    return Game(rs, tuple(row.players), sides, dict(row.options), row.first_dealer)
 
 
 def parse_teams(items: Sequence[str]) -> dict[str, list[str]]:
@@ -619,13 +620,16 @@ def rematch(store: Store, game_id: int | str | None, name: str | None = None,
             season: str | None = None) -> GameRow:
     """A new game like this one: pinned ruleset text, variant, options, and the same seats: players in
     the same order, the same sides under the same names. Nobody moves at the table, so a seat letter
-    and a list typed in seating order (`bid=4,3,3,3`) mean the same people as in the game before; the
-    deal starts from the first seat as a new game's does (the seating order is who deals first)."""
+    and a list typed in seating order (`bid=4,3,3,3`) mean the same people as in the game before. The
+    deal passes on as at the table: the first hand is dealt by whoever would have dealt the next hand
+    of the game before (the next seat, or whom the ruleset's `players.next_dealer` named); the game
+    keeps that seat as its first dealer, so every replay of it starts there."""
     row = store.game(game_id)
-    game = game_of(row)
+    old = game_of(row)
+    game = replace(old, first_dealer=current_dealer(row.state, len(old.players)) % len(old.players))
     gid = store.create_game(
         ruleset_id=row.ruleset_id, ruleset_hash=row.ruleset_hash, ruleset_text=row.ruleset_text,
         ruleset_source=row.ruleset_source, variant=row.variant, name=name, season=season or current_season(store),
         players=game.players, sides=[{"name": s.name, "members": list(s.members)} for s in game.sides],
-        options=dict(game.options), state=initial_state(game))
+        options=dict(game.options), state=initial_state(game), first_dealer=game.first_dealer)
     return store.game(gid)

@@ -73,7 +73,8 @@ def _renamed(store: Store, row: GameRow, old: str, new: str) -> Any:
         if rs.sides_kind != "partnership" or name == "+".join(row.players[i] for i in members):
             name = "+".join(players[i] for i in members)   # a side named after its players follows them
         sides.append({"name": name, "members": list(members)})
-    renamed = Game(rs, tuple(players), tuple(Side(s["name"], tuple(s["members"])) for s in sides), game.options)
+    renamed = Game(rs, tuple(players), tuple(Side(s["name"], tuple(s["members"])) for s in sides), game.options,
+                   game.first_dealer)
     state = initial_state(renamed)
     rows: list[HandRow] = []
     for h in store.hands(row.id):

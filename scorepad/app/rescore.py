@@ -46,7 +46,8 @@ def rescore_preview(store: Store, game_id: int | str, path: Any, rules_dirs: Seq
         raise UserError(_("{path} is the ruleset {id}, but game {id2} is {ruleset_id}").format(
                             path=path, id=repr(rs.id), id2=row.id, ruleset_id=repr(row.ruleset_id)))
     game = Game(rs, old_game.players, old_game.sides, {**{n: o.default for n, o in rs.options.items()},
-                                                       **{k: v for k, v in row.options.items() if k in rs.options}})
+                                                       **{k: v for k, v in row.options.items() if k in rs.options}},
+                old_game.first_dealer)
     state = initial_state(game)
     rows: list[HandRow] = []
     lines = []

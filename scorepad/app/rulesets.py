@@ -15,7 +15,7 @@ from scorepad.locale import Said, _, current
 from scorepad.record import field, mutable_record
 from scorepad.rules import bundled as rules_index
 from scorepad.rules.bundled import bundled_dir
-from scorepad.rules.registry import Unreadable, bundled_entry, load, resolve, resolved_text, scan, text_hash
+from scorepad.rules.registry import Unreadable, bundled_entry, load, loaded_from, resolve, resolved_text, scan, text_hash
 from scorepad.text.output import write_output
 
 # scorepad.rules.loader (the loader and every formula's compiler) is imported in the functions that load a
@@ -79,6 +79,7 @@ def derive(base: str, new_id: str, options: Mapping[str, str], name: str | None,
                           "it from {id}, then start it with {new_id}:{variant}").format(
                               base=base, id=rs.id, new_id=new_id, variant=variant))
     _check_not_bundled(new_id, rs.id)
+    _check_found(path, new_id, rules_dirs)
     typed = resolve_options(rs, options)
     base_text, _warnings = resolved_text(base_path, rules_dirs)
     changed = ", ".join(f"{k} {v}" for k, v in options.items())
@@ -110,7 +111,21 @@ def _check_not_bundled(new_id: str, base_id: str) -> None:
                           "played instead of it; choose another id").format(new_id=repr(new_id), name=name))
 
 
-def write_starter(new_id: str, name: str | None, target_dir: Path, force: bool) -> tuple[Path, Path]:
+def _check_found(path: Path, new_id: str, rules_dirs: Sequence[str]) -> None:
+    """A ruleset is written only where it is the one loaded under its id: a file of the same id read after
+    it (a later rules directory, or a later name in the same one) would be played instead."""
+    found = loaded_from(path, new_id, rules_dirs)
+    if found is None:
+        raise UserError(_("{directory} is not one of the rules directories scorepad reads, so {new_id} written "
+                          "there would not be found").format(directory=path.parent, new_id=repr(new_id)))
+    if found.resolve() != path.resolve():
+        raise UserError(_("{path} would be hidden: {other}, read after it, also has the id {new_id} and would be "
+                          "played instead; remove that file or choose another id").format(
+                              path=path, other=found, new_id=repr(new_id)))
+
+
+def write_starter(new_id: str, name: str | None, rules_dirs: Sequence[str], target_dir: Path,
+                  force: bool) -> tuple[Path, Path]:
     """The starter ruleset and its example scenario, both checked before anything is written."""
     from scorepad.rules.loader import load_text  # start-up: loader and compiler, not needed by `rules list`/`export`
     from scorepad.rules.starter import SCENARIO, STARTER  # start-up: only `rules new` needs it
@@ -118,6 +133,7 @@ def write_starter(new_id: str, name: str | None, target_dir: Path, force: bool) 
     _check_id(new_id, "my-game")
     path = target_dir / f"{new_id}.toml"
     scenario = target_dir / f"{new_id}.scenario.toml"
+    _check_found(path, new_id, rules_dirs)
     for target in (path, scenario):
         if target.exists() and not force:
             raise UserError(_("{target} exists; use --force to replace it").format(target=target))

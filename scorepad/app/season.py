@@ -62,10 +62,16 @@ def rank_direction(text: str) -> str:
     return str(end.get("rank", "lowest" if winner == "lowest" else "highest"))
 
 
+def played(row: GameRow) -> bool:
+    """Whether a game has standings: a hand is played, or the game is over (ended by `finish`). A game with
+    no hand yet has none (all at 0 is no draw): it is no result, and no game played in the season table."""
+    return row.hands > 0 or bool(row.state.get("finished"))
+
+
 def results_of(row: GameRow, include_unfinished: bool) -> list[Result]:
     """Each side's place and outcome in one game. An unfinished game is a result only with
-    `include_unfinished`, by its current standings, and only once a hand is played: a game with no
-    hand yet has no standings (all at 0 is no draw), so it counts for no result and no rating."""
+    `include_unfinished`, by its current standings, and only once it is `played`, so a game with no
+    hand yet counts for no result and no rating."""
     state = row.state
     sides = state["sides"]
     lowest = rank_direction(row.ruleset_text) == "lowest"
@@ -90,7 +96,7 @@ def results_of(row: GameRow, include_unfinished: bool) -> list[Result]:
     for k, side in enumerate(row.sides):
         if finished:
             outcome = ("D" if state.get("draw") else "W") if names[k] in winners else "L"
-        elif include_unfinished and row.hands > 0:
+        elif include_unfinished and played(row):
             top = [j for j in range(len(sides)) if places[j] == 1]
             outcome = ("D" if len(top) > 1 else "W") if places[k] == 1 else "L"
         else:
@@ -227,6 +233,8 @@ def _compute(chosen: Sequence[GameRow], include_unfinished: bool) -> dict[str, P
     ratings: dict[str, tuple[float, float]] = {}
     unrated = (MU, SIGMA)
     for g in chosen:
+        if not played(g):   # no standings: not a game played, nor points, with or without include_unfinished
+            continue
         results = results_of(g, include_unfinished)
         decided = len(results) >= 2
         for res in results:

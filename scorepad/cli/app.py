@@ -179,7 +179,7 @@ def rules_new(new_id: str = typer.Argument(..., help="id of the new ruleset"),
     """Write a complete starter ruleset (every section and field kind once) and an example scenario."""
     from scorepad.app.rulesets import write_starter
 
-    path, scenario = write_starter(new_id, name, _first_rules_dir(), force)
+    path, scenario = write_starter(new_id, name, _rules_dirs(), _first_rules_dir(), force)
     typer.echo(_("Wrote {path} and {scenario}.").format(path=path, scenario=scenario))
     typer.echo(_("Check: scorepad rules check {path}   Test: scorepad rules test {path}").format(path=path))
 
@@ -595,7 +595,7 @@ def rematch(game: str | None = typer.Option(None, "--game", help="game id or nam
             season: str | None = typer.Option(None, "--season", help="season (default: the current one)"),
             as_json: bool = typer.Option(False, "--json", help="JSON output"),
             quiet: bool = typer.Option(False, "--quiet", "-q", help="print only the game's id")) -> None:
-    """A new game with the same ruleset, options, seats and sides: nobody moves. It becomes current."""
+    """A new game with the same ruleset, options, seats and sides: nobody moves, and the deal passes on. It becomes current."""
     from scorepad.app import games as play
 
     _started(play.rematch(_store(), game, name, season), as_json, quiet)
@@ -656,7 +656,8 @@ def verify(typed: bool = typer.Option(False, "--typed", help="also type every ha
 
 @app.command("backup")
 def backup(target: Path = typer.Argument(..., help="file to write")) -> None:
-    """A consistent copy of the database (SQLite: online backup; PostgreSQL: an export file of one snapshot)."""
+    """A consistent copy of the database: FILE.json an export of one moment (what import and db copy read),
+    any other name an SQLite copy; a PostgreSQL database is copied as an export."""
     from scorepad.errors import UserError
     from scorepad.text.output import check_not_database, check_output_path
 

@@ -36,12 +36,14 @@ class Side:
 
 @record
 class Game:
-    """A ruleset bound to the people at the table: players, sides, options."""
+    """A ruleset bound to the people at the table: players, sides, options, and who deals the first hand
+    (a seat index: the first seat, unless a rematch passed the deal on)."""
 
     ruleset: Ruleset
     players: tuple[str, ...]
     sides: tuple[Side, ...]
     options: Mapping[str, Any]
+    first_dealer: int = 0
 
     @cached_property
     def side_of(self) -> list[int]:
@@ -343,7 +345,7 @@ def initial_state(game: Game) -> State:
         sides.append(counters)
     gstate = {name: _counter(f.key, _eval(f, env)) for name, f in rs.game_state.items()}
     return {"hands": 0, "sides": sides, "game": gstate, "finished": False, "winners": None,
-            "draw": False, "dealer": 0}
+            "draw": False, "dealer": game.first_dealer}
 
 
 def current_dealer(state: State, n_players: int) -> int:

@@ -16,7 +16,7 @@ from typing import Any
 
 from scorepad.locale import shown
 
-TOML_POSITION = re.compile(r"\(at line (\d+), column (\d+)\)")
+POSITION = re.compile(r":(\d+):(\d+): ")   # `source:N:M: message`: a problem that says where it is (bad TOML)
 NAME_SECTIONS = (("fields",), ("let",), ("player",), ("side",), ("options",), ("tables",), ("state", "side"),
                  ("state", "game"))
 
@@ -40,12 +40,14 @@ def locate(source: str, text: str, problems: list[str]) -> list[Located]:
     index = _Index(text)
     out = []
     for problem in problems:
+        found = POSITION.match(problem, len(source)) if problem.startswith(source) else None
+        if found:  # a TOML syntax error says where it is
+            frame = problem[:found.end()]   # the frame is the same in every language
+            out.append(Located(int(found.group(1)), int(found.group(2)), "", problem.removeprefix(frame),
+                               shown(problem).removeprefix(frame)))
+            continue
         rest = problem.removeprefix(f"{source}: ")
         local = shown(problem).removeprefix(f"{source}: ")   # the frame is the same in every language
-        found = TOML_POSITION.search(rest)
-        if found:  # a TOML syntax error says where it is
-            out.append(Located(int(found.group(1)), int(found.group(2)), "", rest, local))
-            continue
         key, sep, message = rest.partition(": ")
         where = index.find(key) if sep and "\n" not in key else None
         if where is None:

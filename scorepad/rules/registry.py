@@ -133,6 +133,26 @@ def _scan(directories: Sequence[Path]) -> tuple[dict[str, Entry | Unreadable], l
     return found, broken
 
 
+def loaded_from(path: Path, ruleset_id: str, extra_dirs: Sequence[str] = ()) -> Path | None:
+    """The file a ruleset of this id is loaded from once `path` (about to be written) holds it: `path`
+    itself, a file after it in the search order that takes its id (see `_scan`: later directories win,
+    and within one directory the later file name), or None when `path`'s directory is not searched."""
+    target = path.resolve()
+    winner: Path | None = None
+    for directory in [bundled_dir(), *user_dirs(extra_dirs)]:
+        files = sorted(directory.glob("*.toml")) if directory.is_dir() else []
+        if directory.resolve() == target.parent and not any(f.name == path.name for f in files):
+            files = sorted([*files, directory / path.name])
+        for file in files:
+            if file.resolve() == target:
+                winner = path
+                continue
+            entry = _entry(file, file.stat().st_mtime)
+            if entry is not None and entry.id == ruleset_id:
+                winner = file
+    return winner
+
+
 def entries(extra_dirs: Sequence[str] = ()) -> dict[str, Entry]:
     """Every usable ruleset by id; user directories override the bundled ones (a file that cannot be
     read hides the ruleset it overrides: see `scan`)."""

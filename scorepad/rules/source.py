@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import re
 import tomllib
 from pathlib import Path
 from typing import Any
@@ -15,6 +16,8 @@ MAX_FILE_BYTES = 256 * 1024
 MAX_TABLE_ITEMS = 2000
 MAX_NESTING = 8
 MAX_VALUES = 20000
+
+_TOML_POSITION = re.compile(r" \(at (?:line (\d+), column (\d+)|end of document)\)$")
 
 
 def parse_toml(text: str, source: str) -> dict[str, Any]:
@@ -31,12 +34,27 @@ def _parse(text: str, source: str) -> dict[str, Any]:
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        msg = Said(N_("{source}: not valid TOML: {detail}"), source=source, detail=str(exc))
+        where, detail = _toml_position(str(exc), text)
+        msg = Said(N_("{source}: not valid TOML: {detail}"), source=f"{source}{where}", detail=detail)
         raise RulesetError(msg, [msg]) from None
     except RecursionError:
         msg = Said(N_("{source}: the TOML nests too deeply"), source=source)
         raise RulesetError(msg, [msg]) from None
     return data
+
+
+def _toml_position(detail: str, text: str) -> tuple[str, str]:
+    """tomllib's `... (at line N, column M)` as `:N:M` after the file name, the form `rules check` prints
+    and editors read (`(at end of document)`: just after the last character of the last line)."""
+    found = _TOML_POSITION.search(detail)
+    if found is None:
+        return "", detail
+    if found.group(1):
+        line, column = int(found.group(1)), int(found.group(2))
+    else:
+        last = text.removesuffix("\n")   # the last line a reader sees, not the empty one after it
+        line, column = last.count("\n") + 1, len(last) - last.rfind("\n")
+    return f":{line}:{column}", detail[:found.start()]
 
 
 def read_text(path: Path) -> str:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Callable
 
-SCHEMA_VERSION = 5
+SCHEMA_VERSION = 6
 
 
 def _v1(db: sqlite3.Connection) -> None:
@@ -86,4 +86,18 @@ def _v5(db: sqlite3.Connection) -> None:
                " hand_n INTEGER NOT NULL, at TEXT NOT NULL)")
 
 
-MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [_v1, _v2, _v3, _v4, _v5]
+def _v6(db: sqlite3.Connection) -> None:
+    """The seat that deals a game's first hand: a rematch passes the deal on, and every replay starts there.
+    Run again on a database that has it (a step is repeated when its version was not recorded), it adds nothing."""
+    if not _has_column(db, "games", "first_dealer"):
+        db.execute("ALTER TABLE games ADD COLUMN first_dealer INTEGER NOT NULL DEFAULT 0")
+
+
+def _has_column(db: sqlite3.Connection, table: str, column: str) -> bool:
+    if isinstance(db, sqlite3.Connection):
+        return any(row[1] == column for row in db.execute(f"PRAGMA table_info({table})"))
+    return db.execute("SELECT 1 FROM information_schema.columns WHERE table_schema = current_schema()"
+                      " AND table_name = ? AND column_name = ?", (table, column)).fetchone() is not None
+
+
+MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [_v1, _v2, _v3, _v4, _v5, _v6]

@@ -96,6 +96,7 @@ class GameRow:
     version: int = 0
     abandoned: bool = False   # `scorepad abandon`: kept, but out of the season and closed to new hands
     damaged: str | None = None   # why the cached state was not of a state's shape (`verify` says it)
+    first_dealer: int = 0   # the seat that deals the first hand (a rematch passes the deal on)
 
 
 def state_problem(state: Any, sides: int, hands: int) -> str | None:
@@ -236,7 +237,8 @@ class Store:
     def create_game(self, *, ruleset_id: str, ruleset_hash: str, ruleset_text: str, ruleset_source: str,
                     variant: str | None, name: str | None, season: str | None, players: Sequence[str],
                     sides: list[dict[str, Any]], options: dict[str, Any], state: dict[str, Any],
-                    uid: str | None = None, created: str | None = None, make_current: bool = True) -> int:
+                    uid: str | None = None, created: str | None = None, make_current: bool = True,
+                    first_dealer: int = 0) -> int:
         with self.write() as db:
             if self.pin_ruleset(db, ruleset_id, ruleset_text, ruleset_source) != ruleset_hash:
                 raise StoreError(_("the ruleset hash {ruleset_hash} is not the hash of its text").format(
@@ -244,10 +246,10 @@ class Store:
             number = self.new_game_number(db)
             cur = db.execute(
                 f"INSERT INTO games({'id, ' if number else ''}uid, ruleset_id, ruleset_hash, variant, name, season,"
-                f" players, sides, options, created, state) VALUES({'?, ' if number else ''}?, ?, ?, ?, ?, ?, ?, ?,"
-                " ?, ?, ?)",
+                f" players, sides, options, created, state, first_dealer) VALUES({'?, ' if number else ''}?, ?, ?, ?,"
+                " ?, ?, ?, ?, ?, ?, ?, ?)",
                 (*([number] if number else []), uid or _uuid4_hex(), ruleset_id, ruleset_hash, variant, name, season,
-                 dumps(list(players)), dumps(sides), dumps(options), created or now(), dumps(state)))
+                 dumps(list(players)), dumps(sides), dumps(options), created or now(), dumps(state), first_dealer))
             game_id = number or int(cur.lastrowid or 0)
             db.execute("INSERT INTO audit(game_id, at, action, hand_n, detail) VALUES(?, ?, 'new', NULL, ?)",
                        (game_id, now(), dumps({"players": list(players), "options": options})))
@@ -291,7 +293,7 @@ class Store:
 
     def _game_from_row(self, row: sqlite3.Row | tuple[Any, ...]) -> GameRow:
         (gid, uid, rid, rhash, variant, name, season, players, sides, options, created, finished, hands,
-         state, version, text, source, abandoned) = row
+         state, version, first_dealer, text, source, abandoned) = row
         text = self._texts.setdefault(rhash, text)  # one copy of each pinned text, however many games
         sides_list = json.loads(sides)
         try:
@@ -303,7 +305,7 @@ class Store:
             cached = self._state_after_last_hand(gid, len(sides_list), hands)
         return GameRow(gid, uid, rid, rhash, text, source, variant, name, season, json.loads(players),
                        sides_list, json.loads(options), created, bool(finished), hands,
-                       cached, version, bool(abandoned), damaged)
+                       cached, version, bool(abandoned), damaged, int(first_dealer))
 
     def _state_after_last_hand(self, game_id: int, sides: int, hands: int) -> dict[str, Any]:
         """A damaged cache's stand-in: the state stored with the game's last hand (hands are never
@@ -321,7 +323,8 @@ class Store:
 
     # A game is abandoned when its audit trail says so: the trail travels with the game in an export.
     _GAME_SQL = ("SELECT g.id, g.uid, g.ruleset_id, g.ruleset_hash, g.variant, g.name, g.season, g.players,"
-                 " g.sides, g.options, g.created, g.finished, g.hands, g.state, g.version, r.text, r.source,"
+                 " g.sides, g.options, g.created, g.finished, g.hands, g.state, g.version, g.first_dealer, r.text,"
+                 " r.source,"
                  " EXISTS(SELECT 1 FROM audit a WHERE a.game_id = g.id AND a.action = 'abandon')"
                  " FROM games g JOIN rulesets r ON r.hash = g.ruleset_hash")
 
@@ -368,7 +371,7 @@ class Store:
     # The games without their ruleset's text: joined, SQLite hands Python a copy of the (10 kB) text
     # for every row, 90% of reading 5,000 games; `games` reads each pinned text once instead.
     _GAMES_SQL = ("SELECT g.id, g.uid, g.ruleset_id, g.ruleset_hash, g.variant, g.name, g.season, g.players,"
-                  " g.sides, g.options, g.created, g.finished, g.hands, g.state, g.version,"
+                  " g.sides, g.options, g.created, g.finished, g.hands, g.state, g.version, g.first_dealer,"
                   " EXISTS(SELECT 1 FROM audit a WHERE a.game_id = g.id AND a.action = 'abandon')"
                   " FROM games g")
 
@@ -383,7 +386,7 @@ class Store:
             if found is not None:  # a game without its text is left out, as the join of `game` would
                 pinned[rhash] = (found[0], found[1])
         with gc_paused():
-            return [self._game_from_row((*r[:15], *pinned[r[3]], r[15])) for r in rows if r[3] in pinned]
+            return [self._game_from_row((*r[:16], *pinned[r[3]], r[16])) for r in rows if r[3] in pinned]
 
     def seasons(self) -> list[str]:
         """Every season some game belongs to."""

@@ -64,6 +64,29 @@ def test_derive_refuses_bad_input_and_writes_nothing(cli: Callable[..., Run], ho
     assert (home / "rules" / "skid-x.toml").read_bytes() == before
 
 
+def test_derive_refuses_to_write_where_a_later_rules_directory_hides_it(cli: Callable[..., Run], home: Path,
+                                                                       tmp_path: Path) -> None:
+    first, later = tmp_path / "first", tmp_path / "later"
+    dirs = ("--rules-dir", str(first), "--rules-dir", str(later))
+    assert cli("--rules-dir", str(later), "rules", "derive", "skid", "skid-house", "--opt", "limit=1005").code == 0
+    # the first directory is written to, but the later one is read after it: its skid-house would be played
+    r = cli(*dirs, "rules", "derive", "skid", "skid-house", "--opt", "limit=505")
+    assert r.code == 2 and "Traceback" not in r.err
+    assert f"{later / 'skid-house.toml'}, read after it, also has the id 'skid-house'" in r.err
+    assert not (first / "skid-house.toml").exists()
+    assert "1005" in cli(*dirs, "rules", "show", "skid-house").out
+    r = cli(*dirs, "rules", "new", "skid-house")
+    assert r.code == 2 and "would be hidden" in r.err and not (first / "skid-house.toml").exists()
+    # a file of that id under a later name in the same directory hides it too
+    (later / "skid-house.toml").rename(later / "zz.toml")
+    r = cli("--rules-dir", str(later), "rules", "derive", "skid", "skid-house", "--opt", "limit=505")
+    assert r.code == 2 and "zz.toml" in r.err
+    # where the written file is the one read last, it is written and played
+    (later / "zz.toml").unlink()
+    assert cli(*dirs, "rules", "derive", "skid", "skid-house", "--opt", "limit=505").code == 0
+    assert "limit = 505" in cli(*dirs, "rules", "show", "skid-house").out
+
+
 def test_changed_base_warns_and_old_games_keep_their_rules(cli: Callable[..., Run], home: Path, tmp_path: Path) -> None:
     rules = tmp_path / "myrules"
     rules.mkdir()

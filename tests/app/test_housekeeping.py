@@ -275,13 +275,63 @@ def test_rematch_same_game_same_seats(cli: Cli) -> None:
     assert new["variant"] == "short" and new["options"] == old["options"] and new["options"]["target"] == 300
     assert [(s["name"], s["players"]) for s in new["sides"]] == [(s["name"], s["players"]) for s in old["sides"]]
     assert [(s["name"], sorted(s["players"])) for s in new["sides"]] == [("us", ["ann", "cat"]), ("them", ["bob", "dan"])]
-    assert new["next"]["dealer"] == "ann"
+    assert new["next"]["dealer"] == "bob"   # ann dealt the one hand: the deal passes on to bob, nobody moves
     assert json.loads(cli("games", "--json").out)[1]["players"] == ["ann", "bob", "cat", "dan"]
     # the same line typed in seating order scores the same people as in the game before
     assert cli("hand", "bid=4,3,3,3", "tricks=5,3,3,2").code == 0
     again = json.loads(cli("standings", "--json").out)
     first = json.loads(cli("sheet", "--json", "--game", "1").out)["hands"][0]
     assert [s["score"] for s in again["sides"]] == first["points"] == [71, -60]
+
+
+def dealer(cli: Cli, database: Path | None = None, game: int | None = None) -> str:
+    """Who deals the coming hand of the current game (or `game`) of the database (or `database`)."""
+    where = ("--db", str(database)) if database else ()
+    which = ("--game", str(game)) if game else ()
+    return str(json.loads(cli(*where, "standings", "--json", *which).out)["next"]["dealer"])
+
+
+def test_rematch_passes_the_deal_on_and_every_replay_starts_there(cli: Cli, db: Path, tmp_path: Path) -> None:
+    spades(cli)
+    assert cli("hand", "bid=4,3,3,3", "tricks=5,3,3,2").code == 0          # ann dealt
+    assert cli("rematch").code == 0
+    assert dealer(cli) == "bob"                                            # who would have dealt hand 2
+    assert cli("hand", "bid=4,3,3,3", "tricks=5,3,3,2").code == 0
+    assert dealer(cli) == "cat"
+    assert cli("undo").code == 0 and dealer(cli) == "bob"
+    assert cli("redo").code == 0 and dealer(cli) == "cat"
+    assert cli("edit", "1", "bid=3,3,3,3", "tricks=4,3,3,3").code == 0 and dealer(cli) == "cat"
+    assert cli("verify").code == 0
+    assert cli("rematch").code == 0 and dealer(cli) == "cat"               # and on again
+    # an export and a game file carry it, and their replays start there
+    export = tmp_path / "all.json"
+    assert cli("export", "--output", str(export)).code == 0
+    games = json.loads(export.read_text(encoding="utf-8"))["games"]
+    assert [g.get("first_dealer") for g in games] == [None, 1, 2]         # the first seat is not written
+    copy = tmp_path / "copy.db"
+    assert cli("--db", str(copy), "import", str(export)).code == 0
+    assert cli("--db", str(copy), "verify").code == 0
+    assert dealer(cli, copy, 2) == "cat"
+    toml = tmp_path / "game2.toml"
+    assert cli("export", "--game", "2", "--format", "toml", "--output", str(toml)).code == 0
+    assert 'first_dealer = "bob"' in toml.read_text(encoding="utf-8")
+    other = tmp_path / "other.db"
+    assert cli("--db", str(other), "import", str(toml)).code == 0
+    assert dealer(cli, other, 1) == "cat"
+    # a first dealer that is no seat, or not the one the stored hands were dealt from, is refused whole
+    for seat, says in ((4, "games[1].first_dealer: seat 4, but there are 4 players (seats 0-3)"), (3, "games[1]")):
+        games[1]["first_dealer"] = seat
+        bad = tmp_path / f"bad{seat}.json"
+        bad.write_text(json.dumps({**json.loads(export.read_text(encoding="utf-8")), "games": games}),
+                       encoding="utf-8")
+        fresh = tmp_path / f"fresh{seat}.db"
+        r = cli("--db", str(fresh), "import", str(bad))
+        assert r.code == 2 and says in r.err and "Traceback" not in r.err, r.err
+        assert json.loads(cli("--db", str(fresh), "games", "--json").out) == []
+    toml.write_text(toml.read_text(encoding="utf-8").replace('first_dealer = "bob"', 'first_dealer = "zed"'),
+                    encoding="utf-8")
+    r = cli("--db", str(tmp_path / "zed.db"), "import", str(toml))
+    assert r.code == 2 and "first_dealer: 'zed' is not one of the players" in r.err, r.err
 
 
 def test_rematch_of_bridge_keeps_seat_letters_and_pairs(cli: Cli) -> None:

@@ -40,25 +40,27 @@ def test_no_finished_game_has_no_win_rate(cli: Callable[..., Run]) -> None:
 
 def test_a_game_with_no_hand_counts_for_no_result(cli: Callable[..., Run]) -> None:
     """With --include-unfinished a game is counted by its standings; a game with no hand has none:
-    it is no four-way draw and moves no rating."""
+    it is no four-way draw, moves no rating, and is no game played (with the flag or without)."""
     assert cli("new", "hearts", "ann", "bob", "cat", "dan").code == 0
     assert cli("hand", "hearts=13,0,0,0", "queen=ann").code == 0       # ann 0, the others 26: ann wins
     before = players(cli, "--include-unfinished")
     assert cli("new", "hearts", "ann", "bob", "cat", "dan").code == 0     # no hand typed yet
     after = players(cli, "--include-unfinished")
     assert {p: (r["games"], r["wins"], r["draws"], r["losses"], r["last5"]) for p, r in after.items()} == {
-        "ann": (2, 1, 0, 0, "W"), "bob": (2, 0, 0, 1, "L"), "cat": (2, 0, 0, 1, "L"), "dan": (2, 0, 0, 1, "L")}
-    for p, r in after.items():   # the ratings are those of the one game played
-        assert (r["rating"], r["uncertainty"], r["avg_place"]) == \
-            (before[p]["rating"], before[p]["uncertainty"], before[p]["avg_place"]), p
+        "ann": (1, 1, 0, 0, "W"), "bob": (1, 0, 0, 1, "L"), "cat": (1, 0, 0, 1, "L"), "dan": (1, 0, 0, 1, "L")}
+    assert after == before   # ratings, places, points and their averages are those of the one game played
+    without = players(cli)   # the one game played, unfinished: no result, its points as they stand
+    assert {p: (r["games"], r["points"], r["avg_points"], r["last5"]) for p, r in without.items()} == {
+        "ann": (1, 0, 0, ""), "bob": (1, 26, 26, ""), "cat": (1, 26, 26, ""), "dan": (1, 26, 26, "")}
+    # a hand in it makes it a game played: by its standings with the flag, unfinished without
+    assert cli("hand", "hearts=0,13,0,0", "queen=bob").code == 0        # bob 0, the others 26: bob leads
+    assert {p: r["games"] for p, r in players(cli, "--include-unfinished").items()} == dict.fromkeys(before, 2)
+    assert {p: r["games"] for p, r in players(cli).items()} == dict.fromkeys(before, 2)
 
-    # a season of only that game: no result at all, everyone where openskill starts (25, 25/3)
+    # a season of only a game with no hand: no game played, no line for anyone
     assert cli("season", "use", "empty").code == 0
     assert cli("new", "hearts", "ann", "bob", "cat", "dan").code == 0
-    alone = players(cli, "empty", "--include-unfinished")
-    assert {p: (r["games"], r["wins"], r["draws"], r["losses"], r["win_rate"], r["avg_place"], r["rating"],
-                r["uncertainty"], r["last5"]) for p, r in alone.items()} == \
-        {p: (1, 0, 0, 0, None, None, 25.0, 8.33, "") for p in ("ann", "bob", "cat", "dan")}
+    assert players(cli, "empty", "--include-unfinished") == {} == players(cli, "empty")
 
 
 def test_since_after_until_is_refused(cli: Callable[..., Run]) -> None:

@@ -8,6 +8,8 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
+
 from tests.conftest import Run
 
 # line numbers below are counted from this text (the first line is line 1)
@@ -61,6 +63,24 @@ def test_a_toml_syntax_error_points_where_the_reader_stopped(cli: Callable[..., 
     r = cli("rules", "check", str(path))
     assert r.code == 2
     assert r.err.startswith(f"{path}:3:8: not valid TOML"), r.err
+
+
+@pytest.mark.parametrize(("text", "where", "detail"), [
+    ('[game]\nid = "x"\nname = = "X"\n', "3:8", "Invalid value"),
+    ('[game]\nid = "x"\n[players\n', "3:9", "Expected ']' at the end of a table declaration"),
+])
+def test_a_ruleset_refused_for_bad_toml_says_where_as_rules_check_does(
+        cli: Callable[..., Run], tmp_path: Path, text: str, where: str, detail: str) -> None:
+    path = tmp_path / "broken.toml"
+    path.write_text(text)
+    said = f"{path}:{where}: not valid TOML: {detail}"
+    check = cli("rules", "check", str(path))
+    assert check.code == 2 and lines(check.err) == [said], check.err
+    refused = cli("new", str(path), "ann", "bob")
+    assert refused.code == 2 and refused.err.strip() == f"error: {said}", refused.err
+    located = json.loads(cli("rules", "check", "--format", "json", str(path)).out)[0]["problems"]
+    assert located == [{"line": int(where.split(":")[0]), "column": int(where.split(":")[1]), "key": "",
+                        "message": f"not valid TOML: {detail}"}]
 
 
 def test_a_problem_without_a_key_is_at_the_start(cli: Callable[..., Run], tmp_path: Path) -> None:

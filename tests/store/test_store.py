@@ -24,8 +24,30 @@ def test_migrates_a_version_1_database(tmp_path: Path) -> None:
     indexes = {r[0] for r in store.db.execute("SELECT name FROM sqlite_master WHERE type = 'index'")}
     assert {"games_season", "audit_game"} <= indexes
     columns = {r[1] for r in store.db.execute("PRAGMA table_info(games)")}
-    assert "version" in columns
+    assert {"version", "first_dealer"} <= columns
     assert store.wal
+
+
+def test_a_version_5_game_is_dealt_from_the_first_seat(tmp_path: Path) -> None:
+    """A game stored before games kept their first dealer started with the first seat's deal."""
+    from scorepad.store.migrations import MIGRATIONS, _v6
+
+    path = tmp_path / "v5.db"
+    con = sqlite3.connect(path, isolation_level=None)
+    con.execute("BEGIN")
+    for step in MIGRATIONS[:5]:
+        step(con)
+    con.execute("INSERT INTO rulesets VALUES ('h', 'r', 'r.toml', '')")
+    con.execute("INSERT INTO games(uid, ruleset_id, ruleset_hash, players, sides, options, created, state)"
+                " VALUES ('u', 'r', 'h', '[]', '[]', '{}', '2026-01-01T00:00:00+00:00', '{}')")
+    con.execute("PRAGMA user_version = 5")
+    con.execute("COMMIT")
+    con.close()
+    store = Store(path)
+    assert store.db.execute("SELECT first_dealer FROM games").fetchall() == [(0,)]
+    with store.write() as db:
+        _v6(db)   # a step run again adds nothing
+    assert store.db.execute("SELECT first_dealer FROM games").fetchall() == [(0,)]
 
 
 def test_refuses_a_newer_database(tmp_path: Path) -> None:

@@ -172,6 +172,39 @@ def test_backup_reads_back(acli: Callable[..., Run], anydb: str, tmp_path: Path)
         assert scores(acli("--db", str(target), "standings", "--json")) == [71, -60]
 
 
+def test_backup_writes_what_its_file_name_says(acli: Callable[..., Run], anydb: str, tmp_path: Path) -> None:
+    acli("new", "spades", "ann", "bob", "cat", "dan")
+    acli("hand", "bid=4,3,3,3", "tricks=5,3,3,2")
+    # a .json file is an export wherever the command line reads one (import, db copy): from either store
+    target = tmp_path / "backup.json"
+    assert acli("backup", str(target)).code == 0
+    assert json.loads(target.read_text(encoding="utf-8"))["format"] == "scorepad-export"
+    copied = tmp_path / "copied.db"
+    assert acli("db", "copy", str(target), str(copied)).code == 0
+    assert scores(acli("--db", str(copied), "standings", "--game", "1", "--json")) == [71, -60]
+    copy = tmp_path / "copy.db"
+    r = acli("backup", str(copy))
+    if is_server(anydb):   # a server's copy is an export, never under an SQLite file's name
+        assert r.code == 2 and "name it .json" in r.err and "Traceback" not in r.err
+        assert not copy.exists()
+    else:
+        assert r.code == 0
+        assert scores(acli("--db", str(copy), "standings", "--json")) == [71, -60]
+
+
+def test_a_rematch_deals_on_in_either_store(acli: Callable[..., Run], anydb: str, tmp_path: Path) -> None:
+    acli("new", "spades", "ann", "bob", "cat", "dan")
+    acli("hand", "bid=4,3,3,3", "tricks=5,3,3,2")
+    assert acli("rematch").code == 0
+    assert json.loads(acli("standings", "--json").out)["next"]["dealer"] == "bob"
+    assert acli("hand", "bid=4,3,3,3", "tricks=5,3,3,2").code == 0
+    assert acli("verify").code == 0
+    copied = tmp_path / "copied.db"
+    assert acli("db", "copy", anydb, str(copied)).code == 0
+    assert json.loads(acli("--db", str(copied), "standings", "--json").out)["next"]["dealer"] == "cat"
+    assert acli("--db", str(copied), "verify").code == 0
+
+
 def test_db_migrate(acli: Callable[..., Run]) -> None:
     r = acli("db", "migrate")
     assert r.code == 0 and f"schema version {SCHEMA_VERSION}" in r.out

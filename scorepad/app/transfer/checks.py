@@ -319,13 +319,20 @@ def _checked_game(g: Mapping[str, Any], where: str, rs: Any) -> tuple[list[str],
     out.extend(player_problems(rs, players, f"{where}.players"))
     out.extend(side_problems(rs, players, g["sides"], f"{where}.sides"))
     out.extend(option_problems(rs, g["options"], f"{where}.options", complete=True))
+    first_dealer = g.get("first_dealer", 0)
+    if first_dealer >= len(players):
+        n = len(players)
+        out.append(ngettext("{where}.first_dealer: seat {seat}, but there is {n} player (seats 0-{last})",
+                            "{where}.first_dealer: seat {seat}, but there are {n} players (seats 0-{last})",
+                            n).format(where=where, seat=first_dealer, n=n, last=n - 1))
     for j, a in enumerate(g["audit"]):
         shape = AUDIT_DETAILS.get(a["action"])
         if shape is not None:
             shape.check(a["detail"], f"{where}.audit[{j}].detail", out)
     if out:
         return out, None
-    game = Game(rs, tuple(players), tuple(Side(s["name"], tuple(s["members"])) for s in g["sides"]), dict(g["options"]))
+    game = Game(rs, tuple(players), tuple(Side(s["name"], tuple(s["members"])) for s in g["sides"]), dict(g["options"]),
+                first_dealer)
     texts: dict[int, tuple[str, ...]] = {}
     out = replay_problems(game, g, where, texts)
     if out:

@@ -21,7 +21,7 @@ from scorepad.app.shapes import (
 from scorepad.app.transfer.forked import forked_in_order
 from scorepad.app.transfer.pieces import Layout, read_document
 from scorepad.app.transfer.schema import FORMAT, VERSION, file_name, same
-from scorepad.errors import StoreError
+from scorepad.errors import StoreError, UserError
 from scorepad.locale import _
 from scorepad.store import Store
 from scorepad.store.sqlite import gc_paused
@@ -47,7 +47,7 @@ def _raw_games(store: Store) -> Iterator[list[RawGame]]:
         within = f"IN ({', '.join('?' for _ in batch)})"
         games = {r[0]: tuple(r) for r in db.execute(
             "SELECT id, uid, ruleset_id, ruleset_hash, variant, name, season, players, sides, options, created,"
-            f" finished, hands, state FROM games WHERE id {within}", batch)}
+            f" finished, hands, state, first_dealer FROM games WHERE id {within}", batch)}
         hands: dict[int, list[Any]] = {}
         for r in db.execute("SELECT game_id, n, status, typed, hand, points, breakdown, events, state, created"
                             f" FROM hands WHERE game_id {within} ORDER BY id", batch):
@@ -91,7 +91,7 @@ def _game_text(raw: RawGame) -> str:
     """`_indented(_export_game(*raw), "\n  ")`, written from the rows without the tables in between: the
     keys of a game, a hand and an audit entry are known, so they are written in sorted order as they are."""
     (_gid, uid, rid, rhash, variant, name, season, players, sides, options, created, finished, n_hands,
-     state) = raw[0]
+     state, first_dealer) = raw[0]
     loads, at = stored_json, "\n   "
     rows = ",\n    ".join([_hand_text(r) for r in raw[1]])
     entries = ",\n    ".join([
@@ -99,9 +99,11 @@ def _game_text(raw: RawGame) -> str:
         + ',\n     "detail": ' + _indented(loads(d), "\n     ") + ',\n     "hand": ' + _indented(hn, "\n     ")
         + "\n    }" for _g, a, act, hn, d in raw[2]])
     parts = ['"audit": ' + ("[\n    " + entries + "\n   ]" if entries else "[]"),
-             '"created": ' + _indented(created, at), '"finished": ' + _indented(bool(finished), at),
-             '"hand_rows": ' + ("[\n    " + rows + "\n   ]" if rows else "[]"), '"hands": ' + _indented(n_hands, at),
-             '"name": ' + _indented(name, at), '"options": ' + _indented(loads(options), at)]
+             '"created": ' + _indented(created, at), '"finished": ' + _indented(bool(finished), at)]
+    if first_dealer:   # only when not the first seat: games that never passed the deal are exported as before
+        parts.append('"first_dealer": ' + _indented(first_dealer, at))
+    parts += ['"hand_rows": ' + ("[\n    " + rows + "\n   ]" if rows else "[]"), '"hands": ' + _indented(n_hands, at),
+              '"name": ' + _indented(name, at), '"options": ' + _indented(loads(options), at)]
     if raw[3] is not None:
         parts.append('"pending_bid": ' + _indented(list(loads(raw[3])), at))
     parts += ['"players": ' + _indented(loads(players), at), '"ruleset_hash": ' + _indented(rhash, at),
@@ -124,9 +126,11 @@ def _hand_text(r: tuple[Any, ...]) -> str:
 
 def _export_game(row: tuple[Any, ...], hands: list[Any], audit: list[Any], bid: str | None) -> dict[str, Any]:
     """One game of the export from its rows."""
-    (_gid, uid, rid, rhash, variant, name, season, players, sides, options, created, finished, n_hands, state) = row
+    (_gid, uid, rid, rhash, variant, name, season, players, sides, options, created, finished, n_hands, state,
+     first_dealer) = row
     loads = stored_json
     return {**({"pending_bid": list(loads(bid))} if bid is not None else {}),
+            **({"first_dealer": first_dealer} if first_dealer else {}),
             "uid": uid, "ruleset_id": rid, "ruleset_hash": rhash, "variant": variant, "name": name,
             "season": season, "players": loads(players), "sides": loads(sides), "options": loads(options),
             "created": created, "finished": bool(finished), "hands": n_hands, "state": loads(state),
@@ -152,11 +156,12 @@ def export_data(store: Store) -> dict[str, Any]:
 
 
 @contextmanager
-def _one_view(store: Store) -> Iterator[None]:
+def _one_view(store: Store, always: bool = False) -> Iterator[None]:
     """An SQLite file in WAL mode read in one read transaction, so that the export is of one moment
-    while other commands go on writing (a server's `backup` reads from its snapshot)."""
+    while other commands go on writing (a server's `backup` reads from its snapshot). `always`: in the
+    other journal modes too (a backup), where the read transaction holds writers back until it ends."""
     db = store.db
-    if not (store.wal and isinstance(db, sqlite3.Connection) and not db.in_transaction):
+    if not ((always or store.wal) and isinstance(db, sqlite3.Connection) and not db.in_transaction):
         yield
         return
     db.execute("BEGIN")
@@ -275,13 +280,25 @@ def differs_from_file(store: Store, path: Path) -> bool:
                for a, b in zip_longest(_export_games(store), theirs, fillvalue=end))
 
 
+SQLITE_SUFFIXES = (".db", ".sqlite", ".sqlite3")
+
+
 def backup(store: Store, target: Path) -> None:
-    """A consistent copy of the database: an SQLite file copied by SQLite's online backup; a server's
-    database written as an export file from one snapshot (read back by `import` or `db copy`)."""
+    """A consistent copy of the database, of the kind its file name says: a `.json` file is an export
+    (what `.json` is to `import` and `db copy`), written from one read transaction or one snapshot; any
+    other name of an SQLite database is an SQLite file, copied by SQLite's online backup. A server's
+    database is only ever written as an export: under an SQLite file's name it is refused."""
+    target = Path(target)
     snapshot = getattr(store, "snapshot", None)
-    if snapshot is None:
+    if snapshot is not None:
+        if target.suffix.lower() in SQLITE_SUFFIXES:
+            raise UserError(_("{target}: a backup of a PostgreSQL database is an export file; name it .json "
+                              "(`scorepad db copy` makes an SQLite file of it)").format(target=target))
+        with snapshot():
+            write_atomic(target, export_chunks(store))
+        return
+    if target.suffix.lower() != ".json":
         store.backup(target)
         return
-
-    with snapshot():
-        write_atomic(Path(target), export_chunks(store))
+    with _one_view(store, always=True):
+        write_atomic(target, export_chunks(store))

@@ -82,7 +82,8 @@ GAME = Record({
     "season": Text(max_len=MAX_NAME, name=True, nullable=True), "created": Time(),
     "players": ListOf(NAME, 1, 64), "sides": ListOf(Record({"name": SIDE_NAME, "members": ListOf(Int(0, 63), 1, 64)}), 1, 64),
     "options": TABLE, "finished": Bool(), "hands": Int(0, 10**9), "state": TABLE,
-    "hand_rows": ListOf(HAND_ROW), "audit": ListOf(AUDIT), "pending_bid": TYPED}, frozenset({"pending_bid"}))
+    "hand_rows": ListOf(HAND_ROW), "audit": ListOf(AUDIT), "pending_bid": TYPED, "first_dealer": Int(0, 63)},
+    frozenset({"pending_bid", "first_dealer"}))
 
 
 EXPORT = Record({"format": Text(choices=[FORMAT]), "version": Int(), "meta": Record({"current_season": NAME},

@@ -27,7 +27,7 @@ class Rows(NamedTuple):
 
 
 GAME_COLUMNS = ("uid", "ruleset_id", "ruleset_hash", "variant", "name", "season", "players", "sides", "options",
-                "created", "finished", "hands", "state")
+                "created", "finished", "hands", "state", "first_dealer")
 
 
 HAND_COLUMNS = ("n", "status", "typed", "hand", "points", "breakdown", "events", "state", "created")
@@ -59,7 +59,8 @@ def _rows(g: Mapping[str, Any], texts: Mapping[int, tuple[str, ...]]) -> Rows:
         hands.append((h["n"], h["status"], *done, h["created"]))
     state = texts[-1][0] if -1 in texts else enc(g["state"])
     game = (g["uid"], g["ruleset_id"], g["ruleset_hash"], g["variant"], g["name"], g["season"], enc(g["players"]),
-            enc(g["sides"]), enc(g["options"]), g["created"], int(g["finished"]), g["hands"], state)
+            enc(g["sides"]), enc(g["options"]), g["created"], int(g["finished"]), g["hands"], state,
+            int(g.get("first_dealer", 0)))
     audit = [(a["at"], a["action"], a["hand"], enc(a["detail"])) for a in g["audit"]]
     bid = enc(g["pending_bid"]) if "pending_bid" in g else None
     return Rows(g["uid"], g["ruleset_hash"], game, hands, audit, bid)
