@@ -279,3 +279,35 @@ def test_more_click_usage_errors_in_english(cli: Callable[..., Run]) -> None:
                        (["edit", "abc"], "Invalid value for 'N': 'abc' is not a whole number")):
         r = cli(*args)
         assert r.code == 2 and said in r.err, r.err
+
+
+FAILING = """
+format = 1
+[game]
+id = "failing"
+name = "Failing"
+[players]
+min = 2
+max = 2
+[fields.x]
+type = "int"
+[tables]
+t = { a = 1 }
+[[score]]
+points = "10 // x + t['q' if x == 2 else 'a'] + [1][x - 1]"
+"""
+
+
+@pytest.mark.parametrize(("lang", "said"), [
+    ("en", ["division by zero", "no entry 'q' in the table (entries: a)", "position 4 is outside the list of 1"]),
+    ("et", ["nulliga jagamine", "tabelis pole kirjet 'q' (kirjed: a)", "koht 4 on väljaspool loendit pikkusega 1"]),
+    ("ru", ["деление на ноль", "в таблице нет записи 'q' (записи: a)", "позиция 4 вне списка длиной 1"]),
+    ("uk", ["ділення на нуль", "у таблиці немає запису 'q' (записи: a)", "позиція 4 поза списком довжиною 1"]),
+])
+def test_a_formula_failing_in_a_hand_reads_in_the_language(cli: Callable[..., Run], tmp_path: Path, lang: str,
+                                                            said: list[str]) -> None:
+    assert cli("new", _write(tmp_path, "failing", FAILING), "ann", "bob").code == 0
+    for x, words in zip((0, 2, 5), said, strict=True):
+        r = cli("--lang", lang, "hand", f"x={x}")
+        assert r.code == 2 and words in r.err, r.err
+        assert lang == "en" or not english_in(_messages(r.err)[0].split(": ", 1)[1], lang), r.err
