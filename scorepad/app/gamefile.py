@@ -16,7 +16,7 @@ from scorepad.app.games import ended_by_finish, hand_row, type_and_score
 from scorepad.app.shapes import MAX_NAME, Bool, Int, ListOf, Record, Text, Time, name_problem, problems
 from scorepad.app.transfer.checks import option_problems, pending_bid_problems, player_problems, side_problems
 from scorepad.app.transfer.importing import refuse
-from scorepad.app.transfer.pieces import read_document
+from scorepad.app.transfer.pieces import A_GAME_FILE, read_document
 from scorepad.app.transfer.schema import NAME, RULESET_ID, SIDE_NAME, TABLE, TYPED, UID
 from scorepad.app.transfer.writing import audit_entry, insert_games
 from scorepad.engine.game import Game, Side, finish_game, initial_state, resolve_options
@@ -64,7 +64,7 @@ def game_toml(store: Store, game_id: int | str | None) -> str:
 
 def import_game_toml(store: Store, path: Path) -> tuple[int, int]:
     """Add the game in a TOML game file; returns (added, already present)."""
-    text = read_document(path, "a scorepad game file")
+    text = read_document(path, A_GAME_FILE)
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
@@ -151,8 +151,8 @@ def checked_game(data: dict[str, Any], path: Path) -> tuple[dict[str, Any], dict
         audit.append(audit_entry("import", 1, {"file": Path(path).name}))
     if data.get("finished_by_command"):
         if state["finished"]:
-            raise refuse(path, [(f"finished_by_command: the game already ended with hand {len(rows)}; "
-                                "only a game its hands did not end can be finished by the command")])
+            raise refuse(path, [_("finished_by_command: the game already ended with hand {n}; only a game its hands "
+                                  "did not end can be finished by the command").format(n=len(rows))])
         result = finish_game(game, state)
         state = result.state
         audit.append(audit_entry("finish", None, {
@@ -160,7 +160,7 @@ def checked_game(data: dict[str, Any], path: Path) -> tuple[dict[str, Any], dict
             "breakdown": [[[line.label, line.points, list(line.to)] for line in items] for items in result.breakdown]}))
     if data.get("abandoned"):
         if state["finished"]:
-            raise refuse(path, ["abandoned: the game has ended; only an unfinished game can be abandoned"])
+            raise refuse(path, [_("abandoned: the game has ended; only an unfinished game can be abandoned")])
         audit.append(audit_entry("abandon", None, {"hands": len(rows), "totals": [s["score"] for s in state["sides"]]}))
     if "pending_bid" in data:
         bid = list(data["pending_bid"])

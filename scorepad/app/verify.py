@@ -38,8 +38,8 @@ def verify(store: Store, workers: int | None = None, retype: bool = False) -> li
     numbers of hands, each to whichever process is free, so a process slowed by other work on the
     machine, or given the long games, does not hold up the end; the lines come back in the order of
     the games."""
-    problems = [f"ruleset {rid}: the text pinned as {rhash} is not the text with that hash (the database "
-                f"was altered; starting a new {rid} game pins the real text)"
+    problems = [_("ruleset {id}: the text pinned as {hash} is not the text with that hash (the database was altered; "
+                  "starting a new {id} game pins the real text)").format(id=rid, hash=rhash)
                 for rhash, rid in store.misfiled_rulesets()]
     rows = store.games()
     total = sum(r.hands for r in rows)

@@ -7,6 +7,7 @@ this machine, 2026-12) where `scorepad games` takes ~150 ms in all.
 
 from __future__ import annotations
 
+import itertools
 import os
 import sys
 from collections.abc import Iterable, Sequence
@@ -76,7 +77,8 @@ def rules_list(as_json: bool = typer.Option(False, "--json", help="JSON output")
     """All rulesets: id, name, aliases, players, variants."""
     from scorepad.app.rulesets import summaries
 
-    items, problems = summaries(_rules_dirs(), _lang(as_json))
+    shown_in = _lang(as_json)   # first: with --json, the errors in English too
+    items, problems = summaries(_rules_dirs(), shown_in)
     if as_json:
         _print_json(items)
     else:
@@ -100,7 +102,8 @@ def rules_show(ruleset: str = typer.Argument(..., help="id, alias, native name o
     from scorepad.rules.translations import translate
     from scorepad.text.describe import details, details_text
 
-    d = details(translate(load(ruleset, _rules_dirs()), _lang(as_json)), _lang(as_json))
+    shown_in = _lang(as_json)   # first: with --json, the errors in English too
+    d = details(translate(load(ruleset, _rules_dirs()), shown_in), shown_in)
     if as_json:
         _print_json(d)
     else:
@@ -125,6 +128,7 @@ def rules_check(paths: list[Path] = typer.Argument(..., help="ruleset files"),
     from scorepad.app.rulesets import check_file, locate_problems
     from scorepad.errors import UserError
 
+    _lang(fmt == "json")   # JSON for editors: its warnings and errors in English, as its problems
     if fmt not in ("text", "json"):
         raise UserError(_("unknown format {fmt} (text or json)").format(fmt=repr(fmt)))
     bad = 0
@@ -324,6 +328,7 @@ def new(ruleset: str = typer.Argument(..., metavar="GAME",
     first; otherwise (or with --quiet) it prints the game's id."""
     from scorepad.app import games as play
 
+    _lang(as_json)   # first: with --json, the errors in English too
     row = play.new_game(_store(), ruleset, players, team, opt, name, season, _rules_dirs(), _config())
     _started(row, as_json, quiet)
 
@@ -510,13 +515,12 @@ def games(season: str | None = typer.Option(None, "--season", help="only this se
           as_json: bool = typer.Option(False, "--json", help="JSON output")) -> None:
     """List games (the current one is marked *)."""
     from scorepad.app.rows import game_title, season_name
-    from scorepad.locale import current
     from scorepad.text.local_time import local_stamp
     from scorepad.text.render import games_text
 
+    lang = _lang(as_json)   # first: with --json, the errors in English too
     store = _store()
     season = season if season is None else season_name(store, season)
-    lang = None if as_json else current()
     rows = [{"id": g.id, "ruleset": g.ruleset_id, "variant": g.variant, "players": g.players,
              **({} if as_json else {"title": game_title(g, lang)}),
              "hands": g.hands, "finished": g.finished, "abandoned": g.abandoned, "season": g.season, "name": g.name,
@@ -598,6 +602,7 @@ def rematch(game: str | None = typer.Option(None, "--game", help="game id or nam
     """A new game with the same ruleset, options, seats and sides: nobody moves, and the deal passes on. It becomes current."""
     from scorepad.app import games as play
 
+    _lang(as_json)   # first: with --json, the errors in English too
     _started(play.rematch(_store(), game, name, season), as_json, quiet)
 
 
@@ -624,6 +629,7 @@ def log(game: str | None = typer.Option(None, "--game", metavar="GAME", help="ga
     """The audit trail of a game: when it started, every undo, edit, rescore and finish, with what changed."""
     from scorepad.app.rows import game_log
 
+    _lang(as_json)   # first: with --json, the errors in English too
     gid, entries, deleted = game_log(_store(), game)
     if as_json:
         _print_json(entries)
@@ -689,6 +695,7 @@ def season(name: str | None = typer.Argument(None, help="season name (default: t
     from scorepad.app.season import season_report
     from scorepad.errors import UserError
 
+    _lang(fmt == "json")   # the JSON report is the same in every language: its errors in English too
     store = _store()
     if name == "use":
         if not value:
@@ -737,6 +744,7 @@ def player(name: str = typer.Argument(..., help="player name"),
     from scorepad.errors import UserError
     from scorepad.names import closest, did_you_mean
 
+    _lang(as_json)   # first: with --json, the errors in English too
     games = _store().games()
     name = {k.lower(): v for k, v in _config().get("aliases", {}).items()}.get(name.strip().lower(), name)
     rows = player_history(games, name)
@@ -874,6 +882,26 @@ def _argv_option(name: str) -> str | None:
     return value
 
 
+def _usage_error(exc: Exception, usage_error: Any) -> None:
+    """A click usage error in the language shown; with --json in English (a script's error)."""
+    if not _json_asked():
+        usage_error(exc)
+        return
+    from scorepad.locale import neutral
+
+    with neutral():
+        usage_error(exc)
+
+
+def _json_asked() -> bool:
+    """`--json` (or `--format json`) on the command line, before a `--`: output for a script, whose
+    usage errors are in English as its other errors (docs/translating.md)."""
+    args = sys.argv[1:]
+    args = args[:args.index("--")] if "--" in args else args
+    return "--json" in args or "--format=json" in args or any(
+        a == "--format" and b == "json" for a, b in itertools.pairwise(args))
+
+
 def _help_language() -> None:
     """The language of --help, chosen before Typer builds the commands (their help texts are
     read then): --lang from the command line, else as the callback chooses (config, env, locale)."""
@@ -920,7 +948,7 @@ def _run() -> None:
                     typer.echo(exc.ctx.get_help())  # type: ignore[attr-defined]
                     raise SystemExit(0) from None
                 if isinstance(exc, _click_errors()[1]) and type(exc).__name__ != "Abort":
-                    usage_error(exc)
+                    _usage_error(exc, usage_error)
                     raise SystemExit(2) from None
                 raise
         if code == 130:  # Ctrl-C inside a command: typer returns Exit(130) when not in standalone mode

@@ -76,7 +76,15 @@ class _Plain:
             done = _leaf(kind, value)
             if done is not _UNSURE:
                 return done
-        return self.real().coerce(value, param=param, ctx=ctx)
+        try:
+            return self.real().coerce(value, param=param, ctx=ctx)
+        except Exception as exc:
+            if type(exc).__name__ == "BadParameter" and self.annotation in (int, int | None) and isinstance(value, str):
+                # pydantic's English sentence replaced by one the catalogs translate (cli_help.usage_error)
+                from scorepad.locale import N_, Said
+
+                exc.message = Said(N_("{value} is not a whole number"), value=repr(value))  # type: ignore[attr-defined]
+            raise
 
     def _coerce_value(self, value: Any, param: Any, ctx: Any) -> Any:
         return self.real()._coerce_value(value, param=param, ctx=ctx)

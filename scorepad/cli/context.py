@@ -118,7 +118,8 @@ def close_stores() -> None:
 
 def lang(as_json: bool = False) -> str | None:
     """The language of the texts shown; None (the rulesets' own texts) for JSON, which stays neutral:
-    a command with --json also prints the program's own texts in English."""
+    a command with --json also prints the program's own texts in English, its errors too (so a command
+    with --json asks for its language before anything else, and a script never depends on the language)."""
 
     if as_json:
         set_language(None)
@@ -194,6 +195,7 @@ def hand(assignments: Sequence[str] | None, game: str | None, expect: int | None
     from scorepad.app import games as play
     from scorepad.text.render import hand_short_text
 
+    shown_in = lang(as_json)   # first: with --json, the errors in English too
     if key is not None and not 1 <= len(key) <= 200:
         raise UserError(_("--key: write 1 to 200 characters, e.g. a UUID"))
     write_key = key or _new_key()
@@ -205,7 +207,7 @@ def hand(assignments: Sequence[str] | None, game: str | None, expect: int | None
             with table() as console:
                 rec = enter_hand(st, game, list(assignments or []), console)
         else:
-            rec = play.record_hand(st, game, list(assignments or []), None, lang(as_json), expect=expect,
+            rec = play.record_hand(st, game, list(assignments or []), None, shown_in, expect=expect,
                                    key=write_key)
     except StoreUnreachable as exc:
         raise StoreUnreachable(_("{error}; to be sure this hand is stored once, repeat the command with --key {key}")
@@ -224,8 +226,9 @@ def sheet(game: str | None, as_json: bool, chart: bool) -> None:
     from scorepad.app import games as play
     from scorepad.text.render import chart_text, sheet_text
 
+    shown_in = lang(as_json)   # first: with --json, the errors in English too
     st = store()
-    data = play.sheet(st, st.game(game), lang(as_json))
+    data = play.sheet(st, st.game(game), shown_in)
     if as_json:
         echo(json.dumps(data, ensure_ascii=False, indent=2, allow_nan=False))
     else:
@@ -237,9 +240,10 @@ def standings(game: str | None, as_json: bool) -> None:
     from scorepad.app import games as play
     from scorepad.text.render import standings_text
 
+    shown_in = lang(as_json)   # first: with --json, the errors in English too
     st = store()
     row = st.game(game)
-    data = play.standings(row, lang=lang(as_json))
+    data = play.standings(row, lang=shown_in)
     pending = st.pending_bid(row.id)
     if pending is not None:
         data["bid"] = pending  # the bid written down for the coming hand

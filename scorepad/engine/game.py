@@ -385,7 +385,7 @@ def deal_to(game: Game, state: State, chosen: Any) -> None:
         state["dealer"] = chosen
         return
     raise HandError(Said(N_("this hand cannot be scored: {problem}"),
-                         problem=f"players.next_dealer gave {value_kind(chosen)}, not a player"))
+                         problem=Said(N_("players.next_dealer gave {kind}, not a player"), kind=value_kind(chosen))))
 
 
 def active_players(game: Game, state: State) -> list[bool]:
@@ -770,7 +770,7 @@ def _score_lines(game: Game, scope: _Scope, state: State, new: State,
                 continue
             pts = formula.fast(env)
             if type(pts) is not int and (isinstance(pts, bool) or not isinstance(pts, (int, float))):
-                raise FormulaError(f"{item.id}: points must be a number, got {value_kind(pts)}")
+                raise FormulaError(Said(N_("{id}: points must be a number, got {kind}"), id=item.id, kind=value_kind(pts)))
             if pts == 0:
                 continue
             stage.append((k, label, pts))
@@ -784,8 +784,9 @@ def _score_lines(game: Game, scope: _Scope, state: State, new: State,
                 try:
                     side[counter] = side[counter] + pts
                 except TypeError:
-                    raise HandError(Said(N_("this hand cannot be scored: {problem}"), problem=(
-                        f"{item.id} adds points to {counter}, which holds {value_kind(side[counter])}"))) from None
+                    raise HandError(Said(N_("this hand cannot be scored: {problem}"), problem=Said(
+                        N_("{id} adds points to {counter}, which holds {kind}"), id=item.id, counter=counter,
+                        kind=value_kind(side[counter])))) from None
     return points, breakdown
 
 
@@ -815,7 +816,7 @@ class _Race:
         """The race of a deal towards `goal` (the value of `[end] first_to` as the hand starts)."""
         end = game.ruleset.end
         if isinstance(goal, bool) or not isinstance(goal, (int, float)):
-            raise FormulaError(f"end.first_to must be a number, got {goal!r}")
+            raise FormulaError(Said(N_("end.first_to must be a number, got {value}"), value=repr(goal)))
         playing = [s for s in state["sides"] if s["status"] == "playing"]
         if any(s["score"] >= goal for s in playing):
             return None   # a deal after a tie at the goal is played in full; the higher total wins
@@ -959,7 +960,7 @@ def _run_rules(game: Game, scope: _Scope, state: State, rules: Sequence[Rule],
         raise HandError(_hand_formula_problem(exc)) from None
     except TypeError as exc:
         raise HandError(Said(N_("this hand cannot be scored: {problem}"),
-                             problem=f"a rule mixes words and numbers ({exc})")) from None
+                             problem=Said(N_("a rule mixes words and numbers ({detail})"), detail=str(exc)))) from None
     return ended
 
 
@@ -992,7 +993,7 @@ def _counter(key: str, value: Any) -> Any:
         return value
     if isinstance(value, str) and len(value) <= 200:
         return value
-    raise FormulaError(f"{key}: a counter holds a number or a word, not {value_kind(value)}")
+    raise FormulaError(Said(N_("{key}: a counter holds a number or a word, not {kind}"), key=key, kind=value_kind(value)))
 
 
 def _store(state: State, k: int | None, counter: str, value: Any) -> None:
@@ -1021,7 +1022,7 @@ def finish_if_over(game: Game, state: State, scope: _Scope, points: list[int | f
             elif end.when is not None:
                 over = bool(end.when.fast(env))
         except (FormulaError, TypeError) as exc:
-            problem = exc.message if isinstance(exc, FormulaError) else "end.first_to is not a number"
+            problem = exc.message if isinstance(exc, FormulaError) else Said(N_("end.first_to is not a number"))
             raise HandError(Said(N_("this hand cannot be scored: {problem}"), problem=problem)) from None
         if over and tie_goes_on(game, state, race, events):
             over = False

@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from scorepad.locale import N_, _, current
+from scorepad.locale import N_, _, current, ngettext, shown
 
 # Typer's own words in help and usage errors: typer.core looks them up with gettext's `_` (`localized`
 # gives it ours); the words its bundled click writes as they are ("Usage:", the help option's help)
@@ -136,7 +136,43 @@ def _typer_words() -> list[tuple[Any, str, Any]]:
             return option
 
         out.append((command, "get_help_option", help_option))
+        out += _parse_args(command, importlib.import_module("typer._click.exceptions"))
     return out
+
+
+def _parse_args(command: Any, errors: Any) -> list[tuple[Any, str, Any]]:
+    """click's parsing, its usage errors kept with what `usage_error` needs to say them in the chosen
+    language: the command's context (the parser raises an option's errors without it), and the extra
+    arguments, which click refuses with a plain UsageError whose sentence holds them (a command that takes
+    none is parsed allowing them, and refuses them itself with the arguments on the error: `extra_args`)."""
+    parse_args = getattr(command, "parse_args", None)
+    usage = getattr(errors, "UsageError", None)
+    if parse_args is None or usage is None:
+        return []
+
+    def parse(self: Any, ctx: Any, args: list[str]) -> list[str]:
+        try:
+            return list(parse_args(self, ctx, args))
+        except usage as error:
+            if getattr(error, "ctx", None) is None:
+                error.ctx = ctx
+            raise
+
+    def strict_parse_args(self: Any, ctx: Any, args: list[str]) -> list[str]:
+        if ctx.allow_extra_args or ctx.resilient_parsing:
+            return parse(self, ctx, args)
+        ctx.allow_extra_args = True
+        try:
+            rest = parse(self, ctx, args)
+        finally:
+            ctx.allow_extra_args = False
+        if rest:
+            error = usage(f"Got unexpected extra argument(s) ({' '.join(rest)})", ctx)
+            error.extra_args = rest
+            raise error
+        return rest
+
+    return [(command, "parse_args", strict_parse_args)]
 
 
 def extract(fileobj: Any, keywords: Any, comment_tags: Any, options: Any) -> Iterator[tuple[int, Any, Any, Any]]:
@@ -177,7 +213,8 @@ def _is_command(decorator: ast.expr) -> bool:
 # any other message is click's own English.
 CLICK_TEXTS = (N_("Try '{command} {option}' for help."), N_("Error: {message}"), N_("No such option: {name}"),
                N_("(Possible options: {options})"), N_("Missing argument {name}."), N_("Missing option {name}."),
-               N_("Missing parameter {name}."), N_("Invalid value for {name}: {message}"))
+               N_("Missing parameter {name}."), N_("Invalid value for {name}: {message}"),
+               N_("Option {name} does not take a value."))
 
 
 def usage_error(exc: Any) -> None:
@@ -219,8 +256,31 @@ def _click_message(exc: Any) -> str:
             return said.format(name=hint)
         return str(exc.format_message())
     if "BadParameter" in kinds and hint:
-        return _("Invalid value for {name}: {message}").format(name=hint, message=exc.message)
+        return _("Invalid value for {name}: {message}").format(name=hint, message=shown(exc.message))
+    if "BadOptionUsage" in kinds and getattr(exc, "option_name", None):
+        return _option_usage(exc)
+    extra = getattr(exc, "extra_args", None)
+    if extra:
+        return ngettext("Got unexpected extra argument ({args})", "Got unexpected extra arguments ({args})",
+                        len(extra)).format(args=" ".join(extra))
     return str(exc.format_message())
+
+
+def _option_usage(exc: Any) -> str:
+    """An option given without its value, or a flag given one: said from the option the command declares."""
+    name = exc.option_name
+    ctx = getattr(exc, "ctx", None)
+    params = ctx.command.get_params(ctx) if ctx is not None else []
+    option = next((p for p in params if name in (*getattr(p, "opts", ()), *getattr(p, "secondary_opts", ()))), None)
+    if option is None:
+        return str(exc.format_message())
+    if getattr(option, "is_flag", False) or getattr(option, "count", False):
+        return _("Option {name} does not take a value.").format(name=repr(name))
+    nargs = max(1, int(getattr(option, "nargs", 1)))
+    if nargs == 1:
+        return _("Option {name} requires an argument.").format(name=repr(name))
+    return ngettext("Option {name} requires {n} argument.", "Option {name} requires {n} arguments.",
+                    nargs).format(name=repr(name), n=nargs)
 
 
 def _takes_ctx(method: Any) -> bool:

@@ -170,7 +170,7 @@ def _refuse_mixed(raw: str, rank_text: str, suit_text: str) -> None:
         return
     rank_cyr = rank_text == "Т"
     if (rank_cyr and LATIN.search(suit_text)) or (not rank_cyr and CYRILLIC.search(suit_text)):
-        which = "Cyrillic Т (an ace)" if rank_cyr else "Latin T (a ten)"
+        which = _("Cyrillic Т (an ace)") if rank_cyr else _("Latin T (a ten)")
         raise UserError(_("{raw} mixes alphabets: its {which} is followed by the suit {suit_text}; write "
                            "the ace as ТП ТЧ ТБ ТТ or AS AH AD AC, the ten as 10S or 10П").format(
                             raw=repr(raw), which=which, suit_text=repr(suit_text)))

@@ -16,6 +16,7 @@ from collections.abc import Collection, Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from scorepad import record
+from scorepad.locale import N_, Said
 from scorepad.rules.expr import BUILTINS, ITERATING, MAX_STEPS, Formula, _parts
 
 if TYPE_CHECKING:
@@ -197,7 +198,7 @@ def cost_problems(rs: Ruleset) -> list[tuple[str, str]]:
         problems += _too_costly(group, what)
     for f, size in counters:
         if size[2]:
-            problems.append((f.key, "this formula can give a list, but a counter holds a number or a word"))
+            problems.append((f.key, Said(N_("this formula can give a list, but a counter holds a number or a word"))))
     return problems
 
 
@@ -248,7 +249,8 @@ def _estimates(rs: Ruleset) -> tuple[dict[str, Group], list[tuple[Formula, Size]
     start: Group = []
     add(start, rs.side_state.values(), "side", counter=True)
     add(start, rs.game_state.values(), "game", counter=True)
-    return {"one hand": hand, "showing the standings": display, "starting a game": start}, counters
+    # the keys are the words of the sentences that name them (_too_costly)
+    return {N_("one hand"): hand, N_("showing the standings"): display, N_("starting a game"): start}, counters
 
 
 def _too_large(group: Group, players: int) -> list[tuple[str, str]]:
@@ -264,28 +266,35 @@ def _too_large(group: Group, players: int) -> list[tuple[str, str]]:
         sections.setdefault(section, []).append(f)
         weight[section] = weight.get(section, 0) + len(f.source) * times
     section = max(weight, key=weight.__getitem__)
-    return [(sections[section][0].key, (
-        f"one hand of up to {players} players runs {runs:,} formulas with {code:,} characters of formula text "
-        f"in all ([{section}] the most); at most {MAX_RUNS:,} formulas and {MAX_CODE:,} characters are allowed "
+    return [(sections[section][0].key, Said(N_(
+        "one hand of up to {players} players runs {runs} formulas with {code} characters of formula text "
+        "in all ([{section}] the most); at most {most_runs} formulas and {most_code} characters are allowed "
         "(a [player] or [side] formula counts once for each player or side): work lists out in fewer, shorter "
-        "formulas"))]
+        "formulas"), players=players, runs=f"{runs:,}", code=f"{code:,}", section=section,
+        most_runs=f"{MAX_RUNS:,}", most_code=f"{MAX_CODE:,}"))]
 
 
 def _too_costly(group: Group, what: str) -> list[tuple[str, str]]:
     total = sum(steps * times for _, steps, times in group)
     if total <= MAX_STEPS:
         return []
-    out = []
+    out: list[tuple[str, str]] = []
     for f, steps, times in group:
         if steps * times > MAX_STEPS:
-            runs = "" if times == 1 else f" (run up to {times} times)"
-            out.append((f.key, (f"this formula can take up to {steps * times:,} steps{runs} in {what}, more than "
-                               f"the {MAX_STEPS:,} allowed (it goes through large lists many times); "
-                               "use smaller tables, or work out a list once in [let]")))
+            said = (Said(N_("this formula can take up to {steps} steps in {what}, more than the {most} allowed (it "
+                            "goes through large lists many times); use smaller tables, or work out a list once in "
+                            "[let]"), steps=f"{steps * times:,}", what=Said(what), most=f"{MAX_STEPS:,}")
+                    if times == 1 else
+                    Said(N_("this formula can take up to {steps} steps (run up to {times} times) in {what}, more "
+                            "than the {most} allowed (it goes through large lists many times); use smaller tables, "
+                            "or work out a list once in [let]"), steps=f"{steps * times:,}", times=times,
+                         what=Said(what), most=f"{MAX_STEPS:,}"))
+            out.append((f.key, said))
     if not out:
         f, steps, times = max(group, key=lambda g: g[1] * g[2])
-        out.append((f.key, (f"the formulas of {what} can take up to {total:,} steps together, more than the "
-                           f"{MAX_STEPS:,} allowed; this one is the costliest ({steps * times:,})")))
+        out.append((f.key, Said(N_("the formulas of {what} can take up to {total} steps together, more than the "
+                                   "{most} allowed; this one is the costliest ({steps})"), what=Said(what),
+                                total=f"{total:,}", most=f"{MAX_STEPS:,}", steps=f"{steps * times:,}")))
     return out
 
 

@@ -96,7 +96,7 @@ def active_budget() -> Budget:
     """The budget the formulas evaluated now run on (the engine's entry points each set one)."""
     budget = _ACTIVE.get()
     if budget is None:
-        raise RuntimeError("no formula budget is active")
+        raise RuntimeError("no formula budget is active")  # a bug of the program, never a ruleset's
     return budget
 
 
@@ -139,26 +139,38 @@ class Formula:
             return self.run(env)
         except _Exhausted:
             if budget.message is None:
-                budget.message = (f"{self.key}: {self.source!r} was stopped: the formulas of one hand may "
-                                  f"take at most {budget.limit:,} steps (it goes through large lists too often)")
+                budget.message = Said(N_("{key}: {formula} was stopped: the formulas of one hand may take at most "
+                                         "{limit} steps (it goes through large lists too often)"),
+                                      key=self.key, formula=repr(self.source), limit=f"{budget.limit:,}")
             raise BudgetError(budget.message) from None
         except FormulaError as exc:
             if exc.message.startswith(self.key + ":"):
                 raise
-            raise FormulaError(f"{self.key}: {self.source!r} failed: {exc.message}") from None
+            raise FormulaError(Said(N_("{key}: {formula} failed: {problem}"), key=self.key, formula=repr(self.source),
+                                    problem=exc.message)) from None
         except RecursionError:
-            raise FormulaError(f"{self.key}: the formula nests too deeply") from None
+            raise FormulaError(Said(N_("{key}: the formula nests too deeply"), key=self.key)) from None
         except (ArithmeticError, TypeError, ValueError, KeyError, IndexError) as exc:
-            raise FormulaError(f"{self.key}: {self.source!r} failed: {_plain(exc)}") from None
+            raise FormulaError(Said(N_("{key}: {formula} failed: {problem}"), key=self.key, formula=repr(self.source),
+                                    problem=_plain(exc))) from None
 
     __call__ = evaluate
     fast = evaluate  # the name the engine's hot loops call it by
 
 
 def _plain(exc: BaseException) -> str:
+    """The sentence of an error a formula met: the `Said` it was raised with, kept to be translated."""
     if isinstance(exc, ZeroDivisionError):
-        return "division by zero"
+        return Said(N_("division by zero"))
+    if exc.args and isinstance(exc.args[0], Said):
+        return exc.args[0]
     return str(exc) or type(exc).__name__
+
+
+# what a number too large was, in the sentence that refuses it
+_TOO_LARGE = {"value": N_("number too large (value beyond ±10^15)"),
+              "constant": N_("number too large (constant beyond ±10^15)"),
+              "power": N_("number too large (power beyond ±10^15)")}
 
 
 def _number(value: Any, what: str = "value") -> int | float:
@@ -166,27 +178,29 @@ def _number(value: Any, what: str = "value") -> int | float:
         return int(value)
     if isinstance(value, int):
         if abs(value) > MAX_NUMBER:
-            raise FormulaError(f"number too large ({what} beyond ±10^15)")
+            raise FormulaError(Said(_TOO_LARGE[what]))
         return value
     if isinstance(value, float):
         if not math.isfinite(value) or abs(value) > MAX_NUMBER:
-            raise FormulaError(f"number too large ({what} beyond ±10^15)")
+            raise FormulaError(Said(_TOO_LARGE[what]))
         if value.is_integer():
             return int(value)
         return value
-    raise TypeError(f"expected a number, got {_kind(value)}")
+    raise TypeError(Said(N_("expected a number, got {kind}"), kind=_kind(value)))
 
 
 def _kind(value: Any) -> str:
     if isinstance(value, str):
-        return f"the word {value!r}"
+        return Said(N_("the word {word}"), word=repr(value))
     if isinstance(value, (list, tuple)):
-        return "a list"
+        return Said(N_("a list"))
     if isinstance(value, dict):
-        return "a table"
+        return Said(N_("a table"))
     if value is None:
-        return "nothing (an empty field)"
-    return type(value).__name__
+        return Said(N_("nothing (an empty field)"))
+    if isinstance(value, bool):
+        return Said(N_("true or false"))
+    return Said(N_("a number")) if isinstance(value, (int, float)) else type(value).__name__
 
 
 value_kind = _kind  # what a value is, in words, without printing it (it may be huge)
@@ -195,9 +209,9 @@ value_kind = _kind  # what a value is, in words, without printing it (it may be 
 def _pow(a: Any, b: Any) -> int | float:
     base, exp = _number(a), _number(b)
     if not isinstance(exp, int) or not 0 <= exp <= MAX_EXPONENT:
-        raise FormulaError(f"exponent must be a whole number 0..{MAX_EXPONENT}")
+        raise FormulaError(Said(N_("exponent must be a whole number 0..{most}"), most=MAX_EXPONENT))
     if abs(base) > 10**6:
-        raise FormulaError("number too large (power of a base beyond 10^6)")
+        raise FormulaError(Said(N_("number too large (power of a base beyond 10^6)")))
     return _number(base**exp, "power")
 
 
@@ -268,9 +282,9 @@ def _deep_eq(a: Any, b: Any) -> bool:
 
 def _contains(a: Any, b: Any) -> bool:
     if not isinstance(b, (list, tuple, dict, str)):
-        raise TypeError(f"'in' needs a list, table or word on the right, got {_kind(b)}")
+        raise TypeError(Said(N_("'in' needs a list, table or word on the right, got {kind}"), kind=_kind(b)))
     if isinstance(b, str) and not isinstance(a, str):
-        raise TypeError("'in' a word needs a word on the left")
+        raise TypeError(Said(N_("'in' a word needs a word on the left")))
     if isinstance(b, (list, tuple)):
         _charge(len(b))
         if isinstance(a, _CONTAINERS):
@@ -295,14 +309,14 @@ def _seq(value: Any) -> list[Any]:
         return list(value)
     if isinstance(value, dict):
         return list(value.values())
-    raise TypeError(f"expected a list, got {_kind(value)}")
+    raise TypeError(Said(N_("expected a list, got {kind}"), kind=_kind(value)))
 
 
 def _minmax(pick: Callable[..., Any]) -> Callable[..., Any]:
     def run(*args: Any) -> Any:
         items = _seq(args[0]) if len(args) == 1 else list(args)
         if not items:
-            raise ValueError("empty list")
+            raise ValueError(Said(N_("empty list")))
         return pick(_number(x) for x in items)
 
     return run
@@ -332,7 +346,7 @@ def _round(value: Any, step: Any = 1) -> int | float:
     """Round half away from zero to a multiple of `step` (the way players round: 45 → 50)."""
     x, s = _number(value), _number(step)
     if s <= 0:
-        raise ValueError("round step must be positive")
+        raise ValueError(Said(N_("round step must be positive")))
     q = abs(x) / s
     n = math.floor(q + 0.5)
     return _number(math.copysign(n * s, x) if x else 0)
@@ -348,7 +362,7 @@ def _if(cond: Any, a: Any, b: Any) -> Any:
 
 def _get(table: Any, key: Any, default: Any = 0) -> Any:
     if not isinstance(table, (dict, list, tuple)):
-        raise TypeError(f"get() needs a table or list, got {_kind(table)}")
+        raise TypeError(Said(N_("get() needs a table or list, got {kind}"), kind=_kind(table)))
     if isinstance(table, dict):  # no error message is built for a missing key: get() is used in loops
         found = _table_entry(table, key)
         return default if found is _MISSING else found
@@ -363,7 +377,7 @@ _MISSING = object()
 
 def _table_entry(container: dict[Any, Any], key: Any) -> Any:
     if isinstance(key, _CONTAINERS):
-        raise TypeError(f"a table entry is named by a number or a word, not {_kind(key)}")
+        raise TypeError(Said(N_("a table entry is named by a number or a word, not {kind}"), kind=_kind(key)))
     if key in container:
         return container[key]
     if isinstance(key, (int, float)) and not isinstance(key, bool) and str(key) in container:
@@ -381,16 +395,16 @@ def _lookup(container: Any, key: Any) -> Any:
         if found is not _MISSING:
             return found
         entries = ", ".join(map(str, list(container)[:20])) + (", ..." if len(container) > 20 else "")
-        raise KeyError(f"no entry {key!r} in the table (entries: {entries})")
+        raise KeyError(Said(N_("no entry {key} in the table (entries: {entries})"), key=repr(key), entries=entries))
     if isinstance(container, (list, tuple)):
         if isinstance(key, bool) or not isinstance(key, int):
-            raise TypeError(f"a list position must be a whole number, got {_kind(key)}")
+            raise TypeError(Said(N_("a list position must be a whole number, got {kind}"), kind=_kind(key)))
         if not -len(container) <= key < len(container):
-            raise IndexError(f"position {key} is outside the list of {len(container)}")
+            raise IndexError(Said(N_("position {key} is outside the list of {n}"), key=key, n=len(container)))
         return container[key]
     if isinstance(container, str):
-        raise TypeError("a word cannot be indexed")
-    raise TypeError(f"cannot look up an entry in {_kind(container)}")
+        raise TypeError(Said(N_("a word cannot be indexed")))
+    raise TypeError(Said(N_("cannot look up an entry in {kind}"), kind=_kind(container)))
 
 
 BUILTINS: dict[str, Callable[..., Any]] = {
@@ -442,7 +456,7 @@ class _Compiler:
     def compile(self, node: ast.AST) -> Evaluator:
         method = getattr(self, "c_" + type(node).__name__, None)
         if method is None:
-            raise self.fail(node, f"{_describe(node)} is not allowed in a formula")
+            raise self.fail(node, Said(N_("{what} is not allowed in a formula"), what=_describe(node)))
         result: Evaluator = method(node)
         return result
 
@@ -457,11 +471,11 @@ class _Compiler:
                 raise self.fail(node, exc.message) from None
         elif isinstance(value, str):
             if len(value) > MAX_STRING:
-                raise self.fail(node, f"a word longer than {MAX_STRING} characters")
+                raise self.fail(node, Said(N_("a word longer than {most} characters"), most=MAX_STRING))
             if "__" in value:  # no game word has one; it is how a formula would name interpreter internals
-                raise self.fail(node, "a word with __ in it is not allowed")
+                raise self.fail(node, Said(N_("a word with __ in it is not allowed")))
         else:
-            raise self.fail(node, f"the constant {value!r} is not allowed")
+            raise self.fail(node, Said(N_("the constant {value} is not allowed"), value=repr(value)))
         return self._const(value)
 
     def _const(self, value: Any) -> Evaluator:
@@ -488,7 +502,7 @@ class _Compiler:
     def c_BinOp(self, node: ast.BinOp) -> Evaluator:
         op = BINOPS.get(type(node.op))
         if op is None:
-            raise self.fail(node, "this operator is not allowed (use + - * / // % **)")
+            raise self.fail(node, Said(N_("this operator is not allowed (use + - * / // % **)")))
         left, right = self.compile(node.left), self.compile(node.right)
         if id(left) in self.constants and id(right) in self.constants:
             try:
@@ -513,7 +527,7 @@ class _Compiler:
             return lambda env: -_number(operand(env))
         if isinstance(node.op, ast.UAdd):
             return lambda env: _number(operand(env))
-        raise self.fail(node, "this operator is not allowed")
+        raise self.fail(node, Said(N_("this operator is not allowed")))
 
     def c_BoolOp(self, node: ast.BoolOp) -> Evaluator:
         parts = [self.compile(v) for v in node.values]
@@ -543,7 +557,7 @@ class _Compiler:
         for i, (op, comp) in enumerate(zip(node.ops, node.comparators, strict=False)):
             fn = CMPOPS.get(type(op))
             if fn is None:
-                raise self.fail(node, "'is' is not allowed; use == or !=")
+                raise self.fail(node, Said(N_("'is' is not allowed; use == or !=")))
             if scalar[i] or scalar[i + 1]:  # a word or number on one side: == costs one step
                 fn = {ast.Eq: _plain_eq, ast.NotEq: _plain_ne}.get(type(op), fn)
             rest.append((fn, self.compile(comp)))
@@ -564,20 +578,20 @@ class _Compiler:
 
     def c_Call(self, node: ast.Call) -> Evaluator:
         if not isinstance(node.func, ast.Name):
-            raise self.fail(node, "only the listed functions can be called, by name")
+            raise self.fail(node, Said(N_("only the listed functions can be called, by name")))
         name = node.func.id
         fn = self.functions.get(name) or BUILTINS.get(name)
         if fn is None:
             known = ", ".join(sorted({*BUILTINS, *self.functions}))
-            raise self.fail(node, f"unknown function {name!r} (known: {known})")
+            raise self.fail(node, Said(N_("unknown function {name} (known: {known})"), name=repr(name), known=known))
         if node.keywords:
-            raise self.fail(node, "functions take positional arguments only")
+            raise self.fail(node, Said(N_("functions take positional arguments only")))
         if any(isinstance(a, ast.Starred) for a in node.args):
-            raise self.fail(node, "* arguments are not allowed")
+            raise self.fail(node, Said(N_("* arguments are not allowed")))
         args = [self.compile(a) for a in node.args]
         if name == "if_":
             if len(args) != 3:
-                raise self.fail(node, "if_ takes three arguments")
+                raise self.fail(node, Said(N_("if_ takes three arguments")))
             c, a, b = args
             return lambda env: a(env) if c(env) else b(env)
         if name in ITERATING or name in self.functions:
@@ -608,7 +622,7 @@ class _Compiler:
 
     def c_Subscript(self, node: ast.Subscript) -> Evaluator:
         if isinstance(node.slice, ast.Slice):
-            raise self.fail(node, "slices are not allowed")
+            raise self.fail(node, Said(N_("slices are not allowed")))
         container, key = self.compile(node.value), self.compile(node.slice)
         return lambda env: _lookup(container(env), key(env))
 
@@ -620,13 +634,13 @@ class _Compiler:
 
     def c_ListComp(self, node: ast.ListComp | ast.GeneratorExp) -> Evaluator:
         if self.in_comprehension:
-            raise self.fail(node, "a comprehension inside a comprehension is not allowed "
-                                  "(compute the inner list in [let] first)")
+            raise self.fail(node, Said(N_("a comprehension inside a comprehension is not allowed "
+                                          "(compute the inner list in [let] first)")))
         if len(node.generators) != 1:
-            raise self.fail(node, "a comprehension may have one 'for'")
+            raise self.fail(node, Said(N_("a comprehension may have one 'for'")))
         gen = node.generators[0]
         if gen.is_async or not isinstance(gen.target, ast.Name):
-            raise self.fail(node, "the comprehension variable must be a plain name")
+            raise self.fail(node, Said(N_("the comprehension variable must be a plain name")))
         self.in_comprehension = True  # also for the iterable: no comprehension anywhere inside one
         try:
             iterable = self.compile(gen.iter)
@@ -670,13 +684,16 @@ class _Overlay(dict[str, Any]):
 
 
 def _describe(node: ast.AST) -> str:
+    """What a node of a refused kind is, in words (a `Said`); Python's own keywords and names as they are."""
     names = {
-        "Attribute": "attribute access (a dot)", "Lambda": "lambda", "JoinedStr": "an f-string",
-        "NamedExpr": "assignment (:=)", "Dict": "a table literal", "Set": "a set literal",
-        "DictComp": "a table comprehension", "SetComp": "a set comprehension",
-        "Await": "await", "Yield": "yield", "YieldFrom": "yield", "Starred": "*",
+        "Attribute": N_("attribute access (a dot)"), "JoinedStr": N_("an f-string"),
+        "NamedExpr": N_("assignment (:=)"), "Dict": N_("a table literal"), "Set": N_("a set literal"),
+        "DictComp": N_("a table comprehension"), "SetComp": N_("a set comprehension"),
     }
-    return names.get(type(node).__name__, type(node).__name__)
+    kind = type(node).__name__
+    if kind in names:
+        return Said(names[kind])
+    return {"Lambda": "lambda", "Await": "await", "Yield": "yield", "YieldFrom": "yield", "Starred": "*"}.get(kind, kind)
 
 
 def compile_formula(source: Any, key: str, known: Collection[str],
@@ -690,7 +707,7 @@ def compile_formula(source: Any, key: str, known: Collection[str],
     if not isinstance(source, str):
         raise FormulaError(Said(N_("{key}: a formula must be text or a number"), key=key))
     if len(source) > MAX_SOURCE:
-        raise FormulaError(f"{key}: the formula is longer than {MAX_SOURCE} characters")
+        raise FormulaError(Said(N_("{key}: the formula is longer than {most} characters"), key=key, most=MAX_SOURCE))
     text = source.strip()
     if not text:
         raise FormulaError(Said(N_("{key}: the formula is empty"), key=key))
@@ -700,16 +717,17 @@ def compile_formula(source: Any, key: str, known: Collection[str],
         raise FormulaError(Said(N_("{key}: not a valid formula ({detail}): {formula}"), key=key, detail=exc.msg,
                                 formula=repr(text))) from None
     except (RecursionError, MemoryError, ValueError):
-        raise FormulaError(f"{key}: the formula nests too deeply") from None
+        raise FormulaError(Said(N_("{key}: the formula nests too deeply"), key=key)) from None
     count = 0  # also the formula's weight: the steps one evaluation costs before its loops
     stack: list[tuple[ast.AST, int]] = [(tree, 0)]
     while stack:
         node, depth = stack.pop()
         count += 1
         if count > MAX_NODES:
-            raise FormulaError(f"{key}: the formula is too long (over {MAX_NODES} parts)")
+            raise FormulaError(Said(N_("{key}: the formula is too long (over {most} parts)"), key=key, most=MAX_NODES))
         if depth > MAX_DEPTH:
-            raise FormulaError(f"{key}: the formula nests too deeply (over {MAX_DEPTH} levels)")
+            raise FormulaError(Said(N_("{key}: the formula nests too deeply (over {most} levels)"), key=key,
+                                    most=MAX_DEPTH))
         stack.extend((child, depth + 1) for child in ast.iter_child_nodes(node))
     compiler = _Compiler(text, key, known, functions or {})
     assert isinstance(tree, ast.Expression)

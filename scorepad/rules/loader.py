@@ -55,10 +55,10 @@ def check_limits(data: dict[str, Any], p: Problems) -> None:
     """Nesting, number of values, huge numbers and long texts: refused before anything else is read."""
     depth, size = depth_and_size(data)
     if depth > MAX_NESTING:
-        p.add("", f"the file nests tables deeper than {MAX_NESTING} levels")
+        p.add("", Said(N_("the file nests tables deeper than {most} levels"), most=MAX_NESTING))
         p.fail_if_any()
     if size > MAX_VALUES:
-        p.add("", f"the file has too many values (over {MAX_VALUES})")
+        p.add("", Said(N_("the file has too many values (over {most})"), most=MAX_VALUES))
         p.fail_if_any()
     for where, message in oversized(data, ""):
         p.add(where, message)
@@ -72,7 +72,8 @@ def check_top(data: dict[str, Any], p: Problems) -> None:
             p.add(key, Said(N_("{unknown} (known: {names})"), unknown=TOP.unknown, names=", ".join(sorted(TOP.allowed))))
     fmt = data.get("format", FORMAT_VERSION)
     if fmt != FORMAT_VERSION:
-        p.add("format", f"this scorepad reads ruleset format {FORMAT_VERSION}, not {fmt!r}")
+        p.add("format", Said(N_("this scorepad reads ruleset format {version}, not {value}"), version=FORMAT_VERSION,
+                             value=repr(fmt)))
 
 
 def read_translations(base: dict[str, Any], p: Problems) -> None:

@@ -8,6 +8,7 @@ from functools import cached_property
 from typing import Any
 
 import scorepad.rules.cards as cardlib
+from scorepad.locale import N_, Said
 from scorepad.record import field, mutable_record, record
 from scorepad.rules.expr import Formula
 from scorepad.rules.problems import Problems
@@ -215,7 +216,7 @@ def card_functions(values: Mapping[str, Any]) -> dict[str, Any]:
 def _word(value: Any) -> str:
     """A card, rank or suit given to a card function as text; a list is refused, not printed."""
     if isinstance(value, (list, tuple, dict)):
-        raise TypeError("a card, rank or suit is a word like 'QS', 'Q' or 'S', not a list")
+        raise TypeError(Said(N_("a card, rank or suit is a word like 'QS', 'Q' or 'S', not a list")))
     return str(value)
 
 
@@ -250,16 +251,17 @@ def field_order(fields: Mapping[str, FieldDef], p: Problems) -> tuple[str, ...]:
     for name, f in fields.items():
         for key, formula in (("applies_if", f.applies_if), ("default_from", f.default_from), ("total", f.total)):
             if name in field_refs(formula, fields) and key != "default_from":
-                p.add(f"fields.{name}.{key}", f"uses the field {name} itself")
+                p.add(f"fields.{name}.{key}", Said(N_("uses the field {name} itself"), name=name))
             elif name in field_refs(formula, fields):
-                p.add(f"fields.{name}.{key}", f"works {name} out from {name} itself")
+                p.add(f"fields.{name}.{key}", Said(N_("works {name} out from {name} itself"), name=name))
         if f.bidding:
             for key, formula in (("applies_if", f.applies_if), ("required_if", f.required_if),
                                  ("default_from", f.default_from), ("total", f.total)):
                 late = sorted(n for n in field_refs(formula, fields) if not fields[n].bidding)
                 if late:
-                    p.add(f"fields.{name}.{key}", f"a bidding field cannot depend on {', '.join(late)}, "
-                                                  "which is typed after the play (mark it bidding = true too)")
+                    p.add(f"fields.{name}.{key}", Said(N_("a bidding field cannot depend on {fields}, which is typed "
+                                                          "after the play (mark it bidding = true too)"),
+                                                       fields=", ".join(late)))
     order: list[str] = []
     placed: set[str] = set()
     visiting: list[str] = []
@@ -271,8 +273,8 @@ def field_order(fields: Mapping[str, FieldDef], p: Problems) -> tuple[str, ...]:
         if name in visiting:
             if not via_default_from:
                 cycle = visiting[visiting.index(name):]
-                p.add(f"fields.{name}", f"the applies_if or total of the fields {' and '.join(cycle)} "
-                                        "depend on each other")
+                p.add(f"fields.{name}", Said(N_("the applies_if or total of the fields {fields} depend on each other"),
+                                             fields=cycle))
             return
         visiting.append(name)
         for dep in sorted(strict[name], key=file_order.index):

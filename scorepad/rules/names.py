@@ -158,5 +158,6 @@ class Compiler:
                 parts.append(f)
         rest = TEMPLATE_RE.sub("", text)
         if check_braces and ("{" in rest or "}" in rest):
-            self.p.add(key, "a { or } without its partner (write {formula}, one formula between a pair of braces)")
+            self.p.add(key, Said(N_("a {{ or }} without its partner (write {{formula}}, one formula between a pair of "
+                                    "braces)")))
         return text, tuple(parts)

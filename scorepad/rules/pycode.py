@@ -17,6 +17,7 @@ from types import CodeType
 from typing import Any
 
 from scorepad.errors import FormulaError
+from scorepad.locale import N_, Said
 from scorepad.rules.expr import (
     _CONTAINER_TYPES,
     _CONTAINERS,
@@ -558,7 +559,7 @@ class _CodeGen:
             return "[" + "".join(self.expr(e) + ", " for e in node.elts) + "]"
         if isinstance(node, (ast.ListComp, ast.GeneratorExp)):
             return self.comprehension(node)
-        raise FormulaError(f"{_describe(node)} is not allowed in a formula")  # the compiler refused it first
+        raise FormulaError(Said(N_("{what} is not allowed in a formula"), what=_describe(node)))  # the compiler refused it first
 
     def constant(self, node: ast.Constant) -> str:
         value = node.value

@@ -16,6 +16,7 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Protocol
 
+from scorepad.locale import N_, Said
 from scorepad.locale import NO_WORDS as NO
 from scorepad.locale import YES_WORDS as YES
 from scorepad.record import field, record
@@ -178,16 +179,16 @@ class _Takes:
 def _word_meaning(takes: _Takes, word: str, target: Any) -> tuple[str, Any]:
     low = key(word)
     if not low or not WORD_RE.match(low) or len(low) > 40:
-        raise ValueError("a word cannot be empty or hold = . , / or quotes (words may be separated by one space)")
+        raise ValueError(Said(N_("a word cannot be empty or hold = . , / or quotes (words may be separated by one space)")))
     if isinstance(target, list):
         meanings = tuple(dict.fromkeys(_meaning(takes, t) for t in target))
         if len(meanings) < 2:
-            raise ValueError("a list names the two or more things a word may mean")
+            raise ValueError(Said(N_("a list names the two or more things a word may mean")))
         return "choice", meanings
     meaning = _meaning(takes, target)
     existing = _existing(takes, low)
     if existing is not None and existing[1] != meaning[1]:
-        raise ValueError(f"already means {existing[1]!r} in this field")
+        raise ValueError(Said(N_("already means {value} in this field"), value=repr(existing[1])))
     return meaning
 
 
@@ -199,7 +200,7 @@ def _meaning(takes: _Takes, target: Any) -> tuple[str, Any]:
             return found
     elif takes.type in ("int", "number") and not isinstance(target, bool) and isinstance(target, (int, float)):
         return "word", target
-    raise ValueError(f"stands for {target!r}, which is not a word or value this field takes")
+    raise ValueError(Said(N_("stands for {target}, which is not a word or value this field takes"), target=repr(target)))
 
 
 def _existing(takes: _Takes, low: str) -> tuple[str, Any] | None:

@@ -102,7 +102,7 @@ def oversized(value: Any, key: str) -> list[tuple[str, str]]:
             continue
         elif isinstance(item, (int, float)):
             if not math.isfinite(item) or abs(item) > MAX_NUMBER:
-                out.append((where, "number too large (numbers in a ruleset are at most ±10^15)"))
+                out.append((where, Said(N_("number too large (numbers in a ruleset are at most ±10^15)"))))
         elif isinstance(item, str) and len(item) > MAX_TEXT:
-            out.append((where, f"the text is longer than {MAX_TEXT} characters"))
+            out.append((where, Said(N_("the text is longer than {most} characters"), most=MAX_TEXT)))
     return out

@@ -18,6 +18,7 @@ from collections import Counter
 from collections.abc import Container, Iterator, Mapping
 from typing import Any
 
+from scorepad.locale import N_, Said
 from scorepad.record import replace
 from scorepad.rules.expr import MAX_SOURCE
 from scorepad.rules.model import Ruleset
@@ -50,7 +51,7 @@ def translation_problems(data: Mapping[str, Any]) -> list[tuple[str, str]]:
     merged: dict[str, dict[str, Any]] = {}   # each variant applied once, whatever the number of languages
     table = data.get("translations", {})
     if not isinstance(table, dict):
-        return [("translations", "must be a table of languages ([translations.et] ...)")]
+        return [("translations", Said(N_("must be a table of languages ([translations.et] ...)")))]
     for lang, tr in table.items():
         _language_problems(data, lang, tr, out, merged)
     return out
@@ -61,7 +62,7 @@ def language_problems(data: Mapping[str, Any], lang: str) -> list[tuple[str, str
     languages itself): what showing the texts of `lang` depends on."""
     table = data.get("translations", {})
     if not isinstance(table, dict):
-        return [("translations", "must be a table of languages ([translations.et] ...)")]
+        return [("translations", Said(N_("must be a table of languages ([translations.et] ...)")))]
     out: list[tuple[str, str]] = []
     if lang in table:
         _language_problems(data, lang, table[lang], out, {})
@@ -72,9 +73,9 @@ def _language_problems(data: Mapping[str, Any], lang: Any, tr: Any, out: list[tu
                        merged: dict[str, dict[str, Any]]) -> None:
     key = f"translations.{lang}"
     if not LANG_RE.match(str(lang)):
-        out.append((key, "a language is a lower-case ISO 639 code such as et, ru, uk or en"))
+        out.append((key, Said(N_("a language is a lower-case ISO 639 code such as et, ru, uk or en"))))
     elif not isinstance(tr, dict):
-        out.append((key, "must be a table"))
+        out.append((key, Said(N_("must be a table"))))
     else:
         _check_language(data, tr, key, out, merged)
 
@@ -100,29 +101,30 @@ def check_translations(rs: Ruleset, lang: str | None = None) -> None:
 def _unknown(value: Mapping[str, Any], allowed: set[str], key: str, out: list[tuple[str, str]]) -> None:
     for k in value:
         if k not in allowed:
-            out.append((f"{key}.{k}", f"unknown key (known: {', '.join(sorted(allowed))})"))
+            out.append((f"{key}.{k}", Said(N_("unknown key (known: {names})"), names=", ".join(sorted(allowed)))))
 
 
 def _text(value: Any, original: Any, key: str, out: list[tuple[str, str]]) -> None:
     """A translated text: text, and with the same {placeholders} as the original."""
     if not isinstance(value, str):
-        out.append((key, "must be text"))
+        out.append((key, Said(N_("must be text"))))
         return
     orig = original if isinstance(original, str) else ""
     if placeholders(value) != placeholders(orig):
-        want = ", ".join("{" + p + "}" for p in sorted(placeholders(orig))) or "none"
-        got = ", ".join("{" + p + "}" for p in sorted(placeholders(value))) or "none"
-        out.append((key, f"uses the placeholders {got}, but the original uses {want}"))
+        want = ", ".join("{" + p + "}" for p in sorted(placeholders(orig))) or Said(N_("none"))
+        got = ", ".join("{" + p + "}" for p in sorted(placeholders(value))) or Said(N_("none"))
+        out.append((key, Said(N_("uses the placeholders {got}, but the original uses {want}"), got=got, want=want)))
 
 
 def _texts(value: Any, original: Any, key: str, out: list[tuple[str, str]]) -> None:
     """A translated list (notes, info): text, same count and order as the original."""
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        out.append((key, "must be a list of text"))
+        out.append((key, Said(N_("must be a list of text"))))
         return
     orig = original if isinstance(original, list) else []
     if len(value) != len(orig):
-        out.append((key, f"has {len(value)} lines, but the original has {len(orig)} (same count and order)"))
+        out.append((key, Said(N_("has {n} lines, but the original has {original} (same count and order)"),
+                              n=len(value), original=len(orig))))
         return
     for i, (v, o) in enumerate(zip(value, orig, strict=True)):
         _text(v, o, f"{key}[{i}]", out)
@@ -184,8 +186,8 @@ def _check_sections(data: Mapping[str, Any], tr: Mapping[str, Any], key: str, ou
     """Fields, options, checks, scores, rules and display labels of a language (or of one variant's)."""
     _check_fields(data, tr.get("fields", {}), f"{key}.fields", out)
     options = _merged(data, "options")
-    for oname, otr, okey in _entries(tr, "options", options, "option", OPTION_TR_KEYS, key, out,
-                                     "a table with help"):
+    for oname, otr, okey in _entries(tr, "options", options, N_("the ruleset has no option {name}"), OPTION_TR_KEYS,
+                                     key, out, N_("must be a table with help")):
         if "help" in otr:
             _text(otr["help"], options[oname].get("help", ""), f"{okey}.help", out)
     for section, tkey, attr in (("check", "checks", "message"), ("score", "scores", "label")):
@@ -193,13 +195,14 @@ def _check_sections(data: Mapping[str, Any], tr: Mapping[str, Any], key: str, ou
         for ident, text in _table(tr, tkey, key, out).items():
             ikey = f"{key}.{tkey}.{ident}"
             if ident not in known:
-                out.append((ikey, f"the ruleset has no [[{section}]] with id {ident!r}"))
+                out.append((ikey, Said(N_("the ruleset has no [[{section}]] with id {name}"), section=section,
+                                       name=repr(ident))))
                 continue
             for entry in known[ident]:
                 _text(text, entry.get(attr, ""), ikey, out)
     rules = _ids(data, "rule")
-    for ident, rtr, rkey in _entries(tr, "rules", rules, "[[rule]] with id", RULE_TR_KEYS, key, out,
-                                     "a table with label and/or message"):
+    for ident, rtr, rkey in _entries(tr, "rules", rules, N_("the ruleset has no [[rule]] with id {name}"), RULE_TR_KEYS,
+                                     key, out, N_("must be a table with label and/or message")):
         for entry in rules[ident]:
             for k in ("label", "message"):
                 if k in rtr:
@@ -214,17 +217,20 @@ def _check_display(data: Mapping[str, Any], tr: Mapping[str, Any], key: str, out
         labels |= set(_merged(data, "display", sub))
     for label, text in _table(tr, "display", key, out).items():
         if label not in labels:
-            out.append((f"{key}.display.{label}", f"the ruleset has no [display.side] or [display.next] label {label!r}"))
+            out.append((f"{key}.display.{label}", Said(N_("the ruleset has no [display.side] or [display.next] label "
+                                                          "{label}"), label=repr(label))))
         elif not isinstance(text, str):
-            out.append((f"{key}.display.{label}", "must be text"))
+            out.append((f"{key}.display.{label}", Said(N_("must be text"))))
     shown = _display_words(data)
     for word, text in _table(tr, "display_words", key, out).items():
         if word not in shown:
-            listed = ", ".join(sorted(shown)) or "no words"
-            out.append((f"{key}.display_words.{word}",
-                        f"no [display.side] or [display.next] formula shows the word {word!r} (they show: {listed})"))
+            said = (Said(N_("no [display.side] or [display.next] formula shows the word {word} (they show: {words})"),
+                         word=repr(word), words=", ".join(sorted(shown))) if shown else
+                    Said(N_("no [display.side] or [display.next] formula shows the word {word} (they show no words)"),
+                         word=repr(word)))
+            out.append((f"{key}.display_words.{word}", said))
         elif not isinstance(text, str) or not text.strip():
-            out.append((f"{key}.display_words.{word}", "must be text"))
+            out.append((f"{key}.display_words.{word}", Said(N_("must be text"))))
 
 
 def _display_words(data: Mapping[str, Any]) -> set[str]:
@@ -280,7 +286,8 @@ def _check_own_texts(tr: Mapping[str, Any], data: Mapping[str, Any], name: Any, 
 def _check_variants(data: Mapping[str, Any], tr: Mapping[str, Any], key: str, out: list[tuple[str, str]],
                     cache: dict[str, dict[str, Any]]) -> None:
     variants = data.get("variants", {}) if isinstance(data.get("variants"), dict) else {}
-    for vname, vtr, vkey in _entries(tr, "variants", variants, "variant", VARIANT_TR_KEYS, key, out):
+    for vname, vtr, vkey in _entries(tr, "variants", variants, N_("the ruleset has no variant {name}"), VARIANT_TR_KEYS,
+                                     key, out):
         overlay = variants[vname] if isinstance(variants[vname], dict) else {}
         merged = _variant_data(data, vname, cache)
         _check_own_texts(vtr, merged, overlay.get("name", vname), overlay.get("description", ""), vkey, out)
@@ -289,15 +296,17 @@ def _check_variants(data: Mapping[str, Any], tr: Mapping[str, Any], key: str, ou
             _check_sections({k: v for k, v in merged.items() if k != "variants"}, sections, vkey, out)
 
 
-def _entries(tr: Mapping[str, Any], k: str, known: Container[str], what: str, keys: set[str], key: str,
-             out: list[tuple[str, str]], shape: str = "a table") -> Iterator[tuple[str, dict[str, Any], str]]:
-    """The translated tables under `k` that name something the ruleset has, with unknown keys reported."""
+def _entries(tr: Mapping[str, Any], k: str, known: Container[str], missing: str, keys: set[str], key: str,
+             out: list[tuple[str, str]], shape: str = N_("must be a table")) -> Iterator[tuple[str, dict[str, Any], str]]:
+    """The translated tables under `k` that name something the ruleset has, with unknown keys reported.
+    `missing` and `shape` are the message ids of the sentences for a name the ruleset lacks and for a value
+    that is not such a table."""
     for name, value in _table(tr, k, key, out).items():
         nkey = f"{key}.{k}.{name}"
         if name not in known:
-            out.append((nkey, f"the ruleset has no {what} {name!r}"))
+            out.append((nkey, Said(missing, name=repr(name))))
         elif not isinstance(value, dict):
-            out.append((nkey, f"must be {shape}"))
+            out.append((nkey, Said(shape)))
         else:
             _unknown(value, keys, nkey, out)
             yield name, value, nkey
@@ -306,49 +315,52 @@ def _entries(tr: Mapping[str, Any], k: str, known: Container[str], what: str, ke
 def _table(tr: Mapping[str, Any], k: str, key: str, out: list[tuple[str, str]]) -> dict[str, Any]:
     value = tr.get(k, {})
     if not isinstance(value, dict):
-        out.append((f"{key}.{k}", "must be a table"))
+        out.append((f"{key}.{k}", Said(N_("must be a table"))))
         return {}
     return value
 
 
 def _check_fields(data: Mapping[str, Any], ftr: Any, key: str, out: list[tuple[str, str]]) -> None:
     if not isinstance(ftr, dict):
-        out.append((key, "must be a table of fields"))
+        out.append((key, Said(N_("must be a table of fields"))))
         return
     fields = _fields(data)
     taken: dict[str, str] = {name: name for name in fields}   # every name or alias -> its field
     for fname, spec in ftr.items():
         fkey = f"{key}.{fname}"
         if fname not in fields:
-            out.append((fkey, f"the ruleset has no field {fname!r}"))
+            out.append((fkey, Said(N_("the ruleset has no field {name}"), name=repr(fname))))
             continue
         if not isinstance(spec, dict):
-            out.append((fkey, "must be a table with help, names and/or words"))
+            out.append((fkey, Said(N_("must be a table with help, names and/or words"))))
             continue
         _unknown(spec, FIELD_TR_KEYS, fkey, out)
         if "help" in spec:
             _text(spec["help"], fields[fname].get("help", ""), f"{fkey}.help", out)
         names = spec.get("names", [])
         if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
-            out.append((f"{fkey}.names", "must be a list of names"))
+            out.append((f"{fkey}.names", Said(N_("must be a list of names"))))
             names = []
         for alias in names:
             low = alias.strip().lower()
             if not ALIAS_RE.match(low):
-                out.append((f"{fkey}.names", f"{alias!r} cannot be typed as a field name (no spaces, = . , / or quotes)"))
+                out.append((f"{fkey}.names", Said(N_("{name} cannot be typed as a field name (no spaces, = . , / or "
+                                                     "quotes)"), name=repr(alias))))
             elif taken.get(low, fname) != fname:
-                out.append((f"{fkey}.names", f"{alias!r} is already the name of field {taken[low]!r}"))
+                out.append((f"{fkey}.names", Said(N_("{name} is already the name of field {field}"), name=repr(alias),
+                                                  field=repr(taken[low]))))
             else:
                 taken[low] = fname
         words = spec.get("words", {})
         if not isinstance(words, dict):
-            out.append((f"{fkey}.words", "must be a table like { jah = \"yes\" } (the word = what it stands for)"))
+            out.append((f"{fkey}.words", Said(N_("must be a table like {{ jah = \"yes\" }} (the word = what it stands "
+                                                 "for)"))))
             continue
         for word, target in words.items():
             try:
                 word_meaning(fields[fname], str(word), target)
             except ValueError as exc:
-                out.append((f"{fkey}.words.{word}", str(exc)))
+                out.append((f"{fkey}.words.{word}", exc.args[0] if exc.args else str(exc)))
 
 
 def drop_stale(merged: dict[str, Any], overlay: Mapping[str, Any]) -> dict[str, Any]:

@@ -153,7 +153,7 @@ def check_not_database(path: Path | str, database: Path | str) -> None:
     base = os.path.realpath(database)
     for suffix in DATABASE_COMPANIONS:
         if target == base + suffix:
-            what = "the database itself" if not suffix else f"the database's own {suffix} file"
+            what = _("the database itself") if not suffix else _("the database's own {suffix} file").format(suffix=suffix)
             raise UserError(_("{path} is {what}; choose another file name").format(path=path, what=what))
 
 

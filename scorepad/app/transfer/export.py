@@ -19,7 +19,7 @@ from scorepad.app.shapes import (
     read_json,
 )
 from scorepad.app.transfer.forked import forked_in_order
-from scorepad.app.transfer.pieces import Layout, read_document
+from scorepad.app.transfer.pieces import AN_EXPORT, Layout, read_document
 from scorepad.app.transfer.schema import FORMAT, VERSION, file_name, same
 from scorepad.errors import StoreError, UserError
 from scorepad.locale import _
@@ -269,7 +269,7 @@ def differs_from_file(store: Store, path: Path) -> bool:
     except (ValueError, RecursionError, UnicodeDecodeError):
         layout = None
     if layout is None or layout.spans is None:
-        data = read_json(read_document(path, "a scorepad export"))
+        data = read_json(read_document(path, AN_EXPORT))
         head, theirs = {k: v for k, v in data.items() if k != "games"}, iter(data.get("games") or [])
     else:
         head, theirs = layout.head, (read_json(text) for text in layout.game_texts(path))

@@ -17,7 +17,7 @@ from scorepad.app.shapes import (
     read_json,
 )
 from scorepad.app.transfer.checks import Checker, check_export, rulesets_checked
-from scorepad.app.transfer.pieces import FileChanged, Layout, check_size, read_document, unreadable
+from scorepad.app.transfer.pieces import AN_EXPORT, FileChanged, Layout, check_size, read_document, unreadable
 from scorepad.app.transfer.schema import EXPORT, FORMAT, VERSION, file_name
 from scorepad.app.transfer.writing import AUDIT_COLUMNS, GAME_COLUMNS, HAND_COLUMNS, Checked, Writer, insert_games
 from scorepad.errors import UserError
@@ -42,7 +42,7 @@ def import_file(store: Store, path: Path, check: Callable[[], None] | None = Non
     a time, however large the file. `check` runs last inside the transaction (`db copy` compares the
     copy with the file there). A file the piecewise reading does not follow (not JSON, a key twice in
     the top-level table) is read whole, with the messages and checks of the whole reading."""
-    check_size(path, "a scorepad export")
+    check_size(path, AN_EXPORT)
     try:
         layout = Layout.read(path)
     except (ValueError, RecursionError, UnicodeDecodeError):
@@ -66,7 +66,7 @@ def import_file(store: Store, path: Path, check: Callable[[], None] | None = Non
 
 def _whole_export(path: Path) -> Any:
     """The export read whole (the reading of a file the piecewise reading does not follow)."""
-    text = read_document(path, "a scorepad export")
+    text = read_document(path, AN_EXPORT)
     try:
         data = read_json(text)
     except RecursionError:

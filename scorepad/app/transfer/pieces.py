@@ -18,21 +18,27 @@ from scorepad.app.shapes import (
 )
 from scorepad.app.transfer.schema import MAX_FILE_BYTES
 from scorepad.errors import UserError
-from scorepad.locale import _
+from scorepad.locale import N_, _
 from scorepad.store.sqlite import gc_paused
 
 READ_PIECE = 1 << 20  # characters of the file read at a time
 
 
 def read_document(path: Path, what: str) -> str:
-    """The text of a file to import: UTF-8, of a sane size; a sentence (exit 2) otherwise."""
+    """The text of a file to import: UTF-8, of a sane size; a sentence (exit 2) otherwise. `what` is the
+    message id of what the file should be (AN_EXPORT, A_GAME_FILE), translated where it is said."""
     check_size(path, what)
     try:
         return Path(path).read_bytes().decode("utf-8")
     except OSError as exc:
         raise unreadable(path, exc) from None
     except UnicodeDecodeError:
-        raise UserError(_("{path}: not {what} (the file is not UTF-8 text)").format(path=path, what=what)) from None
+        raise UserError(_("{path}: not {what} (the file is not UTF-8 text)").format(path=path, what=_(what))) from None
+
+
+# what a file to import should be, in the sentences that refuse one (read_document, check_size)
+AN_EXPORT = N_("a scorepad export")
+A_GAME_FILE = N_("a scorepad game file")
 
 
 def check_size(path: Path, what: str) -> None:
@@ -42,7 +48,7 @@ def check_size(path: Path, what: str) -> None:
         raise unreadable(path, exc) from None
     if size > MAX_FILE_BYTES:
         raise UserError(_("{path}: the file is larger than {value} MiB; not {what}").format(
-                            path=path, value=MAX_FILE_BYTES >> 20, what=what))
+                            path=path, value=MAX_FILE_BYTES >> 20, what=_(what)))
 
 
 def unreadable(path: Path, exc: OSError) -> UserError:

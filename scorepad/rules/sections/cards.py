@@ -6,6 +6,7 @@ from typing import Any
 
 import scorepad.rules.cards as cardlib
 from scorepad.errors import UserError
+from scorepad.locale import N_, Said
 from scorepad.rules.format import CARDS
 from scorepad.rules.problems import Problems
 from scorepad.rules.sections import section
@@ -19,7 +20,8 @@ def read_cards(data: dict[str, Any], p: Problems) -> tuple[cardlib.Deck, dict[st
         ranks = cards["ranks"]
         bad = [r for r in ranks if r not in cardlib.RANK_ORDER]
         if bad:
-            p.add("cards.ranks", f"unknown ranks {bad} (ranks are {', '.join(cardlib.RANK_ORDER)})")
+            p.add("cards.ranks", Said(N_("unknown ranks {ranks} (ranks are {known})"), ranks=str(bad),
+                                       known=", ".join(cardlib.RANK_ORDER)))
         deck = cardlib.Deck(tuple(r for r in cardlib.RANK_ORDER if r in ranks), cards.get("copies", 1),
                             cards.get("jokers", 0))
     elif "deck" in cards:
@@ -31,10 +33,10 @@ def read_cards(data: dict[str, Any], p: Problems) -> tuple[cardlib.Deck, dict[st
         try:
             canon = cardlib.parse_card(key)
         except UserError:
-            p.add(f"cards.values.{key}", "is not a card or rank")
+            p.add(f"cards.values.{key}", Said(N_("is not a card or rank")))
             continue
         if not isinstance(value, (int, float)) or isinstance(value, bool):
-            p.add(f"cards.values.{key}", "must be a number")
+            p.add(f"cards.values.{key}", Said(N_("must be a number")))
             continue
         values[canon] = value
     return deck, values

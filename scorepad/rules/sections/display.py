@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from scorepad.locale import N_, Said
 from scorepad.record import record
 from scorepad.rules.expr import Formula
 from scorepad.rules.format import DISPLAY
@@ -38,10 +39,11 @@ def read_display(data: dict[str, Any], state_side: set[str], names: Names, comp:
             nxt[label] = f
     sheet_below = display.get("sheet_below")
     if sheet_below is not None and sheet_below not in state_side:
-        p.add("display.sheet_below", "names the side counter whose points are written below the line")
+        p.add("display.sheet_below", Said(N_("names the side counter whose points are written below the line")))
     info = tuple(display.get("info", []))
     when_src = list(display.get("info_when", []) or [])
     if when_src and len(when_src) != len(info):
-        p.add("display.info_when", f"has {len(when_src)} conditions for {len(info)} info lines; give one per line ('' = always)")
+        p.add("display.info_when", Said(N_("has {n} conditions for {lines} info lines; give one per line ('' = always)"),
+                                        n=len(when_src), lines=len(info)))
     when = tuple(comp(src, f"display.info_when[{i}]", names.setup) if src else None for i, src in enumerate(when_src))
     return Display(side, nxt, info, sheet_below, when)

@@ -57,16 +57,16 @@ def default_problem(default: Any, ftype: str, values: tuple[str, ...], words: Ma
     if ftype in ("int", "number"):
         ok = isinstance(default, int | float) and not isinstance(default, bool) and (
             ftype == "number" or float(default).is_integer())
-        wanted = "a whole number" if ftype == "int" else "a number"
+        wanted = N_("must be a whole number, not {value}") if ftype == "int" else N_("must be a number, not {value}")
     elif ftype == "bool":
-        ok, wanted = isinstance(default, bool), "true or false"
+        ok, wanted = isinstance(default, bool), N_("must be true or false, not {value}")
     elif ftype == "word":
         ok = isinstance(default, str) and default.lower() in values
-        wanted = "one of its values (" + ", ".join(values) + ")"
+        wanted = N_("must be one of its values ({values}), not {value}")
     else:
-        ok, wanted = isinstance(default, str | list), "text"
+        ok, wanted = isinstance(default, str | list), N_("must be text, not {value}")
     if not ok:
-        p.add(key, f"must be {wanted}, not {default!r}")
+        p.add(key, Said(wanted, value=repr(default), **({"values": ", ".join(values)} if ftype == "word" else {})))
 
 
 def read_field(fname: str, spec: Mapping[str, Any], fields_raw: Mapping[str, Any],
@@ -90,7 +90,7 @@ def read_field(fname: str, spec: Mapping[str, Any], fields_raw: Mapping[str, Any
         resolve_raw = spec.get("resolve", {})
         if not isinstance(resolve_raw, dict) or any(v not in ("player", "side") or k not in parts
                                                     for k, v in resolve_raw.items()):
-            p.add(key + ".resolve", "maps a group of the pattern to 'player' or 'side'")
+            p.add(key + ".resolve", Said(N_("maps a group of the pattern to 'player' or 'side'")))
         else:
             resolve = dict(resolve_raw)
         maps_raw = spec.get("maps", {})
@@ -103,20 +103,20 @@ def read_field(fname: str, spec: Mapping[str, Any], fields_raw: Mapping[str, Any
     total = None
     if "total" in spec:
         if scope not in ("player", "side") or ftype not in ("int", "number"):
-            p.add(key + ".total", "only a number field of each player or side can add up to a total")
+            p.add(key + ".total", Said(N_("only a number field of each player or side can add up to a total")))
         else:
             total = comp(spec["total"], key + ".total", names.typed)
     default_from = None
     if "default_from" in spec:
         if "default" in spec:
-            p.add(key + ".default_from", "a field has a default or a default_from, not both")
+            p.add(key + ".default_from", Said(N_("a field has a default or a default_from, not both")))
         default_from = comp(spec["default_from"], key + ".default_from", names.typed_for(scope))
     combos: dict[str, Combo] = {}
     rest = None
     if ftype == "combos":
         combos, rest = read_combos(spec, key, scope, fields_raw, comp, names.setup, p)
     elif "combos" in spec or "rest" in spec:
-        p.add(key + ".combos", "combos and rest belong to a field of type combos")
+        p.add(key + ".combos", Said(N_("combos and rest belong to a field of type combos")))
     if "default" in spec:
         default_problem(spec["default"], ftype, values, words, key + ".default", p)
     return FieldDef(fname, scope, ftype, fmin, fmax, words, values, synonyms,
@@ -130,16 +130,16 @@ def read_combos(spec: Mapping[str, Any], key: str, scope: str, fields_raw: Mappi
     """`[fields.X.combos]`: code = { field = "four_kings", points = 80, adds = "count" }."""
     raw = spec.get("combos")
     if not isinstance(raw, dict) or not raw:
-        p.add(key + ".combos", "a combos field needs a table of combinations: code = { field = ..., points = ... }")
+        p.add(key + ".combos", Said(N_("a combos field needs a table of combinations: code = {{ field = ..., points = ... }}")))
         return {}, None
 
     def target_ok(target: Any, where: str) -> bool:
         tspec = fields_raw.get(target) if isinstance(target, str) else None
         if not isinstance(tspec, dict):
-            p.add(where, f"{target!r} is not a field of this ruleset")
+            p.add(where, Said(N_("{target} is not a field of this ruleset"), target=repr(target)))
             return False
         if tspec.get("scope", "hand") != scope or tspec.get("type", "int") not in ("int", "number"):
-            p.add(where, f"{target} must be a number field of the same scope ({scope})")
+            p.add(where, Said(N_("{target} must be a number field of the same scope ({scope})"), target=target, scope=scope))
             return False
         return True
 
@@ -147,26 +147,26 @@ def read_combos(spec: Mapping[str, Any], key: str, scope: str, fields_raw: Mappi
     for code, entry in raw.items():
         where = f"{key}.combos.{code}"
         if not COMBO_CODE_RE.match(str(code)) or str(code).replace(".", "").isdigit():
-            p.add(where, "a code is up to 20 characters without spaces, commas or =, and not a number "
-                         "(numbers stand for a combination's points)")
+            p.add(where, Said(N_("a code is up to 20 characters without spaces, commas or =, and not a number "
+                                 "(numbers stand for a combination's points)")))
             continue
         if not isinstance(entry, dict):
-            p.add(where, "must be a table like { field = \"four_kings\", points = 80 }")
+            p.add(where, Said(N_("must be a table like {{ field = \"four_kings\", points = 80 }}")))
             continue
         unknown_keys(entry, COMBO, where, p)
         adds = entry.get("adds", "count")
         if adds not in ("count", "points"):
-            p.add(where + ".adds", "must be count (1 per combination) or points (its points)")
+            p.add(where + ".adds", Said(N_("must be count (1 per combination) or points (its points)")))
             continue
         if "points" not in entry:
-            p.add(where + ".points", "every combination has points (a number or a formula of options and tables)")
+            p.add(where + ".points", Said(N_("every combination has points (a number or a formula of options and tables)")))
             continue
         if not target_ok(entry.get("field"), where + ".field"):
             continue
         points = comp(entry["points"], where + ".points", names)
         if points is not None:
             if str(code).upper() in combos:
-                p.add(where, "the same code twice (codes are read without regard to case)")
+                p.add(where, Said(N_("the same code twice (codes are read without regard to case)")))
             combos[str(code).upper()] = Combo(str(code), str(entry["field"]), points, adds)
     rest = spec.get("rest")
     if rest is not None and not target_ok(rest, key + ".rest"):
@@ -191,26 +191,27 @@ def total_check(f: FieldDef, comp: Compiler, names: set[str]) -> Check | None:
 def compile_pattern(spec: dict[str, Any], key: str, p: Problems) -> tuple[re.Pattern[str] | None, tuple[str, ...]]:
     src = spec.get("pattern")
     if not isinstance(src, str) or len(src) > 300:
-        p.add(key + ".pattern", "a pattern field needs a pattern (a regular expression up to 300 characters)")
+        p.add(key + ".pattern", Said(N_("a pattern field needs a pattern (a regular expression up to 300 characters)")))
         return None, ()
     # Refuse the shapes that make regular expressions slow: repeated groups, backreferences,
     # and many unbounded repeats. Inputs are also capped at 40 characters.
     if re.search(r"\)[*+{]", src) or re.search(r"\\[1-9]|\(\?P=", src) or len(re.findall(r"[*+]|\{\d*,\}", src)) > 3:
-        p.add(key + ".pattern", "the pattern may not repeat a group, refer back, or use more than 3 unbounded repeats")
+        p.add(key + ".pattern", Said(N_("the pattern may not repeat a group, refer back, or use more than 3 unbounded "
+                                        "repeats")))
         return None, ()
     try:
         pattern = re.compile(src, re.IGNORECASE)
     except re.error as exc:
-        p.add(key + ".pattern", f"not a valid pattern: {exc}")
+        p.add(key + ".pattern", Said(N_("not a valid pattern: {detail}"), detail=str(exc)))
         return None, ()
     if _pattern_paths(src) > MAX_PATTERN_PATHS:
-        p.add(key + ".pattern", "the pattern has too many ways to match (optional or repeated parts in a row); "
-                                "it could make scorepad hang on a typed value")
+        p.add(key + ".pattern", Said(N_("the pattern has too many ways to match (optional or repeated parts in a row); "
+                                        "it could make scorepad hang on a typed value")))
         return None, ()
     parts = tuple(spec.get("parts", list(pattern.groupindex)))
     missing = [part for part in parts if part not in pattern.groupindex]
     if missing:
-        p.add(key + ".parts", f"the pattern has no named group for {missing}")
+        p.add(key + ".parts", Said(N_("the pattern has no named group for {parts}"), parts=", ".join(missing)))
     return pattern, parts
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from scorepad.locale import N_, Said
 from scorepad.record import record
 from scorepad.rules.format import PLAYERS
 from scorepad.rules.problems import Problems
@@ -26,7 +27,7 @@ def read_players(data: dict[str, Any], p: Problems) -> Players:
     min_p = pl.get("min", 2)
     max_p = pl.get("max", min_p)
     if max_p < min_p:
-        p.add("players.max", "is smaller than players.min")
+        p.add("players.max", Said(N_("is smaller than players.min")))
     sides_kind = pl.get("sides", "individual")
     side_names = tuple(pl.get("side_names", []))
     partnerships: tuple[tuple[int, ...], ...] = ()
@@ -34,13 +35,13 @@ def read_players(data: dict[str, Any], p: Problems) -> Players:
         raw = pl.get("partnerships", [[1, 3], [2, 4]])
         if (not isinstance(raw, list)
                 or not all(isinstance(t, list) and all(isinstance(i, int) for i in t) for t in raw)):
-            p.add("players.partnerships", "must be a list of seat-number lists like [[1, 3], [2, 4]]")
+            p.add("players.partnerships", Said(N_("must be a list of seat-number lists like [[1, 3], [2, 4]]")))
         else:
             partnerships = tuple(tuple(i - 1 for i in t) for t in raw)
             seats_used = sorted(i for t in partnerships for i in t)
             if seats_used != list(range(len(seats_used))) or len(seats_used) != max_p:
-                p.add("players.partnerships", f"must use each seat 1..{max_p} exactly once")
+                p.add("players.partnerships", Said(N_("must use each seat 1..{most} exactly once"), most=max_p))
         if side_names and len(side_names) != len(partnerships):
-            p.add("players.side_names", "needs one name per partnership")
+            p.add("players.side_names", Said(N_("needs one name per partnership")))
     return Players(min_p, max_p, sides_kind, tuple(pl.get("seats", [])), side_names, partnerships,
                    pl.get("next_dealer"))

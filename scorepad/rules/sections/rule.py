@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from scorepad.locale import N_, Said
 from scorepad.rules.format import MARKS, RULE
 from scorepad.rules.model import Rule
 from scorepad.rules.names import Compiler, Names, all_of, others, team
@@ -41,7 +42,7 @@ def read_rules(data: dict[str, Any], names: Names, comp: Compiler, p: Problems, 
         spec = validate(raw, RULE, key, p)
         per = spec.get("per", "side")
         if per not in ("side", "game"):
-            p.add(key + ".per", "must be side or game")
+            p.add(key + ".per", Said(N_("must be side or game")))
             continue
         on = spec.get("on", "hand")
         if on in ("end", "finish"):  # an end rule also runs when `scorepad finish` stops the game
@@ -57,8 +58,9 @@ def read_rules(data: dict[str, Any], names: Names, comp: Compiler, p: Problems, 
                 if per == "game" and action != "set_all":
                     allowed = game_counters
                 if cname not in allowed:
-                    known = ", ".join(sorted(allowed)) or "none"
-                    p.add(f"{key}.{action}.{cname}", f"is not a counter this rule can change (counters: {known})")
+                    known = ", ".join(sorted(allowed)) or Said(N_("none"))
+                    p.add(f"{key}.{action}.{cname}", Said(N_("is not a counter this rule can change (counters: {known})"),
+                                                           known=known))
                     continue
                 f = comp(src, f"{key}.{action}.{cname}", context)
                 if f:
@@ -66,9 +68,9 @@ def read_rules(data: dict[str, Any], names: Names, comp: Compiler, p: Problems, 
             actions[action] = tuple(items)
         mark = spec.get("mark")
         if mark is not None and mark not in MARKS:
-            p.add(key + ".mark", f"must be one of {', '.join(MARKS)}")
+            p.add(key + ".mark", Said(N_("must be one of {values}"), values=", ".join(MARKS)))
         if mark is not None and per == "game":
-            p.add(key + ".mark", "only a per-side rule can mark a side")
+            p.add(key + ".mark", Said(N_("only a per-side rule can mark a side")))
         msg, parts = comp.template(str(spec.get("message", "")), key + ".message", context)
         rules.append(Rule(str(spec.get("id", f"rule{i}")), per, on, when, actions["set"],
                           actions["add"], actions["set_all"], mark, bool(spec.get("end", False)),

@@ -33,11 +33,11 @@ def read_scores(data: dict[str, Any], side_counters: set[str], names: Names, com
         if isinstance(to, str):
             to = [to]
         if not isinstance(to, list) or not all(isinstance(c, str) for c in to):
-            p.add(key + ".to", "must be a side counter's name or a list of them")
+            p.add(key + ".to", Said(N_("must be a side counter's name or a list of them")))
             to = ["score"]
         for counter in to:
             if counter not in side_counters and counter != "score":
-                p.add(key + ".to", f"{counter!r} is not a side counter in [state.side]")
+                p.add(key + ".to", Said(N_("{counter} is not a side counter in [state.side]"), counter=repr(counter)))
         if pts:
             scores.append(ScoreItem(str(spec.get("id", f"score{i}")), per,
                                     str(spec.get("label", f"item {i + 1}")), pts, when, tuple(to)))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from scorepad.locale import N_, Said
 from scorepad.rules.names import name_ok
 from scorepad.rules.problems import Problems
 from scorepad.rules.sections import section
@@ -15,5 +16,5 @@ def read_tables(data: dict[str, Any], p: Problems) -> dict[str, Any]:
     for tname, value in tables.items():
         name_ok(tname, f"tables.{tname}", p)
         if depth_and_size(value)[1] > MAX_TABLE_ITEMS:
-            p.add(f"tables.{tname}", f"has more than {MAX_TABLE_ITEMS} entries")
+            p.add(f"tables.{tname}", Said(N_("has more than {most} entries"), most=MAX_TABLE_ITEMS))
     return tables

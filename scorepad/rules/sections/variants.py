@@ -20,13 +20,13 @@ def check_variants(data: dict[str, Any], p: Problems) -> None:
     """The variants table itself: names, and only keys an overlay may hold."""
     variants = data.get("variants", {})
     if not isinstance(variants, dict):
-        p.add("variants", "must be a table of variants")
+        p.add("variants", Said(N_("must be a table of variants")))
         return
     for name, overlay in variants.items():
         if not NAME_RE.match(name.replace("-", "_")):
-            p.add(f"variants.{name}", "a variant name is lower-case letters, digits, - or _")
+            p.add(f"variants.{name}", Said(N_("a variant name is lower-case letters, digits, - or _")))
         if not isinstance(overlay, dict):
-            p.add(f"variants.{name}", "must be a table")
+            p.add(f"variants.{name}", Said(N_("must be a table")))
             continue
         for key in overlay:
             if key not in VARIANT.allowed:
