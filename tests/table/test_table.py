@@ -80,7 +80,7 @@ def test_a_short_spades_game_typed_in_play(env: dict[str, str]) -> None:
     child.expect("Next: hand 2, bob deals")
     child.expect_exact("hand 2> ")
     child.sendline("")                                 # Enter: the hand field by field
-    for who, bid in (("ann", "4"), ("bob", "3"), ("cat", "3"), ("dan", "3")):
+    for who, bid in (("cat", "3"), ("dan", "3"), ("ann", "4"), ("bob", "3")):   # bob deals: cat bids first
         child.expect_exact(f"{who}: bid")
         child.sendline(bid)
     for who, tricks in (("ann", "5"), ("bob", "3"), ("cat", "3")):
@@ -152,17 +152,17 @@ def test_a_thousand_hand_asks_marriages_and_nines(env: dict[str, str]) -> None:
 def test_a_rule_the_bids_break_is_refused_at_the_bid_question(env: dict[str, str]) -> None:
     assert run(env, "new", "spades", "ann", "bob", "cat", "dan").returncode == 0
     child = spawn(env, "hand")
-    child.expect_exact("ann: bid (")
-    child.sendline("blind,3,3,3")                      # blind nil, though nobody is 200 behind
+    child.expect_exact("bob: bid (")                   # ann deals: bob bids first, ann last
+    child.sendline("3,3,3,blind")                      # ann's blind nil, though nobody is 200 behind
     child.expect("ann may bid blind nil only when the team is at least 200 behind")
-    child.expect_exact("ann: bid (0-13; nil, blind, bnil, blind-nil) [blind]: ")   # before any trick is typed
-    child.sendline("nil")
-    child.expect_exact("bob: bid [3]: ")
+    child.expect_exact("bob: bid (0-13; nil, blind, bnil, blind-nil) [3]: ")   # before any trick is typed
     child.sendline("")
     child.expect_exact("cat: bid [3]: ")
     child.sendline("")
     child.expect_exact("dan: bid [3]: ")
     child.sendline("")
+    child.expect_exact("ann: bid [blind]: ")
+    child.sendline("nil")
     child.expect_exact("ann: tricks (0-13): ")
     child.sendline("0,4,5")
     child.expect("dan: tricks = 4")
@@ -182,7 +182,7 @@ def test_in_play_a_line_at_a_question_then_a_row_and_quit_leaves_a_hand(env: dic
     child = spawn(env, "play")
     child.expect_exact("hand 1> ")
     child.sendline("")
-    child.expect_exact("ann: bid (0-13; nil, blind, bnil, blind-nil): ")
+    child.expect_exact("bob: bid (0-13; nil, blind, bnil, blind-nil): ")
     child.sendline("bid=4,3,3,3")
     child.expect_exact("ann: tricks (0-13): ")
     assert "missing" not in child.before
@@ -193,12 +193,12 @@ def test_in_play_a_line_at_a_question_then_a_row_and_quit_leaves_a_hand(env: dic
     child.expect("Hand 1 recorded")
     child.expect_exact("hand 2> ")
     child.sendline("")
-    child.expect_exact("ann: bid (")
+    child.expect_exact("cat: bid (")                   # bob deals hand 2
     child.sendline("4")
-    child.expect_exact("bob: bid: ")
+    child.expect_exact("dan: bid: ")
     child.sendline("undo")
-    child.expect_exact("'undo' is not a value of bob.bid: record this hand first, or leave it with quit or Ctrl-C")
-    child.expect_exact("bob: bid: ")
+    child.expect_exact("'undo' is not a value of dan.bid: record this hand first, or leave it with quit or Ctrl-C")
+    child.expect_exact("dan: bid: ")
     child.sendline("quit")
     child.expect_exact("Not recorded; nothing was stored.")
     child.expect_exact("hand 2> ")
@@ -210,24 +210,24 @@ def test_in_play_a_line_at_a_question_then_a_row_and_quit_leaves_a_hand(env: dic
 def test_ctrl_c_and_ctrl_d_store_nothing(env: dict[str, str]) -> None:
     assert run(env, "new", "spades", "ann", "bob", "cat", "dan").returncode == 0
     child = spawn(env, "hand")
-    child.expect_exact("ann: bid (")
+    child.expect_exact("bob: bid (")
     child.sendline("4")
-    child.expect_exact("bob: bid")
+    child.expect_exact("cat: bid")
     waiting(child)
     child.sendintr()
     child.expect("nothing was stored")
     assert finish(child) == 130
     child = spawn(env, "hand")
-    child.expect_exact("ann: bid (")
-    child.sendline("4,3,3,3")
+    child.expect_exact("bob: bid (")
+    child.sendline("3,3,3,4")
     child.expect_exact("ann: tricks")
     waiting(child)
     child.sendeof()
     child.expect("nothing was stored")
     assert finish(child) == 130
     child = spawn(env, "hand")
-    child.expect_exact("ann: bid (")
-    child.sendline("4,3,3,3")
+    child.expect_exact("bob: bid (")
+    child.sendline("3,3,3,4")
     child.expect_exact("ann: tricks")
     child.sendline("5,3,3")
     child.expect_exact("Record? [Y/n/e] ")
@@ -240,16 +240,16 @@ def test_ctrl_c_and_ctrl_d_store_nothing(env: dict[str, str]) -> None:
 def test_record_e_goes_back_to_a_field(env: dict[str, str]) -> None:
     assert run(env, "new", "spades", "ann", "bob", "cat", "dan").returncode == 0
     child = spawn(env, "hand")
-    child.expect_exact("ann: bid (")
-    child.sendline("4,3,3,3")
+    child.expect_exact("bob: bid (")
+    child.sendline("3,3,3,4")
     child.expect_exact("ann: tricks")
     child.sendline("5,3,3")
     child.expect_exact("Record? [Y/n/e] ")
     child.sendline("e")
     child.expect_exact("Which field? (bid, tricks) ")
     child.sendline("b")
-    child.expect_exact("ann: bid (0-13; nil, blind, bnil, blind-nil) [4]: ")
-    child.sendline("6,3,3,3")
+    child.expect_exact("bob: bid (0-13; nil, blind, bnil, blind-nil) [3]: ")
+    child.sendline("3,3,3,6")                          # in the turn asked: bob, cat, dan, ann
     child.expect(r"= ann\+cat: -90")
     child.expect_exact("Record? [Y/n/e] ")
     child.sendline("y")
@@ -308,8 +308,8 @@ def test_a_hand_typed_elsewhere_meanwhile_is_shown_and_checked(env: dict[str, st
     child = spawn(env, "play")
     child.expect_exact("hand 1> ")
     child.sendline("")
-    child.expect_exact("ann: bid (")
-    child.sendline("4,3,3,3")
+    child.expect_exact("bob: bid (")
+    child.sendline("3,3,3,4")
     child.expect_exact("ann: tricks")
     assert run(env, "hand", "bid=3,3,3,3", "tricks=4,3,3,3").returncode == 0   # the database is not locked
     child.sendline("5,3,3")
@@ -333,10 +333,10 @@ def test_edit_without_values_asks_with_the_old_ones(env: dict[str, str]) -> None
     assert shown.returncode == 2 and "Hand 1 was typed: bid=4,3,3,3 tricks=5,3,3,2" in shown.stdout
     child = spawn(env, "edit", "1")
     child.expect("Hand 1 was typed: bid=4,3,3,3 tricks=5,3,3,2")
-    child.expect_exact("ann: bid (0-13; nil, blind, bnil, blind-nil) [4]: ")
+    child.expect_exact("bob: bid (0-13; nil, blind, bnil, blind-nil) [3]: ")   # ann dealt hand 1
     child.sendline("")
-    for who in ("bob", "cat", "dan"):
-        child.expect_exact(f"{who}: bid [3]: ")
+    for who, bid in (("cat", "3"), ("dan", "3"), ("ann", "4")):
+        child.expect_exact(f"{who}: bid [{bid}]: ")
         child.sendline("")
     child.expect_exact("ann: tricks (0-13) [5]: ")
     child.sendline("4")
