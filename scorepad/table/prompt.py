@@ -1,10 +1,12 @@
 """Typing one hand at the table, the way `hledger add` takes a transaction.
 
-Every field that applies to this hand is asked, each after the fields that decide whether and how
-it is asked, with its legal values in parentheses and its default in brackets (Enter keeps it); `<`
-steps back one question, `?` shows the field's help. A value is checked as it is typed and only that
-question is asked again. Per-player and per-side fields are asked player by player ("ann: bid
-(0-13):"), or take the whole row on the first question ("4,3,3,3"); at one player's question an
+Every field that applies to this hand is asked in the ruleset's question order (Ruleset.question_order:
+the bids first, each field after the fields that decide whether and how it is asked), with its legal
+values in parentheses and its default in brackets (Enter keeps it); `<` steps back one question, `?`
+shows the field's name and help in the language shown. A value is checked as it is typed and only
+that question is asked again. Per-player and per-side fields are asked player by player ("ann: bid
+(0-13):"), a bidding field from the dealer's left round to the dealer (asking_order), or take the
+whole row, in the order asked, on the first question ("4,3,3,3"); at one player's question an
 answer that is one legal value for that player is that player's (1000's marriages `H,C,D` are never
 spread over the others). Where a ruleset declares a total, the last value is filled in and shown; a
 value that follows from typed ones (a count from combinations) is shown, not asked, and Enter at a
