@@ -522,14 +522,13 @@ class HandPrompt:
         """`?` at a question: the field's name and help in the language shown, and the keys of the prompt."""
         self.console.say(f"  {field_label(self.rs, fdef.name)}: {fdef.help or describe_field(self.game, fdef, self.state)}",
                          "dim")
-        more = _("; or all values at once: 4,3,3,3") if row else ""
+        more = ""
+        if row:     # in the order asked (bids from the dealer's left): `4,3,3,3 (bob, cat, dan, ann)`
+            names, active = self.who_names(fdef), self.who_active(fdef)
+            turn = ", ".join(names[i] for i in asking_order(self.game, fdef, self.state) if active[i])
+            more = _("; or all values at once: 4,3,3,3") + f" ({turn})"
         self.console.say(_("  Enter keeps the value in [brackets]; < goes back one question{more}").format(
                              more=more), "dim")
-        turn = asking_order(self.game, fdef, self.state)
-        if row and turn != sorted(turn):     # bids from the dealer's left: a row is read in that turn too
-            names, active = self.who_names(fdef), self.who_active(fdef)
-            self.console.say(_("  all values at once are read in the order they are asked: {names}").format(
-                                 names=", ".join(names[i] for i in turn if active[i])), "dim")
         self.console.say(_("  quit or Ctrl-C leaves this hand; nothing is stored"), "dim")
 
     def may_wait(self, fdef: FieldDef, fixing: bool) -> bool:
