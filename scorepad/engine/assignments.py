@@ -422,6 +422,24 @@ def _who_names(game: Game, scope: str) -> list[str]:
     return list(game.players) if scope == "player" else [s.name for s in game.sides]
 
 
+def asking_order(game: Game, fdef: FieldDef, state: State | None) -> list[int]:
+    """The players (sides) of a per-player (per-side) field in the order they are asked. A bidding
+    field goes round the table from the player after the dealer of the coming hand, the dealer last,
+    as the bids are made at the table (a side in the turn of its first player to bid); any other
+    field, and every field without a game's state, in seating order. Only the asking turns: the values
+    stay by seat, and a hand is written down in seating order however it was typed."""
+    seats = list(range(len(game.players) if fdef.scope == "player" else len(game.sides)))
+    if not fdef.bidding or state is None or fdef.scope == "hand":
+        return seats
+    n = len(game.players)
+    dealer = current_dealer(state, n)
+    turn = [(dealer + step) % n for step in range(1, n + 1)]
+    if fdef.scope == "player":
+        return turn
+    side_of = game.side_of
+    return list(dict.fromkeys(side_of[i] for i in turn))
+
+
 def find_field(rs: Ruleset, name: str) -> FieldDef | None:
     """A field by its own name, by a name any language of the ruleset gives it (`tihid`, `заказ`,
     whatever the interface speaks), or by a unique beginning of one; None when nothing fits. A name

@@ -175,6 +175,11 @@ class Ruleset:
         return field_order(self.fields, Problems(self.source))
 
     @cached_property
+    def question_order(self) -> tuple[str, ...]:
+        """The fields in the order the prompt asks them (see question_order)."""
+        return question_order(self.fields)
+
+    @cached_property
     def reading(self) -> Reading:
         """The field names and value words players type, in every language of the file (built on first use)."""
         return build_reading(self)
@@ -240,13 +245,41 @@ def field_refs(formula: Formula | None, fields: Mapping[str, FieldDef]) -> set[s
     return out
 
 
+def decided_by(fdef: FieldDef, fields: Mapping[str, FieldDef]) -> set[str]:
+    """The fields that decide whether a field belongs to the hand and what fills it in: those its
+    applies_if and total read."""
+    return (field_refs(fdef.applies_if, fields) | field_refs(fdef.total, fields)) - {fdef.name}
+
+
+def question_order(fields: Mapping[str, FieldDef]) -> tuple[str, ...]:
+    """The order a person is asked the fields in: the ruleset's order, the bidding fields first (the
+    bids are made before the play), except that a field waits for the fields that decide whether and
+    how it is asked. Those are the fields its applies_if and total
+    read (decided_by), and those its required_if reads that have a value whether typed or not (a
+    default, or required): Pinochle's `conceded` comes before the card points it makes unnecessary.
+    A field that is another form of the same value does not move a field: an optional one its
+    required_if reads (bridge's `result` beside `tricks`), or one its default_from reads (Canasta's
+    `melded_cards` beside `melded`); the ruleset's order says which form is asked first."""
+    needs = {name: decided_by(f, fields) | {n for n in field_refs(f.required_if, fields) - {name}
+                                            if fields[n].default is not None or not fields[n].optional}
+             for name, f in fields.items()}
+    out: list[str] = []
+    waiting = sorted(fields, key=lambda name: not fields[name].bidding)
+    while waiting:
+        later = set(waiting)
+        ready = next((n for n in waiting if not (needs[n] & later)
+                      or any(n in needs[m] for m in needs[n] & later)), waiting[0])   # in a circle: the first
+        out.append(ready)
+        waiting.remove(ready)
+    return tuple(out)
+
+
 def field_order(fields: Mapping[str, FieldDef], p: Problems) -> tuple[str, ...]:
     """Fields in file order, except that a field comes after the fields its applies_if, total or
     default_from use (so each is worked out from values already known). applies_if and total must not
     depend on each other in a circle; default_from may (each is then worked out from the other when
     only that one was typed: the soloist's points from the pair's, or the pair's from the soloist's)."""
-    strict = {name: (field_refs(f.applies_if, fields) | field_refs(f.total, fields)) - {name}
-              for name, f in fields.items()}
+    strict = {name: decided_by(f, fields) for name, f in fields.items()}
     soft = {name: field_refs(f.default_from, fields) - {name} - strict[name] for name, f in fields.items()}
     for name, f in fields.items():
         for key, formula in (("applies_if", f.applies_if), ("default_from", f.default_from), ("total", f.total)):

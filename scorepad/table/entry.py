@@ -112,7 +112,7 @@ def enter_bid(store: Store, game_id: int | str | None, console: Console) -> Bid:
     prompt = HandPrompt(game, row.state, console, split_assignments(game, before), hand_no=row.hands + 1)
     while True:
         try:
-            prompt.ask_fields([f for f in bidding if f not in prompt.keep])
+            prompt.ask_fields([f for f in game.ruleset.question_order if f in bidding and f not in prompt.keep])
             break
         except Retyped:   # a line `bid=4,3,3,3` typed at a question: the bidding fields not on it are asked
             continue

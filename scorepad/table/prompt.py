@@ -1,10 +1,12 @@
 """Typing one hand at the table, the way `hledger add` takes a transaction.
 
-Every field that applies to this hand is asked, each after the fields that decide whether and how
-it is asked, with its legal values in parentheses and its default in brackets (Enter keeps it); `<`
-steps back one question, `?` shows the field's help. A value is checked as it is typed and only that
-question is asked again. Per-player and per-side fields are asked player by player ("ann: bid
-(0-13):"), or take the whole row on the first question ("4,3,3,3"); at one player's question an
+Every field that applies to this hand is asked in the ruleset's question order (Ruleset.question_order:
+the bids first, each field after the fields that decide whether and how it is asked), with its legal
+values in parentheses and its default in brackets (Enter keeps it); `<` steps back one question, `?`
+shows the field's name and help in the language shown. A value is checked as it is typed and only
+that question is asked again. Per-player and per-side fields are asked player by player ("ann: bid
+(0-13):"), a bidding field from the dealer's left round to the dealer (asking_order), or take the
+whole row, in the order asked, on the first question ("4,3,3,3"); at one player's question an
 answer that is one legal value for that player is that player's (1000's marriages `H,C,D` are never
 spread over the others). Where a ruleset declares a total, the last value is filled in and shown; a
 value that follows from typed ones (a count from combinations) is shown, not asked, and Enter at a
@@ -29,6 +31,7 @@ from typing import Any
 
 from scorepad.engine.assignments import (
     RawHand,
+    asking_order,
     assignment_words,
     check_field_names,
     checks_on,
@@ -54,7 +57,7 @@ from scorepad.engine.game import Game, Hand, HandResult, State, active_players, 
 from scorepad.engine.scoring import apply_hand
 from scorepad.errors import HandError, UserError
 from scorepad.locale import N_, _, shown
-from scorepad.rules.model import Check, FieldDef, Ruleset, field_refs
+from scorepad.rules.model import Check, FieldDef
 from scorepad.rules.values import format_value
 from scorepad.table import answers
 from scorepad.table.console import Console
@@ -144,7 +147,7 @@ class HandPrompt:
 
     def _run_once(self) -> Outcome:
         if not self.asked:
-            self.ask_fields([f for f in question_order(self.rs) if f not in self.keep])
+            self.ask_fields([f for f in self.rs.question_order if f not in self.keep])
             self.asked = True
         while True:
             outcome = self.settle()
@@ -395,8 +398,11 @@ class HandPrompt:
         """The value just typed for seats[j], player by player: refused where it is typed when a rule of
         each player (each side, for a side's field) is broken by it (a blind nil while not 200 behind),
         the seats still to be asked counting as not typed. Says the rule's sentences. A rule of the whole
-        hand (the dealer's forbidden bid) is checked when the row is complete, and the row asked again."""
-        checks = [c for c in self.checks_using(fdef) if c.per == fdef.scope]
+        hand is checked when the row is complete: at the last bid of a bidding field, asked in the turn
+        of the table, it refuses that bid (the dealer bids last and may not make the bids add up to the
+        tricks); for any other field the row is asked again."""
+        last_bid = fdef.bidding and j == len(seats) - 1 and j > 0
+        checks = [c for c in self.checks_using(fdef) if c.per == fdef.scope or (last_bid and c.per == "hand")]
         if not checks:
             return False
         saved = list(row)
@@ -513,9 +519,14 @@ class HandPrompt:
             return text
 
     def show_help(self, fdef: FieldDef, row: bool) -> None:
-        """`?` at a question: the field's help, and the keys of the prompt."""
-        self.console.say(f"  {fdef.name}: {fdef.help or describe_field(self.game, fdef, self.state)}", "dim")
-        more = _("; or all values at once: 4,3,3,3") if row else ""
+        """`?` at a question: the field's name and help in the language shown, and the keys of the prompt."""
+        self.console.say(f"  {field_label(self.rs, fdef.name)}: {fdef.help or describe_field(self.game, fdef, self.state)}",
+                         "dim")
+        more = ""
+        if row:     # in the order asked (bids from the dealer's left): `4,3,3,3 (bob, cat, dan, ann)`
+            names, active = self.who_names(fdef), self.who_active(fdef)
+            turn = ", ".join(names[i] for i in asking_order(self.game, fdef, self.state) if active[i])
+            more = _("; or all values at once: 4,3,3,3") + f" ({turn})"
         self.console.say(_("  Enter keeps the value in [brackets]; < goes back one question{more}").format(
                              more=more), "dim")
         self.console.say(_("  quit or Ctrl-C leaves this hand; nothing is stored"), "dim")
@@ -544,7 +555,7 @@ class HandPrompt:
         `only`, just those players (or sides) are asked; the values typed for the others stand."""
         names = self.who_names(fdef)
         active = self.who_active(fdef)
-        seats = [i for i in range(len(names)) if active[i] and (only is None or i in only)]
+        seats = [i for i in asking_order(self.game, fdef, self.state) if active[i] and (only is None or i in only)]
         row: list[str | None] = list(self.answers.get(fdef.name) or [None] * len(names))
         self.answers[fdef.name] = row
         asked: list[int] = []     # the places of `seats` asked so far, for `<`
@@ -691,7 +702,8 @@ class HandPrompt:
 
 def _samples(game: Game, fdef: FieldDef) -> list[str]:
     """The values to try whether the rules leave room for any: every player, side, word or yes/no;
-    for a number, 1 and 2 (a count where the rules want none; an odd and an even one). Empty: not tried."""
+    for a number, 1 and 2 (a count where the rules want none; an odd and an even one); for a pattern,
+    its words. Empty: not tried."""
     if fdef.type == "player":
         return list(game.players)
     if fdef.type == "side":
@@ -702,22 +714,12 @@ def _samples(game: Game, fdef: FieldDef) -> list[str]:
         return [str(v) for v in fdef.values]
     if fdef.type in ("int", "number"):
         return ["1", "2"]
+    if fdef.type == "pattern":       # a word of each value it stands for (bridge's result: made)
+        firsts: dict[str, str] = {}
+        for word, value in fdef.words.items():
+            firsts.setdefault(str(value), str(word))
+        return list(firsts.values())
     return []
-
-
-def question_order(rs: Ruleset) -> list[str]:
-    """The order of the questions: each field after the fields its value, applies_if, total or
-    required_if read (what decides whether and how it is asked), otherwise as the ruleset lists them."""
-    order = list(rs.field_order)
-    needs = {name: field_refs(fdef.required_if, rs.fields) - {name} for name, fdef in rs.fields.items()}
-    out: list[str] = []
-    waiting = list(order)
-    while waiting:
-        ready = next((n for n in waiting if not (needs[n] & set(waiting)) or
-                      any(n in needs[m] for m in needs[n] & set(waiting))), waiting[0])
-        out.append(ready)
-        waiting.remove(ready)
-    return out
 
 
 def summary_lines(game: Game, hand: Hand, shown: Collection[str] | None = None) -> list[str]:

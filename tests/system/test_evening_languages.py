@@ -40,7 +40,7 @@ EVENINGS = {
     "ru": ["new spades аня боря вова оля",
            "bid=4,3,3,3 tricks=5,3,3,2",
            "bid=blind,3,3,3 tricks=0,5,4,4",                   # refused: a blind nil while ahead
-           "4", "", "", "",                                    # the bids asked again: аня 4, the others kept
+           "", "", "4", "",                                    # the bids asked again from вова (боря deals): аня 4
            "",                                                 # Записать? Enter records
            "sheet", "standings",
            "finish",

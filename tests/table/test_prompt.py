@@ -46,7 +46,8 @@ def test_values_typed_on_the_command_line_are_not_asked_again(store: Store) -> N
     console = Script(["3", "3", "3", "y"])           # ann's 4 stands, not asked again; only the missing bids are
     rec = enter_hand(store, None, ["ann.bid=4", "tricks=5,3,3,2"], console)
     assert console.said[0] == "  missing bob.bid (0-13; nil, blind, bnil, blind-nil)"
-    assert console.questions[:3] == ["bob: bid (0-13; nil, blind, bnil, blind-nil): ", "cat: bid: ", "dan: bid: "]
+    # bob deals hand 2: the bids are asked from his left, bob last
+    assert console.questions[:3] == ["cat: bid (0-13; nil, blind, bnil, blind-nil): ", "dan: bid: ", "bob: bid: "]
     assert not any("tricks" in q for q in console.questions)
     assert store.hands(rec.row.id)[-1].typed == ["bid=4,3,3,3", "tricks=5,3,3,2"]
 
@@ -82,9 +83,11 @@ def test_ctrl_d_in_the_prompt_is_a_cancel(store: Store) -> None:
 
 def test_bid_asked_on_a_terminal_and_checked_at_bid_time(store: Store) -> None:
     play.new_game(store, "sitaratas", ["ann", "bob", "cat", "dan"])
-    console = Script(["1,0,0,0", "1,1,0,0"])   # refused where it is typed, then typed again
+    # ann deals one card each; bob bids first, ann last: bids adding up to 1 are refused where typed, then
+    # typed again (a row is read in the turn asked: bob, cat, dan, ann)
+    console = Script(["0,0,0,1", "1,0,0,1"])
     done = enter_bid(store, None, console)
-    assert console.questions[0].startswith("ann: bid") and console.questions[1].startswith("ann: bid")
+    assert console.questions[0].startswith("bob: bid") and console.questions[1].startswith("bob: bid")
     assert any("the dealer (ann) bids last" in line for line in console.said)
     assert done.typed == ["bid=1,1,0,0"] and store.pending_bid(done.row.id) == ["bid=1,1,0,0"]
 
@@ -187,7 +190,7 @@ def test_a_range_that_follows_the_deal_is_the_range_of_this_deal(store: Store) -
     play.new_game(store, "sitaratas", ["ann", "bob", "cid", "dan"])
     console = Script(["2", "0", "0", "0", "0", "1,0,0,0", "y"])
     rec = enter_hand(store, None, [], console)
-    assert console.questions[0] == "ann: bid (0-1): "
+    assert console.questions[0] == "bob: bid (0-1): "       # ann deals: bob bids first
     assert any("must be 0-1, not 2" in line for line in console.said), console.said
     assert rec.row.hands == 1
 
@@ -221,7 +224,7 @@ def test_values_left_blank_are_missing_not_added_up(store: Store) -> None:
     """Enter at two players' tricks: the prompt says they are missing and asks them, as the argument
     form says (before: "the tricks must add up to 13, they add up to 8", the blanks counted as 0)."""
     play.new_game(store, "spades", ["ann", "bob", "cat", "dan"])
-    console = Script(["4", "nil", "3", "3", "", "", "5", "3", "5", "", "y"])
+    console = Script(["nil", "3", "3", "4", "", "", "5", "3", "5", "", "y"])   # bids from bob, ann's last
     rec = enter_hand(store, None, [], console)
     assert not any("add up" in line for line in console.said), console.said
     assert "  missing ann.tricks (0-13)" in console.said and "  missing bob.tricks (0-13)" in console.said
@@ -231,11 +234,12 @@ def test_values_left_blank_are_missing_not_added_up(store: Store) -> None:
 
 def test_a_refused_blind_nil_is_asked_again_where_it_was_typed(store: Store) -> None:
     """At 0-0 dan's blind nil is refused at dan's question, which is asked again without the refused
-    value in brackets (before: the bids asked again from ann, dan's default [blind])."""
+    value in brackets (before: the bids asked again from the first, dan's default [blind])."""
     play.new_game(store, "spades", ["ann", "bob", "cat", "dan"])
-    console = Script(["4", "nil", "3", "blind", "", "3", "5,3,3", "y"])
+    console = Script(["nil", "3", "blind", "", "3", "4", "5,3,3", "y"])   # bob bids first, ann (the dealer) last
     rec = enter_hand(store, None, [], console)
-    assert console.questions[3:6] == ["dan: bid: ", "dan: bid: ", "dan: bid: "]   # Enter: a value is needed
+    assert console.questions[2:5] == ["dan: bid: ", "dan: bid: ", "dan: bid: "]   # Enter: a value is needed
+    assert console.questions[5] == "ann: bid: "
     refusal = "  dan may bid blind nil only when the team is at least 200 behind (the team has 0, the other team 0)"
     assert console.said.count(refusal) == 1
     assert store.hands(rec.row.id)[-1].typed == ["bid=4,nil,3,3", "tricks=5,3,3,2"]
@@ -245,7 +249,7 @@ def test_quit_at_a_question_of_play_leaves_the_hand_and_the_commands_say_how(sto
     play.new_game(store, "spades", ["ann", "bob", "cat", "dan"])
     console = Script(["", "4", "sheet", "help", "quit", "quit"])
     assert Session(store, console).run() == 0
-    assert ("  'sheet' is not a value of bob.bid: record this hand first, or leave it with quit or Ctrl-C "
+    assert ("  'sheet' is not a value of cat.bid: record this hand first, or leave it with quit or Ctrl-C "
             "(nothing is stored)") in console.said
     assert "  quit or Ctrl-C leaves this hand; nothing is stored" in console.said      # help, as ? gives it
     assert "Not recorded; nothing was stored." in console.said

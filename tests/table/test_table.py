@@ -80,7 +80,7 @@ def test_a_short_spades_game_typed_in_play(env: dict[str, str]) -> None:
     child.expect("Next: hand 2, bob deals")
     child.expect_exact("hand 2> ")
     child.sendline("")                                 # Enter: the hand field by field
-    for who, bid in (("ann", "4"), ("bob", "3"), ("cat", "3"), ("dan", "3")):
+    for who, bid in (("cat", "3"), ("dan", "3"), ("ann", "4"), ("bob", "3")):   # bob deals: cat bids first
         child.expect_exact(f"{who}: bid")
         child.sendline(bid)
     for who, tricks in (("ann", "5"), ("bob", "3"), ("cat", "3")):
@@ -152,17 +152,17 @@ def test_a_thousand_hand_asks_marriages_and_nines(env: dict[str, str]) -> None:
 def test_a_rule_the_bids_break_is_refused_at_the_bid_question(env: dict[str, str]) -> None:
     assert run(env, "new", "spades", "ann", "bob", "cat", "dan").returncode == 0
     child = spawn(env, "hand")
-    child.expect_exact("ann: bid (")
-    child.sendline("blind,3,3,3")                      # blind nil, though nobody is 200 behind
+    child.expect_exact("bob: bid (")                   # ann deals: bob bids first, ann last
+    child.sendline("3,3,3,blind")                      # ann's blind nil, though nobody is 200 behind
     child.expect("ann may bid blind nil only when the team is at least 200 behind")
-    child.expect_exact("ann: bid (0-13; nil, blind, bnil, blind-nil) [blind]: ")   # before any trick is typed
-    child.sendline("nil")
-    child.expect_exact("bob: bid [3]: ")
+    child.expect_exact("bob: bid (0-13; nil, blind, bnil, blind-nil) [3]: ")   # before any trick is typed
     child.sendline("")
     child.expect_exact("cat: bid [3]: ")
     child.sendline("")
     child.expect_exact("dan: bid [3]: ")
     child.sendline("")
+    child.expect_exact("ann: bid [blind]: ")
+    child.sendline("nil")
     child.expect_exact("ann: tricks (0-13): ")
     child.sendline("0,4,5")
     child.expect("dan: tricks = 4")
@@ -182,7 +182,7 @@ def test_in_play_a_line_at_a_question_then_a_row_and_quit_leaves_a_hand(env: dic
     child = spawn(env, "play")
     child.expect_exact("hand 1> ")
     child.sendline("")
-    child.expect_exact("ann: bid (0-13; nil, blind, bnil, blind-nil): ")
+    child.expect_exact("bob: bid (0-13; nil, blind, bnil, blind-nil): ")
     child.sendline("bid=4,3,3,3")
     child.expect_exact("ann: tricks (0-13): ")
     assert "missing" not in child.before
@@ -193,12 +193,12 @@ def test_in_play_a_line_at_a_question_then_a_row_and_quit_leaves_a_hand(env: dic
     child.expect("Hand 1 recorded")
     child.expect_exact("hand 2> ")
     child.sendline("")
-    child.expect_exact("ann: bid (")
+    child.expect_exact("cat: bid (")                   # bob deals hand 2
     child.sendline("4")
-    child.expect_exact("bob: bid: ")
+    child.expect_exact("dan: bid: ")
     child.sendline("undo")
-    child.expect_exact("'undo' is not a value of bob.bid: record this hand first, or leave it with quit or Ctrl-C")
-    child.expect_exact("bob: bid: ")
+    child.expect_exact("'undo' is not a value of dan.bid: record this hand first, or leave it with quit or Ctrl-C")
+    child.expect_exact("dan: bid: ")
     child.sendline("quit")
     child.expect_exact("Not recorded; nothing was stored.")
     child.expect_exact("hand 2> ")
@@ -210,24 +210,24 @@ def test_in_play_a_line_at_a_question_then_a_row_and_quit_leaves_a_hand(env: dic
 def test_ctrl_c_and_ctrl_d_store_nothing(env: dict[str, str]) -> None:
     assert run(env, "new", "spades", "ann", "bob", "cat", "dan").returncode == 0
     child = spawn(env, "hand")
-    child.expect_exact("ann: bid (")
+    child.expect_exact("bob: bid (")
     child.sendline("4")
-    child.expect_exact("bob: bid")
+    child.expect_exact("cat: bid")
     waiting(child)
     child.sendintr()
     child.expect("nothing was stored")
     assert finish(child) == 130
     child = spawn(env, "hand")
-    child.expect_exact("ann: bid (")
-    child.sendline("4,3,3,3")
+    child.expect_exact("bob: bid (")
+    child.sendline("3,3,3,4")
     child.expect_exact("ann: tricks")
     waiting(child)
     child.sendeof()
     child.expect("nothing was stored")
     assert finish(child) == 130
     child = spawn(env, "hand")
-    child.expect_exact("ann: bid (")
-    child.sendline("4,3,3,3")
+    child.expect_exact("bob: bid (")
+    child.sendline("3,3,3,4")
     child.expect_exact("ann: tricks")
     child.sendline("5,3,3")
     child.expect_exact("Record? [Y/n/e] ")
@@ -240,16 +240,16 @@ def test_ctrl_c_and_ctrl_d_store_nothing(env: dict[str, str]) -> None:
 def test_record_e_goes_back_to_a_field(env: dict[str, str]) -> None:
     assert run(env, "new", "spades", "ann", "bob", "cat", "dan").returncode == 0
     child = spawn(env, "hand")
-    child.expect_exact("ann: bid (")
-    child.sendline("4,3,3,3")
+    child.expect_exact("bob: bid (")
+    child.sendline("3,3,3,4")
     child.expect_exact("ann: tricks")
     child.sendline("5,3,3")
     child.expect_exact("Record? [Y/n/e] ")
     child.sendline("e")
     child.expect_exact("Which field? (bid, tricks) ")
     child.sendline("b")
-    child.expect_exact("ann: bid (0-13; nil, blind, bnil, blind-nil) [4]: ")
-    child.sendline("6,3,3,3")
+    child.expect_exact("bob: bid (0-13; nil, blind, bnil, blind-nil) [3]: ")
+    child.sendline("3,3,3,6")                          # in the turn asked: bob, cat, dan, ann
     child.expect(r"= ann\+cat: -90")
     child.expect_exact("Record? [Y/n/e] ")
     child.sendline("y")
@@ -303,13 +303,135 @@ def test_a_bid_time_check_runs_when_the_bids_are_written_down(env: dict[str, str
     assert run(env, "bid", "bid=1,1,0,0").returncode == 0
 
 
+def test_oh_hell_bids_from_the_dealer_s_left_and_the_dealer_last(env: dict[str, str]) -> None:
+    """Sitaratas, hand 2: bob deals, so cat bids first and bob last; bob's bid that makes the bids add up
+    to the one card dealt is refused at his question, and only his bid is asked again."""
+    assert run(env, "new", "sitaratas", "ann", "bob", "cat", "dan").returncode == 0
+    # hand 1, one card each, ann deals: ann bid 1 took 1 (1 + 5), bob bid 0 took 0 (5), cat and dan missed
+    assert run(env, "hand", "bid=1,0,1,1", "tricks=1,0,0,0").returncode == 0
+    assert scores(env) == [6, 5, 0, 0]
+    child = spawn(env, "play")
+    child.expect("bob deals")
+    child.expect_exact("hand 2> ")
+    child.sendline("")
+    for who, bid in (("cat", "0"), ("dan", "0"), ("ann", "1")):
+        child.expect_exact(f"{who}: bid")
+        child.sendline(bid)
+    child.expect_exact("bob: bid: ")
+    child.sendline("0")                                # 0 + 0 + 1 + 0 = 1, the cards dealt: refused
+    child.expect_exact("the dealer (bob) bids last and may not bid 0")
+    child.expect_exact("bob: bid: ")
+    child.sendline("1")
+    child.expect_exact("ann: tricks (0-1): ")          # tricks in seating order
+    child.sendline("0,1,0")
+    child.expect(r"dan: tricks = 0 \(the rest of the total\)")
+    child.expect_exact("Record? [Y/n/e] ")
+    assert "bid: ann 1, bob 1, cat 0, dan 0" in child.before
+    child.sendline("y")
+    child.expect("Hand 2 recorded")
+    child.expect_exact("hand 3> ")
+    child.sendline("quit")
+    assert finish(child) == 0
+    # ann bid 1 took 0: 0; bob bid 1 took 1: 1 + 5; cat and dan bid 0 took 0: 5 each
+    assert scores(env) == [6, 11, 5, 5]
+    hand2 = json.loads(run(env, "sheet", "--json").stdout)["hands"][1]
+    assert "bid=1,1,0,0" in json.dumps(hand2) and "tricks=0,1,0,0" in json.dumps(hand2)   # in seating order
+
+
+def test_a_bid_written_down_at_the_prompt_follows_the_turn_of_the_table(env: dict[str, str]) -> None:
+    """`bid` alone asks the bids from the dealer's left; a row at its first question is read in that turn."""
+    assert run(env, "new", "sitaratas", "ann", "bob", "cat", "dan").returncode == 0
+    child = spawn(env, "bid")
+    child.expect_exact("bob: bid (0-1): ")             # ann deals the first hand
+    child.sendline("?")
+    child.expect_exact("or all values at once: 4,3,3,3 (bob, cat, dan, ann)")
+    child.expect_exact("bob: bid (0-1): ")
+    child.sendline("1,0,0,1")                          # bob 1, cat 0, dan 0, ann 1: 2 bid for 1 card
+    child.expect("Bid for hand 1 written down: bid=1,1,0,0")
+    assert finish(child) == 0
+    assert standings(env)["bid"] == ["bid=1,1,0,0"]
+
+
+def test_bridge_asks_the_tricks_before_the_result(env: dict[str, str]) -> None:
+    assert run(env, "new", "bridge", "n", "e", "s", "w").returncode == 0
+    child = spawn(env, "hand")
+    child.expect_exact("contract (")
+    child.sendline("4H")
+    child.expect_exact("by (")
+    child.sendline("N")
+    child.expect_exact("tricks (0-13) [-]: ")
+    child.sendline("10")
+    child.expect_exact("none, -, no) [-]: ")           # honors (a long question: its end): the result is not asked
+    assert "result (" not in child.before
+    child.sendline("")
+    child.expect_exact("Record? [Y/n/e] ")
+    child.sendline("y")
+    assert finish(child) == 0
+    assert scores(env) == [120, 0]                     # 4H made exactly: 4 x 30 below the line
+    child = spawn(env, "hand")
+    child.expect_exact("contract (")
+    child.sendline("3NT")
+    child.expect_exact("by (")
+    child.sendline("E")
+    child.expect_exact("tricks (0-13) [-]: ")
+    child.sendline("")                                 # no tricks: the result is asked instead
+    child.expect_exact("(instead of tricks); made) [-]: ")
+    child.sendline("-1")
+    child.expect_exact("none, -, no) [-]: ")
+    child.sendline("")
+    child.expect_exact("Record? [Y/n/e] ")
+    child.sendline("y")
+    assert finish(child) == 0
+    assert scores(env) == [170, 0]                     # EW not vulnerable, one down undoubled: 50 to NS
+
+
+def test_canasta_asks_the_melded_points_before_the_cards(env: dict[str, str]) -> None:
+    assert run(env, "new", "canasta", "ann", "bob", "cat", "dan").returncode == 0
+    child = spawn(env, "hand")
+    child.expect_exact("ann+cat: melded (0 or more): ")
+    child.sendline("120,50")
+    child.expect_exact("ann+cat: melded_cards (cards like QS 10H A, or - for none) [-]: ")
+    child.sendline("")
+    child.expect_exact("bob+dan: melded_cards [-]: ")
+    child.sendline("melded=120,50 natural=1,0 mixed=0,1 out=ann hand=0,30")   # the rest on one line
+    child.expect_exact("Record? [Y/n/e] ")
+    child.sendline("y")
+    assert finish(child) == 0
+    # ann+cat: 120 melded + 500 a natural canasta + 100 going out; bob+dan: 50 + 300 a mixed one - 30 in hand
+    assert scores(env) == [720, 320]
+
+
+@pytest.mark.parametrize(("lang", "game", "players", "answers", "help_line", "english"), [
+    ("et", "sitaratas", ("ann", "bob", "cat", "dan"), (), "  pakkumine: pakutud tihid, 0 kuni", "  bid:"),
+    ("ru", "bridge", ("n", "e", "s", "w"), ("4H",), "  разыгрывающий: разыгрывающий: место (N E S W)", "  by:"),
+])
+def test_help_at_a_question_names_the_field_in_the_language(env: dict[str, str], lang: str, game: str,
+                                                             players: tuple[str, ...], answers: tuple[str, ...],
+                                                             help_line: str, english: str) -> None:
+    """`?` says the field's name and help in the language chosen (before: the field's English id)."""
+    assert run(env, "new", game, *players).returncode == 0
+    child = spawn(env, "--lang", lang, "hand")
+    for answer in answers:
+        child.expect(r": $")
+        child.sendline(answer)
+    child.expect(r": $")
+    child.sendline("?")
+    child.expect_exact(help_line)
+    child.expect(r": $")
+    assert english not in child.before
+    waiting(child)
+    child.sendintr()
+    assert finish(child) == 130
+    assert standings(env)["hands"] == 0
+
+
 def test_a_hand_typed_elsewhere_meanwhile_is_shown_and_checked(env: dict[str, str]) -> None:
     assert run(env, "new", "spades", "ann", "bob", "cat", "dan").returncode == 0
     child = spawn(env, "play")
     child.expect_exact("hand 1> ")
     child.sendline("")
-    child.expect_exact("ann: bid (")
-    child.sendline("4,3,3,3")
+    child.expect_exact("bob: bid (")
+    child.sendline("3,3,3,4")
     child.expect_exact("ann: tricks")
     assert run(env, "hand", "bid=3,3,3,3", "tricks=4,3,3,3").returncode == 0   # the database is not locked
     child.sendline("5,3,3")
@@ -333,10 +455,10 @@ def test_edit_without_values_asks_with_the_old_ones(env: dict[str, str]) -> None
     assert shown.returncode == 2 and "Hand 1 was typed: bid=4,3,3,3 tricks=5,3,3,2" in shown.stdout
     child = spawn(env, "edit", "1")
     child.expect("Hand 1 was typed: bid=4,3,3,3 tricks=5,3,3,2")
-    child.expect_exact("ann: bid (0-13; nil, blind, bnil, blind-nil) [4]: ")
+    child.expect_exact("bob: bid (0-13; nil, blind, bnil, blind-nil) [3]: ")   # ann dealt hand 1
     child.sendline("")
-    for who in ("bob", "cat", "dan"):
-        child.expect_exact(f"{who}: bid [3]: ")
+    for who, bid in (("cat", "3"), ("dan", "3"), ("ann", "4")):
+        child.expect_exact(f"{who}: bid [{bid}]: ")
         child.sendline("")
     child.expect_exact("ann: tricks (0-13) [5]: ")
     child.sendline("4")
