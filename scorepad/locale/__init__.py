@@ -75,6 +75,16 @@ class Said(str):
         return (self.msgid,), self.args
 
 
+class Grouped(int):
+    """A count with its thousands grouped as the language shown writes them: 50,000 in English, 50 000
+    (a no-break space) in Estonian, Russian and Ukrainian, where a comma is the decimal mark. An
+    argument of a `Said`, it is grouped again in the language `shown()` prints it in."""
+
+    def __format__(self, spec: str) -> str:
+        text = f"{int(self):,}"
+        return text if _STATE.catalog is None else text.replace(",", "\u00a0")
+
+
 def _joined(items: list[str], conjunction: str) -> str:
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + conjunction + items[-1]
 

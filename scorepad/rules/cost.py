@@ -16,7 +16,7 @@ from collections.abc import Collection, Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from scorepad import record
-from scorepad.locale import N_, Said
+from scorepad.locale import N_, Grouped, Said
 from scorepad.rules.expr import BUILTINS, ITERATING, MAX_STEPS, Formula, _parts
 
 if TYPE_CHECKING:
@@ -270,8 +270,8 @@ def _too_large(group: Group, players: int) -> list[tuple[str, str]]:
         "one hand of up to {players} players runs {runs} formulas with {code} characters of formula text "
         "in all ([{section}] the most); at most {most_runs} formulas and {most_code} characters are allowed "
         "(a [player] or [side] formula counts once for each player or side): work lists out in fewer, shorter "
-        "formulas"), players=players, runs=f"{runs:,}", code=f"{code:,}", section=section,
-        most_runs=f"{MAX_RUNS:,}", most_code=f"{MAX_CODE:,}"))]
+        "formulas"), players=players, runs=Grouped(runs), code=Grouped(code), section=section,
+        most_runs=Grouped(MAX_RUNS), most_code=Grouped(MAX_CODE)))]
 
 
 def _too_costly(group: Group, what: str) -> list[tuple[str, str]]:
@@ -283,18 +283,18 @@ def _too_costly(group: Group, what: str) -> list[tuple[str, str]]:
         if steps * times > MAX_STEPS:
             said = (Said(N_("this formula can take up to {steps} steps in {what}, more than the {most} allowed (it "
                             "goes through large lists many times); use smaller tables, or work out a list once in "
-                            "[let]"), steps=f"{steps * times:,}", what=Said(what), most=f"{MAX_STEPS:,}")
+                            "[let]"), steps=Grouped(steps * times), what=Said(what), most=Grouped(MAX_STEPS))
                     if times == 1 else
                     Said(N_("this formula can take up to {steps} steps (run up to {times} times) in {what}, more "
                             "than the {most} allowed (it goes through large lists many times); use smaller tables, "
-                            "or work out a list once in [let]"), steps=f"{steps * times:,}", times=times,
-                         what=Said(what), most=f"{MAX_STEPS:,}"))
+                            "or work out a list once in [let]"), steps=Grouped(steps * times), times=times,
+                         what=Said(what), most=Grouped(MAX_STEPS)))
             out.append((f.key, said))
     if not out:
         f, steps, times = max(group, key=lambda g: g[1] * g[2])
         out.append((f.key, Said(N_("the formulas of {what} can take up to {total} steps together, more than the "
                                    "{most} allowed; this one is the costliest ({steps})"), what=Said(what),
-                                total=f"{total:,}", most=f"{MAX_STEPS:,}", steps=f"{steps * times:,}")))
+                                total=Grouped(total), most=Grouped(MAX_STEPS), steps=Grouped(steps * times))))
     return out
 
 

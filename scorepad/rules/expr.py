@@ -26,7 +26,7 @@ from contextvars import ContextVar
 from typing import Any, ParamSpec, TypeVar
 
 from scorepad.errors import FormulaError
-from scorepad.locale import N_, Said
+from scorepad.locale import N_, Grouped, Said
 from scorepad.record import field, record
 
 MAX_SOURCE = 2000
@@ -141,7 +141,7 @@ class Formula:
             if budget.message is None:
                 budget.message = Said(N_("{key}: {formula} was stopped: the formulas of one hand may take at most "
                                          "{limit} steps (it goes through large lists too often)"),
-                                      key=self.key, formula=repr(self.source), limit=f"{budget.limit:,}")
+                                      key=self.key, formula=repr(self.source), limit=Grouped(budget.limit))
             raise BudgetError(budget.message) from None
         except FormulaError as exc:
             if exc.message.startswith(self.key + ":"):

@@ -639,6 +639,7 @@ class HandPrompt:
             row[seats[-1]] = filled
             self.console.say(_("{value}: {name} = {filled} (the rest of the total)").format(
                                  value=names[seats[-1]], name=field_label(self.rs, fdef.name), filled=filled), "dim")
+            self.say_read_as(names, seats, row)
             return row
         if len(items) != len(seats):
             who = ", ".join(names[i] for i in seats)
@@ -647,7 +648,17 @@ class HandPrompt:
             return None
         for i, t in zip(seats, items, strict=False):
             row[i] = t
-        return row if self._convert_row(fdef, names, row) else None
+        if not self._convert_row(fdef, names, row):
+            return None
+        self.say_read_as(names, seats, row)
+        return row
+
+    def say_read_as(self, names: list[str], seats: list[int], row: list[str | None]) -> None:
+        """A row asked from the dealer's left, not in seating order, said back as it was read, so that
+        values typed in the order of the score sheet are seen to have gone to other players."""
+        if seats != sorted(seats):
+            self.console.say(_("  read as {values}").format(
+                                 values=", ".join(f"{names[i]} {row[i]}" for i in seats)), "dim")
 
     def _convert_row(self, fdef: FieldDef, names: list[str], row: list[str | None]) -> bool:
         ok = True

@@ -38,3 +38,13 @@ def test_a_list_gone_through_past_the_step_bound_is_refused(tmp_path: Path, cli:
     path.write_text(long_list(400), encoding="utf-8")
     r = cli("rules", "check", str(path))
     assert r.code == 2 and "more than the 50,000 allowed" in r.out + r.err
+
+
+def test_counts_in_a_refusal_are_grouped_as_the_language_writes_them(tmp_path: Path, cli: Callable[..., Run]) -> None:
+    """A comma is the decimal mark in Estonian, Russian and Ukrainian: 50,000 would read as fifty."""
+    path = tmp_path / "steps.toml"
+    path.write_text(long_list(400), encoding="utf-8")
+    for lang in ("ru", "uk", "et"):
+        r = cli("--lang", lang, "rules", "check", str(path))
+        said = r.out + r.err
+        assert r.code == 2 and "50\u00a0000" in said and "50,000" not in said, said
