@@ -581,6 +581,10 @@ def _number(game: Game, fdef: FieldDef, raw: str, label: str, state: State | Non
         raise UserError(_("{label} must be {legal}, not {raw}").format(label=label,
                                                                         legal=describe_field(game, fdef, state),
                                                                         raw=raw))
+    if raw.startswith("+") and low_v is not None and low_v >= 0:
+        # a count (tricks, points left) never has a sign: `+1` is a result typed at the wrong question
+        raise UserError(_("{label} must be {legal}, not {raw} (a count is typed without a sign)").format(
+            label=label, legal=describe_field(game, fdef, state), raw=raw))
     return value, None
 
 

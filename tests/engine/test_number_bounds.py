@@ -65,3 +65,18 @@ def test_an_option_of_more_than_15_digits_is_refused(tally: Path, cli: Callable[
     assert cli("hand", "pts=3,4").code == 0
     out = tmp_path / "all.json"
     assert cli("export", "--output", str(out)).code == 0
+
+
+def test_a_count_typed_with_a_plus_sign_is_refused() -> None:
+    """Bridge's tricks are a count (0-13): `+1` there is an overtrick typed at the wrong question, not one
+    trick."""
+    from scorepad.engine.assignments import convert
+    from scorepad.engine.game import make_game
+    from scorepad.errors import UserError
+    from scorepad.rules.registry import load
+
+    bridge = make_game(load("bridge"), ["n", "e", "s", "w"], None, {})
+    with pytest.raises(UserError) as caught:
+        convert(bridge, bridge.ruleset.fields["tricks"], "+1", None)
+    assert "without a sign" in caught.value.message
+    assert convert(bridge, bridge.ruleset.fields["tricks"], "1", None)[0] == 1

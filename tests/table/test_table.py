@@ -361,6 +361,9 @@ def test_bridge_asks_the_tricks_before_the_result(env: dict[str, str]) -> None:
     child.expect_exact("by (")
     child.sendline("N")
     child.expect_exact("tricks (0-13) [-]: ")
+    child.sendline("+1")                               # a result by habit: no count of tricks has a sign
+    child.expect_exact("(a count is typed without a sign)")
+    child.expect_exact("tricks (0-13) [-]: ")
     child.sendline("10")
     child.expect_exact("none, -, no) [-]: ")           # honors (a long question: its end): the result is not asked
     assert "result (" not in child.before
