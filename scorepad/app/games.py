@@ -139,11 +139,11 @@ def type_and_score(game: Game, state: State, args: Sequence[str],
     if state["finished"]:
         raise UserError(_('this game has ended and takes no more hands (undo or edit still work)'))
     raw = split_assignments(game, args, strict, bid)
-    hand, missing = type_hand(game, raw, active_players(game, state), state)
-    if missing and prompt is not None:
-        raw = ask_missing(game, raw, missing, prompt)
-        hand, missing = type_hand(game, raw, active_players(game, state), state)
-    _refuse_incomplete(game, hand, missing)
+    if prompt is not None:
+        _hand, missing = type_hand(game, raw, active_players(game, state), state)
+        if missing:
+            raw = ask_missing(game, raw, missing, prompt)
+    hand = _whole_hand(game, state, raw)
     return raw, hand, apply_hand(game, state, hand)
 
 
@@ -151,13 +151,12 @@ def typed_again(game: Game, state: State, typed: Sequence[str]) -> dict[str, Any
     """A stored hand's typed text typed again as `type_and_score` typed it, against the state before
     the hand: the values it gives (which must be the ones stored with it). `import` and `verify`
     check every stored hand this way; raises what typing the text now would."""
-    hand, missing = type_hand(game, split_assignments(game, typed), active_players(game, state), state)
-    _refuse_incomplete(game, hand, missing)
-    return hand
+    return _whole_hand(game, state, split_assignments(game, typed))
 
 
-def _refuse_incomplete(game: Game, hand: dict[str, Any], missing: Sequence[Missing]) -> None:
-    """HandError for a hand with values missing, or with a card or combination held twice."""
+def _whole_hand(game: Game, state: State, raw: RawHand) -> dict[str, Any]:
+    """The typed values of a hand, every one there and no card or combination held twice; else HandError."""
+    hand, missing = type_hand(game, raw, active_players(game, state), state)
     if missing:
         sentences = missing_sentence(game, missing)
         raise HandError(sentences[0] if len(sentences) == 1 else
@@ -166,6 +165,7 @@ def _refuse_incomplete(game: Game, hand: dict[str, Any], missing: Sequence[Missi
     problems = copies_problems(game, hand)
     if problems:
         raise HandError(problems[0], problems)
+    return hand
 
 
 def ask_missing(game: Game, raw: RawHand, missing: Sequence[Missing], prompt: Prompt) -> RawHand:
