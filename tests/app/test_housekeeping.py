@@ -334,6 +334,25 @@ def test_rematch_passes_the_deal_on_and_every_replay_starts_there(cli: Cli, db: 
     assert r.code == 2 and "first_dealer: 'zed' is not one of the players" in r.err, r.err
 
 
+def test_rematch_of_games_that_name_the_dealer_themselves(cli: Cli) -> None:
+    """Thirty-One Lives passes the deal among the players still in (its own rule), Bismark shows the elder
+    hand: after a rematch both start from the dealer passed on, not from the first seat."""
+    assert cli("new", "thirty-one-lives", "ann", "bob", "cat", "dan").code == 0
+    for penalty in ("18,33,20,9", "25,30,28,25"):                          # ann, then bob dealt
+        assert cli("hand", f"penalty={penalty}").code == 0
+    assert cli("rematch").code == 0
+    shown = json.loads(cli("standings", "--json").out)["next"]
+    assert shown["dealer"] == shown["deals (players still in)"] == "cat", shown
+    assert cli("hand", "penalty=18,33,20,9").code == 0
+    shown = json.loads(cli("standings", "--json").out)["next"]
+    assert shown["dealer"] == shown["deals (players still in)"] == "dan", shown
+    assert cli("new", "bismark", "ann", "bob", "cat").code == 0
+    assert cli("hand", "tricks=6,5,5").code == 0                            # ann dealt, bob was elder
+    assert cli("rematch").code == 0                                         # bob deals: cat is elder
+    shown = json.loads(cli("standings", "--json").out)["next"]
+    assert (shown["dealer"], shown["elder hand"]) == ("bob", "cat"), shown
+
+
 def test_rematch_of_bridge_keeps_seat_letters_and_pairs(cli: Cli) -> None:
     """Rubber bridge: after a rematch NS are still nora and sam, and S is still sam, so a contract made
     by S is theirs (a rematch that moved everyone one seat credited it to the other pair)."""
