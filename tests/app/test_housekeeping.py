@@ -614,3 +614,18 @@ def test_a_deleted_games_number_is_never_given_again(cli: Cli, tmp_path: Path) -
     assert ids == [4, 5]
     three = cli("log", "--game", "3").out
     assert "was deleted" in three and "hearts" in three and "spades" not in three
+
+
+def test_db_copy_takes_an_export_that_writes_the_first_seat_as_dealer(cli: Cli, tmp_path: Path) -> None:
+    """`"first_dealer": 0` is what an export leaves out; written anyway, import takes it, and so does db copy."""
+    spades(cli)
+    assert cli("hand", "bid=4,3,3,3", "tricks=5,3,3,2").code == 0
+    export = tmp_path / "all.json"
+    assert cli("export", "--output", str(export)).code == 0
+    data = json.loads(export.read_text(encoding="utf-8"))
+    data["games"][0]["first_dealer"] = 0
+    explicit = tmp_path / "explicit.json"
+    explicit.write_text(json.dumps(data), encoding="utf-8")
+    r = cli("db", "copy", str(explicit), str(tmp_path / "copy.db"))
+    assert r.code == 0, r.out + r.err
+    assert dealer(cli, tmp_path / "copy.db", 1) == "bob"

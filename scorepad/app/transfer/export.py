@@ -276,8 +276,15 @@ def differs_from_file(store: Store, path: Path) -> bool:
     if not same(_export_head(store), head):
         return True
     end = object()
-    return any(a is end or b is end or not same(a, b)
+    return any(a is end or b is end or not same(a, _as_exported(b))
                for a, b in zip_longest(_export_games(store), theirs, fillvalue=end))
+
+
+def _as_exported(game: Any) -> Any:
+    """A game of a file as this export writes it: a first dealer in the first seat is left out."""
+    if isinstance(game, dict) and game.get("first_dealer") == 0 and type(game["first_dealer"]) is int:
+        return {k: v for k, v in game.items() if k != "first_dealer"}
+    return game
 
 
 SQLITE_SUFFIXES = (".db", ".sqlite", ".sqlite3")
