@@ -390,7 +390,7 @@ def season_report(store: Store, name: str | None, fmt: str = "text", *, ruleset:
     if ruleset is not None:
 
         ruleset = ruleset_id(ruleset, rules_dirs, {g.ruleset_id for g in store.games()})
-    chosen = selected(games, ruleset, first, last)
+    chosen = [g for g in selected(games, ruleset, first, last) if played(g)]   # the title counts what the columns count
     if player is not None:
         player = season_player(store, player, chosen, season, aliases or {})
     with gc_paused():   # thousands of small results and no cycles among them

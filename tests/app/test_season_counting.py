@@ -46,6 +46,9 @@ def test_a_game_with_no_hand_counts_for_no_result(cli: Callable[..., Run]) -> No
     before = players(cli, "--include-unfinished")
     assert cli("new", "hearts", "ann", "bob", "cat", "dan").code == 0     # no hand typed yet
     after = players(cli, "--include-unfinished")
+    for flags in ((), ("--include-unfinished",)):   # the title counts the games the columns count
+        assert json.loads(cli("season", "--format", "json", *flags).out)["games"] == 1
+        assert cli("season", *flags).out.startswith("Season 2026: 1 game\n")
     assert {p: (r["games"], r["wins"], r["draws"], r["losses"], r["last5"]) for p, r in after.items()} == {
         "ann": (1, 1, 0, 0, "W"), "bob": (1, 0, 0, 1, "L"), "cat": (1, 0, 0, 1, "L"), "dan": (1, 0, 0, 1, "L")}
     assert after == before   # ratings, places, points and their averages are those of the one game played
