@@ -12,14 +12,14 @@ from collections.abc import Sequence
 
 from scorepad.app.bids import Bid, bidding_or_refuse, record_bid
 from scorepad.app.games import Recorded, cards_read, game_of, hand_row, open_game
-from scorepad.engine.assignments import split_assignments, type_hand
+from scorepad.engine.assignments import split_assignments, type_bids, type_hand
 from scorepad.engine.game import active_players
 from scorepad.engine.scoring import apply_hand
 from scorepad.errors import HandError, StoreError, UserError
 from scorepad.locale import _, current
 from scorepad.store import GameRow, Store
 from scorepad.table.console import Console
-from scorepad.table.prompt import HandPrompt, Outcome, Retyped
+from scorepad.table.prompt import HandPrompt, Outcome, Retyped, summary_lines
 from scorepad.text.render import num
 
 
@@ -116,4 +116,7 @@ def enter_bid(store: Store, game_id: int | str | None, console: Console) -> Bid:
             break
         except Retyped:   # a line `bid=4,3,3,3` typed at a question: the bidding fields not on it are asked
             continue
+    bids, _missing = type_bids(game, prompt.raw(), active_players(game, row.state), row.state)
+    for line in summary_lines(game, bids, bidding):   # each player's bid by name, as `hand` shows a hand as read
+        console.say(f"  {line}")
     return record_bid(store, row.id, prompt.raw().typed)

@@ -348,6 +348,7 @@ def test_a_bid_written_down_at_the_prompt_follows_the_turn_of_the_table(env: dic
     child.expect_exact("bob: bid (0-1): ")
     child.sendline("1,0,0,1")                          # bob 1, cat 0, dan 0, ann 1: 2 bid for 1 card
     child.expect_exact("read as bob 1, cat 0, dan 0, ann 1")   # said back: not the score sheet's order
+    child.expect_exact("bid: ann 1, bob 1, cat 0, dan 0")       # and by name before it is written down
     child.expect("Bid for hand 1 written down: bid=1,1,0,0")
     assert finish(child) == 0
     assert standings(env)["bid"] == ["bid=1,1,0,0"]
