@@ -147,7 +147,8 @@ class HandPrompt:
 
     def _run_once(self) -> Outcome:
         if not self.asked:
-            self.ask_fields([f for f in self.rs.question_order if f not in self.keep])
+            partly = self.partly_typed()   # `bob.bid=0` typed: the other bids are asked in their turn, first
+            self.ask_fields([f for f in self.rs.question_order if f not in self.keep or f in partly], partly)
             self.asked = True
         while True:
             outcome = self.settle()
@@ -294,6 +295,20 @@ class HandPrompt:
         if fdef.scope == "player":
             return active
         return [any(active[j] for j in side.members) for side in self.game.sides]
+
+    def partly_typed(self) -> dict[str, set[int]]:
+        """The per-player or per-side fields typed for some of the players (or sides) who play this hand
+        and not for others: the seats still to ask."""
+        out: dict[str, set[int]] = {}
+        for name, value in self.answers.items():
+            fdef = self.rs.fields.get(name)
+            if fdef is None or fdef.scope == "hand" or not isinstance(value, list):
+                continue
+            active = self.who_active(fdef)
+            missing = {i for i, v in enumerate(value) if v is None and i < len(active) and active[i]}
+            if missing and len(missing) < sum(active):
+                out[name] = missing
+        return out
 
     def ask_fields(self, names: Sequence[str], only: dict[str, set[int]] | None = None, fixing: bool = False) -> None:
         """Ask these fields in order; `<` goes back to the one asked before. `only` narrows a

@@ -338,6 +338,25 @@ def test_oh_hell_bids_from_the_dealer_s_left_and_the_dealer_last(env: dict[str, 
     assert "bid=1,1,0,0" in json.dumps(hand2) and "tricks=0,1,0,0" in json.dumps(hand2)   # in seating order
 
 
+def test_a_bid_typed_on_the_command_line_and_the_rest_asked_in_the_turn(env: dict[str, str]) -> None:
+    """`hand bob.bid=0` in Sitaratas (ann deals hand 1): the other bids are asked first, from cat round to
+    ann, the dealer, then the tricks; bob is not asked again."""
+    assert run(env, "new", "sitaratas", "ann", "bob", "cat", "dan").returncode == 0
+    child = spawn(env, "hand", "bob.bid=0")
+    for who, bid in (("cat", "1"), ("dan", "0"), ("ann", "1")):     # 0 + 1 + 0 + 1 = 2, not the 1 card dealt
+        child.expect_exact(f"{who}: bid")
+        assert "tricks" not in child.before and "bob: bid" not in child.before, child.before
+        child.sendline(bid)
+    child.expect_exact("ann: tricks (0-1): ")
+    child.sendline("1,0,0")
+    child.expect_exact("Record? [Y/n/e] ")
+    assert "bid: ann 1, bob 0, cat 1, dan 0" in child.before
+    child.sendline("y")
+    assert finish(child) == 0
+    # ann bid 1 took 1: 1 + 5; bob and dan bid 0 took 0: 5; cat bid 1 took 0: 0
+    assert scores(env) == [6, 5, 0, 5]
+
+
 def test_a_bid_written_down_at_the_prompt_follows_the_turn_of_the_table(env: dict[str, str]) -> None:
     """`bid` alone asks the bids from the dealer's left; a row at its first question is read in that turn."""
     assert run(env, "new", "sitaratas", "ann", "bob", "cat", "dan").returncode == 0
