@@ -24,6 +24,7 @@ A benchmark, not a test: it never fails a build.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import resource
@@ -193,10 +194,13 @@ def main() -> None:
         before = reference(tmp, args.ref)
         if before is not None:
             trees["before"] = before
-        with pg_database(args.pg_url) as pg_url:
+        with pg_database(args.pg_url) as pg_url, contextlib.ExitStack() as stack:
             stores = {"sqlite": str(tmp / "club.db")}
+            before_url = None   # the code before reads no database of a newer schema: a database of its own
             if pg_url is not None:
                 stores["postgres"] = pg_url
+                if "before" in trees:
+                    before_url = stack.enter_context(pg_database(pg_url))
             else:
                 print("(no PostgreSQL server here: SQLite only)")
             for shared in (False, True):
@@ -205,7 +209,8 @@ def main() -> None:
                         if code == "before" and store == "sqlite":
                             continue
                         key = f"{'one shared game' if shared else 'a game each'}|{store}|{code}"
-                        figures[key] = load(launcher(tree), db, clients, hands, shared, env)
+                        where = before_url if code == "before" and before_url is not None else db
+                        figures[key] = load(launcher(tree), where, clients, hands, shared, env)
             for store, db in stores.items():   # a table keeps its process: `play`
                 figures[f"play|{store}"] = kept(launcher(ROOT), db, clients, hands, env)
     report(figures, clients, hands)

@@ -152,7 +152,7 @@ def prepare(tmp: Path) -> Paths:
     store.close()
     rules_dir = tmp / "rules"
     rules_dir.mkdir(exist_ok=True)
-    ruleset_file, _scenario = write_starter("starter-game", None, rules_dir, True)
+    ruleset_file, _scenario = write_starter("starter-game", None, [str(rules_dir)], rules_dir, True)
     path, _variant = resolve("spades", [])
     rescore_file = tmp / "spades-copy.toml"
     rescore_file.write_text(resolved_text(path, [])[0], encoding="utf-8")

@@ -489,8 +489,16 @@ def bench_pg(tmp: Path, runs: int, pg_url: str | None) -> dict[str, Any]:
                 commands[f"{command}|postgres|{code}"] = [*launcher(tree), "--db", url, *args, games["postgres"]]
         times: dict[str, list[float]] = {k: [] for k in commands}
         cpus: dict[str, list[float]] = {k: [] for k in commands}
-        for cmd in commands.values():   # warm-up: byte-code, page cache, the server's caches
-            run_timed(cmd, env)
+        for name, cmd in list(commands.items()):   # warm-up: byte-code, page cache, the server's caches
+            try:
+                run_timed(cmd, env)
+            except SystemExit as exc:   # the code before reads no database of a newer schema (6: first dealer)
+                if not name.endswith("|before"):
+                    raise
+                print(f"   (no 'before' for {name.split('|')[0]}: {str(exc).splitlines()[0][-100:]})")
+                del commands[name]
+        times = {k: v for k, v in times.items() if k in commands}
+        cpus = {k: v for k, v in cpus.items() if k in commands}
         for _ in range(runs):
             for name, cmd in commands.items():
                 times[name].append(run_timed(cmd, env)[0])
