@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -115,21 +115,29 @@ def scan(extra_dirs: Sequence[str] = ()) -> tuple[dict[str, Entry | Unreadable],
     return _scan([bundled_dir(), *user_dirs(extra_dirs)])
 
 
+def _files(directories: Sequence[Path], also: Path | None = None) -> Iterator[Path]:
+    """The ruleset files in the order the search reads them, a later one overriding an earlier of the
+    same id: directory by directory, by file name within one; `also` (a file about to be written) in
+    the place it will take."""
+    for directory in directories:
+        files = sorted(directory.glob("*.toml")) if directory.is_dir() else []
+        if also is not None and directory.resolve() == also.resolve().parent and all(f.name != also.name for f in files):
+            files = sorted([*files, directory / also.name])
+        yield from files
+
+
 def _scan(directories: Sequence[Path]) -> tuple[dict[str, Entry | Unreadable], list[Unreadable]]:
     found: dict[str, Entry | Unreadable] = {}
     broken: list[Unreadable] = []
-    for directory in directories:
-        if not directory.is_dir():
-            continue
-        for path in sorted(directory.glob("*.toml")):
-            entry = _entry(path, path.stat().st_mtime)
-            if isinstance(entry, Unreadable):
-                broken.append(entry)
-                before = found.get(entry.id)
-                found[entry.id] = entry if before is None else Unreadable(
-                    entry.id, entry.path, entry.problem, (*entry.names, *before.names))
-            elif entry is not None:
-                found[entry.id] = entry
+    for path in _files(directories):
+        entry = _entry(path, path.stat().st_mtime)
+        if isinstance(entry, Unreadable):
+            broken.append(entry)
+            before = found.get(entry.id)
+            found[entry.id] = entry if before is None else Unreadable(
+                entry.id, entry.path, entry.problem, (*entry.names, *before.names))
+        elif entry is not None:
+            found[entry.id] = entry
     return found, broken
 
 
@@ -139,17 +147,13 @@ def loaded_from(path: Path, ruleset_id: str, extra_dirs: Sequence[str] = ()) -> 
     and within one directory the later file name), or None when `path`'s directory is not searched."""
     target = path.resolve()
     winner: Path | None = None
-    for directory in [bundled_dir(), *user_dirs(extra_dirs)]:
-        files = sorted(directory.glob("*.toml")) if directory.is_dir() else []
-        if directory.resolve() == target.parent and not any(f.name == path.name for f in files):
-            files = sorted([*files, directory / path.name])
-        for file in files:
-            if file.resolve() == target:
-                winner = path
-                continue
-            entry = _entry(file, file.stat().st_mtime)
-            if entry is not None and entry.id == ruleset_id:
-                winner = file
+    for file in _files([bundled_dir(), *user_dirs(extra_dirs)], also=path):
+        if file.resolve() == target:
+            winner = path
+            continue
+        entry = _entry(file, file.stat().st_mtime)
+        if entry is not None and entry.id == ruleset_id:
+            winner = file
     return winner
 
 
