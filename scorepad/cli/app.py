@@ -7,7 +7,6 @@ this machine, 2026-12) where `scorepad games` takes ~150 ms in all.
 
 from __future__ import annotations
 
-import itertools
 import os
 import sys
 from collections.abc import Iterable, Sequence
@@ -870,10 +869,11 @@ def _completion() -> None:
 
 
 def _argv_option(name: str) -> str | None:
-    """An option's value on the command line (`--db X` or `--db=X`, the last one given), read before
-    Typer parses it: help texts are built first."""
+    """An option's value on the command line (`--db X` or `--db=X`, the last one given before a `--`),
+    read where Typer has not parsed it: help texts are built first, a usage error stopped it."""
     value = None
     args = sys.argv[1:]
+    args = args[:args.index("--")] if "--" in args else args
     for i, arg in enumerate(args):
         if arg == name and i + 1 < len(args):
             value = args[i + 1]
@@ -897,9 +897,7 @@ def _json_asked() -> bool:
     """`--json` (or `--format json`) on the command line, before a `--`: output for a script, whose
     usage errors are in English as its other errors (docs/translating.md)."""
     args = sys.argv[1:]
-    args = args[:args.index("--")] if "--" in args else args
-    return "--json" in args or "--format=json" in args or any(
-        a == "--format" and b == "json" for a, b in itertools.pairwise(args))
+    return "--json" in (args[:args.index("--")] if "--" in args else args) or _argv_option("--format") == "json"
 
 
 def _help_language() -> None:
