@@ -296,6 +296,12 @@ class HandPrompt:
             return active
         return [any(active[j] for j in side.members) for side in self.game.sides]
 
+    def turn(self, fdef: FieldDef, only: Collection[int] | None = None) -> list[int]:
+        """The players (sides) a per-player (per-side) field is asked of, in the order asked: those who
+        play this hand, in asking_order, narrowed to `only` when given."""
+        active = self.who_active(fdef)
+        return [i for i in asking_order(self.game, fdef, self.state) if active[i] and (only is None or i in only)]
+
     def partly_typed(self) -> dict[str, set[int]]:
         """The per-player or per-side fields typed for some of the players (or sides) who play this hand
         and not for others: the seats still to ask."""
@@ -539,9 +545,8 @@ class HandPrompt:
                          "dim")
         more = ""
         if row:     # in the order asked (bids from the dealer's left): `4,3,3,3 (bob, cat, dan, ann)`
-            names, active = self.who_names(fdef), self.who_active(fdef)
-            turn = ", ".join(names[i] for i in asking_order(self.game, fdef, self.state) if active[i])
-            more = _("; or all values at once: 4,3,3,3") + f" ({turn})"
+            names = self.who_names(fdef)
+            more = _("; or all values at once: 4,3,3,3") + f" ({', '.join(names[i] for i in self.turn(fdef))})"
         self.console.say(_("  Enter keeps the value in [brackets]; < goes back one question{more}").format(
                              more=more), "dim")
         self.console.say(_("  quit or Ctrl-C leaves this hand; nothing is stored"), "dim")
@@ -569,8 +574,7 @@ class HandPrompt:
         """A per-player or per-side field: one question per player, or the whole row at once. With
         `only`, just those players (or sides) are asked; the values typed for the others stand."""
         names = self.who_names(fdef)
-        active = self.who_active(fdef)
-        seats = [i for i in asking_order(self.game, fdef, self.state) if active[i] and (only is None or i in only)]
+        seats = self.turn(fdef, only)
         row: list[str | None] = list(self.answers.get(fdef.name) or [None] * len(names))
         self.answers[fdef.name] = row
         asked: list[int] = []     # the places of `seats` asked so far, for `<`
