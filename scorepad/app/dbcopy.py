@@ -23,9 +23,9 @@ from scorepad.locale import _, ngettext
 from scorepad.record import mutable_record
 from scorepad.store import Store
 from scorepad.store.choice import open_store
+from scorepad.store.migrations import SCHEMA_VERSION, TABLES
 from scorepad.store.protocol import is_server, mask
 
-FIRST = ["meta", "rulesets", "games", "hands", "audit"]  # the order foreign keys need
 SKIP = {"scorepad_schema", "sqlite_sequence"}  # each store's own bookkeeping
 # tables whose first column tells their rows apart: read a batch at a time, from where the last stopped
 KEYED = {"rulesets", "games", "hands", "audit", "pending_bids", "writes"}
@@ -38,24 +38,41 @@ class Copied:
     text: str
 
 
-def tables(store: Store) -> list[str]:
-    """The data tables of a store, parents first."""
+def tables(store: Store, where: str = "") -> list[str]:
+    """The data tables of a store, parents first: the schema's own list (TABLES), once the store is
+    seen to hold exactly those tables with exactly those columns. Every name that reaches SQL text
+    comes from the code, never from the database read: a column named like SQL stays a refusal."""
     if is_pg(store):
-        names = [t for (t,) in store.db.execute(
+        found = {t for (t,) in store.db.execute(
             "SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema()"
-            " AND table_type = 'BASE TABLE'")]
+            " AND table_type = 'BASE TABLE'")}
     else:
-        names = [t for (t,) in store.db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
-    names = [n for n in names if n not in SKIP]
-    return [t for t in FIRST if t in names] + sorted(set(names) - set(FIRST))
+        found = {t for (t,) in store.db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    found -= SKIP
+    if found != set(TABLES):
+        raise UserError(_("{db} is not a scorepad database of schema {version}: its tables are not scorepad's "
+                          "(db copy copies only scorepad's own tables and columns)").format(
+                              db=mask(where), version=SCHEMA_VERSION))
+    for table, expected in TABLES.items():
+        if set(_columns_found(store, table)) != set(expected):
+            raise UserError(_("{db} is not a scorepad database of schema {version}: the columns of its table "
+                              "{table} are not scorepad's (db copy copies only scorepad's own tables and columns)")
+                            .format(db=mask(where), version=SCHEMA_VERSION, table=table))
+    return list(TABLES)
 
 
-def columns(store: Store, table: str) -> list[str]:
+def _columns_found(store: Store, table: str) -> list[str]:
+    """The column names a store reports for one of the schema's tables (read as data, compared, never run)."""
     if is_pg(store):
-        return [c for (c,) in store.db.execute(
+        return [str(c) for (c,) in store.db.execute(
             "SELECT column_name FROM information_schema.columns WHERE table_schema = current_schema()"
-            " AND table_name = ? ORDER BY ordinal_position", (table,))]
-    return [str(r[1]) for r in store.db.execute(f"PRAGMA table_info({table})")]
+            " AND table_name = ?", (table,))]
+    return [str(r[1]) for r in store.db.execute("SELECT name, name FROM pragma_table_info(?)", (table,))]
+
+
+def columns(table: str) -> list[str]:
+    """The schema's columns of one of its tables, in the schema's order (the same on both stores)."""
+    return list(TABLES[table])
 
 
 def is_pg(store: Store) -> bool:
@@ -121,15 +138,12 @@ def copy_database(source: str, target: str) -> Copied:
 
 
 def _copy(src: Store, dst: Store, source: str, target: str) -> Copied:
-    names = tables(src)
-    missing = [t for t in names if t not in tables(dst)]
-    if missing:
-        raise StoreError(_("{target} has no table {table}; is it a scorepad database?").format(
-                             target=mask(target), table=missing[0]))
+    names = tables(src, source)
+    tables(dst, target)
     counts: dict[str, int] = {}
     with dst.write() as db:
         for table in names:
-            cols = columns(src, table)
+            cols = columns(table)
             put = ["key", "value"] if table == "meta" else cols
             counts[table] = 0
             for batch in batches(src, table, cols):
@@ -154,10 +168,9 @@ def compare(a: Store, b: Store) -> list[str]:
     """Every table that differs between two stores, with the first differing row (read a batch at a time)."""
     out = []
     names = tables(a)
-    if names != tables(b):
-        out.append(_("tables {left} and {right}").format(left=names, right=tables(b)))
+    tables(b)
     for table in names:
-        cols = columns(a, table)
+        cols = columns(table)
         left = right = 0
         first: int | None = None
         end = object()

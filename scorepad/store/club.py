@@ -25,7 +25,8 @@ from typing import Any
 from scorepad.errors import UserError
 from scorepad.locale import _
 from scorepad.store.choice import open_store
-from scorepad.store.postgres import PgStore
+from scorepad.store.migrations import TABLES
+from scorepad.store.postgres import VERSION_TABLE, PgStore
 from scorepad.store.protocol import is_server
 
 READ_TABLES = ("meta", "rulesets", "games", "hands", "audit", "writes", "scorepad_schema")  # printed first, in this order
@@ -38,7 +39,7 @@ def roles(prefix: str) -> tuple[str, str, str]:
 def statements(prefix: str, schema: str, tables: list[str]) -> list[str]:
     """Every statement `club init` runs after the migrations, in order (also what it prints)."""
     reader, scorer, owner = roles(prefix)
-    q = f'"{schema}"'
+    q = '"' + schema.replace('"', '""') + '"'   # the schema's name quoted as an identifier, whatever it holds
     # Nobody but the owner creates objects in the club's schema (PUBLIC may, by default, before
     # PostgreSQL 15): a function planted there could otherwise be called with another role's rights.
     out = [f"REVOKE CREATE ON SCHEMA {q} FROM PUBLIC",
@@ -204,9 +205,11 @@ def init(spec: str, prefix: str = "scorepad") -> list[str]:
             public = db.execute("SELECT 1 FROM pg_namespace WHERE nspname = 'public'").fetchone()
             if schema != "public" and public is not None:   # where PUBLIC may create before PostgreSQL 15
                 done.append(_run(db, "REVOKE CREATE ON SCHEMA public FROM PUBLIC"))
+            # only the schema's own tables reach the statements: a name found in the database is data, not SQL
+            known = set(TABLES) | {VERSION_TABLE}
             tables = [t for (t,) in db.execute(
                 "SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema()"
-                " AND table_type = 'BASE TABLE'")]
+                " AND table_type = 'BASE TABLE'") if t in known]
             order = {t: k for k, t in enumerate(READ_TABLES)}
             for sql in statements(prefix, schema, sorted(tables, key=lambda t: (order.get(t, len(order)), t))):
                 done.append(_run(db, sql))

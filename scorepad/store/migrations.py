@@ -9,7 +9,7 @@ number; a database made by an older scorepad is brought up to date step by step 
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 SCHEMA_VERSION = 6
 
@@ -101,3 +101,23 @@ def _has_column(db: sqlite3.Connection, table: str, column: str) -> bool:
 
 
 MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [_v1, _v2, _v3, _v4, _v5, _v6]
+
+# The data tables the migrations above leave, parents first (the order foreign keys need), with their
+# columns. Code that must name a table or a column in SQL text (db copy, a batch insert) takes the
+# names from here, never from a database it reads: a name read from a file is data, not SQL.
+TABLES: dict[str, tuple[str, ...]] = {
+    "meta": ("key", "value"),
+    "rulesets": ("hash", "ruleset_id", "source", "text"),
+    "games": ("id", "uid", "ruleset_id", "ruleset_hash", "variant", "name", "season", "players", "sides",
+              "options", "created", "finished", "hands", "state", "version", "first_dealer"),
+    "hands": ("id", "game_id", "n", "status", "typed", "hand", "points", "breakdown", "events", "state", "created"),
+    "audit": ("id", "game_id", "at", "action", "hand_n", "detail"),
+    "pending_bids": ("game_id", "typed", "created"),
+    "writes": ("key", "game_id", "hand_n", "at"),
+}
+
+
+def known_columns(table: str, columns: Sequence[str]) -> None:
+    """Refuse SQL text for a table or a column that is not the schema's (a programming error, never a user's)."""
+    if table not in TABLES or not set(columns) <= set(TABLES[table]):
+        raise ValueError(f"not a table or column of scorepad's schema: {table!r} {list(columns)!r}")

@@ -35,7 +35,7 @@ from scorepad.locale import N_, _
 from scorepad.record import replace
 from scorepad.store import libpq
 from scorepad.store.libpq import PgError
-from scorepad.store.migrations import MIGRATIONS, SCHEMA_VERSION
+from scorepad.store.migrations import MIGRATIONS, SCHEMA_VERSION, known_columns
 from scorepad.store.protocol import mask
 from scorepad.store.sqlite import GameRow, HandRow, Store, dumps, state_problem, text_hash
 
@@ -548,6 +548,7 @@ def _copy_field(value: Any) -> str:
 
 def copy_rows(store: PgStore, db: Any, table: str, columns: Sequence[str], rows: Iterable[Sequence[Any]]) -> None:
     """Inside a write: `rows` into `table` with one COPY (the statements held back are sent first)."""
+    known_columns(table, columns)
     conn = store.conn
     conn.flush()
     conn.count += 1
@@ -608,6 +609,7 @@ def _put(lib: Any, raw: libpq.Connection, text: str) -> None:
 
 def next_ids(store: PgStore, db: Any, table: str, n: int) -> list[int]:
     """Inside a write: `n` ids taken from the table's identity sequence, for rows inserted with them."""
+    known_columns(table, ("id",))
     got = db.execute(f"SELECT nextval(pg_get_serial_sequence('{table}', 'id')) FROM generate_series(1, ?)", (n,))
     return [int(r[0]) for r in got.fetchall()]
 

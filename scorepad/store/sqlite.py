@@ -24,7 +24,7 @@ from scorepad.errors import StoreConflict, StoreError, UserError
 from scorepad.locale import _
 from scorepad.names import closest, did_you_mean, fold
 from scorepad.record import mutable_record
-from scorepad.store.migrations import MIGRATIONS, SCHEMA_VERSION
+from scorepad.store.migrations import MIGRATIONS, SCHEMA_VERSION, known_columns
 from scorepad.userdirs import user_data_dir
 
 
@@ -575,6 +575,7 @@ class Store:
     def insert_rows(self, db: sqlite3.Connection, table: str, columns: Sequence[str],
                     rows: Iterable[Sequence[Any]]) -> None:
         """Inside a write: rows into one table in one statement (PostgreSQL copies them in with COPY)."""
+        known_columns(table, columns)
         marks = ", ".join("?" for _ in columns)
         db.executemany(f"INSERT INTO {table}({', '.join(columns)}) VALUES({marks})", rows)
 
@@ -583,6 +584,7 @@ class Store:
         next call (the write holds the file meanwhile). A game's number is never given twice: past the
         largest of the games and of the deleted games, whose trails keep their numbers (negated), so that
         `log --game N` of a deleted game never mixes with a later game's, nor its keys with its hands."""
+        known_columns(table, ("id",))
         top = db.execute(f"SELECT COALESCE(MAX(id), 0) FROM {table}").fetchone()[0]
         if table == "games":
             deleted = db.execute("SELECT COALESCE(-MIN(game_id), 0) FROM audit WHERE game_id < 0").fetchone()[0]
