@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from functools import lru_cache
 from typing import Any
 
 import scorepad.rules.cards as cardlib
+from scorepad.app.answer_lost import CommitHeld, change_done, change_unknown, new_key
 from scorepad.app.rows import abandon as abandon  # re-exported: the commands that need no engine import gamerows
 from scorepad.app.rows import current_season, game_title
 from scorepad.app.rows import delete as delete
@@ -47,7 +48,7 @@ from scorepad.engine.game import (
     side_display,
 )
 from scorepad.engine.scoring import apply_hand
-from scorepad.errors import HandError, ScorepadError, StoreConflict, UserError
+from scorepad.errors import HandError, ScorepadError, StoreConflict, StoreError, StoreUnreachable, UserError
 from scorepad.locale import _, ngettext, shown
 from scorepad.names import MAX_GAME_NAME, check_name
 from scorepad.record import field, mutable_record, replace
@@ -235,23 +236,59 @@ def record_hand(store: Store, game_id: int | str | None, args: Sequence[str],
                                        bid=len(bid or []))
     if (asked or bid) and expect is None:
         expect = row.version  # decided on this view of the game (answers at the prompt, the bid written down)
-    with store.write() as db:
-        store.lock_game(db, row.id)
-        done = store.written(db, key) if key is not None else None
+    return write_hand(store, row, game, Typed(raw, hand, result), lang=lang, expect=expect, key=key,
+                      bid=len(bid or []))
+
+
+@mutable_record
+class Typed:
+    """A hand as read and scored against the game as it stood: what a front end offers to store."""
+    raw: RawHand
+    hand: dict[str, Any]
+    result: HandResult
+
+
+def write_hand(store: Store, row: GameRow, game: Game, typed: Typed, *, lang: str | None = None,
+               expect: int | None = None, key: str | None = None, bid: int = 0) -> Recorded:
+    """The one way a hand is stored, whichever front end typed it: one transaction holding the game;
+    without `expect`, the typed text is scored again if the game moved since it was read; with it, a
+    game that moved is refused (StoreConflict). `key` (every front end gives one) makes the write
+    idempotent, and lets a lost answer to the commit be asked about again before anything is offered
+    again (scorepad.app.answer_lost)."""
+    from scorepad.app.answer_lost import hand_unknown, key_written
+
+    key = key or new_key()
+    held = CommitHeld()
+    raw, hand, result = typed.raw, typed.hand, typed.result
+    try:
+        with ExitStack() as holding, store.write() as db:
+            store.lock_game(db, row.id)
+            done = store.written(db, key)
+            if done is None:
+                fresh = open_game(store.game(row.id))
+                if expect is not None and fresh.version != expect:
+                    raise StoreConflict(moved(store, fresh, expect))
+                if fresh.version != row.version:
+                    row, game = fresh, game_of(fresh, lang)
+                    raw, hand, result = type_and_score(game, fresh.state, raw.typed, None, strict=True, bid=bid)
+                n = fresh.hands + 1
+                stored = result
+                if game.ruleset is not game_of(row).ruleset:
+                    stored = apply_hand(game_of(row), row.state, hand)
+                store.append_hand(db, row.id, hand_row(n, raw.typed, hand, stored), key)
+            holding.enter_context(held.holding())   # the commit: a Ctrl-C now waits for its answer
+    except (StoreUnreachable, KeyboardInterrupt) as exc:
+        if isinstance(exc, KeyboardInterrupt) and not held.reached:
+            raise   # before the commit: the transaction was rolled back, nothing was stored
+        lost = exc if isinstance(exc, StoreUnreachable) else StoreUnreachable(_("interrupted"))
+        try:
+            done = key_written(store, row.id, key)
+        except (StoreError, KeyboardInterrupt):
+            raise hand_unknown(lost, key, " ".join(raw.typed)) from None
         if done is None:
-            fresh = open_game(store.game(row.id))
-            if expect is not None and fresh.version != expect:
-                raise StoreConflict(moved(store, fresh, expect))
-            if fresh.version != row.version:
-                row, game = fresh, game_of(fresh, lang)
-                raw, hand, result = type_and_score(game, fresh.state, raw.typed, None, strict=True, bid=len(bid or []))
-            n = fresh.hands + 1
-            stored = result
-            if game.ruleset is not game_of(row).ruleset:
-                stored = apply_hand(game_of(row), row.state, hand)
-            store.append_hand(db, row.id, hand_row(n, raw.typed, hand, stored), key)
+            raise StoreUnreachable(_("{error}; the hand was not stored").format(error=lost.message)) from None
     if done is not None:
-        return repeated(store, row.id, done, key or "", hand)
+        return repeated(store, row.id, done, key, hand)
     return Recorded(store.game(row.id), game, n, result, cards_read(game, raw.typed, hand),
                     list(raw.worked_out_shown))
 
@@ -355,17 +392,47 @@ def hand_row(n: int, typed: list[str], hand: dict[str, Any], result: HandResult,
                    created or now())
 
 
-def undo(store: Store, game_id: int | str | None) -> tuple[GameRow, int]:
-    row = store.game(game_id)
+def undo(store: Store, game_id: int | str | None, expect: int | None = None) -> tuple[GameRow, int]:
+    """Take back the last hand. `expect`: the version the person saw; a repeat of an undo already done
+    (its answer lost) is then refused with what happened, instead of taking back a second hand."""
+    row = expected(store, store.game(game_id), expect)
     if row.hands == 0:
         raise UserError(_('this game has no hands to undo'))
     hands = store.hands(row.id)
     last = hands[-1]
     before = hands[-2].state if len(hands) > 1 else initial_state(game_of(row))
-    with decided_on(store, row):
-        store.replace_from(row.id, row.version, last.n, [], "undo",
-                           {"removed": {"n": last.n, "typed": last.typed, "hand": last.hand}}, before)
+    key = new_key()
+    changed_once(store, row, key, _("undo"), "scorepad undo", lambda: store.replace_from(
+        row.id, row.version, last.n, [], "undo",
+        {"removed": {"n": last.n, "typed": last.typed, "hand": last.hand}, "key": key}, before))
     return store.game(row.id), last.n
+
+
+def expected(store: Store, row: GameRow, expect: int | None) -> GameRow:
+    """The game, if it is at the version `expect` a command was decided on (or no version was given)."""
+    if expect is not None and row.version != expect:
+        raise StoreConflict(moved(store, row, expect))
+    return row
+
+
+def changed_once(store: Store, row: GameRow, key: str, what: str, again: str, write: Callable[[], None]) -> None:
+    """Run `write`, one change of the game as `row` shows it whose audit entry carries `key`. A Ctrl-C
+    meanwhile waits for the store's answer; when the answer is lost, the store is asked whether the
+    change was stored before anything is said: done, not done, or (unreachable) how to repeat it safely."""
+    held = CommitHeld()
+    try:
+        with decided_on(store, row), held.holding():
+            write()
+    except (StoreUnreachable, KeyboardInterrupt) as exc:
+        lost = exc if isinstance(exc, StoreUnreachable) else StoreUnreachable(_("interrupted"))
+        try:
+            done = change_done(store, row, key)
+        except (StoreError, KeyboardInterrupt):
+            raise change_unknown(lost, what, row.version, again) from None
+        if done is None:
+            raise StoreConflict(moved(store, store.game(row.id), row.version)) from None
+        if not done:
+            raise StoreUnreachable(_("{error}; nothing was changed").format(error=lost.message)) from None
 
 
 def ended_by_finish(final: State, hands: Sequence[HandRow]) -> bool:
@@ -386,11 +453,11 @@ def finished_again(game: Game, state: State) -> State:
 
 
 def edit(store: Store, game_id: int | str | None, n: int, args: Sequence[str],
-         lang: str | None = None) -> tuple[GameRow, list[HandRow]]:
+         lang: str | None = None, expect: int | None = None) -> tuple[GameRow, list[HandRow]]:
     """Correct hand n with new assignments over the old ones; re-score every later hand. Returns the
     game and the rows written (none when every value is as it was: nothing is stored).
-    With `lang` the assignments may use that language's field names and words."""
-    row = store.game(game_id)
+    With `lang` the assignments may use that language's field names and words; `expect`, as for undo."""
+    row = expected(store, store.game(game_id), expect)
     game = game_of(row)
     typing = game_of(row, lang)
     hands = store.hands(row.id)
@@ -430,10 +497,11 @@ def edit(store: Store, game_id: int | str | None, n: int, args: Sequence[str],
         state = res.state
     if ended_by_finish(row.state, hands):
         state = finished_again(game, state)
-    with decided_on(store, row):
-        store.replace_from(row.id, row.version, n, new_rows, "edit",
-                           {"hand": n, "old": {"typed": old.typed, "hand": old.hand},
-                            "new": {"typed": new_rows[0].typed, "hand": hand}}, state)
+    key = new_key()
+    changed_once(store, row, key, _("edit"), f"scorepad edit {n} {' '.join(args)}", lambda: store.replace_from(
+        row.id, row.version, n, new_rows, "edit", {"hand": n, "old": {"typed": old.typed, "hand": old.hand},
+                                                   "new": {"typed": new_rows[0].typed, "hand": hand}, "key": key},
+        state))
     return store.game(row.id), new_rows
 
 
@@ -446,17 +514,19 @@ def edit_said(n: int, rows: Sequence[HandRow]) -> str:
                     "Hand {n} changed; {later} later hands re-scored.", len(rows) - 1).format(n=n, later=len(rows) - 1)
 
 
-def finish(store: Store, game_id: int | str | None, lang: str | None = None) -> tuple[GameRow, HandResult]:
-    """End the game by the ruleset's rule; the result shown speaks `lang`, the stored one the ruleset's texts."""
-    row = open_game(store.game(game_id))
+def finish(store: Store, game_id: int | str | None, lang: str | None = None,
+           expect: int | None = None) -> tuple[GameRow, HandResult]:
+    """End the game by the ruleset's rule; the result shown speaks `lang`, the stored one the ruleset's texts.
+    `expect`, as for undo."""
+    row = expected(store, open_game(store.game(game_id)), expect)
     game = game_of(row)
     result = finish_game(game, row.state)
     shown_game = game_of(row, lang)
     shown = finish_game(shown_game, row.state) if shown_game.ruleset is not game.ruleset else result
-    with decided_on(store, row):
-        store.set_state(row.id, result.state, "finish",
-                        {"points": result.points, "breakdown": _jsonable_breakdown(result), "events": result.events},
-                        expected_version=row.version)
+    key = new_key()
+    changed_once(store, row, key, _("finish"), "scorepad finish", lambda: store.set_state(
+        row.id, result.state, "finish", {"points": result.points, "breakdown": _jsonable_breakdown(result),
+                                         "events": result.events, "key": key}, expected_version=row.version))
     return store.game(row.id), shown
 
 

@@ -2,16 +2,18 @@
 
 from __future__ import annotations
 
-from scorepad.app.games import Recorded, game_of, hand_row, type_and_score
+from scorepad.app.answer_lost import new_key
+from scorepad.app.games import Recorded, changed_once, expected, game_of, hand_row, type_and_score
 from scorepad.errors import ScorepadError, UserError
 from scorepad.locale import _, shown
 from scorepad.store import Store
 
 
-def redo(store: Store, game_id: int | str | None) -> Recorded:
+def redo(store: Store, game_id: int | str | None, expect: int | None = None) -> Recorded:
     """The hand most recently undone at the next number comes back as it was typed; if the game
-    changed since so that it no longer fits, it is refused with the reason."""
-    row = store.game(game_id)
+    changed since so that it no longer fits, it is refused with the reason. `expect`: the version the
+    person saw (a repeat of a redo already done is refused with what happened)."""
+    row = expected(store, store.game(game_id), expect)
     n = row.hands + 1
     undone = store.undone_hand(row.id, n)
     if undone is None:
@@ -24,6 +26,8 @@ def redo(store: Store, game_id: int | str | None) -> Recorded:
     except ScorepadError as exc:
         raise UserError(_("hand {n} ({value}) no longer fits the game: {message}").format(
                             n=n, value=' '.join(undone.typed), message=shown(exc.message))) from None
-    store.add_hand(row.id, row.version, hand_row(n, undone.typed, hand, result),
-                   audit=("redo", {"restored": {"n": n, "typed": list(undone.typed)}}))
+    key = new_key()
+    changed_once(store, row, key, _("redo"), "scorepad redo", lambda: store.add_hand(
+        row.id, row.version, hand_row(n, undone.typed, hand, result),
+        audit=("redo", {"restored": {"n": n, "typed": list(undone.typed)}, "key": key})))
     return Recorded(store.game(row.id), game, n, result)

@@ -370,8 +370,12 @@ def hand(assignments: list[str] = typer.Argument(None, metavar="FIELD=VALUE...",
     clicore.hand(assignments, game, expect, key, as_json, quiet)
 
 
+EXPECT_HELP = "refuse unless the game is still at this version (`standings --json` shows it): a repeat is then safe"
+
+
 @app.command("undo")
-def undo(game: str | None = typer.Option(None, "--game", metavar="GAME", help="game id (default: the current game)")) -> None:
+def undo(game: str | None = typer.Option(None, "--game", metavar="GAME", help="game id (default: the current game)"),
+         expect: int | None = typer.Option(None, "--expect", metavar="VERSION", help=EXPECT_HELP)) -> None:
     """Remove the last hand (it stays in the audit trail)."""
     from scorepad.app import games as play
     from scorepad.app.bids import undo_bid
@@ -384,7 +388,7 @@ def undo(game: str | None = typer.Option(None, "--game", metavar="GAME", help="g
         row, typed = taken
         typer.echo(_("The bid for hand {value} removed ({value2}).").format(value=row.hands + 1, value2=' '.join(typed)))
         return
-    row, n = play.undo(store, game)
+    row, n = play.undo(store, game, expect)
     removed = store.undone_hand(row.id, n)
     typer.echo(_("Hand {n} removed ({value}); `scorepad redo` puts it back.").format(
                    n=n, value=' '.join(removed.typed) if removed else ''))
@@ -392,7 +396,8 @@ def undo(game: str | None = typer.Option(None, "--game", metavar="GAME", help="g
 
 
 @app.command("redo")
-def redo(game: str | None = typer.Option(None, "--game", metavar="GAME", help="game id (default: the current game)")) -> None:
+def redo(game: str | None = typer.Option(None, "--game", metavar="GAME", help="game id (default: the current game)"),
+         expect: int | None = typer.Option(None, "--expect", metavar="VERSION", help=EXPECT_HELP)) -> None:
     """Put back the last hand taken back by undo (scored against the game as it stands).
 
     Example: scorepad undo; scorepad redo
@@ -401,7 +406,7 @@ def redo(game: str | None = typer.Option(None, "--game", metavar="GAME", help="g
     from scorepad.app.redo import redo as put_back
     from scorepad.text.render import hand_short_text
 
-    rec = put_back(_store(), game)
+    rec = put_back(_store(), game, expect)
     typer.echo(hand_short_text(play.hand_json(rec)))
 
 
@@ -431,7 +436,8 @@ def bid(assignments: list[str] = typer.Argument(None, metavar="FIELD=VALUE...",
 @app.command("edit")
 def edit(n: int = typer.Argument(..., help="hand number"),
          assignments: list[str] = typer.Argument(None, metavar="FIELD=VALUE...", help="the values to change"),
-         game: str | None = typer.Option(None, "--game", metavar="GAME", help="game id (default: the current game)")) -> None:
+         game: str | None = typer.Option(None, "--game", metavar="GAME", help="game id (default: the current game)"),
+         expect: int | None = typer.Option(None, "--expect", metavar="VERSION", help=EXPECT_HELP)) -> None:
     """Correct hand N; later hands are re-scored."""
     from scorepad.app import games as play
     from scorepad.text.render import standings_text
@@ -450,7 +456,7 @@ def edit(n: int = typer.Argument(..., help="hand number"),
                 typer.echo(_("Hand {n} was typed: {value}").format(n=n, value=' '.join(hands[n - 1].typed)))
             row, rows = play.edit(store, game, n, [], lang)
     else:
-        row, rows = play.edit(store, game, n, assignments, lang)
+        row, rows = play.edit(store, game, n, assignments, lang, expect)
     typer.echo(play.edit_said(n, rows))
     for read in play.cards_read(play.game_of(row, lang), rows[0].typed, rows[0].hand) if rows else []:
         typer.echo(f"  {read['text']}")
@@ -606,13 +612,14 @@ def rematch(game: str | None = typer.Option(None, "--game", help="game id or nam
 
 
 @app.command("finish")
-def finish(game: str | None = typer.Option(None, "--game", metavar="GAME", help="game id (default: the current game)")) -> None:
+def finish(game: str | None = typer.Option(None, "--game", metavar="GAME", help="game id (default: the current game)"),
+           expect: int | None = typer.Option(None, "--expect", metavar="VERSION", help=EXPECT_HELP)) -> None:
     """End a game now, applying the ruleset's rule for unfinished games."""
     from scorepad.app import games as play
     from scorepad.text.render import num, standings_text
 
     lang = _lang()
-    row, result = play.finish(_store(), game, lang)
+    row, result = play.finish(_store(), game, lang, expect)
     for side, pts, items in zip(row.sides, result.points, result.breakdown, strict=False):
         if items:
             why = ", ".join(f"{line.label} {num(line.points)}" for line in items)

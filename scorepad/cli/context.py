@@ -22,7 +22,7 @@ from contextlib import contextmanager
 from typing import Any, NoReturn
 
 from scorepad.app.config import load_config, user_rules_dir
-from scorepad.errors import ScorepadError, StoreUnreachable, UserError
+from scorepad.errors import ScorepadError, UserError
 from scorepad.locale import _, choose, current, set_language, shown
 from scorepad.store.choice import open_store
 from scorepad.text.output import terminal_safe
@@ -198,20 +198,15 @@ def hand(assignments: Sequence[str] | None, game: str | None, expect: int | None
     shown_in = lang(as_json)   # first: with --json, the errors in English too
     if key is not None and not 1 <= len(key) <= 200:
         raise UserError(_("--key: write 1 to 200 characters, e.g. a UUID"))
-    write_key = key or _new_key()
-    try:
-        st = store()
-        if on_terminal() and not as_json and expect is None and key is None:
-            from scorepad.table.entry import enter_hand
+    write_key = key or _new_key()   # every hand is written with a key: a lost answer is asked about again
+    st = store()
+    if on_terminal() and not as_json and expect is None:
+        from scorepad.table.entry import enter_hand
 
-            with table() as console:
-                rec = enter_hand(st, game, list(assignments or []), console)
-        else:
-            rec = play.record_hand(st, game, list(assignments or []), None, shown_in, expect=expect,
-                                   key=write_key)
-    except StoreUnreachable as exc:
-        raise StoreUnreachable(_("{error}; to be sure this hand is stored once, repeat the command with --key {key}")
-                               .format(error=shown(exc.message), key=write_key)) from None
+        with table() as console:
+            rec = enter_hand(st, game, list(assignments or []), console, write_key)
+    else:
+        rec = play.record_hand(st, game, list(assignments or []), None, shown_in, expect=expect, key=write_key)
     data = play.hand_json(rec)
     if as_json:
         echo(json.dumps(data, ensure_ascii=False, indent=2, allow_nan=False))

@@ -10,12 +10,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from scorepad.app.answer_lost import new_key
 from scorepad.app.bids import Bid, bidding_or_refuse, record_bid
-from scorepad.app.games import Recorded, cards_read, game_of, hand_row, open_game
+from scorepad.app.games import Recorded, Typed, game_of, open_game, write_hand
 from scorepad.engine.assignments import split_assignments, type_bids, type_hand
 from scorepad.engine.game import active_players
-from scorepad.engine.scoring import apply_hand
-from scorepad.errors import HandError, StoreError, UserError
+from scorepad.errors import HandError, StoreConflict, UserError
 from scorepad.locale import _, current
 from scorepad.store import GameRow, Store
 from scorepad.table.console import Console
@@ -23,9 +23,12 @@ from scorepad.table.prompt import HandPrompt, Outcome, Retyped, summary_lines
 from scorepad.text.render import num
 
 
-def enter_hand(store: Store, game_id: int | str | None, args: Sequence[str], console: Console) -> Recorded:
+def enter_hand(store: Store, game_id: int | str | None, args: Sequence[str], console: Console,
+               key: str | None = None) -> Recorded:
     """Record the next hand: `args` (and a bid written down before) stand; every other field that
-    applies is asked. Complete, legal `args` are stored at once, without questions."""
+    applies is asked. Complete, legal `args` are stored at once, without questions. `key` (made here
+    when not given) is the hand's idempotency key."""
+    key = key or new_key()
     row = open_game(store.game(game_id))
     if row.state["finished"]:
         raise UserError(_('this game has ended and takes no more hands (undo or edit still work)'))
@@ -43,20 +46,20 @@ def enter_hand(store: Store, game_id: int | str | None, args: Sequence[str], con
             except HandError:
                 pass  # the prompt shows the problem and asks the fields again
             else:
-                rec = _store(store, row, prompt, outcome, console)
+                rec = _store(store, row, prompt, outcome, console, key)
                 if rec is not None:
                     return rec
                 row = store.game(row.id)
                 prompt.state, prompt.hand_no = row.state, row.hands + 1
-            return _run(store, row, prompt, console)
+            return _run(store, row, prompt, console, key)
     prompt = HandPrompt(game, row.state, console, given, keep=set(given.values), hand_no=row.hands + 1, base=pending)
-    return _run(store, row, prompt, console)
+    return _run(store, row, prompt, console, key)
 
 
-def _run(store: Store, row: GameRow, prompt: HandPrompt, console: Console) -> Recorded:
+def _run(store: Store, row: GameRow, prompt: HandPrompt, console: Console, key: str) -> Recorded:
     while True:
         outcome = prompt.run()
-        rec = _store(store, row, prompt, outcome, console)
+        rec = _store(store, row, prompt, outcome, console, key)
         if rec is not None:
             return rec
         row = store.game(row.id)
@@ -66,23 +69,16 @@ def _run(store: Store, row: GameRow, prompt: HandPrompt, console: Console) -> Re
         prompt.hand_no = row.hands + 1
 
 
-def _store(store: Store, row: GameRow, prompt: HandPrompt, outcome: Outcome, console: Console) -> Recorded | None:
-    """Store the hand if the game is still as it was read; else say what changed and return None."""
-    fresh = store.game(row.id)
-    if fresh.version == row.version:
-        n = row.hands + 1
-        try:
-            stored = outcome.result   # what is stored keeps the ruleset's own texts
-            if prompt.game.ruleset is not game_of(row).ruleset:
-                stored = apply_hand(game_of(row), row.state, outcome.hand)
-            store.add_hand(row.id, row.version, hand_row(n, outcome.raw.typed, outcome.hand, stored))
-        except StoreError:
-            fresh = store.game(row.id)
-        else:
-            return Recorded(store.game(row.id), prompt.game, n, outcome.result,
-                            cards_read(prompt.game, outcome.raw.typed, outcome.hand), list(outcome.raw.worked_out_shown))
-    show_changes(store, row, fresh, console)
-    return None
+def _store(store: Store, row: GameRow, prompt: HandPrompt, outcome: Outcome, console: Console,
+           key: str) -> Recorded | None:
+    """Store the hand through the one write every front end uses, if the game is still as it was read;
+    else say what changed and return None. `key` is this hand's: a lost answer is asked about again."""
+    try:
+        return write_hand(store, row, prompt.game, Typed(outcome.raw, outcome.hand, outcome.result),
+                          lang=current(), expect=row.version, key=key, bid=len(prompt.base))
+    except StoreConflict:
+        show_changes(store, row, store.game(row.id), console)
+        return None
 
 
 def show_changes(store: Store, before: GameRow, after: GameRow, console: Console) -> None:

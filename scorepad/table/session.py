@@ -229,7 +229,7 @@ class Session:
                                  value=self.row.hands + 1, value2=' '.join(typed)), "good")
             return
         before = self.store.hands(row.id)
-        self.row, n = play.undo(self.store, row.id)
+        self.row, n = play.undo(self.store, row.id, row.version)   # the game as shown: a repeat never undoes two
         was = " ".join(before[-1].typed) if before else ""
         self.console.say(_("Hand {n} removed ({was}); redo puts it back.").format(n=n, was=was), "good")
         for line in compact_standings(play.standings(self.row, lang=current())):
@@ -238,7 +238,7 @@ class Session:
     def cmd_redo(self, args: Sequence[str]) -> None:
 
         row = self.need_game()
-        self.after_hand(redo(self.store, row.id))
+        self.after_hand(redo(self.store, row.id, row.version))
 
     def cmd_edit(self, args: Sequence[str]) -> None:
         row = self.need_game()
@@ -246,7 +246,7 @@ class Session:
             raise UserError(_('say which hand: edit N [FIELD=VALUE...]'))
         n = int(args[0])
         if args[1:]:
-            self.row, rows = play.edit(self.store, row.id, n, list(args[1:]))
+            self.row, rows = play.edit(self.store, row.id, n, list(args[1:]), expect=row.version)
         else:
 
             self.row, rows = edit_interactively(self.store, row.id, n, self.console)
@@ -256,7 +256,7 @@ class Session:
 
     def cmd_finish(self, args: Sequence[str]) -> None:
         row = self.need_game()
-        self.row, result = play.finish(self.store, row.id)
+        self.row, result = play.finish(self.store, row.id, expect=row.version)
         for side, pts, items in zip(self.row.sides, result.points, result.breakdown, strict=False):
             if items:
                 why = ", ".join(f"{line.label} {num(line.points)}" for line in items)
