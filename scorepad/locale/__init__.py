@@ -15,6 +15,8 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
+from contextvars import ContextVar
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -27,23 +29,21 @@ DOMAIN = "scorepad"
 LOCALE_DIR = Path(__file__).parent
 
 
-class _State:
-    code = "en"
-    catalog: Any = None   # a gettext.GNUTranslations, or None for English
-
-
-_STATE = _State()
+# The language of this call: (code, catalog), the catalog a gettext.GNUTranslations or None for English.
+# A context variable, not a global: each thread and each asyncio task of a server starts from the
+# context it was given, so two people are answered in two languages at once.
+_LANGUAGE: ContextVar[tuple[str, Any]] = ContextVar("scorepad_language", default=("en", None))
 
 
 def _(message: str) -> str:
     """The message in the chosen language (the English text is the message id)."""
-    catalog = _STATE.catalog
+    catalog = _LANGUAGE.get()[1]
     return message if catalog is None else str(catalog.gettext(message))
 
 
 def ngettext(singular: str, plural: str, n: int) -> str:
     """The form for `n` (Russian and Ukrainian have three: 1, 2-4, 5-20 ...)."""
-    catalog = _STATE.catalog
+    catalog = _LANGUAGE.get()[1]
     if catalog is None:
         return singular if n == 1 else plural
     return str(catalog.ngettext(singular, plural, n))
@@ -82,7 +82,7 @@ class Grouped(int):
 
     def __format__(self, spec: str) -> str:
         text = f"{int(self):,}"
-        return text if _STATE.catalog is None else text.replace(",", "\u00a0")
+        return text if _LANGUAGE.get()[1] is None else text.replace(",", "\u00a0")
 
 
 def _joined(items: list[str], conjunction: str) -> str:
@@ -91,7 +91,7 @@ def _joined(items: list[str], conjunction: str) -> str:
 
 def shown(text: str) -> str:
     """A sentence in the chosen language: a `Said` by its id (its `Said` arguments too); other text as it is."""
-    if _STATE.catalog is None or not isinstance(text, Said):
+    if _LANGUAGE.get()[1] is None or not isinstance(text, Said):
         return str(text)
     conjunction = _(" and ")
     args = {k: _joined([shown(v) for v in value], conjunction) if isinstance(value, (list, tuple))
@@ -104,17 +104,32 @@ def shown(text: str) -> str:
 
 
 def current() -> str:
-    return _STATE.code
+    return str(_LANGUAGE.get()[0])
 
 
 def set_language(code: str | None) -> None:
-    """Use the catalog of `code` (None or "en": the English texts, no catalog read)."""
+    """Speak `code` from here on in this context (None or "en": the English texts, no catalog read).
+    A command sets it once; a server's request uses `speaking`, which ends with the request."""
+    _LANGUAGE.set(_language(code))
+
+
+@contextmanager
+def speaking(code: str | None) -> Iterator[None]:
+    """`code` inside the block only, in this context (a request answered in its reader's language)."""
+    token = _LANGUAGE.set(_language(code))
+    try:
+        yield
+    finally:
+        _LANGUAGE.reset(token)
+
+
+def _language(code: str | None) -> tuple[str, Any]:
     if not code or code == "en" or code not in LANGUAGES:
-        _STATE.code, _STATE.catalog = "en", None
-        return
-    _STATE.code, _STATE.catalog = code, _catalog(code)
+        return "en", None
+    return code, _catalog(code)
 
 
+@lru_cache(maxsize=None)
 def _catalog(code: str) -> Any:
     """The catalog of a language, read by the standard library's gettext; None when there is none.
     (A reader of our own that decoded only the messages shown saved about 1.5 ms a command: less than
@@ -132,12 +147,8 @@ def _catalog(code: str) -> Any:
 @contextmanager
 def neutral() -> Iterator[None]:
     """English program text inside the block (what is stored, and JSON output)."""
-    saved = _STATE.code, _STATE.catalog
-    _STATE.code, _STATE.catalog = "en", None
-    try:
+    with speaking("en"):
         yield
-    finally:
-        _STATE.code, _STATE.catalog = saved
 
 
 def from_locale(env: Mapping[str, str]) -> str | None:
