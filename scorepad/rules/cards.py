@@ -11,7 +11,10 @@ followed by the suit letter `S`, `H`, `D` or `C` if given.
 One letter means different cards in two alphabets: Latin `T` is a ten, Cyrillic `Т` an ace (and,
 after a rank, clubs). A token that mixes the two alphabets around that letter (`TБ`, `ТS`) is
 refused, and the program always shows how it read the cards typed (`read_cards`). Likewise words
-that read as two different sets of cards (`K poti äss`) are refused with both readings.
+that read as two different sets of cards (`K poti äss`) are refused with both readings. So are
+letters that are suits as well as ranks, written apart after a rank: `Q S` is Q♠ or a queen and the
+Estonian jack, `К Т` K♣ or a king and the Russian ace. A suit letter never takes the last letter of a
+rank word: `kings` is a plural, not K♠.
 """
 
 from __future__ import annotations
@@ -272,7 +275,7 @@ def _read_group(tokens: list[str], deck: Deck | None) -> list[tuple[str, str]]:
             return list(possible[0])
     if len(ways) > 1:
         first, second = (" ".join(card_label(c) for _t, c in r) for r in sorted(ways, key=len))
-        _refuse_spaced_letter(tokens, words, first, second)
+        _refuse_spaced_letter(tokens, words, ways, first, second)
         raise UserError(_("{text} reads two ways, as {first} or as {second}; put a comma between the cards").format(
                             text=repr(" ".join(tokens)), first=first, second=second))
     return list(ways[0])
@@ -309,14 +312,15 @@ def _spaced_suit(rank_word: str, letter: str) -> str | None:
     return SUIT_LETTERS[letter]
 
 
-def _refuse_spaced_letter(tokens: list[str], words: list[str], first: str, second: str) -> None:
-    """`Q S`, `К Т`: a letter that is a suit after its rank and a card alone; the sentence says which
-    letter and how to write each reading."""
+def _refuse_spaced_letter(tokens: list[str], words: list[str], ways: list[Way], first: str, second: str) -> None:
+    """`Q S`, `К Т`: a letter that is a suit after its rank and a card alone; when a reading takes the
+    two as one card, the sentence says which letter and how to write each reading."""
+    together = {typed for way in ways for typed, _card in way}
     why = {"S": _("a lone S is spades after a rank and the Estonian jack (soldat) by itself"),
            "Т": _("a lone Т is clubs after a rank and the Russian and Ukrainian ace (туз) by itself")}
     for i in range(len(words) - 1):
         letter = words[i + 1]
-        if letter in why and _spaced_suit(words[i], letter) and parse_card(tokens[i]) in RANK_ORDER:
+        if letter in why and f"{tokens[i]} {tokens[i + 1]}" in together:
             raise UserError(_("{text} reads two ways, as {first} or as {second}: {why}; write {one} for one card or "
                               "{two} for two").format(text=repr(" ".join(tokens)), first=first, second=second,
                                                        why=why[letter], one=tokens[i] + tokens[i + 1],
