@@ -16,7 +16,7 @@ import os
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
-from functools import lru_cache
+from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -129,7 +129,7 @@ def _language(code: str | None) -> tuple[str, Any]:
     return code, _catalog(code)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _catalog(code: str) -> Any:
     """The catalog of a language, read by the standard library's gettext; None when there is none.
     (A reader of our own that decoded only the messages shown saved about 1.5 ms a command: less than

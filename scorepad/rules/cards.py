@@ -11,7 +11,10 @@ followed by the suit letter `S`, `H`, `D` or `C` if given.
 One letter means different cards in two alphabets: Latin `T` is a ten, Cyrillic `Т` an ace (and,
 after a rank, clubs). A token that mixes the two alphabets around that letter (`TБ`, `ТS`) is
 refused, and the program always shows how it read the cards typed (`read_cards`). Likewise words
-that read as two different sets of cards (`K poti äss`) are refused with both readings.
+that read as two different sets of cards (`K poti äss`) are refused with both readings. So are
+letters that are suits as well as ranks, written apart after a rank: `Q S` is Q♠ or a queen and the
+Estonian jack, `К Т` K♣ or a king and the Russian ace. A suit letter never takes the last letter of a
+rank word: `kings` is a plural, not K♠.
 """
 
 from __future__ import annotations
@@ -31,9 +34,23 @@ SUIT_SYMBOLS = {"♠": "S", "♤": "S", "♥": "H", "♡": "H", "♦": "D", "♢
                 "S": "S", "H": "H", "D": "D", "C": "C"}
 SUIT_LETTERS = {"S": "S", "H": "H", "D": "D", "C": "C",
                 # Russian / Ukrainian: пики, черви, бубны, трефы (хрести)
-                "П": "S", "Ч": "H", "Б": "D", "Т": "C", "Х": "C"}
+                "П": "S", "Ч": "H", "Б": "D", "Т": "C", "Х": "C",
+                # Estonian, as its bridge contracts write them: P pada (poti), Ä ärtu
+                "P": "S", "Ä": "H"}
 SUIT_SYMBOLS = {"♠": "S", "♤": "S", "♥": "H", "♡": "H", "♦": "D", "♢": "D", "♣": "C", "♧": "C",
                 **SUIT_LETTERS}
+# Estonian R is ruutu (diamonds) or risti (clubs): a card written with it is refused with both readings
+TWO_SUIT_LETTERS = {"R": ("D", "C")}
+SUIT_SIGNS = "♠♤♥♡♦♢♣♧"
+# A rank letter, a space and a suit letter are one card only when both letters are of one notation
+# (`Q S`, `10 H`, `Д П`): English S H D C after J Q K A T, Russian/Ukrainian П Ч Б Т Х after В Д К Т.
+# K (Latin or Cyrillic, they look alike) and the numbers are in every notation, and a sign fits any rank.
+# Estonian writes a suit apart from its rank before it (poti äss), so its letters P Ä are read only
+# against their rank (`EP`, `KÄ`): `E S Ä` is a queen, a jack and an ace.
+SPACED_SUITS = {"S": "en", "H": "en", "D": "en", "C": "en", "П": "ru", "Ч": "ru", "Б": "ru", "Т": "ru", "Х": "ru"}
+RANK_NOTATIONS = {"J": {"en"}, "Q": {"en"}, "A": {"en"}, "T": {"en"}, "K": {"en", "et", "ru"},
+                  "К": {"en", "et", "ru"}, "S": {"et"}, "E": {"et"}, "Ä": {"et"}, "В": {"ru"}, "Д": {"ru"},
+                  "Т": {"ru"}}
 SUIT_WORDS = {
     # Russian: пики черви бубны трефы (крести), and the forms after a rank (дама пик, туз червей, валет
     # бубен, дама крестей)
@@ -145,23 +162,59 @@ def split_card(card: str) -> tuple[str, str | None]:
 
 @functools.lru_cache(maxsize=4096)  # the card functions of formulas parse the same few words every hand
 def parse_card(token: str) -> str:
-    """One typed card to canonical text; raises UserError with a sentence if it is not a card."""
+    """One typed card to canonical text; raises UserError with a sentence if it is not a card.
+
+    A suit letter joins only a rank letter or number (`KS`, `10Ч`, `EP`): a rank word never loses a
+    letter to a suit, so `kings` is not K♠ but a plural, refused."""
     raw = token.strip()
     text = raw.upper().translate(_FOLD)
     if text in RANK_WORDS:
         return RANK_WORDS[text]
-    if text and text[0] in "♠♤♥♡♦♢♣♧" and text[1:] in RANK_WORDS:
+    if text and text[0] in SUIT_SIGNS and text[1:] in RANK_WORDS:
         text = text[1:] + text[0]
     for cut in range(len(text) - 1, 0, -1):
         rank_text, suit_text = text[:cut], text[cut:]
-        suit = SUIT_SYMBOLS.get(suit_text) if len(suit_text) == 1 else SUIT_WORDS.get(suit_text)
-        if suit is None or rank_text not in RANK_WORDS or RANK_WORDS[rank_text] == "JOKER":
+        if rank_text not in RANK_WORDS or RANK_WORDS[rank_text] == "JOKER":
+            continue
+        if len(suit_text) > 1:
+            suit = SUIT_WORDS.get(suit_text)
+        elif suit_text not in SUIT_SIGNS and not _rank_sign(rank_text):
+            continue
+        elif suit_text in TWO_SUIT_LETTERS:
+            _refuse_two_suits(raw, RANK_WORDS[rank_text], suit_text)
+        else:
+            suit = SUIT_SYMBOLS.get(suit_text)
+        if suit is None:
             continue
         _refuse_mixed(raw, rank_text, suit_text)
         return RANK_WORDS[rank_text] + suit
+    _refuse_plural(raw, text)
     raise UserError(_("{raw} is not a card (write a rank 2-10, J, Q, K, A with an optional suit S, H, "
                        "D, C or ♠♥♦♣, e.g. QS or 10♥; Russian/Ukrainian В Д К Т with П Ч Б Т, e.g. ДП "
                        "or 10Ч)").format(raw=repr(raw)))
+
+
+def _rank_sign(rank_text: str) -> bool:
+    """A rank written as a letter or a number (`K`, `Д`, `10`), not as a word (`king`)."""
+    return len(rank_text) == 1 or rank_text.isdigit()
+
+
+def _refuse_two_suits(raw: str, rank: str, letter: str) -> None:
+    """Estonian R is ruutu or risti: which one is never guessed."""
+    first, second = (card_label(rank + suit) for suit in TWO_SUIT_LETTERS[letter])
+    raise UserError(_("{raw} reads two ways, as {first} or as {second}: an Estonian R is ruutu (diamonds) or risti "
+                      "(clubs); write the suit as D or C, ♦ or ♣, or as a word (ruutu, risti)").format(
+                        raw=repr(raw), first=first, second=second))
+
+
+def _refuse_plural(raw: str, text: str) -> None:
+    """`kings`, `tens`, `sixes`: a rank word in the plural says neither how many cards nor which."""
+    stems = [text[:-1]] + ([text[:-2]] if text.endswith("ES") else [])
+    for stem in stems:
+        if text.endswith("S") and stem in RANK_WORDS and not _rank_sign(stem):
+            rank = RANK_WORDS[stem]
+            raise UserError(_("{raw} is a rank in the plural, not a card: write each card on its own, e.g. "
+                              "{example} for two").format(raw=repr(raw), example=f"{rank} {rank}"))
 
 
 def _refuse_mixed(raw: str, rank_text: str, suit_text: str) -> None:
@@ -181,8 +234,10 @@ def read_cards(text: str, deck: Deck | None = None) -> list[tuple[str, str]]:
 
     A rank with a suit word is one card: the word after the rank (`дама пик`, `äss risti`, `queen of
     spades`) or, for an Estonian suit or a Russian or Ukrainian adjective, before it (`poti äss`,
-    `пиковая дама`). A comma or semicolon always ends a card. Words that read as different cards
-    two ways (`K poti äss`: K♠ and an ace, or a king and A♠) are refused with both readings."""
+    `пиковая дама`); so is a rank letter with a suit letter of its notation after a space (`Q H`).
+    A comma or semicolon always ends a card. Words that read as different cards two ways (`K poti
+    äss`: K♠ and an ace, or a king and A♠; `Q S`: Q♠, or a queen and the Estonian jack) are refused
+    with both readings, unless the deck holds the cards of only one of them."""
     stripped = text.strip()
     if stripped in ("", "-", "—", "none", "NONE"):
         return []
@@ -190,7 +245,7 @@ def read_cards(text: str, deck: Deck | None = None) -> list[tuple[str, str]]:
     for group in GROUPS.split(stripped):
         tokens = group.split()
         if tokens:
-            out += _read_group(tokens)
+            out += _read_group(tokens, deck)
     if deck is not None:
         for _typed, card in out:
             if card not in deck:
@@ -202,29 +257,74 @@ def read_cards(text: str, deck: Deck | None = None) -> list[tuple[str, str]]:
 Way = tuple[tuple[str, str], ...]   # one way to read some words: (what was typed, card) per card
 
 
-def _read_group(tokens: list[str]) -> list[tuple[str, str]]:
+def _read_group(tokens: list[str], deck: Deck | None) -> list[tuple[str, str]]:
     """The cards of words between two commas: every way to read them is found (at most two that
-    differ are kept from each word on), and two that give different cards are refused."""
+    differ are kept from each word on), and two that give different cards are refused, unless only
+    one of them is all cards of the deck."""
     words = [t.upper().translate(_FOLD) for t in tokens]
     for tok, word in zip(tokens, words, strict=True):
-        if word not in SUIT_WORDS and word not in SUIT_GLUE:
+        if not _suit_only(word):
             parse_card(tok)               # not a card at all: its own sentence
+    ways = _ways(tokens, words, None)
+    if not ways:
+        raise UserError(_("{word} is a suit without its rank: write the rank beside it (дама пик, пиковая дама, "
+                          "poti äss) and a comma between two cards").format(word=repr(_stray(tokens, words))))
+    if len(ways) > 1 and deck is not None:
+        possible = _ways(tokens, words, deck)
+        if len(possible) == 1:
+            return list(possible[0])
+    if len(ways) > 1:
+        first, second = (" ".join(card_label(c) for _t, c in r) for r in sorted(ways, key=len))
+        _refuse_spaced_letter(tokens, words, ways, first, second)
+        raise UserError(_("{text} reads two ways, as {first} or as {second}; put a comma between the cards").format(
+                            text=repr(" ".join(tokens)), first=first, second=second))
+    return list(ways[0])
+
+
+def _ways(tokens: list[str], words: list[str], deck: Deck | None) -> list[Way]:
+    """Up to two ways to read all the words that give different cards (of the deck, if given)."""
     n = len(tokens)
     ways: list[list[Way]] = [[] for _ in range(n)] + [[()]]
     for i in range(n - 1, -1, -1):
         for size, card in _cards_at(tokens, words, i):
+            if deck is not None and card not in deck:
+                continue
             for rest in ways[i + size]:
                 reading = ((" ".join(tokens[i:i + size]), card), *rest)
                 if len(ways[i]) < 2 and all(_cards(reading) != _cards(r) for r in ways[i]):
                     ways[i].append(reading)
-    if not ways[0]:
-        raise UserError(_("{word} is a suit without its rank: write the rank beside it (дама пик, пиковая дама, "
-                          "poti äss) and a comma between two cards").format(word=repr(_stray(tokens, words))))
-    if len(ways[0]) > 1:
-        first, second = (" ".join(card_label(c) for _t, c in r) for r in ways[0])
-        raise UserError(_("{text} reads two ways, as {first} or as {second}; put a comma between the cards").format(
-                            text=repr(" ".join(tokens)), first=first, second=second))
-    return list(ways[0][0])
+    return ways[0]
+
+
+def _suit_only(word: str) -> bool:
+    """A word that is a suit and never a card by itself: it needs a rank beside it."""
+    return (word in SUIT_WORDS or word in SUIT_GLUE or word in SUIT_SIGNS
+            or ((word in SUIT_LETTERS or word in TWO_SUIT_LETTERS) and word not in RANK_WORDS))
+
+
+def _spaced_suit(rank_word: str, letter: str) -> str | None:
+    """The suit a lone letter or sign after a rank gives it, if they are of one notation (`Q H`, `Д П`)."""
+    if letter in SUIT_SIGNS:
+        return SUIT_SYMBOLS[letter]
+    notation = SPACED_SUITS.get(letter)
+    if notation is None or not (rank_word.isdigit() or notation in RANK_NOTATIONS.get(rank_word, ())):
+        return None
+    return SUIT_LETTERS[letter]
+
+
+def _refuse_spaced_letter(tokens: list[str], words: list[str], ways: list[Way], first: str, second: str) -> None:
+    """`Q S`, `К Т`: a letter that is a suit after its rank and a card alone; when a reading takes the
+    two as one card, the sentence says which letter and how to write each reading."""
+    together = {typed for way in ways for typed, _card in way}
+    why = {"S": _("a lone S is spades after a rank and the Estonian jack (soldat) by itself"),
+           "Т": _("a lone Т is clubs after a rank and the Russian and Ukrainian ace (туз) by itself")}
+    for i in range(len(words) - 1):
+        letter = words[i + 1]
+        if letter in why and f"{tokens[i]} {tokens[i + 1]}" in together:
+            raise UserError(_("{text} reads two ways, as {first} or as {second}: {why}; write {one} for one card or "
+                              "{two} for two").format(text=repr(" ".join(tokens)), first=first, second=second,
+                                                       why=why[letter], one=tokens[i] + tokens[i + 1],
+                                                       two=f"{tokens[i]}, {tokens[i + 1]}"))
 
 
 def _cards(reading: Way) -> list[str]:
@@ -235,10 +335,12 @@ def _cards_at(tokens: list[str], words: list[str], i: int) -> list[tuple[int, st
     """Each card that can begin at word i, with the number of words it takes."""
     word, nxt = words[i], words[i + 1] if i + 1 < len(words) else None
     if word in SUIT_WORDS or word in SUIT_GLUE:
-        if word in SUIT_FIRST and nxt is not None and nxt not in SUIT_WORDS and nxt not in SUIT_GLUE:
+        if word in SUIT_FIRST and nxt is not None and not _suit_only(nxt):
             rank = parse_card(tokens[i + 1])
             if rank in RANK_ORDER and _agree(word, nxt):
                 return [(2, rank + SUIT_WORDS[word])]
+        return []
+    if _suit_only(word):
         return []
     card = parse_card(tokens[i])
     out = [(1, card)]
@@ -247,6 +349,8 @@ def _cards_at(tokens: list[str], words: list[str], i: int) -> list[tuple[int, st
             out.append((2, card + SUIT_WORDS[nxt]))
         elif nxt in SUIT_GLUE and i + 2 < len(words) and words[i + 2] in SUIT_WORDS:
             out.append((3, card + SUIT_WORDS[words[i + 2]]))
+        elif (suit := _spaced_suit(word, nxt)) is not None:
+            out.append((2, card + suit))
     return out
 
 

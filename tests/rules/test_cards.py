@@ -8,6 +8,7 @@ from scorepad.errors import UserError
 from scorepad.rules.cards import (
     RANK_WORDS,
     SUIT_WORDS,
+    Deck,
     card_label,
     card_value,
     check_copies,
@@ -21,7 +22,7 @@ from scorepad.rules.cards import (
 def test_notation() -> None:
     assert parse_cards("Q QS Q♠ qs 10h 10♥ ♥10") == ("Q", "QS", "QS", "QS", "10H", "10H", "10H")
     assert parse_cards("S E K Ä ÄH SS") == ("J", "Q", "K", "A", "AH", "JS")       # Estonian
-    assert parse_cards("В Д К Т ТП") == ("J", "Q", "K", "A", "AS")  # Cyrillic
+    assert parse_cards("Т В Д К ТП") == ("A", "J", "Q", "K", "AS")  # Cyrillic
     assert parse_cards("A,K, 10 ,J") == ("A", "K", "10", "J")
     assert parse_cards("-") == () and parse_cards("") == ()
     assert parse_cards("joker *") == ("JOKER", "JOKER")
@@ -131,3 +132,62 @@ def test_words_that_read_as_two_sets_of_cards_are_refused_with_both() -> None:
     assert parse_cards("K poti K") == ("K", "KS")          # either way the same two cards
     with pytest.raises(UserError, match="'пик' is a suit without its rank"):
         parse_cards("пик туз")
+
+
+def test_a_suit_letter_apart_from_its_rank_that_is_also_a_card_is_refused_with_both_readings() -> None:
+    """A lone S is spades after a rank and the Estonian jack by itself; a lone Т clubs and the Russian
+    ace: `Q S` is never taken as a queen and a jack (in 500 Rummy 23 points instead of 12)."""
+    for typed, one, two in (("Q S", "Q♠", "Q J"), ("10 S", "10♠", "10 J"), ("K Т", "K♣", "K A"),
+                            ("К Т", "K♣", "K A"), ("Т Т", "A♣", "A A")):
+        with pytest.raises(UserError) as exc:
+            parse_cards(typed)
+        assert f"reads two ways, as {one} or as {two}" in exc.value.message, exc.value.message
+    with pytest.raises(UserError) as exc:
+        parse_cards("Q S")
+    assert "the Estonian jack" in exc.value.message and "write QS for one card or Q, S for two" in exc.value.message
+    with pytest.raises(UserError, match="as J Q K♣ A♠ or as J Q K A A♠"):
+        parse_cards("В Д К Т ТП")
+    # written against the rank, or with a comma, each reading is taken
+    assert parse_cards("QS, Q, S, КТ, К, Т") == ("QS", "Q", "J", "KC", "K", "A")
+
+
+def test_a_suit_letter_apart_from_its_rank_of_the_same_notation() -> None:
+    assert parse_cards("Q H, 10 Ч, Д П, queen ♠, 7 ♦") == ("QH", "10H", "QS", "QS", "7D")
+    # Estonian ranks with the English S: a queen and a jack (Estonian writes a suit apart before its rank)
+    assert parse_cards("E S Ä") == ("Q", "J", "A")
+    assert parse_cards("K Ä S S") == ("K", "A", "J", "J")
+    with pytest.raises(UserError, match="'H' is a suit without its rank"):
+        parse_cards("H Q")
+
+
+def test_the_deck_decides_when_only_one_reading_is_in_it() -> None:
+    no_jacks = Deck(("Q", "K", "A"))
+    assert parse_cards("Q S", no_jacks) == ("QS",)
+    with pytest.raises(UserError, match="reads two ways"):
+        parse_cards("Q S", deck_named("52"))
+
+
+def test_a_rank_word_never_loses_a_letter_to_a_suit() -> None:
+    """English plurals are not the rank word with the suit S: `kings` is not K♠."""
+    for typed, rank in (("kings", "K"), ("queens", "Q"), ("tens", "10"), ("aces", "A"), ("sixes", "6"),
+                        ("two kings", "K")):
+        with pytest.raises(UserError) as exc:
+            parse_cards(typed)
+        assert "is a rank in the plural, not a card" in exc.value.message
+        assert f"e.g. {rank} {rank} for two" in exc.value.message
+    with pytest.raises(UserError, match="not a card"):
+        parse_card("ДАМАП")
+    # a rank word takes a suit word or a sign, and a rank letter a suit letter
+    assert parse_cards("KINGSPADES KING♠ ДП ДАМА king of spades") == ("KS", "KS", "QS", "Q", "KS")
+
+
+def test_estonian_suit_letters_against_their_rank() -> None:
+    """P pada (poti) and Ä ärtu, as Estonian bridge contracts write them; R is ruutu or risti."""
+    assert parse_cards("EP ÄP KÄ SÄ 10P ÄÄ") == ("QS", "AS", "KH", "JH", "10S", "AH")
+    for typed, rank in (("ÄR", "A"), ("ER", "Q"), ("10R", "10")):
+        with pytest.raises(UserError) as exc:
+            parse_cards(typed)
+        assert f"reads two ways, as {rank}♦ or as {rank}♣" in exc.value.message
+        assert "ruutu (diamonds) or risti (clubs)" in exc.value.message
+    with pytest.raises(UserError, match="'P' is a suit without its rank"):
+        parse_cards("E P")
