@@ -77,12 +77,12 @@ def validate(data: dict[str, Any], source: str) -> list[str]:
 
 
 def save_config(data: dict[str, Any], path: Path | None = None) -> Path:
+    """Write the config atomically, readable by its owner alone (0600): its `db` may hold a password."""
     import tomli_w  # start-up: only writing needs tomli_w (~1 ms)
-
 
     path = path or config_path()
     path.parent.mkdir(parents=True, exist_ok=True)
-    write_atomic(path, tomli_w.dumps(data))
+    write_atomic(path, tomli_w.dumps(data), mode=0o600)
     return path
 
 

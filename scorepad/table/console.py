@@ -12,7 +12,7 @@ from __future__ import annotations
 import contextlib
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Protocol, TextIO
 
@@ -141,9 +141,67 @@ class TerminalConsole:
             rl.remove_history_item(n - 1)  # type: ignore[attr-defined]
 
     def save_history(self) -> None:
-        if self._readline is not None and self._history is not None:
-            try:
-                self._history.parent.mkdir(parents=True, exist_ok=True)
-                self._readline.write_history_file(self._history)  # type: ignore[attr-defined]
-            except OSError:
-                pass
+        """Write the history file. GNU readline writes `NAME-PID.tmp` beside it and renames that over it:
+        a terminal closed meanwhile (SIGHUP) would leave the empty temporary file behind, so the hang-up
+        and termination signals wait until the write is done; temporary files of earlier sessions that
+        ended that way are removed."""
+        if self._readline is None or self._history is None:
+            return
+        history = self._history
+        try:
+            history.parent.mkdir(parents=True, exist_ok=True)
+            with _signals_held():
+                self._readline.write_history_file(history)  # type: ignore[attr-defined]
+        except OSError:
+            pass
+        remove_stale_temporaries(history)
+
+
+_HELD = ("SIGHUP", "SIGTERM")
+
+
+@contextlib.contextmanager
+def _signals_held() -> Iterator[None]:
+    """Hold the hang-up and termination signals for a moment (delivered after it, where the system can)."""
+    import signal  # start-up: only saving the history needs it
+
+    held = {getattr(signal, name) for name in _HELD if hasattr(signal, name)}
+    if not held or not hasattr(signal, "pthread_sigmask"):
+        yield
+        return
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, held)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, before)
+
+
+def remove_stale_temporaries(history: Path) -> None:
+    """Remove readline's `NAME-PID.tmp` files beside `history` whose process is gone."""
+    import glob  # start-up: only saving the history needs it
+
+    try:
+        leftovers = list(history.parent.glob(f"{glob.escape(history.name)}-*.tmp"))
+    except OSError:
+        return
+    for path in leftovers:
+        pid = path.name[len(history.name) + 1:-len(".tmp")]
+        if not pid.isdigit() or _alive(int(pid)):
+            continue
+        with contextlib.suppress(OSError):
+            path.unlink()
+
+
+def _alive(pid: int) -> bool:
+    """Whether a process `pid` is running (so its temporary file may still be being written)."""
+    if pid == os.getpid():
+        return False   # this process has finished writing
+    if os.name == "nt":
+        return True    # os.kill(pid, 0) would end the process there
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (OSError, ValueError, OverflowError):
+        return True   # not ours to ask about (or no way to ask): leave its file alone
+    return True

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
+import stat
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -63,6 +65,24 @@ def test_config_list_and_errors_never_show_the_password(cli: Callable[..., Run],
     r = cli("standings")  # nothing listens on port 1
     assert r.code == 1 and "cannot reach the club database 127.0.0.1:1/club" in r.err
     assert "hunter2" not in r.out + r.err and "Traceback" not in r.err
+
+
+@pytest.mark.skipif(os.name == "nt", reason="POSIX permission bits")
+def test_the_config_file_is_readable_by_its_owner_alone(cli: Callable[..., Run], tmp_path: Path,
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A config holding a URL with a password is written 0600, even over one that was 0644, whatever the umask."""
+    path = tmp_path / "config.toml"
+    monkeypatch.setenv("SCOREPAD_CONFIG", str(path))
+    old = os.umask(0o022)
+    try:
+        assert cli("config", "set", "db", "postgresql://ann:hunter2@db.example/club").code == 0
+        assert stat.S_IMODE(path.stat().st_mode) == 0o600
+        path.chmod(0o644)
+        assert cli("config", "set", "language", "et").code == 0
+        assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    finally:
+        os.umask(old)
+    assert "hunter2" in path.read_text(encoding="utf-8") and not list(tmp_path.glob(".scorepad-*"))
 
 
 @pytest.mark.parametrize("url", [
