@@ -31,7 +31,7 @@ from scorepad.rules.sections.score import read_scores
 from scorepad.rules.sections.state import read_state, state_tables
 from scorepad.rules.sections.tables import read_tables
 from scorepad.rules.sections.variants import apply_variant, check_variants, variant_description, variant_names
-from scorepad.rules.source import MAX_NESTING, MAX_VALUES, depth_and_size, oversized, parse_toml
+from scorepad.rules.source import MAX_NESTING, MAX_VALUES, control_characters, depth_and_size, oversized, parse_toml
 
 
 def load_text(text: str, source: str, variant: str | None = None, pinned: bool = False,
@@ -94,6 +94,9 @@ def build(data: dict[str, Any], base: dict[str, Any], text: str, source: str,
     `played`: the text of games already played (see load_text)."""
     p = Problems(source)
     check_limits(data, p)
+    if not played:   # a game's pinned text was checked when the game began (and is shown through safe output)
+        for where, message in control_characters(base, ""):
+            p.add(where, message)
     check_top(data, p)
     game = read_game(data, p)
     description = game.description

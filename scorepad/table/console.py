@@ -52,10 +52,12 @@ def paint(text: str, style: str, on: bool) -> str:
 
 def emit(text: str, err: bool = False) -> None:
     """Print a line that may carry colour codes. Everything printed passes through scorepad.text.output's
-    terminal-safe streams, which would show the codes as text: so the text is made safe first and the
-    coloured line is written to the terminal itself (only ever when colour is wanted, on a terminal)."""
+    terminal-safe streams, which would show the codes as text: so the caller makes the text safe before it
+    paints it, and the coloured line is written to the terminal itself. Only then: where colour is not
+    wanted (not a terminal, NO_COLOR) the line goes through the safe stream, which shows any escape
+    sequence in it (a ruleset's label, say) as text."""
     stream = sys.stderr if err else sys.stdout
-    if "\033[" not in text:
+    if "\033[" not in text or not colour_wanted(stream):
         print(text, file=stream, flush=True)
         return
     real = sys.__stderr__ if err else sys.__stdout__
@@ -70,7 +72,7 @@ def colour_lines(text: str, stream: TextIO) -> str:
     """Colour a hand's output for a terminal: events, the winner; unchanged when colour is not wanted.
     The text is made terminal-safe before the colour codes go in (see `emit`)."""
     if not colour_wanted(stream):
-        return text
+        return terminal_safe(text)
 
     # the first words of "Finished: ..." and "Hand N" in the language they are printed in
     finished = _("Finished: a draw between {names}").split(":")[0] + ":"
