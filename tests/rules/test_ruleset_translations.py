@@ -122,8 +122,9 @@ def required(data: dict[str, Any]) -> dict[tuple[str, ...], Any]:
         for key in ("name", "description"):
             if key in variant:
                 need[("variants", vid, key)] = variant[key]
-        if variant.get("notes"):
-            need[("variants", vid, "notes")] = variant["notes"]
+        notes = variant.get("notes") or variant.get("game", {}).get("notes")   # a variant's notes: [variants.X.game]
+        if notes:
+            need[("variants", vid, "notes")] = notes
         if variant.get("display", {}).get("info"):
             need[("variants", vid, "info")] = variant["display"]["info"]
         if "description" in variant.get("end", {}):
