@@ -250,6 +250,10 @@ class _Reader:
             return _("the {suit} cards in {cards}").format(suit=args[1], cards=args[0])
         if fn == "value" and len(args) == 1:
             return _("the card points of {cards}").format(cards=args[0])
+        if fn == "subsets" and len(args) == 1:
+            return _("every combination of {values}").format(values=args[0])
+        if fn == "combinations" and len(args) == 2:
+            return _("every group of {k} of {values}").format(k=args[1], values=args[0])
         if fn == "has" and len(args) == 2:
             return _("whether {cards} hold {card}").format(cards=args[0], card=args[1])
         if self.vocab is not None:
