@@ -205,7 +205,7 @@ def _call_kind(name: str) -> str:
         return "number"
     if name in ("has", "any", "all"):
         return "bool"
-    return "list" if name == "sorted" else "word"
+    return "list" if name in ("sorted", "subsets", "combinations") else "word"
 
 
 def _entry_kind(node: ast.Subscript, vocab: Vocabulary, seen: frozenset[str]) -> str:
