@@ -28,7 +28,7 @@ _PYTHON_KIND = {"array": list, "object": dict}
 
 class DamagedRow(StoreError):
     """A stored row that scorepad did not write as it is (exit 1): the game and hand it belongs to,
-    and what is wrong with it, so the club's owner can find it."""
+    and what is wrong with it, so the club's owner can find it (`problems`: that alone, for `verify`)."""
 
 
 def first_dealer_problem(seat: object, players: int) -> str | None:
@@ -65,8 +65,8 @@ def where(game_id: int, hand: int | None = None) -> str:
 def damaged(place: str, what: str) -> DamagedRow:
     """The error a reader gives for a row it cannot use: which row, what is wrong, what to do."""
     return DamagedRow(_("{where}: {problem}; the row was not written by scorepad (`scorepad verify` lists every "
-                        "such row, to be repaired or deleted in the database)").format(
-                            where=place, problem=what))
+                        "such row, to be repaired or deleted in the database)").format(where=place, problem=what),
+                      [_("{where}: {problem}").format(where=place, problem=what)])
 
 
 def _read(text: Any, name: str, kind: str) -> tuple[Any, str | None]:

@@ -398,7 +398,7 @@ class Store:
                 except DamagedRow as exc:
                     if damaged is None:
                         raise
-                    damaged.append(exc.message)
+                    damaged.append(exc.problems[0])
         return out
 
     def seasons(self) -> list[str]:
