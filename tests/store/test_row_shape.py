@@ -205,7 +205,7 @@ def test_an_older_database_with_a_malformed_row_migrates_and_the_row_is_named(sp
     store.close()
 
 
-def test_a_scorer_cannot_insert_a_malformed_row(club: Club, cli: Callable[..., Run]) -> None:
+def test_a_scorer_cannot_insert_a_malformed_row(club: Club, cli: Callable[..., Run], tmp_path: Path) -> None:
     """What the scorer of the report did: a row INSERTed by hand, which broke everyone's backup."""
     import psycopg
 
@@ -216,5 +216,5 @@ def test_a_scorer_cannot_insert_a_malformed_row(club: Club, cli: Callable[..., R
                 " 99 FROM games WHERE id = 1"):
         with psycopg.connect(club.url["scorer"], autocommit=True) as con, pytest.raises(psycopg.errors.CheckViolation):
             con.execute(sql)
-    assert cli("--db", club.url["reader"], "backup", "club.json").code == 0
+    assert cli("--db", club.url["reader"], "backup", str(tmp_path / "club.json")).code == 0
     assert cli("--db", club.url["reader"], "verify").code == 0
