@@ -35,8 +35,8 @@ def first_dealer_problem(seat: object, players: int) -> str | None:
     """The rule of a game's first dealer: one of its seats, 0 to players - 1. Why `seat` breaks it, or None."""
     if type(seat) is int and 0 <= seat < players:
         return None
-    return ngettext("its first dealer is seat {seat}, but it has {n} player (seat 0)",
-                    "its first dealer is seat {seat}, but it has {n} players (seats 0-{last})",
+    return ngettext("seat {seat}, but there is {n} player (seats 0-{last})",
+                    "seat {seat}, but there are {n} players (seats 0-{last})",
                     players).format(seat=seat, n=players, last=players - 1)
 
 
@@ -52,7 +52,8 @@ def game_problem(players: Any, sides: Any, options: Any, first_dealer: object) -
         return _("its sides are not named sides of its players' seats")
     if not isinstance(options, dict):
         return _("its options are not a table")
-    return first_dealer_problem(first_dealer, len(players))
+    said = first_dealer_problem(first_dealer, len(players))
+    return None if said is None else _("its first dealer: {problem}").format(problem=said)
 
 
 def where(game_id: int, hand: int | None = None) -> str:

@@ -233,7 +233,7 @@ class Store:
                     first_dealer: int = 0) -> int:
         problem = first_dealer_problem(first_dealer, len(players))
         if problem is not None:   # the schema refuses it too; said here in the player's words
-            raise UserError(_("the game cannot start: {problem}").format(problem=problem))
+            raise UserError(_("the game cannot start: its first dealer: {problem}").format(problem=problem))
         with self.write() as db:
             if self.pin_ruleset(db, ruleset_id, ruleset_text, ruleset_source) != ruleset_hash:
                 raise StoreError(_("the ruleset hash {ruleset_hash} is not the hash of its text").format(

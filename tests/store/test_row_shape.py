@@ -107,7 +107,7 @@ def test_a_game_is_never_written_with_a_first_dealer_out_of_range(spec: str) -> 
 
     store = open_store(spec)
     rs = load("thousand")
-    with pytest.raises(UserError, match="first dealer is seat 3, but it has 3 players"):
+    with pytest.raises(UserError, match="first dealer: seat 3, but there are 3 players"):
         store.create_game(ruleset_id=rs.id, ruleset_hash=rs.hash, ruleset_text=rs.text, ruleset_source="x",
                           variant=None, name=None, season=None, players=["a", "b", "c"],
                           sides=[{"name": p, "members": [k]} for k, p in enumerate("abc")], options={},
@@ -148,11 +148,11 @@ def test_a_first_dealer_out_of_range_is_reported_and_never_copied(acli: Callable
     without_the_checks(anydb)
     run(anydb, "UPDATE games SET first_dealer = 99")
     r = acli("verify")
-    assert r.code == 1 and "game 1: its first dealer is seat 99, but it has 3 players (seats 0-2)" in r.out, r.out
+    assert r.code == 1 and "game 1: its first dealer: seat 99, but there are 3 players (seats 0-2)" in r.out, r.out
     r = acli("db", "copy", anydb, str(tmp_path / "copied.db"))
-    assert r.code == 2 and "game 1: its first dealer is seat 99" in r.err, r.err
+    assert r.code == 2 and "game 1: its first dealer: seat 99" in r.err, r.err
     r = acli("backup", str(tmp_path / "b.json"))
-    assert r.code == 1 and "game 1: its first dealer is seat 99" in r.err, r.err
+    assert r.code == 1 and "game 1: its first dealer: seat 99" in r.err, r.err
 
 
 def schema_6_database(spec: str, rows: list[str]) -> None:
@@ -191,7 +191,7 @@ def test_an_older_database_with_a_malformed_row_migrates_and_the_row_is_named(sp
     store = open_store(spec)   # schema 7: the row stored before stays, and is named
     damaged: list[str] = []
     assert store.games(damaged=damaged) == []
-    assert damaged == ["game 1: its first dealer is seat 99, but it has 3 players (seats 0-2)"]
+    assert damaged == ["game 1: its first dealer: seat 99, but there are 3 players (seats 0-2)"]
     store.close()
     assert "first_dealer" in refused(spec, "UPDATE games SET first_dealer = 3")
     run(spec, "UPDATE games SET first_dealer = 2")   # a repair by hand is taken
