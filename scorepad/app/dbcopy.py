@@ -172,11 +172,11 @@ def _refuse_damaged(source: str, table: str, cols: list[str], batch: list[tuple[
         place = where(abs(gid), hand) if isinstance(gid, int) else str(gid)
         said = next((p for c, kind in kinds.items() if (p := column_problem(row[at[c]], c, kind))), None)
         if said is None and table == "games":
-            said = game_problem(*(json.loads(row[at[c]]) for c in ("players", "sides", "options")),
-                                row[at["first_dealer"]] if "first_dealer" in at else 0)
+            players, sides, options = (json.loads(row[at[c]]) for c in ("players", "sides", "options"))
+            said = game_problem(players, sides, options, row[at["first_dealer"]] if "first_dealer" in at else 0)
         if said is None and table == "hands":
             try:
-                hand_values(gid, hand, tuple(row[at[c]] for c in kinds))
+                hand_values(gid, int(row[at["n"]]), tuple(row[at[c]] for c in kinds))
             except DamagedRow as exc:
                 raise UserError(_("{source}: {problem}; db copy copies only rows scorepad wrote (`scorepad verify` "
                                   "on the source lists them)").format(source=mask(source), problem=exc.problems[0])

@@ -181,7 +181,7 @@ def _verify_game(row: GameRow, hands: list[StoredHand], retype: bool = False) ->
                 problems.append(_("game {id}: hand {n}: the stored values are not a JSON table").format(
                     id=row.id, n=n))
                 return problems
-            said = column_problem(typed, "typed", "array")   # what no replay reads, but an export writes
+            said = None if retype else column_problem(typed, "typed", "array")   # an export writes it
             if said is not None:
                 problems.append(_("{where}: {problem}").format(where=where(row.id, n), problem=said))
                 return problems

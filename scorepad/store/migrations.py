@@ -146,8 +146,9 @@ def _server_checks(db: sqlite3.Connection) -> None:
                    "BEGIN RETURN json_typeof(t::json) = kind; EXCEPTION WHEN others THEN RETURN false; END $$")
     checks = {f"{table}_{name}_json": (table, f"{JSON_IS}({name}, '{kind}')")
               for table, columns in JSON_COLUMNS.items() for name, kind in columns}
+    # unreadable players are their own CHECK's refusal (that name says the column)
     checks["games_first_dealer_seat"] = ("games", (f"CASE WHEN {JSON_IS}(players, 'array') THEN first_dealer >= 0"
-                                                   " AND first_dealer < json_array_length(players::json) ELSE true END"))   # players: their own CHECK
+                                                   " AND first_dealer < json_array_length(players::json) ELSE true END"))
     present = {name for (name,) in db.execute(
         "SELECT conname FROM pg_constraint WHERE connamespace = current_schema()::regnamespace AND contype = 'c'")}
     for name, (table, check) in checks.items():

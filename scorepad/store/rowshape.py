@@ -10,6 +10,7 @@ instead of failing on it.
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from typing import Any
 
 from scorepad.errors import StoreError
@@ -93,7 +94,7 @@ def decoded(text: Any, name: str, kind: str, place: str) -> Any:
     return value
 
 
-def hand_values(game_id: int, n: int, texts: tuple[Any, ...]) -> list[Any]:
+def hand_values(game_id: int, n: int, texts: Sequence[Any]) -> list[Any]:
     """A stored hand's typed, hand, points, breakdown, events and state, decoded and of the shape
     scoring writes (a list of texts, a table, a number per side, ...); DamagedRow naming the hand."""
     values = [decoded(text, name, kind, where(game_id, n)) for text, (name, kind) in zip(

@@ -418,7 +418,7 @@ class Store:
         rows = self.db.execute(
             "SELECT n, typed, hand, points, breakdown, events, state, created FROM hands"
             " WHERE game_id = ? AND status = 'active' ORDER BY n", (game_id,)).fetchall()
-        return [HandRow(n, *hand_values(game_id, n, texts), c) for n, *texts, c in rows]
+        return [self._hand_row(game_id, n, texts, c) for n, *texts, c in rows]
 
     def replay_hands(self, game_id: int) -> list[tuple[int, dict[str, Any], dict[str, Any]]]:
         """(n, hand, state after it) of each active hand, in order: what a replay reads, and only that
@@ -568,7 +568,13 @@ class Store:
         if row is None:
             return None
         n, *texts, c = row
-        return HandRow(n, *hand_values(game_id, n, texts), c)
+        return self._hand_row(game_id, n, texts, c)
+
+    @staticmethod
+    def _hand_row(game_id: int, n: int, texts: Sequence[Any], created: str) -> HandRow:
+        """A stored hand, its columns decoded and of their shape (DamagedRow, naming it, when not)."""
+        typed, hand, points, breakdown, events, state = hand_values(game_id, n, texts)
+        return HandRow(n, typed, hand, points, breakdown, events, state, created)
 
     def lock_game(self, db: sqlite3.Connection, game_id: int) -> None:
         """Inside a write: hold the game until the commit. BEGIN IMMEDIATE already holds the whole file."""
