@@ -37,7 +37,8 @@ from scorepad.store import libpq
 from scorepad.store.libpq import PgError
 from scorepad.store.migrations import MIGRATIONS, SCHEMA_VERSION, known_columns
 from scorepad.store.protocol import mask, url_password
-from scorepad.store.sqlite import GameRow, HandRow, Store, dumps, state_problem, text_hash
+from scorepad.store.rowshape import decoded, state_problem, where
+from scorepad.store.sqlite import GameRow, HandRow, Store, dumps, text_hash
 
 if TYPE_CHECKING:
     from scorepad.store.protocol import StoreProtocol
@@ -481,7 +482,7 @@ class PgStore(Store):
             gid, count, typed = self._bid
             self._bid = None
             if gid == game_id and count == self.conn.count:
-                return list(json.loads(typed)) if typed is not None else None
+                return list(decoded(typed, "bid", "array", where(game_id))) if typed is not None else None
         return super().pending_bid(game_id)
 
     # ------------------------------------------------------------------ locking
