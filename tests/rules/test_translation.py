@@ -230,7 +230,7 @@ def test_a_display_word_read_from_a_table_is_translated() -> None:
 
     rs = load("king")
     game = make_game(translate(rs, "ru"), ["a", "b", "c", "d"])
-    assert next_hand_info(game, initial_state(game))["раздача"] == "не брать взяток"
+    assert next_hand_info(game, initial_state(game))["раздача"] == "взятки"
     game = make_game(rs, ["a", "b", "c", "d"])
     assert next_hand_info(game, initial_state(game))["deal"] == "tricks"
     text = (bundled_dir() / "king.toml").read_text(encoding="utf-8") + '\n[translations.de.display_words]\n"7" = "x"\n'
