@@ -25,7 +25,7 @@ RULESETS = Path(__file__).parents[2] / "rulesets"
 SCENARIOS = Path(__file__).parents[1] / "scenarios"
 
 RUSSIAN_TEXT = {"piquet", "pinochle", "pitch", "pope-joan", "two-hands-down", "thirty-one-lives", "pra",
-                "ace-clears", "propushchenka", "old-maid"}
+                "ace-clears", "propushchenka", "old-maid", "durak", "king"}
 
 
 def source_languages(ruleset_id: str) -> list[str]:
