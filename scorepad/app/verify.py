@@ -192,16 +192,9 @@ def _verify_game(row: GameRow, hands: list[StoredHand], retype: bool = False) ->
                     named = True
             result = apply_hand(game, state, hand)
             if not named:
-                replayed = hand_row(n, [], hand, result, "-")
-                differ = [key for key, text in zip(_COMPARED, stored, strict=True)
-                          if not same_as_stored(getattr(replayed, key), text)]
-                if differ:
-                    said = next((p for key, text in zip(_COMPARED, stored, strict=True) if key in differ
-                                 and (p := column_problem(text, key, dict(JSON_COLUMNS["hands"])[key]))), None)
-                    problems.append(_("{where}: {problem}").format(where=where(row.id, n), problem=said)
-                                    if said is not None else
-                                    _("game {id}: hand {n} does not replay to its stored {values}").format(
-                                        id=row.id, n=n, values=", ".join(differ)))
+                wrong = _replays_differ(row.id, n, hand, result, stored)
+                if wrong is not None:
+                    problems.append(wrong)
                     named = True
             state = result.state
         if row.state.get("finished") and not state["finished"]:
@@ -215,6 +208,21 @@ def _verify_game(row: GameRow, hands: list[StoredHand], retype: bool = False) ->
     except ScorepadError as exc:
         problems.append(_("game {id}: cannot be replayed: {message}").format(id=row.id, message=shown(exc.message)))
     return problems
+
+
+def _replays_differ(gid: int, n: int, hand: dict[str, Any], result: Any, stored: Sequence[str]) -> str | None:
+    """What differs between hand n as stored and as replayed (a damaged column named as such); None: nothing."""
+    replayed = hand_row(n, [], hand, result, "-")
+    differ = [key for key, text in zip(_COMPARED, stored, strict=True)
+              if not same_as_stored(getattr(replayed, key), text)]
+    if not differ:
+        return None
+    said = next((p for key, text in zip(_COMPARED, stored, strict=True) if key in differ
+                 and (p := column_problem(text, key, dict(JSON_COLUMNS["hands"])[key]))), None)
+    if said is not None:
+        return _("{where}: {problem}").format(where=where(gid, n), problem=said)
+    return _("game {id}: hand {n} does not replay to its stored {values}").format(
+        id=gid, n=n, values=", ".join(differ))
 
 
 def _retyped(game: Game, state: Any, typed_text: str, hand_text: str, gid: int, n: int) -> str | None:

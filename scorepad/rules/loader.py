@@ -99,10 +99,7 @@ def build(data: dict[str, Any], base: dict[str, Any], text: str, source: str,
             p.add(where, message)
     check_top(data, p)
     game = read_game(data, p)
-    description = game.description
-    extra = variant_description(base, variant)
-    if extra is not None:
-        description = f"{description}\n{extra}".strip()
+    description = _description(game.description, base, variant)
     players = read_players(data, p)
     deck, card_values = read_cards(data, p)
     options = read_options(data, p)
@@ -143,9 +140,20 @@ def build(data: dict[str, Any], base: dict[str, Any], text: str, source: str,
         sheet_below=display.sheet_below,
         next_dealer=next_dealer, text=text, source=source, data=data,
         unchecked_translations=base if translations_later and "translations" in base else None)
+    _check_built(ruleset, p)
+    return ruleset
+
+
+def _description(own: str, base: dict[str, Any], variant: str | None) -> str:
+    """The game's description, with the variant's own beneath it."""
+    extra = variant_description(base, variant)
+    return f"{own}\n{extra}".strip() if extra is not None else own
+
+
+def _check_built(ruleset: Ruleset, p: Problems) -> None:
+    """What can be checked only on the whole ruleset: the cost of its formulas, the kinds of its bounds."""
     for key, message in cost_problems(ruleset):  # formulas that could make a hand take too long
         p.add(key, message)
     for key, message in bound_problems(ruleset):  # a number field's bounds that are not numbers
         p.add(key, message)
     p.fail_if_any()
-    return ruleset
