@@ -20,11 +20,20 @@ def format_value(value: Any) -> str:
 def _format_one(value: Any) -> str:
     if isinstance(value, bool):
         return "yes" if value else "no"
-    if isinstance(value, float) and value.is_integer():
-        return str(int(value))
+    if isinstance(value, float):
+        return decimal_text(value)
     if value is None:
         return "-"
     return str(value)
+
+
+def decimal_text(value: float) -> str:
+    """A number as a person reads it: whole when it is whole, else at most two decimals (a third of a
+    whist is 0.33, not 0.3333333333333333; exact values stay in the stored hands and in JSON)."""
+    if value != value or value in (float("inf"), float("-inf")):
+        return str(value)
+    text = f"{value:.2f}".rstrip("0").rstrip(".")
+    return "0" if text in ("-0", "") else text
 
 
 def _format_into(value: Any, out: list[str], left: list[int], depth: int = 0) -> None:

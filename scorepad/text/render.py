@@ -6,6 +6,7 @@ import unicodedata
 from typing import Any
 
 from scorepad.locale import N_, _, ngettext, shown
+from scorepad.rules.values import decimal_text
 from scorepad.rules.values import format_value as plain_value
 
 STATUS = {"playing": N_("playing"), "won": N_("won"), "lost": N_("lost"), "out": N_("out"), "drawn": N_("draw")}
@@ -50,9 +51,11 @@ def simple_table(rows: list[list[str]], headers: list[str], numparse: bool = Tru
 
 
 def num(value: Any) -> str:
-    if isinstance(value, float) and value.is_integer():
-        value = int(value)
-    if isinstance(value, (int, float)) and not isinstance(value, bool):
+    """Points with their sign (+5, -60, +5.33): a fraction at most two decimals, as format_value shows it."""
+    if isinstance(value, float):
+        text = decimal_text(value)
+        return text if text == "0" or text.startswith("-") or "n" in text else "+" + text
+    if isinstance(value, int) and not isinstance(value, bool):
         return f"{value:+}" if value else "0"
     return format_value(value)
 
