@@ -20,7 +20,7 @@ from scorepad.app.redo import redo
 from scorepad.engine import handcode
 from scorepad.engine.assignments import assignment_words
 from scorepad.errors import ScorepadError, UserError
-from scorepad.locale import _, current, shown
+from scorepad.locale import N_, Said, _, current, shown
 from scorepad.store import GameRow, Store
 from scorepad.table import answers
 from scorepad.table.console import Console
@@ -229,9 +229,13 @@ class Session:
                                  value=self.row.hands + 1, value2=' '.join(typed)), "good")
             return
         before = self.store.hands(row.id)
-        self.row, n = play.undo(self.store, row.id, row.version)   # the game as shown: a repeat never undoes two
-        was = " ".join(before[-1].typed) if before else ""
-        self.console.say(_("Hand {n} removed ({was}); redo puts it back.").format(n=n, was=was), "good")
+        undone = play.undo(self.store, row.id, row.version)   # the game as shown: a repeat never undoes two
+        self.row = undone.row
+        if undone.finish:
+            self.console.say(_("The finish is taken back; the game goes on at hand {n}.").format(n=undone.n + 1), "good")
+        else:
+            was = " ".join(before[-1].typed) if before else ""
+            self.console.say(_("Hand {n} removed ({was}); redo puts it back.").format(n=undone.n, was=was), "good")
         for line in compact_standings(play.standings(self.row, lang=current())):
             self.console.say(line)
 
@@ -256,6 +260,21 @@ class Session:
 
     def cmd_finish(self, args: Sequence[str]) -> None:
         row = self.need_game()
+        if row.state["finished"]:
+            raise UserError(Said(N_("this game has already ended")))   # before asking, as `finish` refuses it
+        choices = ("yes", "no")
+        while True:   # ending a game is asked, not done by a word typed in passing; Enter keeps playing
+            try:
+                answer = answers.read(self.console.ask(answers.question(_("Finish the game now?"), choices, "no"),
+                                                       answers.candidates(choices)), choices, "no")
+            except (EOFError, KeyboardInterrupt):
+                self.console.say("")
+                answer = "no"
+            if answer is not None:
+                break
+        if answer == "no":
+            self.console.say(_('The game goes on; nothing was stored.'), "dim")
+            return
         self.row, result = play.finish(self.store, row.id, expect=row.version)
         for side, pts, items in zip(self.row.sides, result.points, result.breakdown, strict=False):
             if items:

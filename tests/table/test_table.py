@@ -472,6 +472,34 @@ def test_a_hand_typed_elsewhere_meanwhile_is_shown_and_checked(env: dict[str, st
     assert standings(env)["hands"] == 2
 
 
+def test_finish_in_play_is_asked_and_undo_takes_back_only_the_finish(env: dict[str, str]) -> None:
+    assert run(env, "new", "spades", "ann", "bob", "cat", "dan").returncode == 0
+    assert run(env, "hand", "bid=4,3,3,3", "tricks=5,3,3,2").returncode == 0
+    child = spawn(env, "play")
+    child.expect_exact("hand 2> ")
+    child.sendline("finish")
+    child.expect_exact("Finish the game now? [y/N] ")
+    child.sendline("")                                    # Enter: the game goes on
+    child.expect("The game goes on; nothing was stored")
+    child.expect_exact("hand 2> ")
+    assert standings(env)["finished"] is False
+    child.sendline("finish")
+    child.expect_exact("Finish the game now? [y/N] ")
+    child.sendline("y")
+    child.expect(r"The game is over: ann\+cat won")
+    child.expect_exact("Rematch? [Y/n] ")
+    child.sendline("n")
+    child.expect_exact("(over)> ")
+    child.sendline("undo")
+    child.expect_exact("The finish is taken back; the game goes on at hand 2.")
+    child.expect_exact("hand 2> ")
+    child.sendline("quit")
+    assert finish(child) == 0
+    data = standings(env)
+    assert data["hands"] == 1 and data["finished"] is False and scores(env) == [71, -60]
+    assert run(env, "verify").returncode == 0
+
+
 def test_edit_without_values_asks_with_the_old_ones(env: dict[str, str]) -> None:
     assert run(env, "new", "spades", "ann", "bob", "cat", "dan").returncode == 0
     assert run(env, "hand", "bid=4,3,3,3", "tricks=5,3,3,2").returncode == 0
