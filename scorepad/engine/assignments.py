@@ -58,6 +58,9 @@ class RawHand:
     # the same values as the language shown names them (`даня.взятки=5`); `worked_out` keeps the
     # ruleset's ids (`даня.tricks=5`), which the prompt matches and JSON shows
     worked_out_shown: list[str] = field(default_factory=list)
+    # of those, the values a row left out and its total gives (`tricks=5,3,3` for four): shown as read
+    # and asked to be confirmed, since a row short by one may as well be a value forgotten
+    rest_of_total: list[str] = field(default_factory=list)
 
 
 def field_range(game: Game, fdef: FieldDef, state: State | None = None,
@@ -1048,7 +1051,7 @@ def type_hand(game: Game, raw: RawHand, active: Sequence[bool], state: State | N
         worked.field(fname, active)
     if worked.problems:
         raise HandError(worked.problems[0], worked.problems)
-    raw.worked_out, raw.worked_out_shown = worked.lines, worked.shown
+    raw.worked_out, raw.worked_out_shown, raw.rest_of_total = worked.lines, worked.shown, worked.rest
     return hand, _missing(game, worked, active, only)
 
 
@@ -1099,6 +1102,7 @@ class _WorkedOut:
         self.known = {name: list(mask) for name, mask in typed.items()}
         self.lines: list[str] = []            # `who.name=value` of each value worked out, by the field's id
         self.shown: list[str] = []            # the same as the language shown names the field and value
+        self.rest: list[str] = []             # of `shown`, the values a total gave
         self.skipped: set[str] = set()
         self.problems: list[str] = []
         self._disagreements: set[frozenset[str]] = set()
@@ -1183,6 +1187,7 @@ class _WorkedOut:
         gap = next(i for i, v in enumerate(values) if v is None and act[i])
         self.known[fdef.name][gap] = True
         self._worked(fdef, names[gap], filled[gap])
+        self.rest.append(self.shown[-1])
         return filled
 
     def _worked(self, fdef: FieldDef, who: str, value: Any) -> None:

@@ -723,6 +723,9 @@ class HandPrompt:
         applying = {name for name, fdef in self.rs.fields.items() if self.applies(fdef)}
         for line in summary_lines(self.game, outcome.hand, applying):
             self.console.say(f"  {line}")
+        if outcome.raw.rest_of_total:   # a row typed short by one: whose value its total gave
+            self.console.say("  " + _("worked out, the rest of the total: {values}").format(
+                values=", ".join(outcome.raw.rest_of_total)), "event")
         for k, side in enumerate(self.game.sides):
             why = ", ".join(f"{line.label} {num(line.points)}" for line in outcome.result.breakdown[k]) or _("nothing")
             self.console.say(f"  = {side.name}: {num(outcome.result.points[k])} ({why})")

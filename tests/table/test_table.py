@@ -472,6 +472,22 @@ def test_a_hand_typed_elsewhere_meanwhile_is_shown_and_checked(env: dict[str, st
     assert standings(env)["hands"] == 2
 
 
+def test_a_row_short_by_one_in_play_says_whose_value_was_worked_out_and_asks(env: dict[str, str]) -> None:
+    assert run(env, "new", "spades", "ann", "bob", "cat", "dan").returncode == 0
+    child = spawn(env, "play")
+    child.expect_exact("hand 1> ")
+    child.sendline("bid=4,3,3,3 tricks=5,3,3")           # dan's tricks left out
+    child.expect_exact("worked out, the rest of the total: dan.tricks=2")
+    child.expect_exact("Record? [Y/n/e] ")
+    assert standings(env)["hands"] == 0                   # nothing stored before the answer
+    child.sendline("y")
+    child.expect("Hand 1 recorded")
+    child.expect_exact("hand 2> ")
+    child.sendline("quit")
+    assert finish(child) == 0
+    assert scores(env) == [71, -60]
+
+
 def test_finish_in_play_is_asked_and_undo_takes_back_only_the_finish(env: dict[str, str]) -> None:
     assert run(env, "new", "spades", "ann", "bob", "cat", "dan").returncode == 0
     assert run(env, "hand", "bid=4,3,3,3", "tricks=5,3,3,2").returncode == 0
