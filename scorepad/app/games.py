@@ -524,6 +524,15 @@ def edit(store: Store, game_id: int | str | None, n: int, args: Sequence[str],
     return store.game(row.id), new_rows
 
 
+def scored_hand(store: Store, row: GameRow, n: int, lang: str | None = None) -> Recorded:
+    """Hand n of the game as it scores now, its breakdown and events in `lang` (what `play` shows of a
+    hand it edited, as it shows a hand it recorded)."""
+    game = game_of(row, lang)
+    hands = store.hands(row.id)
+    state = hands[n - 2].state if n > 1 else initial_state(game)
+    return Recorded(row, game, n, apply_hand(game, state, hands[n - 1].hand))
+
+
 def edit_said(n: int, rows: Sequence[HandRow]) -> str:
     """What an edit did, in one sentence: hand n changed and how many later hands were re-scored, or
     that every value was as it was."""

@@ -255,6 +255,9 @@ class Session:
 
             self.row, rows = edit_interactively(self.store, row.id, n, self.console)
         self.console.say(play.edit_said(n, rows), "good" if rows else "")
+        if rows:   # the edited hand's new breakdown, as after a hand is recorded, then the totals
+            for line in hand_lines(play.hand_json(play.scored_hand(self.store, self.row, n, current())))[1:]:
+                self.console.say(line, "event" if line.startswith("  * ") else "")
         for line in compact_standings(play.standings(self.row, lang=current())):
             self.console.say(line)
 

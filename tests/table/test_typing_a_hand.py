@@ -135,3 +135,12 @@ def test_a_complete_line_in_play_is_stored_without_a_question(store: Store) -> N
     Session(store, console, None).run()
     assert not [q for q in console.questions if q.startswith("Record?")]
     assert store.game(None).hands == 1
+
+
+def test_edit_in_play_shows_the_edited_hand_s_new_breakdown(store: Store) -> None:
+    play.new_game(store, "spades", ["ann", "bob", "cat", "dan"])
+    console = Script(["bid=4,3,3,3 tricks=5,3,3,2", "bid=4,3,3,3 tricks=5,3,3,2", "edit 1 bid=5,3,3,3", "quit"])
+    Session(store, console, None).run()
+    after = console.said[console.said.index("Hand 1 changed; 1 later hand re-scored."):]
+    # ann+cat now bid 8 and took 8: 80, no bag; bob+dan bid 6 and took 5: set
+    assert after[1:3] == ["  ann+cat: +80  (contract +80)", "  bob+dan: -60  (contract -60)"]
