@@ -2,8 +2,8 @@
 
 It shows the standings and who deals, then waits at a prompt: Enter types the next hand field by
 field, a line of assignments (`bid=4,3,3,3 tricks=5,3,3,2`) records it at once, and the commands
-bid, undo, redo, edit N, sheet, standings, rules, finish, rematch, use GAME, new, help and quit
-do what their command-line namesakes do. After each hand: the breakdown and a compact standings.
+bid, undo, redo, edit N, sheet, standings, rules, log, finish, rematch, use GAME, new, help and quit
+(or the language's words for them, commands.py) do what their command-line namesakes do. After each hand: the breakdown and a compact standings.
 Every command reads the game afresh and writes in one short transaction, so nothing is held while
 the table talks; a hand typed in another terminal meanwhile is shown before the next prompt.
 """
@@ -26,9 +26,11 @@ from scorepad.table import answers
 from scorepad.table.console import Console
 from scorepad.table.edits import edit_interactively
 from scorepad.table.entry import enter_bid, enter_hand, show_changes
-from scorepad.table.prompt import PLAY_COMMANDS, Cancelled
+from scorepad.table import commands
+from scorepad.table.prompt import Cancelled
 from scorepad.text.describe import details, details_text
-from scorepad.text.render import compact_standings, hand_lines, num, sheet_text, standings_text
+from scorepad.text.local_time import local_stamp
+from scorepad.text.render import audit_text, compact_standings, hand_lines, num, sheet_text, standings_text
 
 
 class Session:
@@ -86,7 +88,7 @@ class Session:
         return _("hand {n}> ").format(n=self.row.hands + 1)
 
     def candidates(self) -> list[str]:
-        out = list(PLAY_COMMANDS)
+        out = commands.words(current())
         if self.row is not None:
             game = play.game_of(self.row, current())
             out += [f"{name}=" for name in game.ruleset.fields]
@@ -125,14 +127,15 @@ class Session:
             self.hand(assignment_words(line))   # `cards=QS 10H/-/A 7` as on the command line, quoted
             return None
         rest = words[1:]
-        if head in ("quit", "exit", "q"):
+        name = commands.command(head, current())   # `undo`, or the language's word: `отмена`, `tagasi`
+        if name == "quit":
             return "quit"
-        if head in ("help", "?", "h"):
+        if name == "help":
             self.console.say(_('Enter: type the next hand field by field.  FIELD=VALUE ...: the whole hand on one line.'))
-            for text in map(_, PLAY_COMMANDS.values()):
+            for text in commands.help_lines(current()):
                 self.console.say(f"  {text}")
             return None
-        handler = getattr(self, f"cmd_{head}", None)
+        handler = getattr(self, f"cmd_{name}", None) if name is not None else None
         if handler is None:
             raise UserError(_("{value} is neither a command nor FIELD=VALUE (help lists the commands)").format(
                                 value=repr(words[0])))
@@ -202,6 +205,12 @@ class Session:
     def cmd_sheet(self, args: Sequence[str]) -> None:
         row = self.need_game()
         self.console.say(sheet_text(play.sheet(self.store, row, current())))
+
+    def cmd_log(self, args: Sequence[str]) -> None:
+        """The game's audit trail, as `scorepad log` prints it (its times in the local clock)."""
+        row = self.need_game()
+        entries = [{**e, "at": local_stamp(e["at"])} for e in self.store.audit(row.id)]
+        self.console.say(audit_text(entries))
 
     def cmd_rules(self, args: Sequence[str]) -> None:
 

@@ -488,6 +488,30 @@ def test_a_row_short_by_one_in_play_says_whose_value_was_worked_out_and_asks(env
     assert scores(env) == [71, -60]
 
 
+def test_play_takes_log_and_the_language_s_words(env: dict[str, str]) -> None:
+    assert run(env, "new", "spades", "ann", "bob", "cat", "dan").returncode == 0
+    assert run(env, "hand", "bid=4,3,3,3", "tricks=5,3,3,2").returncode == 0
+    assert run(env, "edit", "1", "bid=5,3,3,3").returncode == 0
+    child = spawn(env, "--lang", "ru", "play")
+    child.expect_exact("раздача 2> ")
+    child.sendline("помощь")
+    child.expect_exact("журнал (log)")
+    child.expect_exact("выход (quit)")
+    child.expect_exact("раздача 2> ")
+    child.sendline("журнал")
+    child.expect_exact("bid=4,3,3,3 → bid=5,3,3,3")
+    child.expect_exact("раздача 2> ")
+    child.sendline("log")
+    child.expect_exact("bid=4,3,3,3 → bid=5,3,3,3")
+    child.expect_exact("раздача 2> ")
+    child.sendline("отмена")
+    child.expect_exact("Раздача 1 удалена")
+    child.expect_exact("раздача 1> ")
+    child.sendline("выход")
+    assert finish(child) == 0
+    assert standings(env)["hands"] == 0
+
+
 def test_finish_in_play_is_asked_and_undo_takes_back_only_the_finish(env: dict[str, str]) -> None:
     assert run(env, "new", "spades", "ann", "bob", "cat", "dan").returncode == 0
     assert run(env, "hand", "bid=4,3,3,3", "tricks=5,3,3,2").returncode == 0
