@@ -3,7 +3,8 @@
 It shows the standings and who deals, then waits at a prompt: Enter types the next hand field by
 field, a line of assignments (`bid=4,3,3,3 tricks=5,3,3,2`) records it at once, and the commands
 bid, undo, redo, edit N, sheet, standings, rules, log, finish, rematch, use GAME, new, help and quit
-(or the language's words for them, commands.py) do what their command-line namesakes do. After each hand: the breakdown and a compact standings.
+(or the language's words for them, commands.py) do what their command-line namesakes do. After
+each hand: the breakdown and a compact standings.
 Every command reads the game afresh and writes in one short transaction, so nothing is held while
 the table talks; a hand typed in another terminal meanwhile is shown before the next prompt.
 """
@@ -22,11 +23,10 @@ from scorepad.engine.assignments import assignment_words
 from scorepad.errors import ScorepadError, UserError
 from scorepad.locale import N_, Said, _, current, shown
 from scorepad.store import GameRow, Store
-from scorepad.table import answers
+from scorepad.table import answers, commands
 from scorepad.table.console import Console
 from scorepad.table.edits import edit_interactively
 from scorepad.table.entry import enter_bid, enter_hand, show_changes
-from scorepad.table import commands
 from scorepad.table.prompt import Cancelled
 from scorepad.text.describe import details, details_text
 from scorepad.text.local_time import local_stamp
