@@ -119,22 +119,16 @@ def test_a_second_bid_replaces_the_first_and_says_so(cli: Callable[..., Run]) ->
 
 
 def test_a_row_short_by_one_in_play_is_shown_and_asked(store: Store) -> None:
-    """`tricks=5,3,3` for four players: dan's 2 follows from the total; shown as worked out, and asked."""
+    """`tricks=5,3,3` for four players: dan's 2 follows from the total; shown as worked out, and asked
+    ("n" throws it away); a complete line after it is stored at once, as before."""
     play.new_game(store, "spades", ["ann", "bob", "cat", "dan"])
-    console = Script(["bid=4,3,3,3 tricks=5,3,3", "n", "bid=4,3,3,3 tricks=5,3,3", "y", "quit"])
+    console = Script(["bid=4,3,3,3 tricks=5,3,3", "n", "bid=4,3,3,3 tricks=5,3,3", "y",
+                      "bid=4,3,3,3 tricks=5,3,3,2", "quit"])
     Session(store, console, None).run()
     assert [q for q in console.questions if q.startswith("Record?")] == ["Record? [Y/n/e] "] * 2
     assert console.said.count("  worked out, the rest of the total: dan.tricks=2") == 2
     hands = store.hands(store.game(None).id)
-    assert len(hands) == 1 and hands[0].hand["tricks"] == [5, 3, 3, 2]
-
-
-def test_a_complete_line_in_play_is_stored_without_a_question(store: Store) -> None:
-    play.new_game(store, "spades", ["ann", "bob", "cat", "dan"])
-    console = Script(["bid=4,3,3,3 tricks=5,3,3,2", "quit"])
-    Session(store, console, None).run()
-    assert not [q for q in console.questions if q.startswith("Record?")]
-    assert store.game(None).hands == 1
+    assert [h.hand["tricks"] for h in hands] == [[5, 3, 3, 2], [5, 3, 3, 2]]
 
 
 def test_edit_in_play_shows_the_edited_hand_s_new_breakdown(store: Store) -> None:
