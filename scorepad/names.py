@@ -32,6 +32,25 @@ def unsafe_char(ch: str) -> bool:
     return category in ("Cc", "Zl", "Zp", "Cs")
 
 
+def not_utf8(value: str) -> bool:
+    """Whether `value` carries bytes that are not UTF-8: Python keeps those of the command line and the
+    environment as lone surrogates, which no database, TOML file or PostgreSQL connection can hold."""
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        return True
+    return False
+
+
+def utf8_text(value: str, what: str) -> str:
+    """`value`, or a sentence saying that `what` (an option, a setting) holds bytes that are not UTF-8."""
+    if not_utf8(value):
+        shown = value.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+        raise UserError(_("{what} holds bytes that are not UTF-8 text ({value}); type it again in UTF-8").format(
+                            what=what, value=shown))
+    return value
+
+
 # What check_name is told it checks, as the callers say it; translated where the sentence is made.
 WHAT = (N_("a player name"), N_("a team name"), N_("a game name"), N_("a season name"))
 

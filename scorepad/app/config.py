@@ -14,6 +14,7 @@ from typing import Any
 from scorepad import userdirs
 from scorepad.errors import UserError
 from scorepad.locale import _
+from scorepad.names import utf8_text
 from scorepad.text.output import write_atomic
 from scorepad.userdirs import user_dir
 
@@ -77,17 +78,19 @@ def validate(data: dict[str, Any], source: str) -> list[str]:
 
 
 def save_config(data: dict[str, Any], path: Path | None = None) -> Path:
+    """Write the config atomically, readable by its owner alone (0600): its `db` may hold a password."""
     import tomli_w  # start-up: only writing needs tomli_w (~1 ms)
-
 
     path = path or config_path()
     path.parent.mkdir(parents=True, exist_ok=True)
-    write_atomic(path, tomli_w.dumps(data))
+    write_atomic(path, tomli_w.dumps(data), mode=0o600)
     return path
 
 
 def set_value(data: dict[str, Any], key: str, value: str) -> dict[str, Any]:
     """`db`, `rules_dirs` (os.pathsep-separated), `language`, `alias.SHORT`, or `GAME.OPTION`."""
+    utf8_text(key, _("the config key"))
+    utf8_text(value, key)   # the file is UTF-8 text
     out = {k: (dict(v) if isinstance(v, dict) else v) for k, v in data.items()}
     if key == "db":
         out["db"] = value

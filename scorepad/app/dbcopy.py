@@ -11,6 +11,8 @@ and the target's export must equal the file, again before the commit.
 
 from __future__ import annotations
 
+import json
+import sqlite3
 from collections.abc import Iterator
 from itertools import zip_longest
 from pathlib import Path
@@ -25,6 +27,7 @@ from scorepad.store import Store
 from scorepad.store.choice import open_store
 from scorepad.store.migrations import SCHEMA_VERSION, TABLES
 from scorepad.store.protocol import is_server, mask
+from scorepad.store.rowshape import JSON_COLUMNS, DamagedRow, column_problem, game_problem, hand_values, where
 
 SKIP = {"scorepad_schema", "sqlite_sequence"}  # each store's own bookkeeping
 # tables whose first column tells their rows apart: read a batch at a time, from where the last stopped
@@ -147,8 +150,14 @@ def _copy(src: Store, dst: Store, source: str, target: str) -> Copied:
             put = ["key", "value"] if table == "meta" else cols
             counts[table] = 0
             for batch in batches(src, table, cols):
+                if table == "games":   # a few rows: each checked (the rule of a first dealer, the JSON columns)
+                    _refuse_damaged(source, table, cols, batch)
                 if batch:
-                    dst.insert_rows(db, table, put, batch)
+                    try:
+                        dst.insert_rows(db, table, put, batch)
+                    except (StoreError, sqlite3.IntegrityError):
+                        _refuse_damaged(source, table, cols, batch)   # the target's schema refused a row: which
+                        raise
                 counts[table] += len(batch)
             if is_pg(dst) and "id" in cols:
                 db.execute(f"SELECT setval(pg_get_serial_sequence('{table}', 'id'), "
@@ -162,6 +171,35 @@ def _copy(src: Store, dst: Store, source: str, target: str) -> Copied:
         dst.set_meta("current_game", current)
     return Copied(counts, _("Copied {what} from {source} to {target}; both sides are equal.").format(
                       what=_summary(counts), source=mask(source), target=mask(target)))
+
+
+def _refuse_damaged(source: str, table: str, cols: list[str], batch: list[tuple[Any, ...]]) -> None:
+    """Refuse (exit 2) a source row that scorepad did not write as it is, by game and hand, before or
+    when the target's schema refuses it: a copy holds only rows every reader and `import` can read."""
+    kinds = dict(JSON_COLUMNS.get(table, ()))
+    at = {c: k for k, c in enumerate(cols)}
+    if not kinds or not {"game_id", "id"} & set(at) or not set(kinds) <= set(at):
+        return
+    for row in batch:
+        gid = row[at["id"]] if table == "games" else row[at["game_id"]]
+        hand = row[at["n"]] if table == "hands" else row[at["hand_n"]] if table == "audit" else None
+        place = where(abs(gid), hand) if isinstance(gid, int) else str(gid)
+        said = next((p for c, kind in kinds.items() if (p := column_problem(row[at[c]], c, kind))), None)
+        if said is None and table == "games":
+            players, sides, options = (json.loads(row[at[c]]) for c in ("players", "sides", "options"))
+            said = game_problem(players, sides, options, row[at["first_dealer"]] if "first_dealer" in at else 0)
+        if said is None and table == "hands":
+            try:
+                hand_values(gid, int(row[at["n"]]), tuple(row[at[c]] for c in kinds))
+            except DamagedRow as exc:
+                raise UserError(_("{source}: {problem}; db copy copies only rows scorepad wrote (`scorepad verify` "
+                                  "on the source lists them)").format(source=mask(source), problem=exc.problems[0])
+                                ) from None
+        if said is not None:
+            raise UserError(_("{source}: {problem}; db copy copies only rows scorepad wrote (`scorepad verify` "
+                              "on the source lists them)").format(source=mask(source),
+                                                                  problem=_("{where}: {problem}").format(
+                                                                      where=place, problem=said)))
 
 
 def compare(a: Store, b: Store) -> list[str]:

@@ -14,7 +14,7 @@ from functools import lru_cache
 from typing import Any
 
 import scorepad.rules.cards as cardlib
-from scorepad.app.answer_lost import CommitHeld, change_done, change_unknown, new_key
+from scorepad.app.answer_lost import CommitHeld, change_done, change_unknown, hand_unknown, key_written, new_key
 from scorepad.app.rows import abandon as abandon  # re-exported: the commands that need no engine import gamerows
 from scorepad.app.rows import current_season, game_title
 from scorepad.app.rows import delete as delete
@@ -255,8 +255,6 @@ def write_hand(store: Store, row: GameRow, game: Game, typed: Typed, *, lang: st
     game that moved is refused (StoreConflict). `key` (every front end gives one) makes the write
     idempotent, and lets a lost answer to the commit be asked about again before anything is offered
     again (scorepad.app.answer_lost)."""
-    from scorepad.app.answer_lost import hand_unknown, key_written
-
     key = key or new_key()
     held = CommitHeld()
     raw, hand, result = typed.raw, typed.hand, typed.result

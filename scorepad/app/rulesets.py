@@ -12,6 +12,7 @@ from typing import Any
 
 from scorepad.errors import RulesetError, ScorepadError, UserError
 from scorepad.locale import Said, _, current
+from scorepad.names import utf8_text
 from scorepad.record import field, mutable_record
 from scorepad.rules import bundled as rules_index
 from scorepad.rules.bundled import bundled_dir
@@ -53,6 +54,13 @@ def parse_opts(items: Sequence[str]) -> dict[str, str]:
     return out
 
 
+def _check_texts(texts: Mapping[str, Sequence[str]]) -> None:
+    """The texts a new ruleset file is written with: UTF-8, as the file is."""
+    for option, values in texts.items():
+        for value in values:
+            utf8_text(value, option)
+
+
 def derive(base: str, new_id: str, options: Mapping[str, str], name: str | None, aliases: Sequence[str],
            rules_dirs: Sequence[str], target_dir: Path, force: bool) -> Path:
     """Write `target_dir/NEW.toml`: only what differs from BASE, the base's id and the hash of its text."""
@@ -65,6 +73,7 @@ def derive(base: str, new_id: str, options: Mapping[str, str], name: str | None,
     from scorepad.rules.loader import load_text  # start-up: loader and compiler, not needed by `rules list`/`export`
 
     _check_id(new_id, "skid-505")
+    _check_texts({"--name": [name or ""], "--alias": list(aliases), "--opt": [f"{k}={v}" for k, v in options.items()]})
     if "variant" in options:
         raise UserError(_('a derived ruleset changes options; start it with GAME:VARIANT instead of --opt variant='))
     path = target_dir / f"{new_id}.toml"
@@ -131,6 +140,7 @@ def write_starter(new_id: str, name: str | None, rules_dirs: Sequence[str], targ
     from scorepad.rules.starter import SCENARIO, STARTER  # start-up: only `rules new` needs it
 
     _check_id(new_id, "my-game")
+    _check_texts({"--name": [name or ""]})
     path = target_dir / f"{new_id}.toml"
     scenario = target_dir / f"{new_id}.scenario.toml"
     _check_found(path, new_id, rules_dirs)

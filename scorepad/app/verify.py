@@ -19,6 +19,7 @@ from scorepad.locale import _, shown
 from scorepad.rules.translations import check_translations
 from scorepad.store import GameRow, Store
 from scorepad.store.choice import open_store
+from scorepad.store.rowshape import JSON_COLUMNS, DamagedRow, column_problem, hand_values, where
 from scorepad.store.sqlite import gc_paused, loads
 
 READ_GAMES = 100  # games whose hands are read in one statement
@@ -41,7 +42,8 @@ def verify(store: Store, workers: int | None = None, retype: bool = False) -> li
     problems = [_("ruleset {id}: the text pinned as {hash} is not the text with that hash (the database was altered; "
                   "starting a new {id} game pins the real text)").format(id=rid, hash=rhash)
                 for rhash, rid in store.misfiled_rulesets()]
-    rows = store.games()
+    rows = store.games(damaged=problems)   # a game whose row is damaged is named, and not replayed
+    problems += _damaged_rows(store)
     total = sum(r.hands for r in rows)
     if workers is None:
         workers = (os.cpu_count() or 1) if total > PARALLEL_HANDS else 1
@@ -129,6 +131,29 @@ def _active_hands(store: Store, ids: list[int]) -> dict[int, list[StoredHand]]:
     return out
 
 
+def _damaged_rows(store: Store) -> list[str]:
+    """The rows that no replay reads, not of the shape scorepad writes (an export would refuse them):
+    hands undone or replaced, audit entries, bids written down. One line each, by game and hand."""
+    out = []
+    kinds = dict(JSON_COLUMNS["hands"])
+    for gid, n, *texts in store.db.execute(
+            "SELECT game_id, n, typed, hand, points, breakdown, events, state FROM hands WHERE status <> 'active'"
+            " ORDER BY game_id, n"):
+        try:
+            hand_values(gid, n, tuple(texts))
+        except DamagedRow as exc:
+            out.append(exc.problems[0])
+    for gid, hand_n, detail in store.db.execute("SELECT game_id, hand_n, detail FROM audit ORDER BY id"):
+        said = column_problem(detail, "detail", "object")
+        if said is not None:
+            out.append(_("{where}: {problem} (in its audit trail)").format(where=where(abs(gid), hand_n), problem=said))
+    for gid, typed in store.db.execute("SELECT game_id, typed FROM pending_bids ORDER BY game_id"):
+        said = column_problem(typed, "bid", kinds["typed"])
+        if said is not None:
+            out.append(_("{where}: {problem}").format(where=where(gid), problem=said))
+    return out
+
+
 def _verify_game(row: GameRow, hands: list[StoredHand], retype: bool = False) -> list[str]:
     problems = []
     if row.damaged is not None:
@@ -156,6 +181,10 @@ def _verify_game(row: GameRow, hands: list[StoredHand], retype: bool = False) ->
                 problems.append(_("game {id}: hand {n}: the stored values are not a JSON table").format(
                     id=row.id, n=n))
                 return problems
+            said = None if retype else column_problem(typed, "typed", "array")   # an export writes it
+            if said is not None:
+                problems.append(_("{where}: {problem}").format(where=where(row.id, n), problem=said))
+                return problems
             if retype and not named:
                 wrong = _retyped(game, state, typed, hand_text, row.id, n)
                 if wrong is not None:
@@ -167,8 +196,12 @@ def _verify_game(row: GameRow, hands: list[StoredHand], retype: bool = False) ->
                 differ = [key for key, text in zip(_COMPARED, stored, strict=True)
                           if not same_as_stored(getattr(replayed, key), text)]
                 if differ:
-                    problems.append(_("game {id}: hand {n} does not replay to its stored {values}").format(
-                        id=row.id, n=n, values=", ".join(differ)))
+                    said = next((p for key, text in zip(_COMPARED, stored, strict=True) if key in differ
+                                 and (p := column_problem(text, key, dict(JSON_COLUMNS["hands"])[key]))), None)
+                    problems.append(_("{where}: {problem}").format(where=where(row.id, n), problem=said)
+                                    if said is not None else
+                                    _("game {id}: hand {n} does not replay to its stored {values}").format(
+                                        id=row.id, n=n, values=", ".join(differ)))
                     named = True
             state = result.state
         if row.state.get("finished") and not state["finished"]:

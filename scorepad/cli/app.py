@@ -664,7 +664,8 @@ def verify(typed: bool = typer.Option(False, "--typed", help="also type every ha
     problems = verification.verify(store, retype=typed)
     for p in problems:
         typer.echo(p)
-    n = len(store.games())
+    damaged: list[str] = []
+    n = len(store.games(damaged=damaged)) + len(damaged)
     if problems:
         typer.echo(_("{n} problem(s) in {n2} games.").format(n=len(problems), n2=n))
         raise SystemExit(1)

@@ -173,7 +173,10 @@ def aborted() -> NoReturn:
 
 
 def internal(exc: Exception) -> NoReturn:
-    """The unexpected: one sentence (the caller re-raises instead when SCOREPAD_DEBUG is set)."""
+    """The unexpected: one sentence (the caller re-raises instead when SCOREPAD_DEBUG is set). Bytes that are
+    not UTF-8 in a value typed (kept by Python as lone surrogates) are the person's input, wherever they end."""
+    if isinstance(exc, UnicodeEncodeError) and "surrogates" in str(exc.reason):
+        fail(UserError(_("a value typed holds bytes that are not UTF-8 text; type it again in UTF-8")))
     echo(_("internal error: {name}: {exc} (set SCOREPAD_DEBUG=1 for details)").format(
              name=type(exc).__name__, exc=exc), err=True)
     raise SystemExit(1) from None
@@ -196,6 +199,10 @@ def hand(assignments: Sequence[str] | None, game: str | None, expect: int | None
     from scorepad.text.render import hand_short_text
 
     shown_in = lang(as_json)   # first: with --json, the errors in English too
+    if key is not None:
+        from scorepad.names import utf8_text
+
+        utf8_text(key, "--key")
     if key is not None and not 1 <= len(key) <= 200:
         raise UserError(_("--key: write 1 to 200 characters, e.g. a UUID"))
     write_key = key or _new_key()   # every hand is written with a key: a lost answer is asked about again

@@ -109,7 +109,16 @@ def describe_field(game: Game, fdef: FieldDef, state: State | None = None) -> st
     elif fdef.type == "side":
         parts.append(_("a side: {names}").format(names=", ".join(s.name for s in game.sides)))
     elif fdef.type == "cards":
-        parts.append(_("cards like QS 10H A, or - for none"))
+        low, high = field_range(game, fdef, state)
+        if low is not None and low == high:
+            parts.append(ngettext("{n} card like QS or 10H", "{n} cards like QS 10H A", low).format(n=low))
+        elif low is not None or high is not None:
+            count = (f"{low}-{high}" if low is not None and high is not None else
+                     _("{low} or more").format(low=low) if low is not None else _("up to {high}").format(high=high))
+            parts.append(_("{count} cards like QS 10H A").format(count=count)
+                         + ("" if low else ", " + _("or - for none")))
+        else:
+            parts.append(_("cards like QS 10H A, or - for none"))
     elif fdef.type == "pattern":
         parts.append(fdef.help or _("see rules show"))
     elif fdef.type == "combos":
@@ -632,9 +641,14 @@ def _side(game: Game, fdef: FieldDef, raw: str, label: str, state: State | None)
 
 def _cards(game: Game, fdef: FieldDef, raw: str, label: str, state: State | None) -> tuple[list[str], None]:
     try:
-        return list(cardlib.parse_cards(raw, game.ruleset.deck)), None
+        cards = list(cardlib.parse_cards(raw, game.ruleset.deck))
     except UserError as exc:
         raise UserError(f"{label}: {exc.message}") from None
+    low, high = field_range(game, fdef, state)   # a cards field's min and max count its cards
+    if (low is not None and len(cards) < low) or (high is not None and len(cards) > high):
+        raise UserError(_("{label} must be {legal}, not {n} cards ({raw})").format(
+            label=label, legal=describe_field(game, fdef, state), n=len(cards), raw=raw))
+    return cards, None
 
 
 def _combos(game: Game, fdef: FieldDef, raw: str, label: str, state: State | None) -> tuple[list[Any], None]:

@@ -776,8 +776,10 @@ def _score_lines(game: Game, scope: _Scope, state: State, new: State,
             stage.append((k, label, pts))
         if race is not None:
             stage = race.count(stage, item.label, "score" in item.to, new)
+        to_score = "score" in item.to  # a line to other counters only is no part of the hand's points
         for k, label, pts in stage:
-            points[k] += pts
+            if to_score:
+                points[k] += pts
             breakdown[k].append(Line(label, pts, item.to))
             side = new_sides[k]
             for counter in item.to:

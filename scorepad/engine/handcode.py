@@ -356,7 +356,8 @@ class _Writer:
                 self.emit(f"    stage = race.count(stage, {bind(item.label)}, {'score' in item.to}, new)")
                 self.emit("for k, label, pts in stage:")
                 self.depth += 1
-            self.emit("points[k] += pts")
+            if "score" in item.to:  # a line to other counters only is no part of the hand's points
+                self.emit("points[k] += pts")
             self.emit(f"BD[k].append(_TN(_LINE, (label, pts, {to})))  # Line(label, pts, to) without its __new__")
             self.emit("side = NS[k]")
             for counter in item.to:

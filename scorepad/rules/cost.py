@@ -11,13 +11,14 @@ by `rules check`, naming the costliest formula; the engine's budget enforces the
 from __future__ import annotations
 
 import ast
+import math
 from collections import ChainMap
 from collections.abc import Collection, Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from scorepad import record
 from scorepad.locale import N_, Grouped, Said
-from scorepad.rules.expr import BUILTINS, ITERATING, MAX_STEPS, Formula, _parts
+from scorepad.rules.expr import BUILTINS, ITERATING, MAX_STEPS, Formula, _parts, subset_steps
 
 if TYPE_CHECKING:
     from scorepad.rules.model import Ruleset
@@ -165,6 +166,8 @@ class _Estimator:
         first = sizes[0] if sizes else SCALAR
         if name == "if_":
             return _cap(cost), widest(sizes[1:])
+        if name in ("subsets", "combinations"):
+            return self.sublists(node, cost, first)
         if name in ITERATING or name not in BUILTINS:  # the ruleset's own (card) functions go through cards
             n = first[0]
             cost += n * max(1, n.bit_length()) if name == "sorted" else n
@@ -175,6 +178,20 @@ class _Estimator:
         if name == "get":
             return _cap(cost), widest([_item(first), *sizes[2:]])
         return _cap(cost), SCALAR
+
+    @staticmethod
+    def sublists(node: ast.Call, cost: int, first: Size) -> tuple[int, Size]:
+        """subsets(list) and combinations(list, k): one step per sub-list and per item in them (the
+        charge of expr._sublists); a k that is not written out is taken at its worst, n // 2."""
+        n = min(first[0], 64)   # 2**64 is past the cap already
+        if node.func.id == "subsets" or len(node.args) < 2:  # type: ignore[attr-defined]
+            count, steps = 1 << n, subset_steps(n)
+        else:
+            k_node = node.args[1]
+            k = k_node.value if isinstance(k_node, ast.Constant) and type(k_node.value) is int else n // 2
+            k = max(0, min(k, n))
+            count, steps = math.comb(n, k), subset_steps(n, k)
+        return _cap(cost + steps), (max(_cap(count), first[0], 1), _cap(1 + count * first[1]), first[2] + 1)
 
 
 Group = list[tuple[Formula, int, int]]  # formula, its steps, how many times it runs
@@ -334,7 +351,10 @@ class _Sizes:
         self.player: dict[str, Size] = {}
         self.side: dict[str, Size] = {}
         for fname, fdef in rs.fields.items():
-            value: Size = (deck, deck + 1, 1) if fdef.type == "cards" else SCALAR
+            most = deck   # a cards field holds at most its written-out max of cards, else the deck
+            if fdef.type == "cards" and fdef.max is not None and fdef.max.constant is not None:
+                most = max(0, min(deck, fdef.max.constant))
+            value: Size = (most, most + 1, 1) if fdef.type == "cards" else SCALAR
             if fdef.type in ("cards", "int", "number", "bool", "word", "player", "side", "pattern"):
                 for part in fdef.parts:
                     hand[f"{fname}_{part}"] = widest([value_size(v) for v in fdef.maps.get(part, {}).values()])

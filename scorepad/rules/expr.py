@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import ast
 import functools
+import itertools
 import math
 from collections.abc import Callable, Collection, Iterator, Mapping
 from contextlib import contextmanager
@@ -407,6 +408,44 @@ def _lookup(container: Any, key: Any) -> Any:
     raise TypeError(Said(N_("cannot look up an entry in {kind}"), kind=_kind(container)))
 
 
+def subset_steps(n: int, k: int | None = None) -> int:
+    """The steps subsets() (k None) or combinations() charges for a list of n items: one per sub-list
+    and one per item in it, the same count the static estimate (cost.py) uses."""
+    if k is None:
+        return (1 << n) + n * (1 << max(n - 1, 0))
+    return math.comb(n, k) * (1 + k)
+
+
+def _sublists(what: str, n: int, steps: int) -> None:
+    """Charge a function that builds sub-lists before it builds any: more than one hand's whole budget
+    is refused outright (also where no budget is active), so a list of 2000 items builds nothing."""
+    if steps > MAX_STEPS:
+        raise ValueError(Said(N_("{what} of a list of {n} items would take more steps than the {most} one hand "
+                                 "may take"), what=what, n=n, most=Grouped(MAX_STEPS)))
+    _charge(steps)
+
+
+def _subsets(values: Any) -> list[list[Any]]:
+    """Every sub-list of a list (2**n of them, the empty one first, each in the list's order): what
+    a count over any combination of cards needs (cribbage's fifteens). At most 12 items fit a hand."""
+    items = _seq(values)
+    n = len(items)
+    _sublists("subsets()", n, subset_steps(min(n, 64)))
+    return [[items[i] for i in range(n) if mask >> i & 1] for mask in range(1 << n)]
+
+
+def _combinations(values: Any, k: Any) -> list[list[Any]]:
+    """Every sub-list of k items of a list, in the list's order (pairs of cards: k = 2)."""
+    items = _seq(values)
+    size = _number(k)
+    if not isinstance(size, int) or size < 0:
+        raise ValueError(Said(N_("combinations() takes a whole number of items 0 or more, got {k}"), k=size))
+    if size > len(items):
+        return []
+    _sublists("combinations()", len(items), subset_steps(len(items), size))   # math.comb is exact and quick
+    return [list(c) for c in itertools.combinations(items, size)]
+
+
 BUILTINS: dict[str, Callable[..., Any]] = {
     "min": _minmax(min),
     "max": _minmax(max),
@@ -426,6 +465,8 @@ BUILTINS: dict[str, Callable[..., Any]] = {
     "int": lambda x: int(_number(x)),
     "get": _get,
     "if_": _if,
+    "subsets": _subsets,
+    "combinations": _combinations,
 }
 # the functions that go through the list they are given (one step per item); len() only counts
 ITERATING = frozenset({"min", "max", "sum", "len", "count", "any", "all", "sorted", "index"})

@@ -21,7 +21,7 @@ from scorepad.rules.sections.cards import read_cards
 from scorepad.rules.sections.check import read_checks
 from scorepad.rules.sections.display import read_display
 from scorepad.rules.sections.end import read_end
-from scorepad.rules.sections.fields import compile_patterns, field_tables, read_fields, total_check
+from scorepad.rules.sections.fields import bound_problems, compile_patterns, field_tables, read_fields, total_check
 from scorepad.rules.sections.game import read_game
 from scorepad.rules.sections.lets import let_tables, read_lets
 from scorepad.rules.sections.options import read_options
@@ -31,7 +31,7 @@ from scorepad.rules.sections.score import read_scores
 from scorepad.rules.sections.state import read_state, state_tables
 from scorepad.rules.sections.tables import read_tables
 from scorepad.rules.sections.variants import apply_variant, check_variants, variant_description, variant_names
-from scorepad.rules.source import MAX_NESTING, MAX_VALUES, depth_and_size, oversized, parse_toml
+from scorepad.rules.source import MAX_NESTING, MAX_VALUES, control_characters, depth_and_size, oversized, parse_toml
 
 
 def load_text(text: str, source: str, variant: str | None = None, pinned: bool = False,
@@ -94,6 +94,9 @@ def build(data: dict[str, Any], base: dict[str, Any], text: str, source: str,
     `played`: the text of games already played (see load_text)."""
     p = Problems(source)
     check_limits(data, p)
+    if not played:   # a game's pinned text was checked when the game began (and is shown through safe output)
+        for where, message in control_characters(base, ""):
+            p.add(where, message)
     check_top(data, p)
     game = read_game(data, p)
     description = game.description
@@ -141,6 +144,8 @@ def build(data: dict[str, Any], base: dict[str, Any], text: str, source: str,
         next_dealer=next_dealer, text=text, source=source, data=data,
         unchecked_translations=base if translations_later and "translations" in base else None)
     for key, message in cost_problems(ruleset):  # formulas that could make a hand take too long
+        p.add(key, message)
+    for key, message in bound_problems(ruleset):  # a number field's bounds that are not numbers
         p.add(key, message)
     p.fail_if_any()
     return ruleset

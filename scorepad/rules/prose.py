@@ -250,6 +250,8 @@ class _Reader:
             return _("the {suit} cards in {cards}").format(suit=args[1], cards=args[0])
         if fn == "value" and len(args) == 1:
             return _("the card points of {cards}").format(cards=args[0])
+        if fn in ("subsets", "combinations"):
+            return self.sublists(fn, args)
         if fn == "has" and len(args) == 2:
             return _("whether {cards} hold {card}").format(cards=args[0], card=args[1])
         if self.vocab is not None:
@@ -258,6 +260,14 @@ class _Reader:
             return _("{function} of {values}").format(function=_id_words(fn),
                                                       values=joined_words(N_("{left} and {right}"), args))
         return _id_words(fn)
+
+    def sublists(self, fn: str, args: list[str]) -> str:
+        """subsets(cards) and combinations(cards, k) in words."""
+        if fn == "subsets" and len(args) == 1:
+            return _("every combination of {values}").format(values=args[0])
+        if fn == "combinations" and len(args) == 2:
+            return _("every group of {k} of {values}").format(k=args[1], values=args[0])
+        return self.unworded()
 
     def binop(self, node: ast.BinOp) -> str:
         if type(node.op) not in _OPS:

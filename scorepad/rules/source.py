@@ -106,3 +106,38 @@ def oversized(value: Any, key: str) -> list[tuple[str, str]]:
         elif isinstance(item, str) and len(item) > MAX_TEXT:
             out.append((where, Said(N_("the text is longer than {most} characters"), most=MAX_TEXT)))
     return out
+
+
+def control_characters(value: Any, key: str) -> list[tuple[str, str]]:
+    """Texts (and keys: display labels are keys) holding a character that acts on a terminal: an escape
+    sequence, a bidi override, a line separator. A ruleset's texts are shown on terminals as names are;
+    refused here, so a shared ruleset cannot carry them. Line breaks and tabs are text (CR only before LF)."""
+    out: list[tuple[str, str]] = []
+    stack: list[tuple[Any, str]] = [(value, key)]
+    while stack and len(out) < 20:
+        item, where = stack.pop()
+        if isinstance(item, dict):
+            for k, v in item.items():
+                inner = f"{where}.{k}" if where else str(k)
+                bad = _first_control(str(k))
+                if bad is not None:
+                    out.append((inner, Said(N_("the name holds the control character U+{code}; a ruleset's texts are "
+                                               "shown on terminals"), code=f"{ord(bad):04X}")))
+                stack.append((v, inner))
+        elif isinstance(item, list):
+            stack.extend((v, f"{where}[{i}]") for i, v in enumerate(item))
+        elif isinstance(item, str):
+            bad = _first_control(item)
+            if bad is not None:
+                out.append((where, Said(N_("the text holds the control character U+{code}; a ruleset's texts are "
+                                           "shown on terminals"), code=f"{ord(bad):04X}")))
+    return sorted(out)
+
+
+def _first_control(text: str) -> str | None:
+    if text.isprintable():
+        return None
+    from scorepad.names import unsafe_char  # start-up: only a text that is not plainly printable needs it
+
+    text = text.replace("\r\n", "\n")
+    return next((ch for ch in text if ch not in "\n\t" and unsafe_char(ch)), None)

@@ -234,11 +234,14 @@ def _check_display(data: Mapping[str, Any], tr: Mapping[str, Any], key: str, out
 
 
 def _display_words(data: Mapping[str, Any]) -> set[str]:
-    """The words written in the ruleset's [display.side] and [display.next] formulas (`'neither'`): what
-    a translation's `display_words` may give in its language."""
+    """The words the ruleset's [display.side] and [display.next] formulas can show: written in them
+    (`'neither'`), or the words of a [tables] entry they read (King's `schedule[hand_no]`): what a
+    translation's `display_words` may give in its language."""
     words: set[str] = set()
     variants = data.get("variants", {})
     tables = [data, *(variants.values() if isinstance(variants, dict) else [])]
+    named = [t.get("tables", {}) for t in tables if isinstance(t, dict)]
+    ruleset_tables = {k: v for n in named if isinstance(n, dict) for k, v in n.items()}
     displays = [t.get("display", {}) for t in tables if isinstance(t, dict)]
     sources = [src for d in displays if isinstance(d, dict) for sub in ("side", "next")
                if isinstance(d.get(sub), dict) for src in d[sub].values() if isinstance(src, str)]
@@ -248,8 +251,23 @@ def _display_words(data: Mapping[str, Any]) -> set[str]:
                 tree = ast.parse(source, mode="eval")
             except (SyntaxError, ValueError, RecursionError, MemoryError):
                 continue   # the loader has said what is wrong with it
-            words |= {n.value for n in ast.walk(tree) if isinstance(n, ast.Constant) and isinstance(n.value, str)}
+            for node in ast.walk(tree):
+                if isinstance(node, ast.Constant) and isinstance(node.value, str):
+                    words.add(node.value)
+                elif isinstance(node, ast.Name) and node.id in ruleset_tables:
+                    words |= _table_words(ruleset_tables[node.id])
     return words
+
+
+def _table_words(value: Any) -> set[str]:
+    """The words held in a [tables] entry, at any depth (its values, not its keys)."""
+    if isinstance(value, str):
+        return {value}
+    if isinstance(value, dict):
+        return {w for v in value.values() for w in _table_words(v)}
+    if isinstance(value, list):
+        return {w for v in value for w in _table_words(v)}
+    return set()
 
 
 def _variant_data(data: Mapping[str, Any], vname: str, cache: dict[str, dict[str, Any]]) -> dict[str, Any]:

@@ -205,7 +205,7 @@ def _call_kind(name: str) -> str:
         return "number"
     if name in ("has", "any", "all"):
         return "bool"
-    return "list" if name == "sorted" else "word"
+    return "list" if name in ("sorted", "subsets", "combinations") else "word"
 
 
 def _entry_kind(node: ast.Subscript, vocab: Vocabulary, seen: frozenset[str]) -> str:
@@ -235,3 +235,46 @@ def _table_kind(table: Any) -> str:
 
 
 card_words = card_shown   # a card in the language's notation (scorepad.rules.cards owns the notation)
+
+
+def possible_kinds(node: ast.AST | None, vocab: Vocabulary) -> set[str]:
+    """Every kind a formula's value can have (number, bool, word, list, player, side), from its shape;
+    "?" where the shape does not tell (a ruleset's card function, `get`). Unlike `formula_kind`, which
+    names one kind for a sentence, this keeps every branch: `13 if hand_no > 1 else [1]` can be a list."""
+    if isinstance(node, ast.Constant):
+        return {value_kind(node.value)}
+    if isinstance(node, ast.Name):
+        known = (node.id in vocab.rs.fields or node.id in vocab.lets or node.id in vocab.counters
+                 or node.id in vocab.env or node.id in ENGINE_NAMES
+                 or node.id in ("seat", "side_no", "players", "sides", "members", "active")
+                 or node.id.startswith(("all_", "others_", "team_")))
+        return {vocab.kind(node.id)} if known else {"?"}
+    if isinstance(node, ast.Compare):
+        return {"bool"}
+    if isinstance(node, ast.BoolOp):   # `a or b` is a or b
+        return {"bool"}.union(*(possible_kinds(v, vocab) for v in node.values))
+    if isinstance(node, ast.UnaryOp):
+        return {"bool"} if isinstance(node.op, ast.Not) else {"number"}
+    if isinstance(node, ast.BinOp):   # [0] * 3 is a list, 'a' + 'b' a word
+        sides = possible_kinds(node.left, vocab) | possible_kinds(node.right, vocab)
+        return {"number"} | (sides & {"list", "word", "?"})
+    if isinstance(node, ast.IfExp):
+        return possible_kinds(node.body, vocab) | possible_kinds(node.orelse, vocab)
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+        name = node.func.id
+        if name == "if_" and len(node.args) == 3:
+            return possible_kinds(node.args[1], vocab) | possible_kinds(node.args[2], vocab)
+        if name in _NUMBER_CALLS or name in ("has", "any", "all", "sorted"):
+            return {_call_kind(name)}
+        return {"?"}
+    if isinstance(node, ast.Subscript):
+        root: ast.AST = node
+        while isinstance(root, ast.Subscript):
+            root = root.value
+        if isinstance(root, ast.Name) and (root.id in vocab.env or root.id in ("players", "sides")
+                                           or root.id.startswith(("all_", "others_", "team_"))):
+            return {_entry_kind(node, vocab, frozenset())}
+        return {"?"}
+    if isinstance(node, (ast.List, ast.Tuple, ast.ListComp, ast.GeneratorExp)):
+        return {"list"}
+    return {"?"}

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from scorepad.errors import UserError
 from scorepad.locale import _
+from scorepad.names import not_utf8
 from scorepad.store.protocol import EXTRA_HINT, is_server, mask
 from scorepad.store.sqlite import Store
 
@@ -14,6 +15,10 @@ def open_store(spec: str | None) -> Store:
     """The store `spec` names: a PostgreSQL server for a URL or connection string, else an SQLite file."""
     if is_server(spec):
         assert spec is not None
+        if not_utf8(spec):
+            raise UserError(_("{spec}: the database address holds bytes that are not UTF-8 text; type it again in "
+                              "UTF-8").format(spec=mask(spec.encode("utf-8", "surrogateescape")
+                                                        .decode("utf-8", "backslashreplace"))))
         from scorepad.store import libpq  # start-up: ctypes and libpq only for a server URL
 
         if libpq.library() is None:   # the extra `scorepad[postgres]` brings it (psycopg-binary's copy)

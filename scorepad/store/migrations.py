@@ -11,7 +11,9 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Callable, Sequence
 
-SCHEMA_VERSION = 6
+from scorepad.store.rowshape import JSON_COLUMNS
+
+SCHEMA_VERSION = 7
 
 
 def _v1(db: sqlite3.Connection) -> None:
@@ -100,7 +102,62 @@ def _has_column(db: sqlite3.Connection, table: str, column: str) -> bool:
                       " AND table_name = ? AND column_name = ?", (table, column)).fetchone() is not None
 
 
-MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [_v1, _v2, _v3, _v4, _v5, _v6]
+def _v7(db: sqlite3.Connection) -> None:
+    """Rows of the shape scorepad writes, whoever writes them (a club scorer may INSERT, an SQLite file
+    can be edited): each JSON column holds JSON of its kind (scorepad.store.rowshape.JSON_COLUMNS), and
+    a game's first dealer is one of its seats. Rows stored before are not checked here: the readers
+    name them, and `verify` lists them. Run again on a database that has them, it adds nothing."""
+    if isinstance(db, sqlite3.Connection):
+        _sqlite_checks(db)
+    else:
+        _server_checks(db)
+
+
+JSON_IS = "scorepad_json_is"   # PostgreSQL: the function the CHECKs call (text, kind) -> boolean
+
+
+def _sqlite_checks(db: sqlite3.Connection) -> None:
+    """SQLite adds a CHECK only by rebuilding a table (and games is referenced by other tables'
+    foreign keys, which cannot be switched off inside this transaction): triggers refuse instead."""
+    for table, columns in JSON_COLUMNS.items():
+        refusals = [f"SELECT RAISE(ABORT, 'scorepad: {table}.{name} must be a JSON {kind}') WHERE NOT "
+                    f"(CASE WHEN typeof(NEW.{name}) = 'text' AND json_valid(NEW.{name}) "
+                    f"THEN json_type(NEW.{name}) = '{kind}' ELSE 0 END);" for name, kind in columns]
+        if table == "games":
+            refusals.append("SELECT RAISE(ABORT, 'scorepad: games.first_dealer must be one of its seats') WHERE NOT "
+                            "(typeof(NEW.first_dealer) = 'integer' AND NEW.first_dealer >= 0 AND "
+                            "NEW.first_dealer < json_array_length(NEW.players));")
+        names = ", ".join([name for name, _ in columns] + (["first_dealer"] if table == "games" else []))
+        body = " ".join(refusals)
+        for when, of in (("INSERT", ""), ("UPDATE", f" OF {names}")):
+            db.execute(f"CREATE TRIGGER IF NOT EXISTS {table}_shape_{when.lower()} BEFORE {when}{of} ON {table}"
+                       f" FOR EACH ROW BEGIN {body} END")
+
+
+def _server_checks(db: sqlite3.Connection) -> None:
+    """PostgreSQL: a CHECK per column, NOT VALID (the rows already stored are not read again, so a
+    club with an old malformed row still migrates; `verify` names that row)."""
+    have = db.execute("SELECT 1 FROM pg_proc WHERE proname = ? AND pronamespace = current_schema()::regnamespace",
+                      (JSON_IS,)).fetchone()
+    if have is None:
+        # json, not jsonb: what the column holds must parse as JSON text (jsonb refuses the escape \u0000)
+        db.execute(f"CREATE FUNCTION {JSON_IS}(t text, kind text) RETURNS boolean LANGUAGE plpgsql IMMUTABLE"
+                   " STRICT PARALLEL SAFE SECURITY INVOKER SET search_path = pg_catalog, pg_temp AS $$\n"
+                   "BEGIN RETURN json_typeof(t::json) = kind; EXCEPTION WHEN others THEN RETURN false; END $$")
+    checks = {f"{table}_{name}_json": (table, f"{JSON_IS}({name}, '{kind}')")
+              for table, columns in JSON_COLUMNS.items() for name, kind in columns}
+    # unreadable players are their own CHECK's refusal (that name says the column)
+    checks["games_first_dealer_seat"] = ("games", (f"CASE WHEN {JSON_IS}(players, 'array') THEN first_dealer >= 0"
+                                                   " AND first_dealer < json_array_length(players::json) ELSE true END"))
+    present = {name for (name,) in db.execute(
+        "SELECT conname FROM pg_constraint WHERE connamespace = current_schema()::regnamespace AND contype = 'c'")}
+    for name, (table, check) in checks.items():
+        if name not in present:
+            db.execute(f"ALTER TABLE {table} ADD CONSTRAINT {name} CHECK ({check}) NOT VALID")
+
+
+
+MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [_v1, _v2, _v3, _v4, _v5, _v6, _v7]
 
 # The data tables the migrations above leave, parents first (the order foreign keys need), with their
 # columns. Code that must name a table or a column in SQL text (db copy, a batch insert) takes the

@@ -36,8 +36,9 @@ from scorepad.record import replace
 from scorepad.store import libpq
 from scorepad.store.libpq import PgError
 from scorepad.store.migrations import MIGRATIONS, SCHEMA_VERSION, known_columns
-from scorepad.store.protocol import mask
-from scorepad.store.sqlite import GameRow, HandRow, Store, dumps, state_problem, text_hash
+from scorepad.store.protocol import mask, url_password
+from scorepad.store.rowshape import decoded, state_problem, where
+from scorepad.store.sqlite import GameRow, HandRow, Store, dumps, text_hash
 
 if TYPE_CHECKING:
     from scorepad.store.protocol import StoreProtocol
@@ -74,6 +75,20 @@ def translate(sql: str, want_id: bool = True) -> tuple[str, bool]:
     if returning:
         out += " RETURNING id"
     return out, returning
+
+
+def misread(spec: str, parts: dict[str, str]) -> None:
+    """Refuse a URL whose password libpq would read otherwise than it is written: a raw `@`, `/` or
+    space in it makes libpq take part of the password for the host, the port or the database (and show
+    it in its messages); percent-encoded, the same password is read whole."""
+    written = url_password(spec)
+    if written is None or "?" in written:   # a `?` before the last @: that @ is in the query, not a password
+        return
+    from urllib.parse import unquote  # start-up: only a URL with a password needs it
+
+    if parts.get("password") != unquote(written):
+        raise UserError(_("{spec}: the password holds a character a URL carries percent-encoded: write @ as %40, "
+                          "/ as %2F, a space as %20").format(spec=mask(spec)))
 
 
 def where_of(spec: str) -> str:
@@ -306,9 +321,10 @@ class PgStore(Store):
     def __init__(self, spec: str) -> None:
         self.spec = spec
         try:
-            libpq.parse_conninfo(spec)
+            parts = libpq.parse_conninfo(spec)
         except PgError:
             raise UserError(_("{spec} is not a PostgreSQL URL or connection string").format(spec=mask(spec))) from None
+        misread(spec, parts)
         self.where = where_of(spec)
         self.path = Path(self.where)
         self.wal = False
@@ -466,7 +482,7 @@ class PgStore(Store):
             gid, count, typed = self._bid
             self._bid = None
             if gid == game_id and count == self.conn.count:
-                return list(json.loads(typed)) if typed is not None else None
+                return list(decoded(typed, "bid", "array", where(game_id))) if typed is not None else None
         return super().pending_bid(game_id)
 
     # ------------------------------------------------------------------ locking

@@ -49,7 +49,7 @@ if TYPE_CHECKING:  # the protocol is for the type checker: defining it at run ti
         def pin_ruleset(self, db: Any, ruleset_id: str, text: str, source: str) -> str: ...
         def misfiled_rulesets(self) -> list[tuple[str, str]]: ...
         def game(self, game_id: int | str | None) -> GameRow: ...
-        def games(self, season: str | None = None) -> list[GameRow]: ...
+        def games(self, season: str | None = None, damaged: list[str] | None = None) -> list[GameRow]: ...
         def game_ids_by_uid(self) -> dict[str, int]: ...
         def seasons(self) -> list[str]: ...
         def set_current(self, game_id: int | str) -> int: ...
@@ -74,7 +74,9 @@ if TYPE_CHECKING:  # the protocol is for the type checker: defining it at run ti
 
 # libpq connection-string keywords a `key=value` database spec may start with
 _CONNINFO_KEYS = ("service", "host", "hostaddr", "dbname", "user", "port", "passfile", "sslmode")
-_URL_PASSWORD = r"(postgres(?:ql)?://[^:/@\s]*:)([^@\s]*)(@)"
+# A URL's password runs from the colon after the user to the URL's last @: a password typed with a raw
+# `@`, `/` or space (not percent-encoded) is masked whole, never shown in part as the host or the path.
+_URL_PASSWORD = r"(postgres(?:ql)?://[^:/@?#\s]*:)(.*)(@[^@]*)$"
 _KEY_PASSWORD = r"(\bpassword\s*=\s*)('(?:[^'\\]|\\.)*'|[^\s&]+)"
 
 EXTRA_HINT = "pip install 'scorepad[postgres]'"
@@ -90,7 +92,14 @@ def is_server(spec: str | None) -> bool:
     return re.match(rf"({'|'.join(_CONNINFO_KEYS)})\s*=", text, re.IGNORECASE) is not None
 
 
+def url_password(spec: str) -> str | None:
+    """The password a PostgreSQL URL carries, as written (percent-encoded or not); None without one."""
+    found = re.search(_URL_PASSWORD, spec.strip(), flags=re.IGNORECASE)
+    return found.group(2) if found else None
+
+
 def mask(text: str) -> str:
-    """`text` with every password of a URL or connection string replaced by ***."""
-    text = re.sub(_URL_PASSWORD, r"\1***\3", text, flags=re.IGNORECASE)
+    """`text` (a database spec, or a line about one) with the password of its URL or connection string
+    replaced by ***: the one masking every message and listing that shows a database address uses."""
+    text = "\n".join(re.sub(_URL_PASSWORD, r"\1***\3", line, flags=re.IGNORECASE) for line in text.split("\n"))
     return re.sub(_KEY_PASSWORD, r"\1***", text, flags=re.IGNORECASE)

@@ -25,6 +25,16 @@ from scorepad.locale import _
 from scorepad.names import closest, did_you_mean, fold
 from scorepad.record import mutable_record
 from scorepad.store.migrations import MIGRATIONS, SCHEMA_VERSION, known_columns
+from scorepad.store.rowshape import (
+    DamagedRow,
+    decoded,
+    first_dealer_problem,
+    game_problem,
+    hand_values,
+    state_problem,
+    where,
+)
+from scorepad.store.rowshape import damaged as damaged_row
 from scorepad.userdirs import user_data_dir
 
 
@@ -97,24 +107,6 @@ class GameRow:
     abandoned: bool = False   # `scorepad abandon`: kept, but out of the season and closed to new hands
     damaged: str | None = None   # why the cached state was not of a state's shape (`verify` says it)
     first_dealer: int = 0   # the seat that deals the first hand (a rematch passes the deal on)
-
-
-def state_problem(state: Any, sides: int, hands: int) -> str | None:
-    """Why a cached game state has not the shape recording a hand writes; None when it has. (The
-    cache can be altered outside scorepad; what reads it must not fall over a missing key.)"""
-    if not isinstance(state, dict):
-        return "it is not a table"
-    if not isinstance(state.get("sides"), list) or len(state["sides"]) != sides:
-        return f"it has not one entry for each of the {sides} sides"
-    for side in state["sides"]:
-        if (not isinstance(side, dict) or not isinstance(side.get("status"), str)
-                or not isinstance(side.get("score"), int | float) or isinstance(side.get("score"), bool)):
-            return "a side has no score or status"
-    if not isinstance(state.get("game"), dict) or not isinstance(state.get("finished"), bool):
-        return "it has no game counters or no finished flag"
-    if state.get("hands") != hands:
-        return f"it counts {state.get('hands')!r} hands, the game has {hands}"
-    return None
 
 
 @mutable_record
@@ -239,6 +231,9 @@ class Store:
                     sides: list[dict[str, Any]], options: dict[str, Any], state: dict[str, Any],
                     uid: str | None = None, created: str | None = None, make_current: bool = True,
                     first_dealer: int = 0) -> int:
+        problem = first_dealer_problem(first_dealer, len(players))
+        if problem is not None:   # the schema refuses it too; said here in the player's words
+            raise UserError(_("the game cannot start: its first dealer: {problem}").format(problem=problem))
         with self.write() as db:
             if self.pin_ruleset(db, ruleset_id, ruleset_text, ruleset_source) != ruleset_hash:
                 raise StoreError(_("the ruleset hash {ruleset_hash} is not the hash of its text").format(
@@ -295,7 +290,13 @@ class Store:
         (gid, uid, rid, rhash, variant, name, season, players, sides, options, created, finished, hands,
          state, version, first_dealer, text, source, abandoned) = row
         text = self._texts.setdefault(rhash, text)  # one copy of each pinned text, however many games
-        sides_list = json.loads(sides)
+        place = where(gid)
+        players_list = decoded(players, "players", "array", place)
+        sides_list = decoded(sides, "sides", "array", place)
+        options_table = decoded(options, "options", "object", place)
+        problem = game_problem(players_list, sides_list, options_table, first_dealer)
+        if problem is not None:
+            raise damaged_row(place, problem)
         try:
             cached = json.loads(state)
         except ValueError:
@@ -303,8 +304,8 @@ class Store:
         damaged = state_problem(cached, len(sides_list), hands)
         if damaged is not None:
             cached = self._state_after_last_hand(gid, len(sides_list), hands)
-        return GameRow(gid, uid, rid, rhash, text, source, variant, name, season, json.loads(players),
-                       sides_list, json.loads(options), created, bool(finished), hands,
+        return GameRow(gid, uid, rid, rhash, text, source, variant, name, season, players_list,
+                       sides_list, options_table, created, bool(finished), hands,
                        cached, version, bool(abandoned), damaged, int(first_dealer))
 
     def _state_after_last_hand(self, game_id: int, sides: int, hands: int) -> dict[str, Any]:
@@ -375,7 +376,9 @@ class Store:
                   " EXISTS(SELECT 1 FROM audit a WHERE a.game_id = g.id AND a.action = 'abandon')"
                   " FROM games g")
 
-    def games(self, season: str | None = None) -> list[GameRow]:
+    def games(self, season: str | None = None, damaged: list[str] | None = None) -> list[GameRow]:
+        """Every game (of a season). A game whose row scorepad did not write as it is raises DamagedRow,
+        or, given a list `damaged`, is left out with its sentence added there (what `verify` reports)."""
         if season is None:
             rows = self.db.execute(self._GAMES_SQL + " ORDER BY g.id").fetchall()
         else:
@@ -385,8 +388,18 @@ class Store:
             found = self.db.execute("SELECT text, source FROM rulesets WHERE hash = ?", (rhash,)).fetchone()
             if found is not None:  # a game without its text is left out, as the join of `game` would
                 pinned[rhash] = (found[0], found[1])
+        out = []
         with gc_paused():
-            return [self._game_from_row((*r[:16], *pinned[r[3]], r[16])) for r in rows if r[3] in pinned]
+            for r in rows:
+                if r[3] not in pinned:
+                    continue
+                try:
+                    out.append(self._game_from_row((*r[:16], *pinned[r[3]], r[16])))
+                except DamagedRow as exc:
+                    if damaged is None:
+                        raise
+                    damaged.append(exc.problems[0])
+        return out
 
     def seasons(self) -> list[str]:
         """Every season some game belongs to."""
@@ -405,16 +418,24 @@ class Store:
         rows = self.db.execute(
             "SELECT n, typed, hand, points, breakdown, events, state, created FROM hands"
             " WHERE game_id = ? AND status = 'active' ORDER BY n", (game_id,)).fetchall()
-        return [HandRow(n, json.loads(t), json.loads(h), json.loads(p), json.loads(b), json.loads(e),
-                        json.loads(s), c) for n, t, h, p, b, e, s, c in rows]
+        return [self._hand_row(game_id, n, texts, c) for n, *texts, c in rows]
 
     def replay_hands(self, game_id: int) -> list[tuple[int, dict[str, Any], dict[str, Any]]]:
         """(n, hand, state after it) of each active hand, in order: what a replay reads, and only that
         (decoding the typed text, points, breakdown and events too was most of reading a game's hands)."""
         rows = self.db.execute("SELECT n, hand, state FROM hands WHERE game_id = ? AND status = 'active' ORDER BY n",
                                (game_id,)).fetchall()
-        loads = json.loads
-        return [(n, loads(h), loads(s)) for n, h, s in rows]
+        out = []
+        for n, h, s in rows:
+            try:
+                hand, state = json.loads(h), json.loads(s)
+            except (TypeError, ValueError, RecursionError):
+                hand = state = None
+            if type(hand) is not dict or type(state) is not dict:
+                place = where(game_id, n)
+                hand, state = decoded(h, "hand", "object", place), decoded(s, "state", "object", place)
+            out.append((n, hand, state))
+        return out
 
     @staticmethod
     def _claim(db: sqlite3.Connection, game_id: int, expected_version: int) -> None:
@@ -524,7 +545,7 @@ class Store:
     def pending_bid(self, game_id: int) -> list[str] | None:
         """The assignments of the bid written down for the coming hand, if any."""
         row = self.db.execute("SELECT typed FROM pending_bids WHERE game_id = ?", (game_id,)).fetchone()
-        return list(json.loads(row[0])) if row else None
+        return list(decoded(row[0], "bid", "array", where(game_id))) if row else None
 
     def set_pending_bid(self, game_id: int, expected_version: int, typed: list[str] | None) -> None:
         """Write down (or, with None, take back) the coming hand's bid; audited, one transaction."""
@@ -546,8 +567,14 @@ class Store:
             " WHERE game_id = ? AND status = 'undone' AND n = ? ORDER BY id DESC LIMIT 1", (game_id, n)).fetchone()
         if row is None:
             return None
-        n, t, h, p, b, e, s, c = row
-        return HandRow(n, json.loads(t), json.loads(h), json.loads(p), json.loads(b), json.loads(e), json.loads(s), c)
+        n, *texts, c = row
+        return self._hand_row(game_id, n, texts, c)
+
+    @staticmethod
+    def _hand_row(game_id: int, n: int, texts: Sequence[Any], created: str) -> HandRow:
+        """A stored hand, its columns decoded and of their shape (DamagedRow, naming it, when not)."""
+        typed, hand, points, breakdown, events, state = hand_values(game_id, n, texts)
+        return HandRow(n, typed, hand, points, breakdown, events, state, created)
 
     def lock_game(self, db: sqlite3.Connection, game_id: int) -> None:
         """Inside a write: hold the game until the commit. BEGIN IMMEDIATE already holds the whole file."""
@@ -569,7 +596,8 @@ class Store:
     def audit(self, game_id: int) -> list[dict[str, Any]]:
         rows = self.db.execute("SELECT at, action, hand_n, detail FROM audit WHERE game_id = ? ORDER BY id",
                                (game_id,)).fetchall()
-        return [{"at": a, "action": b, "hand": c, "detail": json.loads(d)} for a, b, c, d in rows]
+        return [{"at": a, "action": b, "hand": c, "detail": decoded(d, "detail", "object", where(abs(game_id), c))}
+                for a, b, c, d in rows]
 
     # ------------------------------------------------------------------ many rows at once (import, db copy)
     def insert_rows(self, db: sqlite3.Connection, table: str, columns: Sequence[str],

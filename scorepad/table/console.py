@@ -12,7 +12,7 @@ from __future__ import annotations
 import contextlib
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Protocol, TextIO
 
@@ -52,10 +52,12 @@ def paint(text: str, style: str, on: bool) -> str:
 
 def emit(text: str, err: bool = False) -> None:
     """Print a line that may carry colour codes. Everything printed passes through scorepad.text.output's
-    terminal-safe streams, which would show the codes as text: so the text is made safe first and the
-    coloured line is written to the terminal itself (only ever when colour is wanted, on a terminal)."""
+    terminal-safe streams, which would show the codes as text: so the caller makes the text safe before it
+    paints it, and the coloured line is written to the terminal itself. Only then: where colour is not
+    wanted (not a terminal, NO_COLOR) the line goes through the safe stream, which shows any escape
+    sequence in it (a ruleset's label, say) as text."""
     stream = sys.stderr if err else sys.stdout
-    if "\033[" not in text:
+    if "\033[" not in text or not colour_wanted(stream):
         print(text, file=stream, flush=True)
         return
     real = sys.__stderr__ if err else sys.__stdout__
@@ -70,7 +72,7 @@ def colour_lines(text: str, stream: TextIO) -> str:
     """Colour a hand's output for a terminal: events, the winner; unchanged when colour is not wanted.
     The text is made terminal-safe before the colour codes go in (see `emit`)."""
     if not colour_wanted(stream):
-        return text
+        return terminal_safe(text)
 
     # the first words of "Finished: ..." and "Hand N" in the language they are printed in
     finished = _("Finished: a draw between {names}").split(":")[0] + ":"
@@ -141,9 +143,67 @@ class TerminalConsole:
             rl.remove_history_item(n - 1)  # type: ignore[attr-defined]
 
     def save_history(self) -> None:
-        if self._readline is not None and self._history is not None:
-            try:
-                self._history.parent.mkdir(parents=True, exist_ok=True)
-                self._readline.write_history_file(self._history)  # type: ignore[attr-defined]
-            except OSError:
-                pass
+        """Write the history file. GNU readline writes `NAME-PID.tmp` beside it and renames that over it:
+        a terminal closed meanwhile (SIGHUP) would leave the empty temporary file behind, so the hang-up
+        and termination signals wait until the write is done; temporary files of earlier sessions that
+        ended that way are removed."""
+        if self._readline is None or self._history is None:
+            return
+        history = self._history
+        try:
+            history.parent.mkdir(parents=True, exist_ok=True)
+            with _signals_held():
+                self._readline.write_history_file(history)  # type: ignore[attr-defined]
+        except OSError:
+            pass
+        remove_stale_temporaries(history)
+
+
+_HELD = ("SIGHUP", "SIGTERM")
+
+
+@contextlib.contextmanager
+def _signals_held() -> Iterator[None]:
+    """Hold the hang-up and termination signals for a moment (delivered after it, where the system can)."""
+    import signal  # start-up: only saving the history needs it
+
+    held = {getattr(signal, name) for name in _HELD if hasattr(signal, name)}
+    if not held or not hasattr(signal, "pthread_sigmask"):
+        yield
+        return
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, held)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, before)
+
+
+def remove_stale_temporaries(history: Path) -> None:
+    """Remove readline's `NAME-PID.tmp` files beside `history` whose process is gone."""
+    import glob  # start-up: only saving the history needs it
+
+    try:
+        leftovers = list(history.parent.glob(f"{glob.escape(history.name)}-*.tmp"))
+    except OSError:
+        return
+    for path in leftovers:
+        pid = path.name[len(history.name) + 1:-len(".tmp")]
+        if not pid.isdigit() or _alive(int(pid)):
+            continue
+        with contextlib.suppress(OSError):
+            path.unlink()
+
+
+def _alive(pid: int) -> bool:
+    """Whether a process `pid` is running (so its temporary file may still be being written)."""
+    if pid == os.getpid():
+        return False   # this process has finished writing
+    if os.name == "nt":
+        return True    # os.kill(pid, 0) would end the process there
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (OSError, ValueError, OverflowError):
+        return True   # not ours to ask about (or no way to ask): leave its file alone
+    return True

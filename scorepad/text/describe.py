@@ -107,6 +107,8 @@ def _field(rs: Ruleset, game: Game, vocab: Vocabulary, f: FieldDef) -> dict[str,
             "required_if": f.required_if.source if f.required_if else None, "help": f.help,
             "applies_if": f.applies_if.source if f.applies_if else None,
             "applies_when": _condition(f.applies_if, vocab) if f.applies_if else None,
+            "never_applies": _options_in_force(f.applies_if, vocab)
+            if f.applies_if and _never(f.applies_if, vocab) else None,
             "total": _total_words(f.total, vocab) if f.total else None,
             "bidding": f.bidding,
             "default_from": f.default_from.source if f.default_from else None,
@@ -294,6 +296,8 @@ def _field_notes(f: dict[str, Any]) -> list[str]:
     notes = []
     if f.get("bidding"):
         notes.append(_('written down with the bids, before the play (scorepad bid)'))
+    if f.get("never_applies"):   # the options in force switch it off: listed, but never asked
+        notes.append(_("not with the options in force ({options})").format(options=f["never_applies"]))
     if f.get("applies_when"):
         notes.append(_("only when {applies_when}; otherwise it is not typed").format(applies_when=f['applies_when']))
     if f.get("total"):

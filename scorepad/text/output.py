@@ -201,11 +201,13 @@ def _write(f: TextIO, text: str | Iterable[str]) -> None:
         f.write(piece)
 
 
-def write_atomic(path: Path, text: str | Iterable[str], existing: os.stat_result | None = None) -> None:
+def write_atomic(path: Path, text: str | Iterable[str], existing: os.stat_result | None = None,
+                 mode: int | None = None) -> None:
     """Write a regular file so that a reader never sees half of it (temp file + rename).
 
     The new file gets the old one's permissions (and owner, where allowed), or for a new file
-    the permissions the user's umask gives (0644 under the usual umask 022).
+    the permissions the user's umask gives (0644 under the usual umask 022); `mode` instead gives it
+    exactly those (0o600 for a file that may hold a password: the temporary file is 0600 from the start).
     """
     import tempfile  # start-up: ~6 ms; only writing a file needs it
 
@@ -216,7 +218,9 @@ def write_atomic(path: Path, text: str | Iterable[str], existing: os.stat_result
     directory = path.parent if str(path.parent) else Path(".")
     fd, tmp = tempfile.mkstemp(prefix=".scorepad-", dir=directory)
     try:
-        if existing is not None:
+        if mode is not None:
+            os.chmod(fd, mode)
+        elif existing is not None:
             os.chmod(fd, stat.S_IMODE(existing.st_mode))
             with contextlib.suppress(OSError):
                 os.fchown(fd, existing.st_uid, existing.st_gid)

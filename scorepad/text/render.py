@@ -28,8 +28,8 @@ def format_value(value: Any) -> str:
 
 
 def tabulate(*args: Any, **kwargs: Any) -> str:
-    """tabulate.tabulate, imported when first used: it costs ~18 ms of start-up (wcwidth, html, ...)."""
-    from tabulate import tabulate as real  # start-up: tabulate ~45 ms; the hot commands print with simple_table
+    """tabulate.tabulate, imported when first used (the commands that print no table never pay for it)."""
+    from tabulate import tabulate as real  # start-up: tabulate ~20-40 ms, paid only by a command that prints a table
 
     return str(real(*args, **kwargs))
 
@@ -42,56 +42,11 @@ def _width(text: str) -> int:
                for c in text)
 
 
-def _number(text: str) -> bool:
-    try:
-        value = float(text)
-    except ValueError:
-        return False
-    if value != value or value in (float("inf"), float("-inf")):
-        return text.lower() in ("inf", "-inf", "nan")
-    return True
-
-
-def _isint(text: str) -> bool:
-    return text.lstrip("+-").isdigit()
-
-
-def _afterpoint(text: str) -> int:
-    if _isint(text):
-        return -1
-    pos = text.rfind(".")
-    if pos < 0:
-        pos = text.lower().rfind("e")
-    return len(text) - pos - 1 if pos >= 0 else -1
-
-
 def simple_table(rows: list[list[str]], headers: list[str], numparse: bool = True) -> str:
-    """The table `tabulate(rows, headers, tablefmt="simple")` prints, for the standings on every
-    `hand` and `standings` (without importing tabulate). Columns of numbers align right on the point;
-    with `numparse=False` every column is text, as tabulate's `disable_numparse=True`."""
-    cols = list(zip(*rows, strict=False)) if rows else [() for _ in headers]
-    out_cols = []
-    for header, cells in zip(headers, cols, strict=False):
-        values = [c for c in cells if c != ""]
-        numeric = numparse and bool(values) and all(_number(c) for c in values)
-        if numeric:
-            floats = not all(_isint(c) for c in values)
-            shown = [format(float(c), "g") if c != "" and floats else c for c in cells]
-            decimals = max(_afterpoint(c) for c in shown if c != "")
-            shown = [c + " " * (decimals - _afterpoint(c)) if c != "" else c for c in shown]
-        else:
-            shown = list(cells)
-        width = max([_width(header) + 2, *(_width(c) for c in shown)])
-
-        def pad(text: str, width: int = width, right: bool = numeric) -> str:
-            fill = " " * (width - _width(text))
-            return fill + text if right else text + fill
-
-        out_cols.append((pad(header), "-" * width, [pad(c) for c in shown]))
-    lines = ["  ".join(c[0] for c in out_cols).rstrip(), "  ".join(c[1] for c in out_cols)]
-    for i in range(len(rows)):
-        lines.append("  ".join(c[2][i] for c in out_cols).rstrip())
-    return "\n".join(lines)
+    """tabulate's "simple" table (the standings on every `hand` and `standings`, the games, `player`).
+    tabulate itself, not a copy of it: its import (~20-40 ms of start-up) is the price, measured in
+    bench/README.md. With `numparse=False` every column is text."""
+    return tabulate(rows, headers=headers, tablefmt="simple", disable_numparse=not numparse)
 
 
 def num(value: Any) -> str:

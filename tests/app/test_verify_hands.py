@@ -26,7 +26,10 @@ def hearts_game(cli: Callable[..., Run], hands: int = 3) -> None:
 
 
 def alter(db: Path, sql: str, *args: object) -> None:
+    """A change made outside scorepad, its schema's checks of a row's shape out of the way first (so that
+    what `verify` says of rows stored before them is tested)."""
     with sqlite3.connect(db) as con:
+        con.execute("DROP TRIGGER IF EXISTS hands_shape_update")
         con.execute(sql, args)
     con.close()
 
@@ -77,7 +80,8 @@ def test_a_hands_altered_points_are_named(cli: Callable[..., Run], db: Path) -> 
 def test_each_value_scoring_made_is_compared(cli: Callable[..., Run], db: Path, column: str, value: str) -> None:
     hearts_game(cli)
     alter(db, f"UPDATE hands SET {column} = ? WHERE n = 1", value)
-    assert said(db) == [f"game 1: hand 1 does not replay to its stored {column}"]
+    assert said(db) == ([f"game 1: hand 1 does not replay to its stored {column}"] if value != "not json"
+                        else [f"game 1, hand 1: its {column} column is not JSON"])
 
 
 def test_two_values_of_one_hand_in_one_sentence(cli: Callable[..., Run], db: Path) -> None:

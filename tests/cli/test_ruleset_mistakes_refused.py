@@ -128,3 +128,38 @@ def test_two_variants_are_refused_naming_both(cli: Callable[..., Run]) -> None:
     assert "variant is given twice, as short (spades:short) and as mirrors (--opt variant=mirrors)" in r.err
     assert cli("new", "spades:short", "a", "b", "c", "d", "--opt", "variant=short").code == 0
     assert cli("new", "spades", "a", "b", "c", "d", "--opt", "variant=mirrors").code == 0
+
+
+@pytest.mark.parametrize("bound, kind", [
+    ('max = "[1, 2]"', "a list"),
+    ("max = \"'many'\"", "a word"),
+    ('max = "players"', "a list"),
+    ('max = "players[0]"', "a word"),
+    ('max = "13 if hand_no > 1 else [1]"', "a list"),   # the first hand passes; the second would not
+    ('max = "[1] * 3"', "a list"),
+    ('min = "0 if n_players == 4 else \'none\'"', "a word"),
+])
+def test_a_number_field_s_bound_that_is_not_a_number_is_refused(cli: Callable[..., Run], tmp_path: Path,
+                                                                bound: str, kind: str) -> None:
+    """Checked as a default's kind is, by `rules check` and before a game starts; never an internal error."""
+    text = (bundled_dir() / "spades.toml").read_text(encoding="utf-8")
+    head, tricks, tail = text.partition("[fields.tricks]\n")
+    assert tricks and "min = 0\nmax = 13\n" in tail
+    lines = tail.split("\n")
+    lines[lines.index(f"{bound[:3]} = {'13' if bound.startswith('max') else '0'}")] = bound
+    path = tmp_path / "spades2.toml"
+    path.write_text((head + tricks + "\n".join(lines)).replace('id = "spades"', 'id = "spades2"', 1), encoding="utf-8")
+    r = cli("rules", "check", str(path))
+    assert r.code == 2 and f"a bound is a number, and this formula can give {kind}" in r.out + r.err, r.out + r.err
+    assert f"fields.tricks.{bound[:3]}" in r.out + r.err
+    r = cli("new", str(path), "ann", "bob", "cat", "dan")
+    assert r.code == 2 and "internal error" not in r.err
+    assert json.loads(cli("games", "--json").out) == []
+
+
+def test_bounds_that_are_numbers_still_pass(cli: Callable[..., Run], tmp_path: Path) -> None:
+    text = (bundled_dir() / "spades.toml").read_text(encoding="utf-8")
+    path = tmp_path / "spades3.toml"
+    path.write_text(text.replace('id = "spades"', 'id = "spades3"', 1).replace(
+        "max = 13\n", 'max = "13 if n_players == 4 else max(target // 40, 1)"\n', 1), encoding="utf-8")
+    assert cli("rules", "check", str(path)).code == 0

@@ -309,27 +309,3 @@ def test_random_names_round_trip(cli: Callable[..., Run]) -> None:
         assert [s["name"] for s in shown["sides"]] == players
 
     check()
-
-
-# --------------------------------------------------------------------------- the standings table
-
-CELL = st.one_of(st.integers(-10**6, 10**6).map(str), st.floats(-1e6, 1e6, allow_nan=False).map(str),
-                 st.sampled_from(["", "yes", "no", "playing", "won", "lost", "out", "1, 2", "-", "inf"]),
-                 st.text(st.characters(blacklist_categories=("Cs", "Cc", "Zl", "Zp")), max_size=8).map(str.strip))
-
-
-@given(st.integers(1, 4).flatmap(lambda n: st.tuples(
-    st.lists(st.lists(CELL, min_size=n, max_size=n), min_size=1, max_size=5),
-    st.lists(st.sampled_from(["side", "score", "bags", "status", "lives", "vulnerable"]), min_size=n, max_size=n))))
-def test_standings_table_is_what_tabulate_prints(table: tuple[list[list[str]], list[str]]) -> None:
-    """render.simple_table stands in for tabulate on the hot path (`hand`, `standings`): same text."""
-    from tabulate import tabulate
-
-    from scorepad.text.render import simple_table
-
-    rows, headers = table
-    assume(all(not c[:1].isspace() and "\u00ad" not in c for r in rows for c in r))
-    assume(all(c.isascii() or not any(ord(ch) > 0x2000 for ch in c) for r in rows for c in r))
-    # tabulate also right-aligns the words True/False as booleans; a player called True is left-aligned here
-    assume(all(c not in ("True", "False") for r in rows for c in r))
-    assert simple_table(rows, headers) == tabulate(rows, headers=headers, tablefmt="simple")

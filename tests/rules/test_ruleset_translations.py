@@ -25,7 +25,7 @@ RULESETS = Path(__file__).parents[2] / "rulesets"
 SCENARIOS = Path(__file__).parents[1] / "scenarios"
 
 RUSSIAN_TEXT = {"piquet", "pinochle", "pitch", "pope-joan", "two-hands-down", "thirty-one-lives", "pra",
-                "ace-clears", "propushchenka", "old-maid"}
+                "ace-clears", "propushchenka", "old-maid", "durak", "king"}
 
 
 def source_languages(ruleset_id: str) -> list[str]:
@@ -122,8 +122,9 @@ def required(data: dict[str, Any]) -> dict[tuple[str, ...], Any]:
         for key in ("name", "description"):
             if key in variant:
                 need[("variants", vid, key)] = variant[key]
-        if variant.get("notes"):
-            need[("variants", vid, "notes")] = variant["notes"]
+        notes = variant.get("notes") or variant.get("game", {}).get("notes")   # a variant's notes: [variants.X.game]
+        if notes:
+            need[("variants", vid, "notes")] = notes
         if variant.get("display", {}).get("info"):
             need[("variants", vid, "info")] = variant["display"]["info"]
         if "description" in variant.get("end", {}):

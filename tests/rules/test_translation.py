@@ -220,3 +220,21 @@ def test_a_display_word_no_display_formula_writes_is_refused() -> None:
         load_text(text, "b.toml")
     assert ("translations.de.display_words.nobody: no [display.side] or [display.next] formula shows the word "
             "'nobody' (they show: both, neither)") in str(exc.value)
+
+
+def test_a_display_word_read_from_a_table_is_translated() -> None:
+    """King's `[display.next] deal = schedule[hand_no]` shows a word of a table: a translation gives it,
+    and the table's other words (the keys are numbers, not shown) are the only ones it may give."""
+    from scorepad.engine.game import initial_state, make_game, next_hand_info
+    from scorepad.rules.registry import load
+
+    rs = load("king")
+    game = make_game(translate(rs, "ru"), ["a", "b", "c", "d"])
+    assert next_hand_info(game, initial_state(game))["раздача"] == "взятки"
+    game = make_game(rs, ["a", "b", "c", "d"])
+    assert next_hand_info(game, initial_state(game))["deal"] == "tricks"
+    text = (bundled_dir() / "king.toml").read_text(encoding="utf-8") + '\n[translations.de.display_words]\n"7" = "x"\n'
+    with pytest.raises(RulesetError) as exc:
+        load_text(text, "k.toml")
+    assert "translations.de.display_words.7: no [display.side] or [display.next] formula shows the word '7'" \
+        in str(exc.value)

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
+import stat
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -40,6 +42,8 @@ def test_a_url_or_service_selects_postgresql(spec: str, server: bool) -> None:
 @pytest.mark.parametrize("text, shown", [
     ("postgresql://ann:s3cr%40t@db.example:5433/club", "postgresql://ann:***@db.example:5433/club"),
     ("postgres://ann@db/club", "postgres://ann@db/club"),
+    ("postgresql://ann:s3cr@t@db.example/club", "postgresql://ann:***@db.example/club"),
+    ("postgresql://ann:s3/cr t@db.example/club", "postgresql://ann:***@db.example/club"),
     ("host=db password=s3cret dbname=club", "host=db password=*** dbname=club"),
     ("host=db password='a b' dbname=club", "host=db password=*** dbname=club"),
     ("postgresql://db/club?password=s3cret&sslmode=require", "postgresql://db/club?password=***&sslmode=require"),
@@ -61,6 +65,46 @@ def test_config_list_and_errors_never_show_the_password(cli: Callable[..., Run],
     r = cli("standings")  # nothing listens on port 1
     assert r.code == 1 and "cannot reach the club database 127.0.0.1:1/club" in r.err
     assert "hunter2" not in r.out + r.err and "Traceback" not in r.err
+
+
+@pytest.mark.skipif(os.name == "nt", reason="POSIX permission bits")
+def test_the_config_file_is_readable_by_its_owner_alone(cli: Callable[..., Run], tmp_path: Path,
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A config holding a URL with a password is written 0600, even over one that was 0644, whatever the umask."""
+    path = tmp_path / "config.toml"
+    monkeypatch.setenv("SCOREPAD_CONFIG", str(path))
+    old = os.umask(0o022)
+    try:
+        assert cli("config", "set", "db", "postgresql://ann:hunter2@db.example/club").code == 0
+        assert stat.S_IMODE(path.stat().st_mode) == 0o600
+        path.chmod(0o644)
+        assert cli("config", "set", "language", "et").code == 0
+        assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    finally:
+        os.umask(old)
+    assert "hunter2" in path.read_text(encoding="utf-8") and not list(tmp_path.glob(".scorepad-*"))
+
+
+@pytest.mark.parametrize("url", [
+    "postgresql://ann:hun@ter2@db.example/club",    # a raw @: libpq takes `ter2@db.example` for the host
+    "postgresql://ann:hun/ter2@db.example/club",    # a raw /: libpq takes `ann` for the host, `hun` for the port
+    "postgresql://ann:42/hunter2@db.example/club",
+    "postgresql://ann:hun ter2@db.example/club",    # a space: libpq refuses the URL
+])
+def test_a_password_written_raw_is_never_shown(cli: Callable[..., Run], tmp_path: Path,
+                                               monkeypatch: pytest.MonkeyPatch, url: str) -> None:
+    """Neither `config set/get/list` nor the refusal of the URL shows any part of the password."""
+    monkeypatch.setenv("SCOREPAD_CONFIG", str(tmp_path / "config.toml"))
+    secret = url.split("ann:")[1].rsplit("@", 1)[0]
+    parts = [secret, *secret.replace("@", " ").replace("/", " ").split()]
+    outputs = [cli("config", "set", "db", url), cli("config", "get", "db"), cli("config", "list")]
+    assert all(r.code == 0 for r in outputs)
+    assert "postgresql://ann:***@db.example/club" in outputs[1].out
+    pytest.importorskip("psycopg")
+    refused = cli("--db", url, "standings")
+    assert refused.code == 2 and "postgresql://ann:***@db.example/club" in refused.err, refused.err
+    for r in [*outputs, refused]:
+        assert not any(part in r.out + r.err for part in parts), (r.out, r.err)
 
 
 @pytest.mark.parametrize("command", [("standings",), ("club", "init"), ("db", "migrate"), ("backup", "x.json")])

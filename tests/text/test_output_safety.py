@@ -123,18 +123,41 @@ def test_what_is_printable_holds_no_unsafe_character() -> None:
     assert terminal_safe("a\rb\n") == "a\\u000db\n" and terminal_safe("x\u00a0\u202e") == "x\u00a0\\u202e"
 
 
-def test_a_ruleset_full_of_escapes_prints_safely(cli: Callable[..., Run]) -> None:
+def test_a_ruleset_full_of_escapes_is_refused_where_each_text_is(cli: Callable[..., Run]) -> None:
+    """`rules check` (and every command that reads the file) names each text holding a control character."""
     path = HOSTILE / "terminal_escapes.toml"
-    runs = [cli("rules", "show", str(path)), cli("new", str(path), "ann", "bob", "cat", "dan"),
-            cli("hand", "hearts=1,2,3,4", "queen=ann"), cli("hand", "hearts=1,2,3,7", "queen=ann"),
-            cli("sheet"), cli("standings"), cli("rules", "show", str(path), "--json")]
-    assert [r.code for r in runs] == [0, 0, 2, 0, 0, 0, 0]
+    check = cli("rules", "check", str(path))
+    assert check.code == 2
+    found = [line.split(": ", 2)[:2] for line in check.err.splitlines()]
+    assert [(where.rsplit(":", 2)[1], key) for where, key in found] == [
+        ("58", "check[0].message"), ("11", "game.description"), ("7", "game.name"), ("63", "score[0].label")]
+    assert "the text holds the control character U+202E" in check.err
+    for args in (["rules", "show", str(path)], ["new", str(path), "ann", "bob", "cat", "dan"]):
+        r = cli(*args)
+        assert r.code == 2 and "the text holds the control character U+001B" in r.err, r.err
+    for run in [check, r]:
+        assert unsafe_in(run.out + run.err) == [], run
+
+
+def test_a_game_begun_with_escapes_in_its_ruleset_prints_safely(cli: Callable[..., Run],
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """A game whose pinned ruleset holds escapes (begun before they were refused): every text of it, the
+    score labels of `hand` too, is shown as text when the output is not a terminal, and with NO_COLOR."""
+    from scorepad.rules import loader
+
+    path = HOSTILE / "terminal_escapes.toml"
+    with monkeypatch.context() as before:
+        before.setattr(loader, "control_characters", lambda value, key: [])
+        assert cli("new", str(path), "ann", "bob", "cat", "dan").code == 0
+    monkeypatch.setenv("NO_COLOR", "1")
+    runs = [cli("hand", "hearts=1,2,3,4", "queen=ann"), cli("hand", "hearts=1,2,3,7", "queen=ann"),
+            cli("sheet"), cli("standings"), cli("log")]
+    assert [r.code for r in runs] == [2, 0, 0, 0, 0]
     for run in runs:
         assert unsafe_in(run.out + run.err) == [], run
-    assert "Hearts\\u001b]0;pwned\\u0007" in runs[0].out      # shown, not obeyed
-    assert "\\u202eFour players" in runs[0].out
-    assert "\\u009b31m" in runs[2].err
-    assert json.loads(runs[6].out)["name"].startswith("Hearts\x1b]0;pwned\x07")   # --json: the same string
+    assert "\\u009b31m" in runs[0].err
+    assert "hearts\\u001b[8m" in runs[1].out          # the score label of the hand's breakdown: shown, not obeyed
+    assert "Hearts\\u001b]0;pwned\\u0007" in runs[3].out
 
 
 def test_names_in_an_old_or_tampered_database_print_safely(cli: Callable[..., Run], db: Path) -> None:

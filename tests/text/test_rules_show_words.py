@@ -194,3 +194,13 @@ def test_parse_of_every_neutral_message() -> None:
             assert PLACEHOLDER.findall(_neutral(c.message)) == PLACEHOLDER.findall(c.message)
             for p in PLACEHOLDER.findall(c.message):
                 ast.parse(p[1:-1].strip(), mode="eval")
+
+
+def test_an_option_in_force_switches_a_field_off() -> None:
+    """king: with order=fixed the deal follows the deal number, so `deal` is listed as never typed."""
+    rs = load("king")
+    text = shown(rs, "en")
+    assert "deal: tricks/hearts" in text
+    assert "not with the options in force (--opt order=fixed)" in text.split("tricks (each player")[0]
+    dealer = shown(rs, "en", game=make_game(rs, ["a", "b", "c", "d"], options={"order": "dealer"}))
+    assert "--opt order=" not in dealer.split("tricks (each player")[0]

@@ -43,6 +43,7 @@ from scorepad.errors import ScorepadError, UserError
 from scorepad.locale import _, ngettext, shown
 from scorepad.rules.loader import load_text
 from scorepad.store import text_hash
+from scorepad.store.rowshape import first_dealer_problem
 from scorepad.store.sqlite import gc_paused
 
 
@@ -320,11 +321,9 @@ def _checked_game(g: Mapping[str, Any], where: str, rs: Any) -> tuple[list[str],
     out.extend(side_problems(rs, players, g["sides"], f"{where}.sides"))
     out.extend(option_problems(rs, g["options"], f"{where}.options", complete=True))
     first_dealer = g.get("first_dealer", 0)
-    if first_dealer >= len(players):
-        n = len(players)
-        out.append(ngettext("{where}.first_dealer: seat {seat}, but there is {n} player (seats 0-{last})",
-                            "{where}.first_dealer: seat {seat}, but there are {n} players (seats 0-{last})",
-                            n).format(where=where, seat=first_dealer, n=n, last=n - 1))
+    said = first_dealer_problem(first_dealer, len(players))   # the rule the store and `verify` apply
+    if said is not None:
+        out.append(_("{where}.first_dealer: {problem}").format(where=where, problem=said))
     for j, a in enumerate(g["audit"]):
         shape = AUDIT_DETAILS.get(a["action"])
         if shape is not None:

@@ -24,8 +24,8 @@ from scorepad.app.transfer.schema import FORMAT, VERSION, file_name, same
 from scorepad.errors import StoreError, UserError
 from scorepad.locale import _
 from scorepad.store import Store
+from scorepad.store.rowshape import damaged, decoded, game_problem, hand_values, where
 from scorepad.store.sqlite import gc_paused
-from scorepad.store.sqlite import loads as stored_json
 from scorepad.text.output import write_atomic
 
 EXPORT_BATCH = 200  # games read together: their hands, audit entries and bids in one statement each
@@ -90,54 +90,70 @@ def _texts_of(batch: list[RawGame]) -> list[str]:
 def _game_text(raw: RawGame) -> str:
     """`_indented(_export_game(*raw), "\n  ")`, written from the rows without the tables in between: the
     keys of a game, a hand and an audit entry are known, so they are written in sorted order as they are."""
-    (_gid, uid, rid, rhash, variant, name, season, players, sides, options, created, finished, n_hands,
+    (gid, uid, rid, rhash, variant, name, season, players, sides, options, created, finished, n_hands,
      state, first_dealer) = raw[0]
-    loads, at = stored_json, "\n   "
+    players, sides, options, state = _game_values(raw[0])
+    at = "\n   "
     rows = ",\n    ".join([_hand_text(r) for r in raw[1]])
     entries = ",\n    ".join([
         '{\n     "action": ' + _indented(act, "\n     ") + ',\n     "at": ' + _indented(a, "\n     ")
-        + ',\n     "detail": ' + _indented(loads(d), "\n     ") + ',\n     "hand": ' + _indented(hn, "\n     ")
-        + "\n    }" for _g, a, act, hn, d in raw[2]])
+        + ',\n     "detail": ' + _indented(decoded(d, "detail", "object", where(gid, hn)), "\n     ")
+        + ',\n     "hand": ' + _indented(hn, "\n     ") + "\n    }" for _g, a, act, hn, d in raw[2]])
     parts = ['"audit": ' + ("[\n    " + entries + "\n   ]" if entries else "[]"),
              '"created": ' + _indented(created, at), '"finished": ' + _indented(bool(finished), at)]
     if first_dealer:   # only when not the first seat: games that never passed the deal are exported as before
         parts.append('"first_dealer": ' + _indented(first_dealer, at))
     parts += ['"hand_rows": ' + ("[\n    " + rows + "\n   ]" if rows else "[]"), '"hands": ' + _indented(n_hands, at),
-              '"name": ' + _indented(name, at), '"options": ' + _indented(loads(options), at)]
+              '"name": ' + _indented(name, at), '"options": ' + _indented(options, at)]
     if raw[3] is not None:
-        parts.append('"pending_bid": ' + _indented(list(loads(raw[3])), at))
-    parts += ['"players": ' + _indented(loads(players), at), '"ruleset_hash": ' + _indented(rhash, at),
+        parts.append('"pending_bid": ' + _indented(decoded(raw[3], "bid", "array", where(gid)), at))
+    parts += ['"players": ' + _indented(players, at), '"ruleset_hash": ' + _indented(rhash, at),
               '"ruleset_id": ' + _indented(rid, at), '"season": ' + _indented(season, at),
-              '"sides": ' + _indented(loads(sides), at), '"state": ' + _indented(loads(state), at),
+              '"sides": ' + _indented(sides, at), '"state": ' + _indented(state, at),
               '"uid": ' + _indented(uid, at), '"variant": ' + _indented(variant, at)]
     return "{\n   " + ",\n   ".join(parts) + "\n  }"
 
 
 def _hand_text(r: tuple[Any, ...]) -> str:
     """A hand row of the export, four levels deep."""
-    _g, n, status, typed, hand, points, breakdown, events, state, created = r
-    loads, at = stored_json, "\n     "
-    return ('{\n     "breakdown": ' + _indented(loads(breakdown), at) + ',\n     "created": ' + _indented(created, at)
-            + ',\n     "events": ' + _indented(loads(events), at) + ',\n     "hand": ' + _indented(loads(hand), at)
-            + ',\n     "n": ' + _indented(n, at) + ',\n     "points": ' + _indented(loads(points), at)
-            + ',\n     "state": ' + _indented(loads(state), at) + ',\n     "status": ' + _indented(status, at)
-            + ',\n     "typed": ' + _indented(loads(typed), at) + "\n    }")
+    gid, n, status, *texts, created = r
+    typed, hand, points, breakdown, events, state = hand_values(gid, n, texts)
+    at = "\n     "
+    return ('{\n     "breakdown": ' + _indented(breakdown, at) + ',\n     "created": ' + _indented(created, at)
+            + ',\n     "events": ' + _indented(events, at) + ',\n     "hand": ' + _indented(hand, at)
+            + ',\n     "n": ' + _indented(n, at) + ',\n     "points": ' + _indented(points, at)
+            + ',\n     "state": ' + _indented(state, at) + ',\n     "status": ' + _indented(status, at)
+            + ',\n     "typed": ' + _indented(typed, at) + "\n    }")
+
+
+def _game_values(row: tuple[Any, ...]) -> tuple[Any, Any, Any, Any]:
+    """A game row's players, sides, options and cached state, decoded; DamagedRow when the row is not of
+    the shape scorepad writes (an export that `import` would refuse is never written)."""
+    gid, players, sides, options, state, first_dealer = row[0], row[7], row[8], row[9], row[13], row[14]
+    place = where(gid)
+    values = (decoded(players, "players", "array", place), decoded(sides, "sides", "array", place),
+              decoded(options, "options", "object", place), decoded(state, "state", "object", place))
+    problem = game_problem(*values[:3], first_dealer)
+    if problem is not None:
+        raise damaged(place, problem)
+    return values
 
 
 def _export_game(row: tuple[Any, ...], hands: list[Any], audit: list[Any], bid: str | None) -> dict[str, Any]:
     """One game of the export from its rows."""
-    (_gid, uid, rid, rhash, variant, name, season, players, sides, options, created, finished, n_hands, state,
+    (gid, uid, rid, rhash, variant, name, season, _players, _sides, _options, created, finished, n_hands, _state,
      first_dealer) = row
-    loads = stored_json
-    return {**({"pending_bid": list(loads(bid))} if bid is not None else {}),
+    players, sides, options, state = _game_values(row)
+    return {**({"pending_bid": decoded(bid, "bid", "array", where(gid))} if bid is not None else {}),
             **({"first_dealer": first_dealer} if first_dealer else {}),
             "uid": uid, "ruleset_id": rid, "ruleset_hash": rhash, "variant": variant, "name": name,
-            "season": season, "players": loads(players), "sides": loads(sides), "options": loads(options),
-            "created": created, "finished": bool(finished), "hands": n_hands, "state": loads(state),
-            "hand_rows": [{"n": n, "status": st, "typed": loads(t), "hand": loads(h), "points": loads(p),
-                           "breakdown": loads(b), "events": loads(e), "state": loads(s), "created": c}
-                          for _g, n, st, t, h, p, b, e, s, c in hands],
-            "audit": [{"at": a, "action": act, "hand": hn, "detail": loads(d)} for _g, a, act, hn, d in audit]}
+            "season": season, "players": players, "sides": sides, "options": options,
+            "created": created, "finished": bool(finished), "hands": n_hands, "state": state,
+            "hand_rows": [dict(zip(("n", "status", "typed", "hand", "points", "breakdown", "events", "state",
+                                    "created"), (n, st, *hand_values(gid, n, texts), c), strict=True))
+                          for _g, n, st, *texts, c in hands],
+            "audit": [{"at": a, "action": act, "hand": hn, "detail": decoded(d, "detail", "object", where(gid, hn))}
+                      for _g, a, act, hn, d in audit]}
 
 
 def _export_head(store: Store) -> dict[str, Any]:

@@ -12,7 +12,7 @@ from typing import Any
 
 from scorepad.locale import N_, Said
 from scorepad.rules.format import COMBO, FIELD
-from scorepad.rules.model import Check, Combo, FieldDef, field_order
+from scorepad.rules.model import Check, Combo, FieldDef, Ruleset, field_order
 from scorepad.rules.names import Compiler, Names
 from scorepad.rules.problems import Problems
 from scorepad.rules.schema import unknown_keys, validate
@@ -172,6 +172,30 @@ def read_combos(spec: Mapping[str, Any], key: str, scope: str, fields_raw: Mappi
     if rest is not None and not target_ok(rest, key + ".rest"):
         rest = None
     return combos, rest
+
+
+def bound_problems(rs: Ruleset) -> list[tuple[str, str]]:
+    """A number field's `min` and `max` are numbers: a formula that can give a list or a word (a word
+    option, a player, a branch written as a list) is refused here, as a default of the wrong kind is,
+    instead of failing every hand when the value typed is compared with it."""
+    from scorepad.rules.vocabulary import Vocabulary, possible_kinds  # start-up: only loading a whole ruleset
+
+    env = {**{name: opt.default for name, opt in rs.options.items()}, **rs.tables}
+    vocab = Vocabulary(rs, env)
+    out: list[tuple[str, str]] = []
+    for f in rs.fields.values():
+        if f.type not in ("int", "number"):
+            continue
+        for bound, formula in (("min", f.min), ("max", f.max)):
+            if formula is None or formula.constant is not None:
+                continue
+            kinds = possible_kinds(formula.tree, vocab)
+            key = f"fields.{f.name}.{bound}"
+            if kinds & {"list", "cards"}:
+                out.append((key, Said(N_("a bound is a number, and this formula can give a list"))))
+            elif kinds & {"word", "player", "side"}:
+                out.append((key, Said(N_("a bound is a number, and this formula can give a word"))))
+    return out
 
 
 def total_check(f: FieldDef, comp: Compiler, names: set[str]) -> Check | None:
