@@ -390,20 +390,39 @@ def hand_row(n: int, typed: list[str], hand: dict[str, Any], result: HandResult,
                    created or now())
 
 
-def undo(store: Store, game_id: int | str | None, expect: int | None = None) -> tuple[GameRow, int]:
-    """Take back the last hand. `expect`: the version the person saw; a repeat of an undo already done
-    (its answer lost) is then refused with what happened, instead of taking back a second hand."""
+@mutable_record
+class Undone:
+    """What undo took back: the last hand (`n`), or, when `scorepad finish` ended the game, only that
+    finish (`finish`; `n` is then the hand that stays the last)."""
+
+    row: GameRow
+    n: int
+    finish: bool = False
+
+
+def undo(store: Store, game_id: int | str | None, expect: int | None = None) -> Undone:
+    """Take back the last change of the hands: the finish when `scorepad finish` ended the game (the
+    hands stay as they were), else the last hand. `expect`: the version the person saw; a repeat of an
+    undo already done (its answer lost) is then refused with what happened, instead of taking back more."""
     row = expected(store, store.game(game_id), expect)
+    hands = store.hands(row.id)
+    key = new_key()
+    if ended_by_finish(row.state, hands):
+        before = hands[-1].state if hands else initial_state(game_of(row))
+        ended = [e for e in store.audit(row.id) if e["action"] == "finish"][-1:]
+        events = list(ended[0]["detail"].get("events", [])) if ended else []
+        changed_once(store, row, key, _("undo"), "scorepad undo", lambda: store.set_state(
+            row.id, before, "undo finish", {"hands": row.hands, "events": events, "key": key},
+            expected_version=row.version))
+        return Undone(store.game(row.id), row.hands, finish=True)
     if row.hands == 0:
         raise UserError(_('this game has no hands to undo'))
-    hands = store.hands(row.id)
     last = hands[-1]
     before = hands[-2].state if len(hands) > 1 else initial_state(game_of(row))
-    key = new_key()
     changed_once(store, row, key, _("undo"), "scorepad undo", lambda: store.replace_from(
         row.id, row.version, last.n, [], "undo",
         {"removed": {"n": last.n, "typed": last.typed, "hand": last.hand}, "key": key}, before))
-    return store.game(row.id), last.n
+    return Undone(store.game(row.id), last.n)
 
 
 def expected(store: Store, row: GameRow, expect: int | None) -> GameRow:
@@ -501,6 +520,15 @@ def edit(store: Store, game_id: int | str | None, n: int, args: Sequence[str],
                                                    "new": {"typed": new_rows[0].typed, "hand": hand}, "key": key},
         state))
     return store.game(row.id), new_rows
+
+
+def scored_hand(store: Store, row: GameRow, n: int, lang: str | None = None) -> Recorded:
+    """Hand n of the game as it scores now, its breakdown and events in `lang` (what `play` shows of a
+    hand it edited, as it shows a hand it recorded)."""
+    game = game_of(row, lang)
+    hands = store.hands(row.id)
+    state = hands[n - 2].state if n > 1 else initial_state(game)
+    return Recorded(row, game, n, apply_hand(game, state, hands[n - 1].hand))
 
 
 def edit_said(n: int, rows: Sequence[HandRow]) -> str:

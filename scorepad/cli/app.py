@@ -388,7 +388,12 @@ def undo(game: str | None = typer.Option(None, "--game", metavar="GAME", help="g
         row, typed = taken
         typer.echo(_("The bid for hand {value} removed ({value2}).").format(value=row.hands + 1, value2=' '.join(typed)))
         return
-    row, n = play.undo(store, game, expect)
+    undone = play.undo(store, game, expect)
+    row, n = undone.row, undone.n
+    if undone.finish:
+        typer.echo(_("The finish is taken back; the game goes on at hand {n}.").format(n=n + 1))
+        typer.echo(standings_text(play.standings(row, lang=lang)))
+        return
     removed = store.undone_hand(row.id, n)
     typer.echo(_("Hand {n} removed ({value}); `scorepad redo` puts it back.").format(
                    n=n, value=' '.join(removed.typed) if removed else ''))

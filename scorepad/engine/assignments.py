@@ -58,6 +58,9 @@ class RawHand:
     # the same values as the language shown names them (`даня.взятки=5`); `worked_out` keeps the
     # ruleset's ids (`даня.tricks=5`), which the prompt matches and JSON shows
     worked_out_shown: list[str] = field(default_factory=list)
+    # of those, the values a row left out and its total gives (`tricks=5,3,3` for four): shown as read
+    # and asked to be confirmed, since a row short by one may as well be a value forgotten
+    rest_of_total: list[str] = field(default_factory=list)
 
 
 def field_range(game: Game, fdef: FieldDef, state: State | None = None,
@@ -199,8 +202,8 @@ def value_shown(rs: Ruleset, fdef: FieldDef, value: Any) -> str | None:
 def split_assignments(game: Game, args: Sequence[str], strict: bool = False, bid: int = 0) -> RawHand:
     """Parse `field=value`, `who.field=value` and `field=v1,v2,...` into per-field raw text.
 
-    `strict` (what a person types now) refuses a value given twice with two different values, naming
-    both; otherwise (text stored earlier, where an edit's values follow the hand's first ones) the
+    `strict` (what a person types now) refuses a value given twice, naming both assignments (with
+    two different values, both values); otherwise (text stored earlier, where an edit's values follow the hand's first ones) the
     last one wins. The first `bid` arguments are a bid written down by `scorepad bid`; a refusal says
     so, since the player did not type that value now. A list the shell split at its spaces
     (`bid=4,` `3,` `3,` `3`) is one assignment again (list_continued), and is kept so in `typed`.
@@ -285,26 +288,37 @@ def _parsed(game: Game, arg: str, problems: list[str]) -> tuple[FieldDef, str | 
 
 
 class _Given:
-    """The values given so far, by field and seat: `strict` refuses one given twice with two values."""
+    """The values given so far, by field and seat: `strict` refuses one given twice."""
 
     def __init__(self, game: Game, strict: bool, from_bid: set[str], problems: list[str]) -> None:
         self.game, self.strict, self.from_bid, self.problems = game, strict, from_bid, problems
         self.seen: dict[tuple[str, int | None], tuple[str, str, bool]] = {}  # -> (value, as typed, from the bid)
+        self.twice: set[tuple[str, str]] = set()   # the assignments already refused as the same value twice
 
     def once(self, fdef: FieldDef, idx: int | None, value: str, arg: str) -> None:
-        before = self.seen.setdefault((fdef.name, idx), (value, arg, arg in self.from_bid))
-        if self.strict and before[0].casefold() != value.casefold():
-            who = None if idx is None else _who_names(self.game, fdef.scope)[idx]
-            name = field_label(self.game.ruleset, fdef.name)
-            label = f"{who}.{name}" if who else name
-            text = (_("{label} is given twice, as {first} ({first_typed}, written down by `scorepad bid`) and as "
-                      "{second} ({second_typed}); type it once, or take the bid back with `scorepad undo`")
-                    if before[2] else
-                    _("{label} is given twice, as {first} ({first_typed}) and as {second} ({second_typed}); "
-                      "type it once"))
-            self.problems.append(text.format(label=label, first=before[0], first_typed=before[1], second=value,
-                                             second_typed=arg))
-        self.seen[(fdef.name, idx)] = (value, arg, arg in self.from_bid)
+        key, now_bid = (fdef.name, idx), arg in self.from_bid
+        before = self.seen.get(key)
+        self.seen[key] = (value, arg, now_bid)
+        if not self.strict or before is None:
+            return
+        who = None if idx is None else _who_names(self.game, fdef.scope)[idx]
+        name = field_label(self.game.ruleset, fdef.name)
+        label = f"{who}.{name}" if who else name
+        if before[0].casefold() == value.casefold():
+            # the same value twice is refused too (it may be a slip for another player's); a bid written
+            # down before and typed again the same is that bid, not a second value
+            if value and not before[2] and not now_bid and (before[1], arg) not in self.twice:
+                self.twice.add((before[1], arg))   # a whole row typed twice: said once
+                self.problems.append(_("{label} is given twice ({first_typed} and {second_typed}); type it once")
+                                     .format(label=label, first_typed=before[1], second_typed=arg))
+            return
+        text = (_("{label} is given twice, as {first} ({first_typed}, written down by `scorepad bid`) and as "
+                  "{second} ({second_typed}); type it once, or take the bid back with `scorepad undo`")
+                if before[2] else
+                _("{label} is given twice, as {first} ({first_typed}) and as {second} ({second_typed}); "
+                  "type it once"))
+        self.problems.append(text.format(label=label, first=before[0], first_typed=before[1], second=value,
+                                         second_typed=arg))
 
 
 def assignment_words(line: str) -> list[str]:
@@ -1051,7 +1065,7 @@ def type_hand(game: Game, raw: RawHand, active: Sequence[bool], state: State | N
         worked.field(fname, active)
     if worked.problems:
         raise HandError(worked.problems[0], worked.problems)
-    raw.worked_out, raw.worked_out_shown = worked.lines, worked.shown
+    raw.worked_out, raw.worked_out_shown, raw.rest_of_total = worked.lines, worked.shown, worked.rest
     return hand, _missing(game, worked, active, only)
 
 
@@ -1102,6 +1116,7 @@ class _WorkedOut:
         self.known = {name: list(mask) for name, mask in typed.items()}
         self.lines: list[str] = []            # `who.name=value` of each value worked out, by the field's id
         self.shown: list[str] = []            # the same as the language shown names the field and value
+        self.rest: list[str] = []             # of `shown`, the values a total gave
         self.skipped: set[str] = set()
         self.problems: list[str] = []
         self._disagreements: set[frozenset[str]] = set()
@@ -1186,6 +1201,7 @@ class _WorkedOut:
         gap = next(i for i, v in enumerate(values) if v is None and act[i])
         self.known[fdef.name][gap] = True
         self._worked(fdef, names[gap], filled[gap])
+        self.rest.append(self.shown[-1])
         return filled
 
     def _worked(self, fdef: FieldDef, who: str, value: Any) -> None:

@@ -22,22 +22,23 @@ def words(answer: str) -> list[str]:
     return [w.strip().lower() for w in _(WORDS[answer]).split("|") if w.strip()]
 
 
-def hint(answers: Sequence[str]) -> str:
-    """`[Y/n/e]`: each answer's letter, the first (what Enter gives) in capitals."""
-    letters = [words(a)[0][0] for a in answers]
-    return "[" + "/".join([letters[0].upper(), *letters[1:]]) + "]"
+def hint(answers: Sequence[str], default: str | None = None) -> str:
+    """`[Y/n/e]`: each answer's letter, the one Enter gives (`default`, else the first) in capitals."""
+    given = default or answers[0]
+    letters = [words(a)[0][0].upper() if a == given else words(a)[0][0] for a in answers]
+    return "[" + "/".join(letters) + "]"
 
 
-def question(text: str, answers: Sequence[str]) -> str:
-    """The question with its letters: `Record? [Y/n/e] `."""
-    return f"{text} {hint(answers)} "
+def question(text: str, answers: Sequence[str], default: str | None = None) -> str:
+    """The question with its letters: `Record? [Y/n/e] `, `Finish the game now? [y/N] `."""
+    return f"{text} {hint(answers, default)} "
 
 
-def read(text: str, answers: Sequence[str]) -> str | None:
-    """Which answer `text` gives: Enter is the first; None when it is none of them."""
+def read(text: str, answers: Sequence[str], default: str | None = None) -> str | None:
+    """Which answer `text` gives: Enter is `default`, else the first; None when it is none of them."""
     typed = text.strip().lower()
     if not typed:
-        return answers[0]
+        return default or answers[0]
     for answer in answers:
         own = words(answer)
         if typed in own or typed == own[0][0]:

@@ -26,7 +26,8 @@ from scorepad.text.render import num
 def enter_hand(store: Store, game_id: int | str | None, args: Sequence[str], console: Console,
                key: str | None = None) -> Recorded:
     """Record the next hand: `args` (and a bid written down before) stand; every other field that
-    applies is asked. Complete, legal `args` are stored at once, without questions. `key` (made here
+    applies is asked. Complete, legal `args` are stored at once, without questions, unless a row of
+    them is short by one (its total gives the value left out): that is shown and Record? asked. `key` (made here
     when not given) is the hand's idempotency key."""
     key = key or new_key()
     row = open_game(store.game(game_id))
@@ -41,6 +42,8 @@ def enter_hand(store: Store, game_id: int | str | None, args: Sequence[str], con
             prompt = HandPrompt(game, row.state, console, given, keep=set(game.ruleset.fields), hand_no=row.hands + 1,
                                 base=pending)
             prompt.asked = True
+            if given.rest_of_total:   # a row short by one: its last value shown as worked out, and Record? asked
+                return _run(store, row, prompt, console, key)
             try:
                 outcome = prompt.score()
             except HandError:

@@ -56,35 +56,26 @@ from scorepad.engine.assignments import (
 from scorepad.engine.game import Game, Hand, HandResult, State, active_players, checks_in_force, run_checks_on
 from scorepad.engine.scoring import apply_hand
 from scorepad.errors import HandError, UserError
-from scorepad.locale import N_, _, shown
+from scorepad.locale import _, current, shown
 from scorepad.rules.model import Check, FieldDef
 from scorepad.rules.values import format_value
 from scorepad.table import answers
+from scorepad.table.commands import command
 from scorepad.table.console import Console
 from scorepad.text.render import num
 
 BACK = "<"
 HELP = "?"
 SINGLE = object()  # an answer with commas that is one value, not a row of values
-# Typed at a question where it is no value of the field: `quit` (or `exit`) leaves the hand unrecorded;
-# the other commands of `play` (PLAY_COMMANDS) are refused with a sentence that says how to get to them
-LEAVE = ("quit", "exit")
-# The commands of `play` with their lines of its help (session.py runs them; a question here knows them)
-PLAY_COMMANDS = {
-    "bid": N_("bid FIELD=VALUE...   write down the bids of the next hand (bid alone asks them)"),
-    "undo": N_("undo                 take back the bid written down, else the last hand"),
-    "redo": N_("redo                 put back the hand undo took back"),
-    "edit": N_("edit N [FIELD=V...]  correct hand N (without values: asks again, with the old ones as defaults)"),
-    "sheet": N_("sheet                the score sheet, hand by hand"),
-    "standings": N_("standings            totals, counters, who deals"),
-    "rules": N_("rules                the game's rules: fields, options, scoring"),
-    "finish": N_("finish               end the game now by the ruleset's rule"),
-    "rematch": N_("rematch              a new game: same game, players and house rules"),
-    "use": N_("use GAME             switch to another game (id or name)"),
-    "new": N_("new GAME PLAYER...   start a new game"),
-    "help": N_("help                 this list"),
-    "quit": N_("quit                 leave (Ctrl-D too); everything is stored already"),
-}
+# Typed at a question where it is no value of the field: `quit` (or `exit`, or the language's word,
+# commands.py) leaves the hand unrecorded; the other commands of `play` are refused with a sentence
+# that says how to get to them
+
+
+def leaves(text: str) -> bool:
+    """Whether an answer is `quit` (`exit`, or the language's word for it): the hand is left unrecorded.
+    `q` alone is a letter a value may start with, so it does not leave a question."""
+    return text.strip().lower() != "q" and command(text, current()) == "quit"
 
 
 class Retyped(Exception):
@@ -156,7 +147,7 @@ class HandPrompt:
             choices = ("yes", "no", "edit")
             text = self._ask(answers.question(_("Record?"), choices), answers.candidates(choices))
             answer = answers.read(text, choices)
-            if answer is None and text.strip().lower() in LEAVE:
+            if answer is None and leaves(text):
                 raise Cancelled(interrupted=False)
             if answer == "yes":
                 return outcome
@@ -206,7 +197,7 @@ class HandPrompt:
             if not text:
                 return
             hits = [n for n in names if n == text] or [n for n in names if n.startswith(text)]
-            if not hits and text in LEAVE:
+            if not hits and leaves(text):
                 raise Cancelled(interrupted=False)
             if len(hits) == 1:
                 self.ask_fields([hits[0]], fixing=True)
@@ -525,11 +516,11 @@ class HandPrompt:
                 convert(self.game, fdef, text, who, self.state)
             except UserError as exc:
                 word = text.split()[0].lower() if text.split() else ""
-                if text.lower() in LEAVE:
+                if leaves(text):
                     raise Cancelled(interrupted=False) from None   # a value of the field would have been taken
-                if text.lower() == "help":
+                if command(text, current()) == "help":
                     self.show_help(fdef, row is not None)
-                elif word in PLAY_COMMANDS or word in LEAVE:
+                elif command(word, current()) is not None:
                     field = field_label(self.rs, fdef.name)
                     self.console.say(_("  {word} is not a value of {label}: record this hand first, or leave it "
                                        "with quit or Ctrl-C (nothing is stored)").format(
@@ -723,6 +714,9 @@ class HandPrompt:
         applying = {name for name, fdef in self.rs.fields.items() if self.applies(fdef)}
         for line in summary_lines(self.game, outcome.hand, applying):
             self.console.say(f"  {line}")
+        if outcome.raw.rest_of_total:   # a row typed short by one: whose value its total gave
+            self.console.say("  " + _("worked out, the rest of the total: {values}").format(
+                values=", ".join(outcome.raw.rest_of_total)), "event")
         for k, side in enumerate(self.game.sides):
             why = ", ".join(f"{line.label} {num(line.points)}" for line in outcome.result.breakdown[k]) or _("nothing")
             self.console.say(f"  = {side.name}: {num(outcome.result.points[k])} ({why})")

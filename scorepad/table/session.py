@@ -2,8 +2,9 @@
 
 It shows the standings and who deals, then waits at a prompt: Enter types the next hand field by
 field, a line of assignments (`bid=4,3,3,3 tricks=5,3,3,2`) records it at once, and the commands
-bid, undo, redo, edit N, sheet, standings, rules, finish, rematch, use GAME, new, help and quit
-do what their command-line namesakes do. After each hand: the breakdown and a compact standings.
+bid, undo, redo, edit N, sheet, standings, rules, log, finish, rematch, use GAME, new, help and quit
+(or the language's words for them, commands.py) do what their command-line namesakes do. After
+each hand: the breakdown and a compact standings.
 Every command reads the game afresh and writes in one short transaction, so nothing is held while
 the table talks; a hand typed in another terminal meanwhile is shown before the next prompt.
 """
@@ -20,15 +21,16 @@ from scorepad.app.redo import redo
 from scorepad.engine import handcode
 from scorepad.engine.assignments import assignment_words
 from scorepad.errors import ScorepadError, UserError
-from scorepad.locale import _, current, shown
+from scorepad.locale import N_, Said, _, current, shown
 from scorepad.store import GameRow, Store
-from scorepad.table import answers
+from scorepad.table import answers, commands
 from scorepad.table.console import Console
 from scorepad.table.edits import edit_interactively
 from scorepad.table.entry import enter_bid, enter_hand, show_changes
-from scorepad.table.prompt import PLAY_COMMANDS, Cancelled
+from scorepad.table.prompt import Cancelled
 from scorepad.text.describe import details, details_text
-from scorepad.text.render import compact_standings, hand_lines, num, sheet_text, standings_text
+from scorepad.text.local_time import local_stamp
+from scorepad.text.render import audit_text, compact_standings, hand_lines, num, sheet_text, standings_text
 
 
 class Session:
@@ -86,7 +88,7 @@ class Session:
         return _("hand {n}> ").format(n=self.row.hands + 1)
 
     def candidates(self) -> list[str]:
-        out = list(PLAY_COMMANDS)
+        out = commands.words(current())
         if self.row is not None:
             game = play.game_of(self.row, current())
             out += [f"{name}=" for name in game.ruleset.fields]
@@ -125,14 +127,15 @@ class Session:
             self.hand(assignment_words(line))   # `cards=QS 10H/-/A 7` as on the command line, quoted
             return None
         rest = words[1:]
-        if head in ("quit", "exit", "q"):
+        name = commands.command(head, current())   # `undo`, or the language's word: `отмена`, `tagasi`
+        if name == "quit":
             return "quit"
-        if head in ("help", "?", "h"):
+        if name == "help":
             self.console.say(_('Enter: type the next hand field by field.  FIELD=VALUE ...: the whole hand on one line.'))
-            for text in map(_, PLAY_COMMANDS.values()):
+            for text in commands.help_lines(current()):
                 self.console.say(f"  {text}")
             return None
-        handler = getattr(self, f"cmd_{head}", None)
+        handler = getattr(self, f"cmd_{name}", None) if name is not None else None
         if handler is None:
             raise UserError(_("{value} is neither a command nor FIELD=VALUE (help lists the commands)").format(
                                 value=repr(words[0])))
@@ -203,6 +206,12 @@ class Session:
         row = self.need_game()
         self.console.say(sheet_text(play.sheet(self.store, row, current())))
 
+    def cmd_log(self, args: Sequence[str]) -> None:
+        """The game's audit trail, as `scorepad log` prints it (its times in the local clock)."""
+        row = self.need_game()
+        entries = [{**e, "at": local_stamp(e["at"])} for e in self.store.audit(row.id)]
+        self.console.say(audit_text(entries))
+
     def cmd_rules(self, args: Sequence[str]) -> None:
 
         game = play.game_of(self.need_game(), current())
@@ -229,9 +238,13 @@ class Session:
                                  value=self.row.hands + 1, value2=' '.join(typed)), "good")
             return
         before = self.store.hands(row.id)
-        self.row, n = play.undo(self.store, row.id, row.version)   # the game as shown: a repeat never undoes two
-        was = " ".join(before[-1].typed) if before else ""
-        self.console.say(_("Hand {n} removed ({was}); redo puts it back.").format(n=n, was=was), "good")
+        undone = play.undo(self.store, row.id, row.version)   # the game as shown: a repeat never undoes two
+        self.row = undone.row
+        if undone.finish:
+            self.console.say(_("The finish is taken back; the game goes on at hand {n}.").format(n=undone.n + 1), "good")
+        else:
+            was = " ".join(before[-1].typed) if before else ""
+            self.console.say(_("Hand {n} removed ({was}); redo puts it back.").format(n=undone.n, was=was), "good")
         for line in compact_standings(play.standings(self.row, lang=current())):
             self.console.say(line)
 
@@ -251,11 +264,29 @@ class Session:
 
             self.row, rows = edit_interactively(self.store, row.id, n, self.console)
         self.console.say(play.edit_said(n, rows), "good" if rows else "")
+        if rows:   # the edited hand's new breakdown, as after a hand is recorded, then the totals
+            for line in hand_lines(play.hand_json(play.scored_hand(self.store, self.row, n, current())))[1:]:
+                self.console.say(line, "event" if line.startswith("  * ") else "")
         for line in compact_standings(play.standings(self.row, lang=current())):
             self.console.say(line)
 
     def cmd_finish(self, args: Sequence[str]) -> None:
         row = self.need_game()
+        if row.state["finished"]:
+            raise UserError(Said(N_("this game has already ended")))   # before asking, as `finish` refuses it
+        choices = ("yes", "no")
+        while True:   # ending a game is asked, not done by a word typed in passing; Enter keeps playing
+            try:
+                answer = answers.read(self.console.ask(answers.question(_("Finish the game now?"), choices, "no"),
+                                                       answers.candidates(choices)), choices, "no")
+            except (EOFError, KeyboardInterrupt):
+                self.console.say("")
+                answer = "no"
+            if answer is not None:
+                break
+        if answer == "no":
+            self.console.say(_('The game goes on; nothing was stored.'), "dim")
+            return
         self.row, result = play.finish(self.store, row.id, expect=row.version)
         for side, pts, items in zip(self.row.sides, result.points, result.breakdown, strict=False):
             if items:

@@ -333,6 +333,10 @@ def audit_text(entries: list[dict[str, Any]]) -> str:
             what = _("ruleset {old} -> {new}").format(old=d.get('old_ruleset'), new=d.get('new_ruleset'))
         elif e["action"] == "finish":
             what = "; ".join(shown(e) for e in d.get("events", []))
+        elif e["action"] == "undo finish":
+            what = ngettext("took back the finish; the game goes on after {n} hand",
+                            "took back the finish; the game goes on after {n} hands", d.get("hands") or 0).format(
+                n=d.get("hands"))
         elif e["action"] == "abandon":
             hands = d.get("hands")
             what = ngettext("after {n} hand, totals {totals}", "after {n} hands, totals {totals}", hands or 0).format(
@@ -351,7 +355,8 @@ def audit_text(entries: list[dict[str, Any]]) -> str:
 
 AUDIT_ACTIONS = {"new": N_("new"), "undo": N_("undo"), "edit": N_("edit"), "redo": N_("redo"),
                  "rescore": N_("rescore"), "rename": N_("rename"), "abandon": N_("abandon"), "delete": N_("delete"),
-                 "bid": N_("bid"), "undo bid": N_("undo bid"), "finish": N_("finish")}
+                 "bid": N_("bid"), "undo bid": N_("undo bid"), "finish": N_("finish"),
+                 "undo finish": N_("undo finish")}
 """The actions of the audit trail as `log` names them (the stored action and `log --json` keep the ids)."""
 
 

@@ -47,11 +47,34 @@ def test_a_hand_field_given_twice_is_refused(cli: Cli, db: Path) -> None:
     assert dump(db) == before
 
 
-def test_the_same_value_twice_is_no_change(cli: Cli) -> None:
+@pytest.mark.parametrize("args, words", [
+    (["bid=4,3,3,3", "ann.bid=4", "tricks=5,3,3,2"], "ann.bid is given twice (bid=4,3,3,3 and ann.bid=4)"),
+    (["bid=4,3,3,3", "tricks=5,3,3,2", "ann.tricks=5"], "ann.tricks is given twice (tricks=5,3,3,2 and ann.tricks=5)"),
+])
+def test_the_same_value_twice_is_refused_too(cli: Cli, db: Path, args: list[str], words: str) -> None:
+    """A value typed twice may be a slip for another player's: refused even when it agrees with itself."""
     spades(cli)
-    r = cli("hand", "bid=4,3,3,3", "ann.bid=4", "tricks=5,3,3,2")
-    assert r.code == 0, r.err
-    assert "+71" in r.out
+    before = dump(db)
+    r = cli("hand", *args)
+    assert r.code == 2, r.out
+    assert words in r.err and "type it once" in r.err and "Traceback" not in r.err
+    assert dump(db) == before
+
+
+def test_a_whole_row_typed_twice_is_refused_in_one_sentence(cli: Cli, db: Path) -> None:
+    spades(cli)
+    r = cli("hand", "bid=4,3,3,3", "tricks=5,3,3,2", "tricks=5,3,3,2")
+    assert r.code == 2
+    assert r.err.count("given twice") == 1, r.err
+
+
+def test_the_same_cards_twice_in_russian_are_refused(cli: Cli, db: Path) -> None:
+    assert cli("new", "скид", "Аня", "Богдан", "Вера").code == 0
+    before = dump(db)
+    r = cli("--lang", "ru", "hand", "вышел=Аня", "карты=-/ТХ/ДП", "Богдан.карты=ТХ")
+    assert r.code == 2, r.out
+    assert "Богдан.карты" in r.err and "Богдан.карты=ТХ" in r.err and "Traceback" not in r.err
+    assert dump(db) == before
 
 
 def test_edit_replaces_old_values_but_not_twice_in_one_go(cli: Cli, db: Path) -> None:
@@ -194,7 +217,7 @@ def test_abandoned_survives_export_and_import(cli: Cli, db: Path, tmp_path: Path
 def test_rename_in_one_game_retypes_every_hand(cli: Cli, db: Path) -> None:
     spades(cli)
     assert cli("hand", "bid=4,3,3,3", "tricks=5,3,3,2").code == 0
-    assert cli("hand", "an.bid=2", "bid=2,3,3,3", "tricks=2,4,4,3").code == 0
+    assert cli("hand", "an.bid=2", "bob.bid=3", "cat.bid=3", "dan.bid=3", "tricks=2,4,4,3").code == 0
     before = json.loads(cli("standings", "--json").out)
     r = cli("rename", "ann", "zoe")
     assert r.code == 0 and "Renamed ann to zoe in game 1." in r.out
@@ -203,7 +226,7 @@ def test_rename_in_one_game_retypes_every_hand(cli: Cli, db: Path) -> None:
     assert after["sides"][0]["players"] == ["zoe", "cat"]
     assert [s["score"] for s in after["sides"]] == [s["score"] for s in before["sides"]]
     typed = [h["typed"] for h in json.loads(cli("sheet", "--json").out)["hands"]]
-    assert typed[1] == ["zoe.bid=2", "bid=2,3,3,3", "tricks=2,4,4,3"]
+    assert typed[1] == ["zoe.bid=2", "bob.bid=3", "cat.bid=3", "dan.bid=3", "tricks=2,4,4,3"]
     assert "rename" in cli("log").out and "ann -> zoe" in cli("log").out
     assert cli("verify").code == 0
     assert cli("edit", "2", "zoe.tricks=3", "cat.tricks=3").code == 0   # edits see the new name
@@ -544,7 +567,7 @@ def test_two_players_swap_names_and_every_game_scores_the_same(path: Path, tmp_p
 def test_housekept_games_export_and_import(cli: Cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Renamed, rematched, abandoned and deleted games all pass the import's checks of an export."""
     spades(cli)
-    assert cli("hand", "ann.bid=4", "bid=4,3,3,3", "tricks=5,3,3,2").code == 0
+    assert cli("hand", "ann.bid=4", "bob.bid=3", "cat.bid=3", "dan.bid=3", "tricks=5,3,3,2").code == 0
     assert cli("rename", "ann", "zoe").code == 0
     assert cli("rematch").code == 0
     assert cli("hand", "bid=4,3,3,3", "tricks=5,3,3,2").code == 0

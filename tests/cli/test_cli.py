@@ -190,3 +190,21 @@ def test_the_spades_sheet_shows_each_hands_bids_and_tricks(cli: Callable[..., Ru
     assert data["hands"][0]["fields"] == {"bid": [4, 3, 3, 3], "tricks": [5, 3, 3, 2]}
     hearts = cli("new", "hearts", "ann", "bob", "cat", "dan")          # no bids: no such columns
     assert hearts.code == 0 and "bid" not in cli("sheet").out
+
+
+def test_undo_after_finish_takes_back_only_the_finish(cli: Callable[..., Run]) -> None:
+    """`scorepad undo` after `scorepad finish`: the game goes on, its last hand kept; logged; verify clean."""
+    cli("new", "spades", "ann", "bob", "cat", "dan")
+    cli("hand", "bid=4,3,3,3", "tricks=5,3,3,2")
+    assert cli("finish").code == 0
+    r = cli("undo")
+    assert r.code == 0, r.err
+    assert "The finish is taken back; the game goes on at hand 2." in r.out
+    data = json.loads(cli("standings", "--json").out)
+    assert data["hands"] == 1 and data["finished"] is False and [s["score"] for s in data["sides"]] == [71, -60]
+    assert cli("verify").code == 0
+    log = cli("log")
+    assert "undo finish" in log.out and "took back the finish; the game goes on after 1 hand" in log.out
+    assert cli("undo").out.startswith("Hand 1 removed")   # the next undo takes back the hand
+    assert json.loads(cli("standings", "--json").out)["hands"] == 0
+    assert cli("verify").code == 0

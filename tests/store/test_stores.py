@@ -335,6 +335,23 @@ def test_a_change_made_meanwhile_is_never_overwritten(spec: str) -> None:
     assert [s["score"] for s in store.game(row.id).state["sides"]] == [61, 60]
 
 
+def test_undo_after_finish_takes_back_only_the_finish_in_every_store(spec: str) -> None:
+    store = open_store(spec)
+    row = play.new_game(store, "spades", ["a", "b", "c", "d"])
+    play.record_hand(store, row.id, ["bid=4,3,3,3", "tricks=5,3,3,2"])
+    finished, _result = play.finish(store, row.id)
+    undone = play.undo(store, row.id, finished.version)
+    assert undone.finish and undone.n == 1
+    fresh = store.game(row.id)
+    assert fresh.hands == 1 and not fresh.state["finished"] and fresh.version == finished.version + 1
+    assert [s["score"] for s in fresh.state["sides"]] == [71, -60]
+    assert [e["action"] for e in store.audit(row.id)][-2:] == ["finish", "undo finish"]
+    assert verification.verify(store) == []
+    with pytest.raises(StoreConflict):          # a repeat of the same undo is refused, not a second undo
+        play.undo(store, row.id, finished.version)
+    assert store.game(row.id).hands == 1
+
+
 def test_the_current_game_and_unknown_games(spec: str) -> None:
     store = open_store(spec)
     with pytest.raises(UserError, match="no current game"):

@@ -43,7 +43,7 @@ EVENINGS = {
            "", "", "4", "",                                    # the bids asked again from вова (боря deals): аня 4
            "",                                                 # Записать? Enter records
            "sheet", "standings",
-           "finish",
+           "finish", "да",                                     # Завершить игру сейчас? [д/Н]
            "нет",
            "quit"],
     "uk": ["new skid петро ганна оля",
@@ -52,7 +52,7 @@ EVENINGS = {
            "ВХ", "",                                           # петро's cards: the jack of clubs; оля's kept
            "",                                                 # Записати? Enter records
            "sheet", "standings", "undo", "redo",
-           "finish",
+           "finish", "так",                                    # Завершити гру зараз? [т/Н]
            "ні",
            "quit"],
 }

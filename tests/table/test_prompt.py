@@ -95,7 +95,7 @@ def test_bid_asked_on_a_terminal_and_checked_at_bid_time(store: Store) -> None:
 def test_session_commands_without_a_terminal(store: Store) -> None:
     play.new_game(store, "spades", ["ann", "bob", "cat", "dan"], opts=["target=100"])
     console = Script(["bid=4,3,3,3 tricks=5,3,3,2", "sheet", "standings", "rules", "edit 1 tricks=6,3,2,2",
-                      "nonsense", "use 99", "finish", "n", "quit"])
+                      "nonsense", "use 99", "finish", "y", "n", "quit"])
     assert Session(store, console).run() == 0
     said = "\n".join(console.said)
     assert "Hand 1 recorded." in said and "Hand 1 changed; 0 later hands re-scored." in said

@@ -472,6 +472,74 @@ def test_a_hand_typed_elsewhere_meanwhile_is_shown_and_checked(env: dict[str, st
     assert standings(env)["hands"] == 2
 
 
+def test_a_row_short_by_one_in_play_says_whose_value_was_worked_out_and_asks(env: dict[str, str]) -> None:
+    assert run(env, "new", "spades", "ann", "bob", "cat", "dan").returncode == 0
+    child = spawn(env, "play")
+    child.expect_exact("hand 1> ")
+    child.sendline("bid=4,3,3,3 tricks=5,3,3")           # dan's tricks left out
+    child.expect_exact("worked out, the rest of the total: dan.tricks=2")
+    child.expect_exact("Record? [Y/n/e] ")
+    assert standings(env)["hands"] == 0                   # nothing stored before the answer
+    child.sendline("y")
+    child.expect("Hand 1 recorded")
+    child.expect_exact("hand 2> ")
+    child.sendline("quit")
+    assert finish(child) == 0
+    assert scores(env) == [71, -60]
+
+
+def test_play_takes_log_and_the_language_s_words(env: dict[str, str]) -> None:
+    assert run(env, "new", "spades", "ann", "bob", "cat", "dan").returncode == 0
+    assert run(env, "hand", "bid=4,3,3,3", "tricks=5,3,3,2").returncode == 0
+    assert run(env, "edit", "1", "bid=5,3,3,3").returncode == 0
+    child = spawn(env, "--lang", "ru", "play")
+    child.expect_exact("раздача 2> ")
+    child.sendline("помощь")
+    child.expect_exact("журнал (log)")
+    child.expect_exact("выход (quit)")
+    child.expect_exact("раздача 2> ")
+    child.sendline("журнал")
+    child.expect_exact("bid=4,3,3,3 → bid=5,3,3,3")
+    child.expect_exact("раздача 2> ")
+    child.sendline("log")
+    child.expect_exact("bid=4,3,3,3 → bid=5,3,3,3")
+    child.expect_exact("раздача 2> ")
+    child.sendline("отмена")
+    child.expect_exact("Раздача 1 удалена")
+    child.expect_exact("раздача 1> ")
+    child.sendline("выход")
+    assert finish(child) == 0
+    assert standings(env)["hands"] == 0
+
+
+def test_finish_in_play_is_asked_and_undo_takes_back_only_the_finish(env: dict[str, str]) -> None:
+    assert run(env, "new", "spades", "ann", "bob", "cat", "dan").returncode == 0
+    assert run(env, "hand", "bid=4,3,3,3", "tricks=5,3,3,2").returncode == 0
+    child = spawn(env, "play")
+    child.expect_exact("hand 2> ")
+    child.sendline("finish")
+    child.expect_exact("Finish the game now? [y/N] ")
+    child.sendline("")                                    # Enter: the game goes on
+    child.expect("The game goes on; nothing was stored")
+    child.expect_exact("hand 2> ")
+    assert standings(env)["finished"] is False
+    child.sendline("finish")
+    child.expect_exact("Finish the game now? [y/N] ")
+    child.sendline("y")
+    child.expect(r"The game is over: ann\+cat won")
+    child.expect_exact("Rematch? [Y/n] ")
+    child.sendline("n")
+    child.expect_exact("(over)> ")
+    child.sendline("undo")
+    child.expect_exact("The finish is taken back; the game goes on at hand 2.")
+    child.expect_exact("hand 2> ")
+    child.sendline("quit")
+    assert finish(child) == 0
+    data = standings(env)
+    assert data["hands"] == 1 and data["finished"] is False and scores(env) == [71, -60]
+    assert run(env, "verify").returncode == 0
+
+
 def test_edit_without_values_asks_with_the_old_ones(env: dict[str, str]) -> None:
     assert run(env, "new", "spades", "ann", "bob", "cat", "dan").returncode == 0
     assert run(env, "hand", "bid=4,3,3,3", "tricks=5,3,3,2").returncode == 0

@@ -116,3 +116,47 @@ def test_a_second_bid_replaces_the_first_and_says_so(cli: Callable[..., Run]) ->
     assert r.code == 0, r.err
     sheet = cli("sheet", "--json")
     assert "bid=5,3,3,3" in sheet.out and "bid=4,3,3,3" not in sheet.out
+
+
+def test_a_row_short_by_one_in_play_is_shown_and_asked(store: Store) -> None:
+    """`tricks=5,3,3` for four players: dan's 2 follows from the total; shown as worked out, and asked
+    ("n" throws it away); a complete line after it is stored at once, as before."""
+    play.new_game(store, "spades", ["ann", "bob", "cat", "dan"])
+    console = Script(["bid=4,3,3,3 tricks=5,3,3", "n", "bid=4,3,3,3 tricks=5,3,3", "y",
+                      "bid=4,3,3,3 tricks=5,3,3,2", "quit"])
+    Session(store, console, None).run()
+    assert [q for q in console.questions if q.startswith("Record?")] == ["Record? [Y/n/e] "] * 2
+    assert console.said.count("  worked out, the rest of the total: dan.tricks=2") == 2
+    hands = store.hands(store.game(None).id)
+    assert [h.hand["tricks"] for h in hands] == [[5, 3, 3, 2], [5, 3, 3, 2]]
+
+
+def test_edit_in_play_shows_the_edited_hand_s_new_breakdown(store: Store) -> None:
+    play.new_game(store, "spades", ["ann", "bob", "cat", "dan"])
+    console = Script(["bid=4,3,3,3 tricks=5,3,3,2", "bid=4,3,3,3 tricks=5,3,3,2", "edit 1 bid=5,3,3,3", "quit"])
+    Session(store, console, None).run()
+    after = console.said[console.said.index("Hand 1 changed; 1 later hand re-scored."):]
+    # ann+cat now bid 8 and took 8: 80, no bag; bob+dan bid 6 and took 5: set
+    assert after[1:3] == ["  ann+cat: +80  (contract +80)", "  bob+dan: -60  (contract -60)"]
+
+
+@pytest.mark.parametrize("lang, log, undo, quit_, listed", [
+    ("ru", "журнал", "отмена", "выход", "отмена (undo)"),
+    ("uk", "журнал", "скасувати", "вихід", "скасувати (undo)"),
+    ("et", "logi", "tagasi", "välju", "tagasi (undo)"),
+])
+def test_play_s_commands_answer_to_the_language_s_words(store: Store, lang: str, log: str, undo: str, quit_: str,
+                                                        listed: str) -> None:
+    from scorepad.locale import speaking
+
+    play.new_game(store, "spades", ["ann", "bob", "cat", "dan"])
+    console = Script(["bid=4,3,3,3 tricks=5,3,3,2", "edit 1 bid=5,3,3,3", "help", log, undo, quit_])
+    with speaking(lang):
+        assert Session(store, console, None).run() == 0
+    assert len(console.questions) == 6                     # `quit_` left: nothing asked after it
+    assert store.game(None).hands == 0                    # `undo` took the hand back
+    helped = [line for line in console.said if line.startswith("  ") and "(" in line]
+    assert any(line.strip().startswith(listed) for line in helped), helped
+    assert any(line.strip().startswith(f"{log} (log)") for line in helped)
+    trail = "\n".join(console.said)
+    assert "bid=4,3,3,3 → bid=5,3,3,3" in trail          # the log: the edit, with what changed
