@@ -10,6 +10,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Any
 
@@ -50,7 +51,6 @@ from scorepad.engine.scoring import apply_hand
 from scorepad.errors import HandError, ScorepadError, StoreConflict, UserError
 from scorepad.locale import _, ngettext, shown
 from scorepad.names import MAX_GAME_NAME, check_name
-from scorepad.record import field, mutable_record, replace
 from scorepad.rules.loader import load_text
 from scorepad.rules.model import Ruleset
 from scorepad.rules.registry import load
@@ -119,7 +119,7 @@ def _alias_team(team: str, aliases: Mapping[str, str]) -> str:
     return name + "=" + ",".join(aliases.get(m.strip().lower(), m.strip()) for m in members.split(","))
 
 
-@mutable_record
+@dataclass
 class Recorded:
     row: GameRow
     game: Game

@@ -29,6 +29,7 @@ import os
 import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager, suppress
+from dataclasses import replace
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
@@ -39,7 +40,6 @@ from psycopg.conninfo import conninfo_to_dict
 
 from scorepad.errors import StoreConflict, StoreError, StoreRefused, StoreUnreachable, UserError
 from scorepad.locale import N_, _
-from scorepad.record import replace
 from scorepad.store.migrations import MIGRATIONS, SCHEMA_VERSION
 from scorepad.store.protocol import mask
 from scorepad.store.sqlite import GameRow, HandRow, Store, dumps, state_problem, text_hash

@@ -16,6 +16,7 @@ import sqlite3
 import time
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, cast
@@ -23,7 +24,6 @@ from typing import Any, cast
 from scorepad.errors import StoreConflict, StoreError, UserError
 from scorepad.locale import _
 from scorepad.names import closest, did_you_mean, fold
-from scorepad.record import mutable_record
 from scorepad.store.migrations import MIGRATIONS, SCHEMA_VERSION
 from scorepad.userdirs import user_data_dir
 
@@ -75,7 +75,7 @@ def text_hash(text: str) -> str:
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
-@mutable_record
+@dataclass
 class GameRow:
     id: int
     uid: str
@@ -117,7 +117,7 @@ def state_problem(state: Any, sides: int, hands: int) -> str | None:
     return None
 
 
-@mutable_record
+@dataclass
 class HandRow:
     n: int
     typed: list[str]
@@ -129,7 +129,7 @@ class HandRow:
     created: str
 
 
-@mutable_record
+@dataclass
 class Rewrite:
     """A game rewritten whole (rename): its new players and sides, every hand again, the final state."""
 
