@@ -182,13 +182,14 @@ def _compare(args: list[str], template: Path, tmp_path: Path, capsys: pytest.Cap
 
 def test_console_script_imports_no_typer(tmp_path: Path) -> None:
     """The reason for the route: a hand and the standings without Typer, click, pydantic, tabulate or uuid
-    (which imports platform). (platformdirs is imported: it says where the config file is.)"""
+    (which imports platform), and on SQLite without the PostgreSQL driver. (platformdirs is imported: it
+    says where the config file is.)"""
     env = {k: v for k, v in os.environ.items() if not k.startswith("SCOREPAD_")}
     env["SCOREPAD_DB"] = str(tmp_path / "t.db")
     code = ("import sys; sys.argv = ['scorepad'] + sys.argv[1:]; from scorepad.cli.quick import main\n"
             "try:\n    main()\nfinally:\n"
             "    print(sorted(m for m in sys.modules if m.split('.')[0] in\n"
-            "                 ('typer', 'click', 'pydantic', 'tabulate', 'uuid')), file=sys.stderr)")
+            "                 ('typer', 'click', 'pydantic', 'tabulate', 'uuid', 'psycopg')), file=sys.stderr)")
     root = Path(__file__).resolve().parents[2]
     subprocess.run([sys.executable, "-m", "scorepad", "new", "spades", "a", "b", "c", "d"], env=env, cwd=root,
                    check=True, capture_output=True)
