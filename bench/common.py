@@ -106,16 +106,16 @@ def pg_database(url: str | None) -> Iterator[str | None]:
             return
         server = pgserver.new_directory()
         url = pgserver.start(server)
-    from scorepad.store import libpq
+    import psycopg
 
     name = f"scorepad_bench_{secrets.token_hex(4)}"   # made here, no user text: safe to name in the statement
-    admin = libpq.Connection([("dbname", url)])
+    admin = psycopg.connect(url, autocommit=True)
     try:
-        admin.query(f"CREATE DATABASE {name}")
+        admin.execute(f"CREATE DATABASE {name}")
         yield with_dbname(url, name)
     finally:
         try:
-            admin.query(f"DROP DATABASE IF EXISTS {name}")
+            admin.execute(f"DROP DATABASE IF EXISTS {name}")
         finally:
             admin.close()
             if server is not None:

@@ -452,7 +452,10 @@ def _bench_engine(min_seconds: float, out: dict[str, Any], legacy_engine: Any) -
 
 # --------------------------------------------------------------------------- 7. PostgreSQL
 
-PG_TARGET = 1.5   # issue 26: a command on PostgreSQL at most 1.5x the same command on SQLite
+# a command on PostgreSQL at most 3x the same command on SQLite, as a whole process (issue 35: the driver is
+# psycopg, whose import alone is ~130 ms; issue 26's 1.5x was met with a ctypes copy of libpq, now gone).
+# A table that keeps one process (`play`) is held to 1.5x by bench/club.py.
+PG_TARGET = 3.0
 PG_ISSUE = {"hand": (277.0, 83.0)}   # issue 26's medians (ms) of the code before: PostgreSQL, SQLite
 
 

@@ -10,18 +10,18 @@ takes a pending bid back before it takes back a hand.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from scorepad.app.games import game_of, open_game
 from scorepad.engine.assignments import RawHand, canonical_names, check_bids, missing_sentence, split_assignments, type_bids
 from scorepad.engine.game import Game, active_players
 from scorepad.errors import HandError, UserError
 from scorepad.locale import _, current
-from scorepad.record import mutable_record
 from scorepad.rules.model import Ruleset
 from scorepad.store import GameRow, Store
 
 
-@mutable_record
+@dataclass
 class Bid:
     row: GameRow
     n: int

@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import sqlite3
 from collections.abc import Iterator
+from dataclasses import dataclass
 from itertools import zip_longest
 from pathlib import Path
 from typing import Any
@@ -22,7 +23,6 @@ from scorepad.app.transfer.export import differs_from_file
 from scorepad.app.transfer.importing import import_file
 from scorepad.errors import StoreError, UserError
 from scorepad.locale import _, ngettext
-from scorepad.record import mutable_record
 from scorepad.store import Store
 from scorepad.store.choice import open_store
 from scorepad.store.migrations import SCHEMA_VERSION, TABLES
@@ -35,7 +35,7 @@ KEYED = {"rulesets", "games", "hands", "audit", "pending_bids", "writes"}
 BATCH = 5000  # rows read, written and compared at a time
 
 
-@mutable_record
+@dataclass
 class Copied:
     counts: dict[str, int]
     text: str

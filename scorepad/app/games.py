@@ -10,6 +10,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import ExitStack, contextmanager
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Any
 
@@ -51,7 +52,6 @@ from scorepad.engine.scoring import apply_hand
 from scorepad.errors import HandError, ScorepadError, StoreConflict, StoreError, StoreUnreachable, UserError
 from scorepad.locale import _, ngettext, shown
 from scorepad.names import MAX_GAME_NAME, check_name
-from scorepad.record import field, mutable_record, replace
 from scorepad.rules.loader import load_text
 from scorepad.rules.model import Ruleset
 from scorepad.rules.registry import load
@@ -120,7 +120,7 @@ def _alias_team(team: str, aliases: Mapping[str, str]) -> str:
     return name + "=" + ",".join(aliases.get(m.strip().lower(), m.strip()) for m in members.split(","))
 
 
-@mutable_record
+@dataclass
 class Recorded:
     row: GameRow
     game: Game
@@ -240,7 +240,7 @@ def record_hand(store: Store, game_id: int | str | None, args: Sequence[str],
                       bid=len(bid or []))
 
 
-@mutable_record
+@dataclass
 class Typed:
     """A hand as read and scored against the game as it stood: what a front end offers to store."""
     raw: RawHand
@@ -390,7 +390,7 @@ def hand_row(n: int, typed: list[str], hand: dict[str, Any], result: HandResult,
                    created or now())
 
 
-@mutable_record
+@dataclass
 class Undone:
     """What undo took back: the last hand (`n`), or, when `scorepad finish` ended the game, only that
     finish (`finish`; `n` is then the hand that stays the last)."""

@@ -4,6 +4,7 @@ then stored as one audited change."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -15,14 +16,13 @@ from scorepad.engine.game import (
 )
 from scorepad.errors import HandError, ScorepadError, UserError
 from scorepad.locale import _, shown
-from scorepad.record import mutable_record
 from scorepad.rules.loader import load_text
 from scorepad.rules.model import Ruleset
 from scorepad.rules.registry import resolved_text
 from scorepad.store import GameRow, HandRow, Store
 
 
-@mutable_record
+@dataclass
 class RescorePlan:
     """What re-scoring a game with another ruleset would change, hand by hand."""
 

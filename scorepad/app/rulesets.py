@@ -7,13 +7,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from scorepad.errors import RulesetError, ScorepadError, UserError
 from scorepad.locale import Said, _, current
 from scorepad.names import utf8_text
-from scorepad.record import field, mutable_record
 from scorepad.rules import bundled as rules_index
 from scorepad.rules.bundled import bundled_dir
 from scorepad.rules.registry import Unreadable, bundled_entry, load, loaded_from, resolve, resolved_text, scan, text_hash
@@ -175,7 +175,7 @@ def write_schema(target_dir: Path) -> Path:
     return path
 
 
-@mutable_record
+@dataclass
 class FileCheck:
     path: Path
     problems: list[str] = field(default_factory=list)

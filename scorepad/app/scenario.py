@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import tomllib
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -25,7 +26,6 @@ from scorepad.engine.game import (
 )
 from scorepad.errors import ScorepadError, UserError
 from scorepad.locale import N_, _, neutral
-from scorepad.record import field, mutable_record
 from scorepad.rules.loader import load_text
 from scorepad.rules.model import Ruleset
 from scorepad.rules.registry import load
@@ -36,7 +36,7 @@ HAND_KEYS = {"input", "points", "totals", "state", "events", "no_events", "error
 RESULT_KEYS = {"finished", "winner", "draw", "totals", "status", "state", "display"}
 
 
-@mutable_record
+@dataclass
 class Mismatch:
     """One way a game differs from its scenario: a message (marked with N_) and its values, so the report
     reads in the user's language while the game itself is played in the scenario's (English)."""

@@ -12,13 +12,13 @@ import json
 import math
 import re
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
 from scorepad.locale import _, ngettext
 from scorepad.names import MAX_NAME as MAX_NAME  # the limits and the one check of names: scorepad.names
 from scorepad.names import name_problem as name_problem
-from scorepad.record import field, mutable_record
 
 MAX_NUMBER = 2**53  # every number a game holds is far below; past it floats lose whole numbers
 MAX_DIGITS = 20  # longer integers are refused before Python converts them
@@ -136,7 +136,7 @@ class Shape:
         raise NotImplementedError
 
 
-@mutable_record
+@dataclass
 class Text(Shape):
     max_len: int = MAX_TEXT
     pattern: str | None = None
@@ -161,7 +161,7 @@ class Text(Shape):
             out.append(_("{key}: the name {why}").format(key=path, why=why))
 
 
-@mutable_record
+@dataclass
 class Int(Shape):
     low: int = -MAX_NUMBER
     high: int = MAX_NUMBER
@@ -175,7 +175,7 @@ class Int(Shape):
                            path=path, low=self.low, high=self.high, value=value))
 
 
-@mutable_record
+@dataclass
 class Number(Shape):
     nullable: bool = False
 
@@ -184,14 +184,14 @@ class Number(Shape):
             out.append(_("{path}: must be a number, not {kind}").format(path=path, kind=kind(value)))
 
 
-@mutable_record
+@dataclass
 class Bool(Shape):
     def check_value(self, value: Any, path: str, out: list[str]) -> None:
         if not isinstance(value, bool):
             out.append(_("{path}: must be true or false, not {kind}").format(path=path, kind=kind(value)))
 
 
-@mutable_record
+@dataclass
 class Time(Shape):
     """A moment as scorepad writes it: ISO 8601, e.g. 2026-11-29T14:00:00+00:00."""
 
@@ -208,7 +208,7 @@ class Time(Shape):
                            path=path, value=_short(value)))
 
 
-@mutable_record
+@dataclass
 class Anything(Shape):
     """Any value (the generic `scan` has already bounded it); `table` asks for a table."""
 
@@ -219,7 +219,7 @@ class Anything(Shape):
             out.append(_("{path}: must be a table, not {kind}").format(path=path, kind=kind(value)))
 
 
-@mutable_record
+@dataclass
 class ListOf(Shape):
     item: Shape
     min_len: int = 0
@@ -239,7 +239,7 @@ class ListOf(Shape):
             self.item.check(item, f"{path}[{i}]", out)
 
 
-@mutable_record
+@dataclass
 class Items(Shape):
     """A list of a fixed length whose entries have their own shapes (a breakdown line)."""
 
@@ -256,7 +256,7 @@ class Items(Shape):
             shape.check(item, f"{path}[{i}]", out)
 
 
-@mutable_record
+@dataclass
 class Record(Shape):
     """A table with known keys: missing required keys and unknown keys are both problems."""
 

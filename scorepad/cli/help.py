@@ -3,7 +3,7 @@
 Typer prints an option's type as `<str>`, `<bool>` or `<list[str]>` and a required argument as
 `{ruleset}`: fine for programmers, noise for a person holding cards. `words_not_types()` makes
 options show their metavar (or nothing, for flags) and arguments their upper-case name. It touches
-only Typer's help rendering, and only where the installed Typer has the methods it expects.
+only Typer's help rendering, of the Typer pinned in pyproject.toml (tests/cli/test_typer_patches.py).
 """
 
 from __future__ import annotations
@@ -46,23 +46,21 @@ def _argument_column(self: Any) -> str:
 
 
 def words_not_types() -> None:
-    try:
-        from typer import core  # start-up: the quick route never loads typer (~75 ms)
-    except ImportError:  # pragma: no cover - typer is a dependency
-        return
-    option = getattr(core, "TyperOption", None)
-    argument = getattr(core, "TyperArgument", None)
-    if option is not None and hasattr(option, "display_type_rich"):
-        option.display_type_rich = _option_type
-    if argument is not None:
-        if hasattr(argument, "display_type_rich"):
-            argument.display_type_rich = _argument_type
-        if hasattr(argument, "_usage_display_name"):
-            argument._usage_display_name = _argument_usage
-        if hasattr(argument, "_rich_display_name"):
-            argument._rich_display_name = _argument_column
-        if isinstance(getattr(argument, "display_name_raw", None), property):
-            argument.display_name_raw = property(_display_name)
+    """Typer's help rendering of a parameter's type and name (private methods of TyperOption and
+    TyperArgument) replaced by the words above.
+
+    Measured gain: none in time (`hand --help` 0.95x, within the noise); what it gains is the help
+    itself: `FIELD=VALUE...  field=value, ...` where Typer prints `FIELD=VALUE... <list[str]>` and a
+    usage line ending in `[FIELD=VALUE...]...`. Checked against the Typer pinned in pyproject.toml;
+    tests/cli/test_typer_patches.py fails when a replaced method changes or disappears."""
+    from typer import core  # start-up: the quick route never loads typer (~75 ms)
+
+    option, argument = core.TyperOption, core.TyperArgument
+    option.display_type_rich = _option_type  # type: ignore[method-assign]
+    argument.display_type_rich = _argument_type  # type: ignore[method-assign]
+    argument._usage_display_name = _argument_usage  # type: ignore[method-assign]
+    argument._rich_display_name = _argument_column  # type: ignore[method-assign]
+    argument.display_name_raw = property(_display_name)  # type: ignore[method-assign,assignment]
 
 
 EXAMPLES: dict[str, str] = {

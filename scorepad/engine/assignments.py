@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 import shlex
 from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 import scorepad.rules.cards as cardlib
@@ -28,7 +29,6 @@ from scorepad.limits import number_ok
 from scorepad.locale import N_, Said, _, current, ngettext
 from scorepad.locale import NO_WORDS as NO
 from scorepad.locale import YES_WORDS as YES
-from scorepad.record import field, mutable_record, record
 from scorepad.rules.expr import Formula
 from scorepad.rules.model import Check, FieldDef, Ruleset, field_refs
 from scorepad.rules.prose import condition_words
@@ -40,7 +40,7 @@ from scorepad.rules.vocabulary import Vocabulary
 MAX_VALUE_LENGTH = 200
 
 
-@record
+@dataclass(frozen=True)
 class Missing:
     """A required value nobody typed: the field, and for whom (a player or side index, or None)."""
 
@@ -48,7 +48,7 @@ class Missing:
     who: int | None
 
 
-@mutable_record
+@dataclass
 class RawHand:
     """Typed text per field, before conversion: hand fields a string, others a list per seat/side."""
 

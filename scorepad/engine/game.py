@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Callable, Collection, Mapping, Sequence
+from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, NamedTuple
 
@@ -17,7 +18,6 @@ from scorepad.errors import FormulaError, HandError, UserError
 from scorepad.limits import number_ok
 from scorepad.locale import N_, NO_WORDS, YES_WORDS, Said, current
 from scorepad.names import check_name
-from scorepad.record import field, mutable_record, record
 from scorepad.rules.cards import card_label
 from scorepad.rules.expr import BudgetError, Formula, budgeted, value_kind
 from scorepad.rules.model import Check, Rule, Ruleset, ScoreItem
@@ -28,13 +28,13 @@ State = dict[str, Any]
 Hand = dict[str, Any]
 
 
-@record
+@dataclass(frozen=True)
 class Side:
     name: str
     members: tuple[int, ...]
 
 
-@record
+@dataclass(frozen=True)
 class Game:
     """A ruleset bound to the people at the table: players, sides, options, and who deals the first hand
     (a seat index: the first seat, unless a rematch passed the deal on)."""
@@ -71,7 +71,7 @@ class Line(NamedTuple):
 Breakdown = list[list[Line]]
 
 
-@mutable_record
+@dataclass
 class HandResult:
     state: State
     points: list[int | float]
@@ -792,7 +792,7 @@ def _score_lines(game: Game, scope: _Scope, state: State, new: State,
     return points, breakdown
 
 
-@mutable_record
+@dataclass
 class _Race:
     """A "first to N, counted out in order" end (`[end] first_to`): the score lines of a deal are
     counted one after another, and the first side whose total reaches the goal wins. A side's

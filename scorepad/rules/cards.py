@@ -23,10 +23,10 @@ import functools
 import re
 from collections import Counter
 from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 
 from scorepad.errors import UserError
 from scorepad.locale import _, current, ngettext
-from scorepad.record import record
 
 RANK_ORDER = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"]
 SUITS = ["S", "H", "D", "C"]
@@ -122,7 +122,7 @@ DECKS: dict[str, tuple[list[str], int, int]] = {
 GROUPS = re.compile(r"[,;]")   # a comma or semicolon ends a card
 
 
-@record
+@dataclass(frozen=True)
 class Deck:
     """Which cards exist in a game, and how many copies of each."""
 

@@ -11,12 +11,12 @@ by `rules check`, naming the costliest formula; the engine's budget enforces the
 from __future__ import annotations
 
 import ast
+import dataclasses
 import math
 from collections import ChainMap
 from collections.abc import Collection, Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
-from scorepad import record
 from scorepad.locale import N_, Grouped, Said
 from scorepad.rules.expr import BUILTINS, ITERATING, MAX_STEPS, Formula, _parts, subset_steps
 
@@ -318,9 +318,9 @@ def _too_costly(group: Group, what: str) -> list[tuple[str, str]]:
 def _formulas_of(obj: object) -> list[Formula]:
     """Every formula a field definition holds (whatever keys the field format has)."""
     out: list[Formula] = []
-    if record.is_record(obj):
-        for name in record.fields(obj):
-            value = getattr(obj, name)
+    if dataclasses.is_dataclass(obj):
+        for f in dataclasses.fields(obj):
+            value = getattr(obj, f.name)
             if isinstance(value, Formula):
                 out.append(value)
             elif isinstance(value, (tuple, list)):

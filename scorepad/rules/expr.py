@@ -24,11 +24,11 @@ import math
 from collections.abc import Callable, Collection, Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
+from dataclasses import dataclass, field
 from typing import Any, ParamSpec, TypeVar
 
 from scorepad.errors import FormulaError
 from scorepad.locale import N_, Grouped, Said
-from scorepad.record import field, record
 
 MAX_SOURCE = 2000
 MAX_NODES = 400
@@ -109,7 +109,7 @@ def _charge(steps: int) -> None:
             raise _Exhausted
 
 
-@record
+@dataclass(frozen=True)
 class Formula:
     """A compiled formula: its source, where it came from, and the closure that evaluates it."""
 

@@ -4,18 +4,18 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
 import scorepad.rules.cards as cardlib
 from scorepad.locale import N_, Said
-from scorepad.record import field, mutable_record, record
 from scorepad.rules.expr import Formula
 from scorepad.rules.problems import Problems
 from scorepad.rules.reading import Reading, build_reading
 
 
-@record
+@dataclass(frozen=True)
 class Option:
     name: str
     default: Any
@@ -25,7 +25,7 @@ class Option:
     help: str
 
 
-@record
+@dataclass(frozen=True)
 class Combo:
     """One combination of a `combos` field: typing its code (or its points) adds to a count field."""
 
@@ -35,7 +35,7 @@ class Combo:
     adds: str           # "count": 1 per combination; "points": its points
 
 
-@record
+@dataclass(frozen=True)
 class FieldDef:
     name: str
     scope: str
@@ -61,13 +61,13 @@ class FieldDef:
     rest: str | None = None                # type combos: the field a number that is no combination adds to
 
 
-@record
+@dataclass(frozen=True)
 class Let:
     name: str
     formula: Formula
 
 
-@record
+@dataclass(frozen=True)
 class Check:
     id: str
     per: str
@@ -78,7 +78,7 @@ class Check:
     total_of: str | None = None   # the field whose `total` this check is (made by the loader)
 
 
-@record
+@dataclass(frozen=True)
 class ScoreItem:
     id: str
     per: str
@@ -88,7 +88,7 @@ class ScoreItem:
     to: tuple[str, ...]
 
 
-@record
+@dataclass(frozen=True)
 class Rule:
     id: str
     per: str
@@ -105,7 +105,7 @@ class Rule:
     include_out: bool
 
 
-@record
+@dataclass(frozen=True)
 class EndRule:
     when: Formula | None
     winner: str
@@ -119,7 +119,7 @@ class EndRule:
     rest_of_deal: str = "void"
 
 
-@mutable_record
+@dataclass
 class Ruleset:
     """A loaded, checked ruleset with its formulas compiled; immutable after loading."""
 

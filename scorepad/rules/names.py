@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from scorepad.errors import FormulaError
 from scorepad.locale import N_, Said
-from scorepad.record import record
 from scorepad.rules.expr import Formula, compile_formula
 from scorepad.rules.problems import Problems
 from scorepad.rules.schema import NAME_PATTERN
@@ -45,7 +45,7 @@ def team(names: Iterable[str]) -> set[str]:
     return {f"team_{n}" for n in names}
 
 
-@record
+@dataclass(frozen=True)
 class Names:
     """What each context sees, worked out once from the declared names."""
 

@@ -14,12 +14,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from scorepad.locale import N_, Said
 from scorepad.locale import NO_WORDS as NO
 from scorepad.locale import YES_WORDS as YES
-from scorepad.record import field, record
 
 
 class FieldWords(Protocol):
@@ -62,7 +62,7 @@ def key(text: str) -> str:
     return _BETWEEN.sub(" ", text.strip().casefold().translate(_FOLD))
 
 
-@record
+@dataclass(frozen=True)
 class Meaning:
     """One thing a typed word stands for in a field: the field's value itself (`value`), or a
     combination's code of a combinations field (`combo`); with the languages that say so."""
@@ -72,7 +72,7 @@ class Meaning:
     langs: tuple[str, ...]
 
 
-@record
+@dataclass(frozen=True)
 class Reading:
     """The names and words of one ruleset in all its languages."""
 
@@ -152,7 +152,7 @@ def word_meaning(spec: Mapping[str, Any], word: str, target: Any) -> tuple[str, 
     return _word_meaning(_Takes.of(spec), word, target)
 
 
-@record
+@dataclass(frozen=True)
 class _Takes:
     """What a field takes, from the file's table (any shape): its type, words, values, synonyms and
     combination codes, each word by its key."""

@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -16,7 +17,6 @@ from typing import TYPE_CHECKING, Any
 from scorepad.errors import RulesetError, UserError
 from scorepad.locale import _
 from scorepad.names import closest, did_you_mean, fold
-from scorepad.record import record
 from scorepad.rules import bundled as rules_index
 from scorepad.rules.bundled import bundled_dir
 
@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     from scorepad.rules.model import Ruleset
 
 
-@record
+@dataclass(frozen=True)
 class Entry:
     id: str
     path: Path
@@ -52,7 +52,7 @@ def names_of(data: dict[str, Any]) -> tuple[str, tuple[str, ...]] | None:
     return game["id"], tuple(fold(n) for n in names if n)
 
 
-@record
+@dataclass(frozen=True)
 class Unreadable:
     """A ruleset file that cannot be read (not TOML, not UTF-8, too large, no `[game] id`).
 

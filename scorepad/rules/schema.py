@@ -10,11 +10,11 @@ section readers.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 from scorepad.locale import N_, Said
-from scorepad.record import field, record
 from scorepad.rules.expr import MAX_NUMBER
 
 if TYPE_CHECKING:
@@ -28,7 +28,7 @@ SCHEMA_ID = "urn:scorepad:ruleset:format-1"
 
 # ------------------------------------------------------------------------------------ kinds
 
-@record
+@dataclass(frozen=True)
 class Kind:
     """What a value may be; `message` is the loader's sentence when it is not (None: a reader checks it)."""
 
@@ -67,7 +67,7 @@ class _Table(Kind):
         return isinstance(value, dict)
 
 
-@record
+@dataclass(frozen=True)
 class Int(Kind):
     """A whole number in low..high."""
 
@@ -81,7 +81,7 @@ class Int(Kind):
         return {"type": "integer", "minimum": self.low, "maximum": self.high}
 
 
-@record
+@dataclass(frozen=True)
 class Choice(Kind):
     """One of a few words."""
 
@@ -148,7 +148,7 @@ def _described(description: str) -> dict[str, Any]:
 
 # ------------------------------------------------------------------------------------ keys and maps
 
-@record
+@dataclass(frozen=True)
 class Key:
     name: str
     kind: Kind
@@ -163,7 +163,7 @@ def Optional(name: str, kind: Kind) -> Key:
     return Key(name, kind, False)
 
 
-@record
+@dataclass(frozen=True)
 class Map:
     """A TOML table with declared keys; `entries` (if given) is the Map of each entry of a table of names."""
 
@@ -211,7 +211,7 @@ def _key_schema(key: Key) -> dict[str, Any]:
     return key.kind.schema() if not isinstance(key.kind, MapKind) else key.kind.map.json_schema()
 
 
-@record
+@dataclass(frozen=True)
 class MapKind(Kind):
     """A key whose value is itself a declared table (a nested section)."""
 

@@ -16,10 +16,10 @@ import copy
 import re
 from collections import Counter
 from collections.abc import Container, Iterator, Mapping
+from dataclasses import replace
 from typing import Any
 
 from scorepad.locale import N_, Said
-from scorepad.record import replace
 from scorepad.rules.expr import MAX_SOURCE
 from scorepad.rules.model import Ruleset
 from scorepad.rules.names import TEMPLATE_RE

@@ -1,7 +1,7 @@
 """Where games, hands and their history are kept: one store interface, two stores.
 
 - `sqlite.py` — the embedded default, an SQLite file (`Store`, and the rows it returns);
-- `postgres.py` — a club's shared PostgreSQL server (`PgStore`; libpq is loaded only then, `libpq.py`);
+- `postgres.py` — a club's shared PostgreSQL server (`PgStore`, through psycopg, imported only then);
 - `migrations.py` — the numbered schema steps both stores run;
 - `protocol.py` — the interface the commands use, telling a server from a file, password masking;
 - `choice.py` — the store `--db` names (the PostgreSQL store imported only for a server);

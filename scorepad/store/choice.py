@@ -1,6 +1,6 @@
 """Which store `--db` (or SCOREPAD_DB) names: a PostgreSQL server for a URL or connection string,
-else an SQLite file. The PostgreSQL store, and with it libpq (the PostgreSQL client library, ~10 ms
-to load), is loaded only when a server is named."""
+else an SQLite file. The PostgreSQL store, and with it its driver psycopg (~130 ms to import), is
+loaded only when a server is named."""
 
 from __future__ import annotations
 
@@ -19,12 +19,13 @@ def open_store(spec: str | None) -> Store:
             raise UserError(_("{spec}: the database address holds bytes that are not UTF-8 text; type it again in "
                               "UTF-8").format(spec=mask(spec.encode("utf-8", "surrogateescape")
                                                         .decode("utf-8", "backslashreplace"))))
-        from scorepad.store import libpq  # start-up: ctypes and libpq only for a server URL
-
-        if libpq.library() is None:   # the extra `scorepad[postgres]` brings it (psycopg-binary's copy)
+        try:
+            from scorepad.store.postgres import PgStore  # start-up: psycopg only for a server URL
+        except ImportError as exc:   # the extra `scorepad[postgres]` brings psycopg
+            if (exc.name or "").split(".")[0] != "psycopg":
+                raise
             raise UserError(_("{spec} is a PostgreSQL database, and the PostgreSQL driver is not installed: {hint}")
-                            .format(spec=mask(spec), hint=EXTRA_HINT))
-        from scorepad.store.postgres import PgStore  # start-up: only a server URL needs it
+                            .format(spec=mask(spec), hint=EXTRA_HINT)) from None
 
         return PgStore(spec)
     return Store(spec)

@@ -26,7 +26,6 @@ from scorepad.errors import UserError
 from scorepad.locale import _
 from scorepad.store.choice import open_store
 from scorepad.store.migrations import TABLES
-from scorepad.store.postgres import VERSION_TABLE, PgStore
 from scorepad.store.protocol import is_server
 
 READ_TABLES = ("meta", "rulesets", "games", "hands", "audit", "writes", "scorepad_schema")  # printed first, in this order
@@ -189,6 +188,7 @@ def init(spec: str, prefix: str = "scorepad") -> list[str]:
     if not is_server(spec):
         raise UserError(_("club init sets up a PostgreSQL database: give --db postgresql://... (or SCOREPAD_DB)"))
     store = open_store(spec)   # says what to install when the PostgreSQL driver is missing
+    from scorepad.store.postgres import VERSION_TABLE, PgStore  # loaded by open_store: psycopg is there
 
     assert isinstance(store, PgStore)
     try:

@@ -12,29 +12,34 @@ the current game is remembered per client (host and database user), not for the 
 a backup is an export file that `import` and `db copy` read back.
 
 What a club's latency is made of, and what keeps it low (docs/club.md has the figures): the driver is
-libpq itself through ctypes (scorepad.store.libpq: ~10 ms to load, where importing psycopg cost
-~200 ms); a transaction's statements are sent when a result is first needed, together, so a hand is
-written in two round trips (BEGIN, the game locked and read, the key looked up; then the hand, the
-game's row, the key and COMMIT); reading the current game is one statement that also brings the bid
-written down for it; and the game as a hand left it is known without reading it again.
+psycopg 3, imported here, when a PostgreSQL store is opened and never on SQLite's path (its import is
+~130 ms, most of what a PostgreSQL `hand` costs beyond SQLite's: a club's tables keep one process and
+its connection with `play`); a transaction's statements are sent when a result is first needed,
+together in one psycopg pipeline, so a hand is written in two round trips (BEGIN, the game locked
+and read, the key looked up; then the hand, the game's row, the key and COMMIT); reading the current
+game is one statement that also brings the bid written down for it; and the game as a hand left it is
+known without reading it again.
 """
 
 from __future__ import annotations
 
 import json
+import logging
 import os
 import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager, suppress
+from dataclasses import replace
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
+import psycopg
+from psycopg import pq
+from psycopg.conninfo import conninfo_to_dict
+
 from scorepad.errors import StoreConflict, StoreError, StoreRefused, StoreUnreachable, UserError
 from scorepad.locale import N_, _
-from scorepad.record import replace
-from scorepad.store import libpq
-from scorepad.store.libpq import PgError
 from scorepad.store.migrations import MIGRATIONS, SCHEMA_VERSION, known_columns
 from scorepad.store.protocol import mask, url_password
 from scorepad.store.rowshape import decoded, state_problem, where
@@ -42,6 +47,10 @@ from scorepad.store.sqlite import GameRow, HandRow, Store, dumps, text_hash
 
 if TYPE_CHECKING:
     from scorepad.store.protocol import StoreProtocol
+
+# psycopg says what it ignored (a pipeline left on a lost connection) on its logger; with no handler Python
+# would print it on stderr beside the sentence the store says. A program that sets up logging still sees it.
+logging.getLogger("psycopg").addHandler(logging.NullHandler())
 
 # tables whose rows have an id the store reads back after an INSERT (sqlite3's lastrowid)
 _ID_TABLES = frozenset({"games", "hands", "audit"})
@@ -94,8 +103,8 @@ def misread(spec: str, parts: dict[str, str]) -> None:
 def where_of(spec: str) -> str:
     """The server and database a spec names, for messages: never the password."""
     try:
-        parts = libpq.parse_conninfo(spec)
-    except PgError:
+        parts = conninfo_to_dict(spec)
+    except psycopg.Error:
         return mask(spec)
     if "service" in parts and "host" not in parts:
         return f"service={parts['service']}"
@@ -117,30 +126,75 @@ REFUSALS = {
 }
 
 
-def _club_refusal(exc: PgError) -> str | None:
+def _club_refusal(exc: psycopg.Error) -> str | None:
     """A club guard's refusal in the chosen language, by the id it carries in its HINT."""
-    hint = getattr(exc, "hint", None) or ""
+    hint = exc.diag.message_hint or ""
     if not hint.startswith("scorepad:"):
         return None
     msgid = REFUSALS.get(hint.partition(":")[2])
     return _(msgid) if msgid else None
 
 
-def error(exc: PgError, where: str) -> StoreError:
-    """A sentence for a server error: unreachable, refused by the database's rules, or another failure."""
-    first = mask(str(exc).strip().splitlines()[0] if str(exc).strip() else "error")
+def error(exc: psycopg.Error, where: str) -> StoreError:
+    """A sentence for a driver's or server's error: unreachable (a connection that failed or broke, or
+    the server failing rather than the statement), refused by the database's rules, or another failure
+    (a statement refused, a value the driver cannot send)."""
+    said = (exc.diag.message_primary or str(exc)).strip()
+    first = mask(said.splitlines()[0] if said else "error")
     state = exc.sqlstate
-    if state is None or ((state[:2] in _SERVER_CLASSES or state[:1] == "F") and state != "57014"):
+    lost = state is None and isinstance(exc, (psycopg.OperationalError, psycopg.InterfaceError))
+    if lost or (state is not None and (state[:2] in _SERVER_CLASSES or state[:1] == "F") and state != "57014"):
         return StoreUnreachable(_("cannot reach the club database {where}: {error}").format(where=where, error=first))
-    said = _club_refusal(exc)
-    if said is not None:
-        return StoreRefused(_("the club database {where} refused: {error}").format(where=where, error=said))
+    refusal = _club_refusal(exc)
+    if refusal is not None:
+        return StoreRefused(_("the club database {where} refused: {error}").format(where=where, error=refusal))
     if state == "42501":
         return StoreRefused(_("the club database {where} refused: {error} (your database role may not do this)")
                             .format(where=where, error=first))
     if state == "P0001":
         return StoreRefused(_("the club database {where} refused: {error}").format(where=where, error=first))
     return StoreError(_("the club database {where}: {error}").format(where=where, error=first))
+
+
+Raw = psycopg.Connection[tuple[Any, ...]]
+
+
+def connect(spec: str) -> Raw:
+    """A psycopg connection to the server `spec` names. The spec's own connect_timeout wins; the
+    application name and encoding are scorepad's. Statements run as written (autocommit: BEGIN and
+    COMMIT are the store's own statements), with PostgreSQL's `$n` placeholders (RawCursor: the SQL
+    `translate` makes), and nothing is prepared on the server (a pooler in transaction mode, which
+    a club may put in front of its server, cannot keep prepared statements)."""
+    params: dict[str, Any] = {"connect_timeout": "10", **conninfo_to_dict(spec), "application_name": "scorepad",
+                              "client_encoding": "UTF8"}
+    return psycopg.Connection.connect(autocommit=True, prepare_threshold=None, cursor_factory=psycopg.RawCursor,
+                                      **params)
+
+
+def _alive(raw: Raw) -> bool:
+    """Open, and not known to be broken (psycopg learns that a connection broke when it next uses it)."""
+    return not raw.closed and not raw.broken
+
+
+def _run(raw: Raw, statements: Sequence[tuple[str, tuple[Any, ...]]]) -> list[list[tuple[Any, ...]] | None]:
+    """Run the statements in order, several in one psycopg pipeline (one round trip); the rows of each
+    (None for a statement that returns none). The first error raises psycopg.Error, and the server
+    runs none after it. Interrupted (Ctrl-C), the running statement is cancelled and the connection
+    given up: an uncommitted transaction is rolled back with it."""
+    try:
+        if len(statements) == 1:
+            cur = raw.execute(*statements[0])
+            return [cur.fetchall() if cur.description is not None else None]
+        with raw.pipeline():
+            curs = [raw.execute(sql, params) for sql, params in statements]
+        return [c.fetchall() if c.description is not None else None for c in curs]
+    except psycopg.Error:
+        raise
+    except BaseException:
+        with suppress(Exception):
+            raw.cancel_safe(timeout=2)
+        raw.close()
+        raise
 
 
 class PgCursor:
@@ -157,8 +211,8 @@ class PgCursor:
         self._id: int | None = None
         self._error: StoreError | None = None
 
-    def settle(self, result: libpq.Result) -> None:
-        rows = result.rows or []
+    def settle(self, result: list[tuple[Any, ...]] | None) -> None:
+        rows = result or []
         if self._returning:
             self._id = int(rows[0][0]) if rows else None
             rows = []
@@ -198,14 +252,14 @@ Queued = tuple[str, tuple[Any, ...], "PgCursor | None"]
 
 
 class PgConnection:
-    """A libpq connection that answers the store's SQL the way sqlite3 does; errors become StoreError.
+    """A psycopg connection that answers the store's SQL the way sqlite3 does; errors become StoreError.
 
     Outside a transaction a statement runs at once (and commits, as autocommit). Inside one
     (`begin` ... `commit`), statements are held back until a result is looked at, then sent together
     in one round trip; COMMIT goes with whatever is still held back. The server runs them in the
     order they were written, so a lock taken first is held before what follows."""
 
-    def __init__(self, raw: libpq.Connection, where: str, connect: Callable[[], libpq.Connection] | None = None) -> None:
+    def __init__(self, raw: Raw, where: str, connect: Callable[[], Raw] | None = None) -> None:
         self.raw = raw
         self.where = where
         self.connect = connect   # to connect again when a kept connection was lost (None: never)
@@ -215,11 +269,11 @@ class PgConnection:
 
     def _again(self) -> bool:
         """Connect again when the connection was lost since its last use; True when it did."""
-        if self.connect is None or self.raw.alive():
+        if self.connect is None or _alive(self.raw):
             return False
         try:
             fresh = self.connect()
-        except PgError as exc:
+        except psycopg.Error as exc:
             raise error(exc, self.where) from None
         self.raw.close()
         self.raw = fresh
@@ -240,12 +294,12 @@ class PgConnection:
         self._again()
         try:
             try:
-                result = self.raw.query(query, params)
-            except PgError:   # a read on a kept connection the server dropped meanwhile: once more
+                (result,) = _run(self.raw, [(query, params)])
+            except psycopg.Error:   # a read on a kept connection the server dropped meanwhile: once more
                 if query.lstrip()[:6].upper() != "SELECT" or not self._again():
                     raise
-                result = self.raw.query(query, params)
-        except PgError as exc:
+                (result,) = _run(self.raw, [(query, params)])
+        except psycopg.Error as exc:
             raise error(exc, self.where) from None
         cur.settle(result)
         return cur
@@ -274,14 +328,14 @@ class PgConnection:
         statements = [(q, p) for q, p, _ in queue]
         try:
             try:
-                results = self.raw.pipeline(statements)
-            except PgError:
+                results = _run(self.raw, statements)
+            except psycopg.Error:
                 # the transaction's first words, on a kept connection the server dropped since its last
                 # use: nothing of it reached the server, and nothing was decided on its results yet
                 if not first or statements[-1][0] == "COMMIT" or not self._again():
                     raise
-                results = self.raw.pipeline(statements)
-        except PgError as exc:
+                results = _run(self.raw, statements)
+        except psycopg.Error as exc:
             failed = error(exc, self.where)
             for _q, _p, cur in queue:
                 if cur is not None:
@@ -306,43 +360,37 @@ class PgConnection:
 
     def rollback(self) -> None:
         self._queue = None
-        if self._sent and self.raw.status() in (libpq.IN_TRANSACTION, libpq.IN_ERROR):
+        if self._sent and self.raw.info.transaction_status in (pq.TransactionStatus.INTRANS,
+                                                                pq.TransactionStatus.INERROR):
             try:
-                self.raw.query("ROLLBACK")
-            except PgError:
+                self.raw.execute("ROLLBACK")
+            except psycopg.Error:
                 self.raw.close()   # the server ends the transaction with the connection
 
 
 class PgStore(Store):
-    """A PostgreSQL database (URL, connection string or libpq service); every write is one transaction."""
+    """A PostgreSQL database (URL, connection string or service name); every write is one transaction."""
 
     server = True
 
     def __init__(self, spec: str) -> None:
         self.spec = spec
         try:
-            parts = libpq.parse_conninfo(spec)
-        except PgError:
+            parts = {k: str(v) for k, v in conninfo_to_dict(spec).items() if v is not None}
+        except psycopg.Error:
             raise UserError(_("{spec} is not a PostgreSQL URL or connection string").format(spec=mask(spec))) from None
         misread(spec, parts)
         self.where = where_of(spec)
         self.path = Path(self.where)
         self.wal = False
         self._texts: dict[str, str] = {}
-        # the spec's own connect_timeout wins; the rest are scorepad's (libpq: a later keyword overrides)
-        params = [("connect_timeout", "10"), ("dbname", spec), ("application_name", "scorepad"),
-                  ("client_encoding", "UTF8")]
-
-        def connect() -> libpq.Connection:
-            return libpq.Connection(params)
-
         try:
-            raw = connect()
-        except PgError as exc:
+            raw = connect(spec)
+        except psycopg.Error as exc:
             raise error(exc, self.where) from None
-        self.conn = PgConnection(raw, self.where, connect)
+        self.conn = PgConnection(raw, self.where, lambda: connect(spec))
         self.db = cast(Any, self.conn)
-        self.client = f"{_host_name()}:{raw.user}"
+        self.client = f"{_host_name()}:{raw.info.user}"
         self._bid: tuple[int, int, str | None] | None = None   # (game, statement count, bid) of the last game read
         self._locked: tuple[int, PgCursor] | None = None   # the game locked and read in this transaction
         self._fresh: GameRow | None = None   # that game as read under the lock
@@ -378,8 +426,8 @@ class PgStore(Store):
     # ------------------------------------------------------------------ schema
     def schema_version(self) -> int:
         try:
-            got = self.conn.raw.query(f"SELECT max(version) FROM {VERSION_TABLE}").rows
-        except PgError as exc:
+            (got,) = _run(self.conn.raw, [(f"SELECT max(version) FROM {VERSION_TABLE}", ())])
+        except psycopg.Error as exc:
             if exc.sqlstate == "42P01":   # no such table: a new database
                 return 0
             raise error(exc, self.where) from None
@@ -542,85 +590,24 @@ def _both_stores_conform(sqlite_store: Store, server_store: PgStore) -> list[Sto
 
 
 # ------------------------------------------------------------------ many rows at once (import, db copy)
-# COPY ... FROM STDIN: every row of a batch in one statement and one stream of text, where an INSERT
-# each costs a statement of the pipeline (about ten times the time for a club's whole history).
-
-_COPY_IN = 4   # PGRES_COPY_IN
-_COPY_ESCAPES = str.maketrans({"\\": "\\\\", "\t": "\\t", "\n": "\\n", "\r": "\\r"})
-_COPY_CHUNK = 1 << 20
-
-
-def _copy_field(value: Any) -> str:
-    """A value in COPY's text format: NULL as \\N, backslash, tab and line breaks escaped."""
-    if value is None:
-        return "\\N"
-    if isinstance(value, str):
-        return value.translate(_COPY_ESCAPES) if ("\\" in value or "\t" in value or "\n" in value
-                                                  or "\r" in value) else value
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise TypeError(f"COPY takes text and whole numbers, not {type(value).__name__}")
-    return str(value)
+# COPY ... FROM STDIN: every row of a batch in one statement and one stream (psycopg's COPY, its rows
+# written by its C code), where an INSERT each costs a statement of the pipeline (about ten times the
+# time for a club's whole history).
 
 
 def copy_rows(store: PgStore, db: Any, table: str, columns: Sequence[str], rows: Iterable[Sequence[Any]]) -> None:
-    """Inside a write: `rows` into `table` with one COPY (the statements held back are sent first)."""
+    """Inside a write: `rows` into `table` with one COPY (the statements held back are sent first).
+    Stopped halfway (an error, Ctrl-C), psycopg fails the COPY on the server and nothing of it stays."""
     known_columns(table, columns)
     conn = store.conn
     conn.flush()
     conn.count += 1
-    raw = conn.raw
-    lib = _copy_lib(raw)
     try:
-        if not raw.pg or not lib.PQsendQueryParams(raw.pg, f"COPY {table} ({', '.join(columns)}) FROM STDIN".encode(),
-                                                   0, None, None, None, None, 0):
-            raise PgError(raw._message())
-        raw._wait()
-        res = lib.PQgetResult(raw.pg)
-        if not res:
-            raise PgError(raw._message())
-        failure = None if lib.PQresultStatus(res) == _COPY_IN else libpq._error(lib, res, raw)
-        lib.PQclear(res)
-        if failure is not None:
-            while (res := lib.PQgetResult(raw.pg)):   # the end of the statement's results
-                lib.PQclear(res)
-            raise failure
-        try:
-            lines: list[str] = []
-            size = 0
+        with conn.raw.cursor() as cur, cur.copy(f"COPY {table} ({', '.join(columns)}) FROM STDIN") as copy:
             for row in rows:
-                lines.append("\t".join([_copy_field(v) for v in row]) + "\n")
-                size += len(lines[-1])
-                if size >= _COPY_CHUNK:
-                    _put(lib, raw, "".join(lines))
-                    lines, size = [], 0
-            _put(lib, raw, "".join(lines))
-        except BaseException:
-            lib.PQputCopyEnd(raw.pg, b"scorepad stopped the copy")   # the server fails the COPY
-            with suppress(PgError):
-                raw._result()
-            raise
-        if lib.PQputCopyEnd(raw.pg, None) != 1:
-            raise PgError(raw._message())
-        raw._result()   # the COPY's own result: done, or the server's error for a row
-    except PgError as exc:
+                copy.write_row(row)
+    except psycopg.Error as exc:
         raise error(exc, store.where) from None
-
-
-def _copy_lib(raw: libpq.Connection) -> Any:
-    """libpq with its two COPY functions typed."""
-    import ctypes  # start-up: ~5 ms; only COPY needs it
-
-    lib = raw.lib
-    lib.PQputCopyData.restype, lib.PQputCopyData.argtypes = ctypes.c_int, [ctypes.c_void_p, ctypes.c_char_p,
-                                                                           ctypes.c_int]
-    lib.PQputCopyEnd.restype, lib.PQputCopyEnd.argtypes = ctypes.c_int, [ctypes.c_void_p, ctypes.c_char_p]
-    return lib
-
-
-def _put(lib: Any, raw: libpq.Connection, text: str) -> None:
-    data = text.encode()
-    if data and lib.PQputCopyData(raw.pg, data, len(data)) != 1:
-        raise PgError(raw._message())
 
 
 def next_ids(store: PgStore, db: Any, table: str, n: int) -> list[int]:

@@ -3,7 +3,7 @@
 Two stores implement it: the SQLite file (scorepad.store.sqlite, the embedded default) and a PostgreSQL
 server shared by a club (scorepad.store.postgres, with the optional extra `scorepad[postgres]`). A file
 path selects SQLite; a `postgresql://` or `postgres://` URL, or a libpq connection string such as
-`service=club`, selects PostgreSQL. libpq is loaded only then, so the default costs nothing.
+`service=club`, selects PostgreSQL. Its driver, psycopg, is imported only then, so the default costs nothing.
 Passwords in a URL or connection string are never shown: `mask` hides them in every message.
 """
 

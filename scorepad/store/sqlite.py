@@ -16,6 +16,7 @@ import sqlite3
 import time
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, cast
@@ -23,7 +24,6 @@ from typing import Any, cast
 from scorepad.errors import StoreConflict, StoreError, UserError
 from scorepad.locale import _
 from scorepad.names import closest, did_you_mean, fold
-from scorepad.record import mutable_record
 from scorepad.store.migrations import MIGRATIONS, SCHEMA_VERSION, known_columns
 from scorepad.store.rowshape import (
     DamagedRow,
@@ -35,7 +35,6 @@ from scorepad.store.rowshape import (
     where,
 )
 from scorepad.store.rowshape import damaged as damaged_row
-from scorepad.userdirs import user_data_dir
 
 
 def now() -> str:
@@ -85,7 +84,7 @@ def text_hash(text: str) -> str:
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
-@mutable_record
+@dataclass
 class GameRow:
     id: int
     uid: str
@@ -109,7 +108,7 @@ class GameRow:
     first_dealer: int = 0   # the seat that deals the first hand (a rematch passes the deal on)
 
 
-@mutable_record
+@dataclass
 class HandRow:
     n: int
     typed: list[str]
@@ -121,7 +120,7 @@ class HandRow:
     created: str
 
 
-@mutable_record
+@dataclass
 class Rewrite:
     """A game rewritten whole (rename): its new players and sides, every hand again, the final state."""
 
@@ -137,6 +136,17 @@ def _uuid4_hex() -> str:
     import uuid  # here: importing uuid imports platform, a cost of every start otherwise
 
     return uuid.uuid4().hex
+
+
+def user_data_dir() -> str:
+    """scorepad's own files of this user (the default database, rules written by `rules new`, `play`'s
+    history): SCOREPAD_HOME when set, else the platform's data directory (platformdirs)."""
+    home = os.environ.get("SCOREPAD_HOME")
+    if home:
+        return home
+    import platformdirs  # start-up: ~7 ms; not needed when --db, SCOREPAD_DB or SCOREPAD_HOME says where
+
+    return platformdirs.user_data_dir("scorepad", appauthor=False)
 
 
 def default_path() -> Path:

@@ -4,10 +4,10 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
 from scorepad.locale import N_, _, current
-from scorepad.record import field, mutable_record
 from scorepad.rules.bundled import name_of
 
 
@@ -15,7 +15,7 @@ def _clean(x: float) -> float | int:
     return int(x) if float(x).is_integer() else round(x, 2)
 
 
-@mutable_record
+@dataclass
 class PlayerLine:
     name: str
     games: int = 0

@@ -17,7 +17,6 @@ from hypothesis import strategies as st
 
 from scorepad.app import dbcopy
 from scorepad.app import verify as verification
-from scorepad.app.shapes import read_json, scan
 from scorepad.app.transfer import checks, export, importing, pieces, schema, writing
 from scorepad.errors import StoreError, UserError
 from scorepad.store import Store, text_hash
@@ -165,38 +164,6 @@ def deep(value: Any, levels: int) -> Any:
     for k in range(levels):
         value = [value] if k % 2 else {"x": value}
     return value
-
-
-@settings(max_examples=300, deadline=None, derandomize=True)
-@given(st.recursive(JSON_SCALARS, lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=3), inner,
-                                                                                              max_size=3), max_leaves=20),
-       st.integers(0, 40))
-def test_a_game_called_plain_is_one_scan_finds_nothing_in(value: Any, levels: int) -> None:
-    text = json.dumps({"uid": "u", "state": deep(value, levels)}, ensure_ascii=False)
-    text = text.replace('"\\\\ud800"', '"\\ud800"')   # a lone surrogate, as a stranger's file may hold
-    game, plain = checks._read_game(text)
-    assert json.dumps(game, default=vars) == json.dumps(read_json(text), default=vars)
-    if plain:
-        assert scan(game, "games[0]", [], 2) == []
-
-
-@pytest.mark.parametrize(("levels", "found"), [(29, False), (30, False), (31, True), (40, True)])
-def test_nesting_at_the_limit(levels: int, found: bool) -> None:
-    """A game is two levels into the export: 30 levels inside it are the 32 `scan` allows."""
-    text = json.dumps(deep(1, levels))
-    game, plain = checks._read_game(text)
-    assert bool(scan(game, "games[0]", [], 2)) is found
-    assert plain is not found
-
-
-@settings(max_examples=300, deadline=None, derandomize=True)
-@given(st.recursive(st.one_of(st.none(), st.booleans(), st.integers(), st.floats(allow_nan=False, allow_infinity=False),
-                              st.text(max_size=5)),
-                    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=4), inner, max_size=4),
-                    max_leaves=30))
-def test_the_export_indenter_writes_what_json_writes(value: Any) -> None:
-    want = json.dumps(value, ensure_ascii=False, indent=1, sort_keys=True, allow_nan=False).replace("\n", "\n  ")
-    assert export._indented(value, "\n  ") == want
 
 
 def test_the_export_indenter_refuses_what_is_not_a_number() -> None:
@@ -452,16 +419,15 @@ def test_a_table_keeps_its_order_as_written(exported: Path, tmp_path: Path) -> N
     store.close()
 
 
-def test_a_game_written_from_its_rows_is_the_indented_game(cli: Callable[..., Run], exported: Path,
-                                                           tmp_path: Path) -> None:
-    """The export writes each game straight from its rows, keys in sorted order as it knows them:
-    the same text as the game as a table, indented (and so as json.dumps of the whole export)."""
+def test_the_export_is_json_dumps_of_the_database(cli: Callable[..., Run], exported: Path, tmp_path: Path) -> None:
+    """The export, written a game at a time, is json.dumps of the whole database as one table (indent 1,
+    sorted keys), with the values a damaged database may hold as well."""
     store = Store(tmp_path / "source.db")
-    with store.write() as db:   # the values a damaged database may hold as well
+    with store.write() as db:
         db.execute("UPDATE games SET name = NULL, variant = 'v', finished = 7 WHERE id = 1")
         db.execute("UPDATE hands SET created = '' WHERE id = 1")
-    raws = [raw for batch in export._raw_games(store) for raw in batch]
-    assert len(raws) == 3 and any(raw[3] is not None for raw in raws)
-    for raw in raws:
-        assert export._game_text(raw) == export._indented(export._export_game(*raw), "\n  ")
+    data = export.export_data(store)
+    assert len(data["games"]) == 3 and any("pending_bid" in g for g in data["games"])
+    want = json.dumps(data, ensure_ascii=False, indent=1, sort_keys=True, allow_nan=False) + "\n"
+    assert export.export_text(store) == want
     store.close()

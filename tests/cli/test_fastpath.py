@@ -181,14 +181,15 @@ def _compare(args: list[str], template: Path, tmp_path: Path, capsys: pytest.Cap
 
 
 def test_console_script_imports_no_typer(tmp_path: Path) -> None:
-    """The reason for the route: a hand and the standings without Typer, click, pydantic, platformdirs or uuid
-    (which imports platform); a hand prints no table, so it never imports tabulate either."""
+    """The reason for the route: a hand and the standings without Typer, click, pydantic or uuid (which
+    imports platform), and on SQLite without the PostgreSQL driver; a hand prints no table, so it never
+    imports tabulate either. (platformdirs is imported: it says where the config file is.)"""
     env = {k: v for k, v in os.environ.items() if not k.startswith("SCOREPAD_")}
     env["SCOREPAD_DB"] = str(tmp_path / "t.db")
     code = ("import sys; sys.argv = ['scorepad'] + sys.argv[1:]; from scorepad.cli.quick import main\n"
             "try:\n    main()\nfinally:\n"
             "    print(sorted(m for m in sys.modules if m.split('.')[0] in\n"
-            "                 ('typer', 'click', 'pydantic', 'tabulate', 'platformdirs', 'uuid')), file=sys.stderr)")
+            "                 ('typer', 'click', 'pydantic', 'tabulate', 'uuid', 'psycopg')), file=sys.stderr)")
     tables = "['tabulate']"   # standings and sheet print tabulate's table
     root = Path(__file__).resolve().parents[2]
     subprocess.run([sys.executable, "-m", "scorepad", "new", "spades", "a", "b", "c", "d"], env=env, cwd=root,
@@ -272,35 +273,6 @@ def test_other_commands_build_no_pydantic_and_no_rich(tmp_path: Path) -> None:
         done = subprocess.run([sys.executable, "-c", code, *args], env=env, cwd=root, capture_output=True, text=True)
         assert done.returncode in (0, 2), (args, done.stderr)
         assert done.stderr.strip().splitlines()[-1] == "[]", (args, done.stderr)
-
-
-@pytest.mark.parametrize("env", [
-    {"HOME": "/home/ann"}, {"HOME": "/home/ann/"},
-    {"HOME": "/home/ann", "XDG_CONFIG_HOME": "/x/c", "XDG_DATA_HOME": "/x/d", "XDG_CACHE_HOME": "/x/k"},
-    {"HOME": "/home/ann", "XDG_CONFIG_HOME": "relative", "XDG_DATA_HOME": ""},
-    {"HOME": "/", "XDG_DATA_HOME": "/d/", "XDG_CACHE_HOME": "rel"},
-    {"HOME": "", "XDG_CONFIG_HOME": "/c"}, {"HOME": "relative"}, {},
-])
-def test_user_dirs_are_platformdirs(env: dict[str, str], monkeypatch: pytest.MonkeyPatch) -> None:
-    """scorepad.userdirs answers as platformdirs does, without importing it where it can."""
-    import platformdirs
-
-    from scorepad.userdirs import user_dir
-
-    for name in ("HOME", "XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_CACHE_HOME", "ANDROID_DATA"):
-        monkeypatch.delenv(name, raising=False)
-    for name, value in env.items():
-        monkeypatch.setenv(name, value)
-
-    def answer(fn: Callable[[], str]) -> str:
-        try:
-            return fn()
-        except RuntimeError as exc:  # platformdirs: no home directory to be found
-            return f"refused: {exc}"
-
-    assert answer(lambda: user_dir("config")) == answer(lambda: platformdirs.user_config_dir("scorepad", appauthor=False))
-    assert answer(lambda: user_dir("data")) == answer(lambda: platformdirs.user_data_dir("scorepad", appauthor=False))
-    assert answer(lambda: user_dir("cache")) == answer(lambda: platformdirs.user_cache_dir("scorepad", appauthor=False))
 
 
 def test_windows_expansion_left_to_typer(monkeypatch: pytest.MonkeyPatch) -> None:

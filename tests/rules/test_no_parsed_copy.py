@@ -17,10 +17,10 @@ from tests.conftest import Run
 
 
 def planted_path() -> Path:
-    from scorepad.userdirs import user_dir
+    import platformdirs
 
     text = load("hearts").text
-    where = Path(user_dir("cache")) / "parsed"
+    where = Path(platformdirs.user_cache_dir("scorepad", appauthor=False)) / "parsed"
     where.mkdir(parents=True, exist_ok=True)
     return where / f"{hashlib.sha256(text.encode()).hexdigest()}.json"
 

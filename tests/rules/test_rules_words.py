@@ -12,7 +12,6 @@ from typing import Any
 
 import pytest
 
-from scorepad import record
 from scorepad.locale import _, neutral, set_language
 from scorepad.rules.expr import Formula
 from scorepad.rules.model import Ruleset
@@ -46,9 +45,6 @@ def _formulas(obj: Any, seen: set[int]) -> Iterator[Formula]:
     elif dataclasses.is_dataclass(obj) and not isinstance(obj, type):
         for f in dataclasses.fields(obj):
             yield from _formulas(getattr(obj, f.name), seen)
-    elif record.is_record(obj) and not isinstance(obj, type):
-        for name in record.fields(obj):
-            yield from _formulas(getattr(obj, name), seen)
     elif isinstance(obj, dict):
         for v in obj.values():
             yield from _formulas(v, seen)

@@ -20,8 +20,9 @@ from tests.conftest import Run, store_spec
 
 
 class CuttingProxy:
-    """A TCP proxy to the server that, once armed, forwards the client's bytes holding `marker` and
-    COMMIT, then closes both sides without passing the server's answer on (one time)."""
+    """A TCP proxy to the server that, once armed, waits on a connection for the client's bytes holding
+    `marker`, then for its COMMIT (in the same bytes or later ones), forwards that, and closes both sides
+    without passing the server's answer on (one time)."""
 
     def __init__(self, host: str, port: int) -> None:
         self.target = (host, port)
@@ -43,9 +44,11 @@ class CuttingProxy:
             threading.Thread(target=self._down, args=(server, client, cut), daemon=True).start()
 
     def _up(self, client: socket.socket, server: socket.socket, cut: threading.Event) -> None:
+        seen = False   # this connection sent the marked statement
         with contextlib.suppress(OSError):
             while data := client.recv(65536):
-                if self.marker is not None and self.marker in data and b"COMMIT" in data:
+                seen = seen or (self.marker is not None and self.marker in data)
+                if seen and self.marker is not None and b"COMMIT" in data:
                     self.marker = None
                     cut.set()   # from here on the server's answer is dropped
                     server.sendall(data)

@@ -160,10 +160,9 @@ def test_a_first_dealer_out_of_range_is_reported_and_never_copied(acli: Callable
 def schema_6_database(spec: str, rows: list[str]) -> None:
     """A database as scorepad left it at schema 6, with a game of three players and `rows` stored in it."""
     if is_server(spec):
-        from scorepad.store import libpq
-        from scorepad.store.postgres import VERSION_TABLE, PgConnection
+        from scorepad.store.postgres import VERSION_TABLE, PgConnection, connect
 
-        pg = PgConnection(libpq.Connection([("dbname", spec)]), "test")
+        pg = PgConnection(connect(spec), "test")
         pg.begin()
         db: Any = pg
         for step in MIGRATIONS[:6]:

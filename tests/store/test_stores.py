@@ -110,9 +110,11 @@ def test_a_password_written_raw_is_never_shown(cli: Callable[..., Run], tmp_path
 @pytest.mark.parametrize("command", [("standings",), ("club", "init"), ("db", "migrate"), ("backup", "x.json")])
 def test_a_url_without_the_driver_says_what_to_install(cli: Callable[..., Run], monkeypatch: pytest.MonkeyPatch,
                                                        command: tuple[str, ...]) -> None:
-    from scorepad.store import libpq
+    import sys
 
-    monkeypatch.setattr(libpq, "library", lambda: None)  # as if the extra (which brings libpq) were not installed
+    for name in [m for m in sys.modules if m == "psycopg" or m.startswith(("psycopg.", "scorepad.store.postgres"))]:
+        monkeypatch.delitem(sys.modules, name)
+    monkeypatch.setitem(sys.modules, "psycopg", None)  # as if the extra (which brings psycopg) were not installed
     r = cli("--db", "postgresql://ann:hunter2@db.example/club", *command)
     assert r.code == 2, r.err
     assert "pip install 'scorepad[postgres]'" in r.err and "hunter2" not in r.err
@@ -265,10 +267,9 @@ def spec(request: pytest.FixtureRequest, tmp_path: Path, pg_admin: str | None) -
 def old_database(spec: str) -> None:
     """A database as the first version of scorepad left it (schema 1)."""
     if is_server(spec):
-        from scorepad.store import libpq
-        from scorepad.store.postgres import VERSION_TABLE, PgConnection
+        from scorepad.store.postgres import VERSION_TABLE, PgConnection, connect
 
-        con = PgConnection(libpq.Connection([("dbname", spec)]), "test")
+        con = PgConnection(connect(spec), "test")
         con.begin()
         _v1(con)  # type: ignore[arg-type]
         con.execute(f"CREATE TABLE {VERSION_TABLE} (version INTEGER NOT NULL)")

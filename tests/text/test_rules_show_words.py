@@ -18,12 +18,12 @@ from __future__ import annotations
 import ast
 import copy
 import re
+from dataclasses import replace
 
 import pytest
 
 from scorepad.engine.game import make_game
 from scorepad.locale import set_language
-from scorepad.record import replace
 from scorepad.rules.model import Ruleset
 from scorepad.rules.registry import load
 from scorepad.rules.translations import translate

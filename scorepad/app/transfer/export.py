@@ -5,13 +5,11 @@ time (by one process per core for a large database), and the byte-for-byte compa
 from __future__ import annotations
 
 import json
-import math
 import os
 import sqlite3
 from collections.abc import Iterator
 from contextlib import contextmanager
 from itertools import zip_longest
-from json.encoder import encode_basestring
 from pathlib import Path
 from typing import Any
 
@@ -88,42 +86,8 @@ def _texts_of(batch: list[RawGame]) -> list[str]:
 
 
 def _game_text(raw: RawGame) -> str:
-    """`_indented(_export_game(*raw), "\n  ")`, written from the rows without the tables in between: the
-    keys of a game, a hand and an audit entry are known, so they are written in sorted order as they are."""
-    (gid, uid, rid, rhash, variant, name, season, players, sides, options, created, finished, n_hands,
-     state, first_dealer) = raw[0]
-    players, sides, options, state = _game_values(raw[0])
-    at = "\n   "
-    rows = ",\n    ".join([_hand_text(r) for r in raw[1]])
-    entries = ",\n    ".join([
-        '{\n     "action": ' + _indented(act, "\n     ") + ',\n     "at": ' + _indented(a, "\n     ")
-        + ',\n     "detail": ' + _indented(decoded(d, "detail", "object", where(gid, hn)), "\n     ")
-        + ',\n     "hand": ' + _indented(hn, "\n     ") + "\n    }" for _g, a, act, hn, d in raw[2]])
-    parts = ['"audit": ' + ("[\n    " + entries + "\n   ]" if entries else "[]"),
-             '"created": ' + _indented(created, at), '"finished": ' + _indented(bool(finished), at)]
-    if first_dealer:   # only when not the first seat: games that never passed the deal are exported as before
-        parts.append('"first_dealer": ' + _indented(first_dealer, at))
-    parts += ['"hand_rows": ' + ("[\n    " + rows + "\n   ]" if rows else "[]"), '"hands": ' + _indented(n_hands, at),
-              '"name": ' + _indented(name, at), '"options": ' + _indented(options, at)]
-    if raw[3] is not None:
-        parts.append('"pending_bid": ' + _indented(decoded(raw[3], "bid", "array", where(gid)), at))
-    parts += ['"players": ' + _indented(players, at), '"ruleset_hash": ' + _indented(rhash, at),
-              '"ruleset_id": ' + _indented(rid, at), '"season": ' + _indented(season, at),
-              '"sides": ' + _indented(sides, at), '"state": ' + _indented(state, at),
-              '"uid": ' + _indented(uid, at), '"variant": ' + _indented(variant, at)]
-    return "{\n   " + ",\n   ".join(parts) + "\n  }"
-
-
-def _hand_text(r: tuple[Any, ...]) -> str:
-    """A hand row of the export, four levels deep."""
-    gid, n, status, *texts, created = r
-    typed, hand, points, breakdown, events, state = hand_values(gid, n, texts)
-    at = "\n     "
-    return ('{\n     "breakdown": ' + _indented(breakdown, at) + ',\n     "created": ' + _indented(created, at)
-            + ',\n     "events": ' + _indented(events, at) + ',\n     "hand": ' + _indented(hand, at)
-            + ',\n     "n": ' + _indented(n, at) + ',\n     "points": ' + _indented(points, at)
-            + ',\n     "state": ' + _indented(state, at) + ',\n     "status": ' + _indented(status, at)
-            + ',\n     "typed": ' + _indented(typed, at) + "\n    }")
+    """A game's text in the export, two levels deep: json.dumps of the game as a table, indented."""
+    return _indented(_export_game(*raw), "\n  ")
 
 
 def _game_values(row: tuple[Any, ...]) -> tuple[Any, Any, Any, Any]:
@@ -202,51 +166,9 @@ def _not_a_number() -> StoreError:
                         "`scorepad verify` shows which game"))
 
 
-_KEYS: dict[str, str] = {}  # a table key as the export writes it, with its ": "
-
-
 def _indented(value: Any, nl: str) -> str:
-    """`json.dumps(value, ensure_ascii=False, indent=1, sort_keys=True, allow_nan=False)` with every line
-    break followed by the indent `nl` holds: the same text, two to three times as fast (the json
-    module writes an indented document with its pure-Python encoder, most of an export's time)."""
-    t = type(value)
-    if t is dict:
-        if not value:
-            return "{}"
-        inner = nl + " "
-        parts = []
-        for k in sorted(value):
-            key = _KEYS.get(k)
-            if key is None:
-                if type(k) is not str:
-                    return _dumps(value, 0).replace("\n", nl)
-                key = _KEYS[k] = encode_basestring(k) + ": "
-            v = value[k]
-            tv = type(v)
-            parts.append(key + (encode_basestring(v) if tv is str else int.__repr__(v) if tv is int
-                                else _indented(v, inner)))
-        return "{" + inner + ("," + inner).join(parts) + nl + "}"
-    if t is list:
-        if not value:
-            return "[]"
-        inner = nl + " "
-        return "[" + inner + ("," + inner).join([
-            encode_basestring(v) if type(v) is str else int.__repr__(v) if type(v) is int else _indented(v, inner)
-            for v in value]) + nl + "]"
-    if t is str:
-        return encode_basestring(value)
-    if t is int:
-        return int.__repr__(value)
-    if t is float:
-        if value != value or value in (math.inf, -math.inf):
-            raise _not_a_number()
-        return float.__repr__(value)
-    if value is None:
-        return "null"
-    if value is True:
-        return "true"
-    if value is False:
-        return "false"
+    """`value` as json.dumps writes it into the export (indent 1, sorted keys, NaN refused), every line
+    break followed by the indent `nl` holds."""
     return _dumps(value, 0).replace("\n", nl)
 
 

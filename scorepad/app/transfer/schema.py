@@ -6,8 +6,6 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable
-from json.encoder import encode_basestring
 from typing import Any
 
 from scorepad.app.shapes import (
@@ -120,23 +118,12 @@ def file_name(source: str) -> str:
     return re.split(r"[\\/]", source)[-1]
 
 
-def _encoder(sort_keys: bool, allow_nan: bool) -> Callable[[Any], str]:
-    """Compact JSON (as the store's `dumps`); json's C encoder made once, not at every call."""
-    from json.encoder import c_make_encoder  # type: ignore[attr-defined]
-
-    if c_make_encoder is None:  # a Python without json's C accelerator
-        return json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), sort_keys=sort_keys,
-                                allow_nan=allow_nan).encode
-    encode = c_make_encoder(None, None, encode_basestring, None, ":", ",", sort_keys, False, allow_nan)
-    return lambda value: "".join(encode(value, 0))
-
-
 # What two values are compared by (as `same`): their JSON with sorted keys. What is written: a value's
-# JSON with its keys in its own order (the store's `dumps`; NaN refused).
-canonical_json = _encoder(True, True)
+# JSON with its keys in its own order (the store's `dumps`; NaN refused). Compact, each encoder made once.
+canonical_json = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), sort_keys=True, check_circular=False).encode
 
 
-written_json = _encoder(False, False)
+written_json = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), allow_nan=False, check_circular=False).encode
 
 
 _UNREAD = object()

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from scorepad.locale import N_, Said
-from scorepad.record import record
 from scorepad.rules.expr import Formula
 from scorepad.rules.format import DISPLAY
 from scorepad.rules.names import Compiler, Names, all_of, others
@@ -13,7 +13,7 @@ from scorepad.rules.problems import Problems
 from scorepad.rules.sections import section
 
 
-@record
+@dataclass(frozen=True)
 class Display:
     side: dict[str, Formula]
     next: dict[str, Formula]

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from typing import Any
 
 from scorepad.locale import N_, Said
-from scorepad.record import record
 from scorepad.rules.format import GAME, ID_PATTERN
 from scorepad.rules.problems import Problems
 from scorepad.rules.sections import section
@@ -14,7 +14,7 @@ from scorepad.rules.sections import section
 ID_RE = re.compile(ID_PATTERN)
 
 
-@record
+@dataclass(frozen=True)
 class Game:
     id: str
     name: str

@@ -2,16 +2,16 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from scorepad.locale import N_, Said
-from scorepad.record import record
 from scorepad.rules.format import PLAYERS
 from scorepad.rules.problems import Problems
 from scorepad.rules.sections import section
 
 
-@record
+@dataclass(frozen=True)
 class Players:
     min: int
     max: int

@@ -1,13 +1,10 @@
-"""The PostgreSQL store's own driver (scorepad.store.libpq, libpq through ctypes) and its round trips:
-values travel apart from the SQL and come back as psycopg gives them, a transaction's statements are
-sent together, an error leaves nothing behind, a dropped connection is made again, and a hand costs
-four round trips (a `standings` two)."""
+"""The PostgreSQL store over psycopg and its round trips: values travel apart from the SQL and come
+back as Python values, a transaction's statements are sent together, an error leaves nothing behind,
+a dropped connection is made again, and a hand costs four round trips (a `standings` two)."""
 
 from __future__ import annotations
 
 import contextlib
-import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -29,17 +26,17 @@ def url(tmp_path: Path, pg_admin: str | None) -> Iterator[str]:
 
 
 def connection(url: str) -> Any:
-    from scorepad.store import libpq
+    from scorepad.store.postgres import connect
 
-    return libpq.Connection([("dbname", url)])
+    return connect(url)
 
 
-def test_values_come_back_as_psycopg_gives_them(url: str) -> None:
-    con = connection(url)
-    row = con.query("SELECT 1, 'x', NULL, true, 2.5::float8, '{\"a\": [1]}'::jsonb, ''::text, 9000000000::bigint,"
-                    " $1, $2, $3, $4", ("O'Brien; --", 7, None, False)).rows
-    assert row == [(1, "x", None, True, 2.5, {"a": [1]}, "", 9000000000, "O'Brien; --", 7, None, False)]
-    con.close()
+def test_values_travel_apart_from_the_sql_and_come_back_as_python_values(url: str) -> None:
+    store = open_store(url)
+    row = store.db.execute("SELECT 1, 'x?', NULL, true, 2.5::float8, '{\"a\": [1]}'::jsonb, ''::text,"
+                           " 9000000000::bigint, ?, ?, ?, ?", ("O'Brien; --", 7, None, False)).fetchall()
+    assert row == [(1, "x?", None, True, 2.5, {"a": [1]}, "", 9000000000, "O'Brien; --", 7, None, False)]
+    store.close()
 
 
 def test_a_nul_character_is_refused_not_cut_short(url: str) -> None:
@@ -88,16 +85,16 @@ def test_a_long_transaction_with_large_rows_both_ways(url: str) -> None:
 
 
 def round_trips(monkeypatch: pytest.MonkeyPatch) -> list[list[str]]:
-    from scorepad.store import libpq
+    from scorepad.store import postgres
 
     sent: list[list[str]] = []
-    real = libpq.Connection.pipeline
+    real = postgres._run
 
-    def counted(self: Any, statements: Any) -> Any:
+    def counted(raw: Any, statements: Any) -> Any:
         sent.append([sql.split()[0] for sql, _ in statements])
-        return real(self, statements)
+        return real(raw, statements)
 
-    monkeypatch.setattr(libpq.Connection, "pipeline", counted)
+    monkeypatch.setattr(postgres, "_run", counted)
     return sent
 
 
@@ -140,7 +137,7 @@ def test_a_dropped_connection_is_made_again(url: str, pg_admin: str | None) -> N
 
     def drop() -> None:   # this store's own server process only (others may be testing on the server)
         pid = store.db.execute("SELECT pg_backend_pid()").fetchone()[0]
-        assert admin.query("SELECT pg_terminate_backend($1::int)", (pid,)).rows == [(True,)]
+        assert admin.execute("SELECT pg_terminate_backend($1::int)", (pid,)).fetchall() == [(True,)]
 
     drop()
     assert store.game(row.id).hands == 0
@@ -154,48 +151,3 @@ def test_a_dropped_connection_is_made_again(url: str, pg_admin: str | None) -> N
 def test_an_unreachable_server_is_said_so(tmp_path: Path) -> None:
     with pytest.raises(StoreUnreachable, match=r"cannot reach the club database 127\.0\.0\.1:1/club"):
         open_store("postgresql://ann:hunter2@127.0.0.1:1/club?connect_timeout=2")
-
-
-def test_a_hand_on_postgresql_imports_no_psycopg(url: str, tmp_path: Path) -> None:
-    """The driver is libpq itself: the quick route of `hand` never imports psycopg (~200 ms)."""
-    code = ("import sys; sys.argv = ['scorepad', '--db', sys.argv[1], 'standings'];"
-            "from scorepad.cli.quick import main\ntry:\n    main()\nexcept SystemExit:\n    pass\n"
-            "print('psycopg' in sys.modules)")
-    store = open_store(url)
-    play.new_game(store, "spades", ["ann", "bob", "cat", "dan"])
-    store.close()
-    done = subprocess.run([sys.executable, "-c", code, url], capture_output=True, text=True,
-                          env={"HOME": str(tmp_path), "PATH": "/usr/bin:/bin"})
-    assert done.returncode == 0, done.stderr
-    assert done.stdout.strip().endswith("False") and "Game 1" in done.stdout
-
-
-COMPARED = [
-    (("SELECT 1, 'x', NULL, true, false, 2.5::float8, 1.5::float4, '{\"a\": [1, \"é\"]}'::jsonb, '[1,2]'::json, ''::text,"
-     " 9000000000::bigint, (-32768)::int2, 'ünïcödé ♠'::text"), ()),
-    ("SELECT $1, $2, $3, $4, $5, $6", ("O'Brien; --", 7, None, False, 2.25, "♠Д 10Ч")),
-    ("SELECT n, n * 2, 'row ' || n FROM generate_series(1, 50) AS n ORDER BY n", ()),
-    ("SELECT id, name FROM (VALUES (1, 'a'), (2, NULL)) AS t(id, name) WHERE id > $1", (0,)),
-]
-
-
-@pytest.mark.parametrize(("sql", "params"), COMPARED)
-def test_the_driver_reads_what_psycopg_reads(url: str, sql: str, params: tuple[Any, ...]) -> None:
-    """The home-made driver held to the library it replaces: the same statements through psycopg and
-    through scorepad.store.libpq give the same Python values (the reason for it: psycopg's import,
-    ~200 ms of a ~60 ms command; bench/run.py part 7)."""
-    psycopg = pytest.importorskip("psycopg")
-    with psycopg.connect(url) as theirs:
-        expected = [tuple(row) for row in theirs.execute(_psycopg_sql(sql), params).fetchall()]
-    ours = connection(url)
-    try:
-        assert ours.query(sql, params).rows == expected
-    finally:
-        ours.close()
-
-
-def _psycopg_sql(sql: str) -> str:
-    """The same statement with psycopg's placeholders (%s for $n, in order; a literal % doubled)."""
-    import re
-
-    return re.sub(r"\$\d+", "%s", sql.replace("%", "%%"))
