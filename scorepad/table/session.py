@@ -29,6 +29,7 @@ from scorepad.table.entry import enter_bid, enter_hand, show_changes
 from scorepad.table.prompt import PLAY_COMMANDS, Cancelled
 from scorepad.text.describe import details, details_text
 from scorepad.text.render import compact_standings, hand_lines, num, sheet_text, standings_text
+from scorepad.text.typed import typed_said
 
 
 class Session:
@@ -226,11 +227,11 @@ class Session:
         if taken is not None:
             self.row, typed = taken
             self.console.say(_("The bid for hand {value} removed ({value2}).").format(
-                                 value=self.row.hands + 1, value2=' '.join(typed)), "good")
+                                 value=self.row.hands + 1, value2=typed_said(play.game_of(self.row), typed)), "good")
             return
         before = self.store.hands(row.id)
         self.row, n = play.undo(self.store, row.id, row.version)   # the game as shown: a repeat never undoes two
-        was = " ".join(before[-1].typed) if before else ""
+        was = typed_said(play.game_of(self.row), before[-1].typed) if before else ""
         self.console.say(_("Hand {n} removed ({was}); redo puts it back.").format(n=n, was=was), "good")
         for line in compact_standings(play.standings(self.row, lang=current())):
             self.console.say(line)
