@@ -499,10 +499,15 @@ def resolve_who(game: Game, text: str, scope: str) -> int:
     players = [p.lower() for p in game.players]
     sides = [s.name.lower() for s in game.sides]
     seats = [s.lower() for s in game.ruleset.seats]
+    typed = game.ruleset.seats_typed   # the seats and sides as other languages write them (С, ВЗ, OW)
     side_of = game.side_of
 
     def exact(names: list[str]) -> int | None:
-        return names.index(low) if low in names else None
+        if low in names:
+            return names.index(low)
+        if names is seats:
+            return typed["seats"].get(low)
+        return typed["side_names"].get(low) if names is sides else None
 
     def begun(names: list[str]) -> list[int]:
         return [i for i, n in enumerate(names) if low and n.startswith(low)]

@@ -77,6 +77,19 @@ def _said(game: Game, fdef: FieldDef, raw: str, value: Any) -> str:
         return " ".join(cardlib.card_shown(card) for card in value) or raw
     if fdef.type == "combos" and isinstance(value, list):
         return combos_text(rs, fdef, value) or raw
+    if fdef.type in ("player", "side"):
+        return seat_said(rs, raw)
+    return raw
+
+
+def seat_said(rs: Any, raw: str) -> str:
+    """A seat letter or a side's name typed for a player or a side (`N`, `EW`, Russian `ВЗ`) as the
+    language shown writes it (`С`, `ВЗ`); a player's name, as typed."""
+    low = raw.strip().lower()
+    for kind, own in (("seats", rs.seats), ("side_names", rs.side_names)):
+        index = next((i for i, name in enumerate(own) if name.lower() == low), rs.seats_typed[kind].get(low))
+        if index is not None:
+            return rs.seat_shown(kind, index, current()) or own[index]
     return raw
 
 

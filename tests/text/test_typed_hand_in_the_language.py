@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 
@@ -90,3 +91,47 @@ def test_a_combination_the_list_does_not_name_is_typed_beside_it(cli: Callable[.
     assert cli("undo").code == 0
     r = cli("--lang", lang, "hand", "melds=4A tm,pinochle", "card_points=140,100", "last=a", "a.aces=2")
     assert r.code == 2 and "2" in r.err, r.err   # one the list names must agree with it
+
+
+@pytest.mark.parametrize(("lang", "contract", "by", "score"), [
+    ("ru", "4П", "С", "NS: +120"), ("ru", "3БК", "СЮ", "NS: +100"), ("ru", "5Т контра", "В", "EW: +250"),
+    ("ru", "2Б реконтра", "ВЗ", "EW: +260"), ("uk", "4П", "Ю", "NS: +120"),
+    ("et", "4 ärtu", "O", "EW: +120"), ("et", "3 trumbita", "OW", "EW: +100"), ("et", "4 pada kontra", "N", "NS: +290"),
+])
+def test_bridge_contracts_and_seats_are_typed_in_the_language(cli: Callable[..., Run], lang: str, contract: str,
+                                                              by: str, score: str) -> None:
+    assert cli("new", "bridge", "a", "b", "c", "d").code == 0
+    r = cli("--lang", lang, "hand", f"contract={contract}", f"by={by}", "result==")
+    assert r.code == 0 and score in r.out, r.out + r.err
+    r = cli("--lang", lang, "hand", "contract=1H", "by=N", "result==", f"honors={by}:100")
+    assert r.code == 0, r.err
+    side = score.split(":")[0]
+    assert f"{side}: +1" in r.out, r.out          # the honours to the side the seat or side name names
+
+
+def test_the_declarer_is_said_back_by_the_language_s_seat_letter(cli: Callable[..., Run]) -> None:
+    assert cli("new", "bridge", "a", "b", "c", "d").code == 0
+    assert cli("hand", "contract=4S", "by=E", "tricks=10").code == 0
+    r = cli("--lang", "ru", "undo")
+    assert "(контракт=4S разыгрывающий=В взятки=10)" in r.out, r.out
+    assert cli("hand", "contract=4S", "by=EW", "tricks=10").code == 0
+    r = cli("--lang", "et", "undo")
+    assert "(leping=4S väljamängija=OW tihid=10)" in r.out, r.out
+
+
+def test_a_language_s_seats_are_checked(cli: Callable[..., Run], tmp_path: Path) -> None:
+    text = (Path(__file__).resolve().parents[2] / "rulesets" / "bridge.toml").read_text(encoding="utf-8")
+    bad = tmp_path / "bridge.toml"
+    bad.write_text(text.replace('seats = ["С", "В", "Ю", "З"]', 'seats = ["С", "В", "Ю"]')
+                   .replace('side_names = ["NS", "OW"]', 'side_names = ["EW", "NS"]'), encoding="utf-8")
+    r = cli("rules", "check", str(bad))
+    assert r.code == 2, r.out + r.err
+    assert "translations.ru.seats: must be a list of 4 names without spaces, one for each of N, E, S, W" in r.err
+    assert "translations.et.side_names: 'EW' is already the name of EW" in r.err, r.err
+
+
+def test_finish_says_its_events_in_the_language(cli: Callable[..., Run]) -> None:
+    assert cli("new", "bridge", "a", "b", "c", "d").code == 0
+    assert cli("hand", "contract=2S", "by=E", "tricks=8").code == 0
+    r = cli("--lang", "ru", "finish")
+    assert r.code == 0 and "игра окончена" in r.out and "game over" not in r.out, r.out
