@@ -16,7 +16,7 @@ from scorepad.engine.game import Game
 from scorepad.errors import ScorepadError
 from scorepad.locale import current
 from scorepad.rules import cards as cardlib
-from scorepad.rules.model import FieldDef
+from scorepad.rules.model import FieldDef, Ruleset
 
 
 def typed_said(game: Game, typed: Sequence[str]) -> str:
@@ -82,18 +82,18 @@ def _said(game: Game, fdef: FieldDef, raw: str, value: Any) -> str:
     return raw
 
 
-def seat_said(rs: Any, raw: str) -> str:
+def seat_said(rs: Ruleset, raw: str) -> str:
     """A seat letter or a side's name typed for a player or a side (`N`, `EW`, Russian `ВЗ`) as the
     language shown writes it (`С`, `ВЗ`); a player's name, as typed."""
     low = raw.strip().lower()
     for kind, own in (("seats", rs.seats), ("side_names", rs.side_names)):
         index = next((i for i, name in enumerate(own) if name.lower() == low), rs.seats_typed[kind].get(low))
         if index is not None:
-            return rs.seat_shown(kind, index, current()) or own[index]
+            return rs.seat_shown(kind, index, current()) or str(own[index])
     return raw
 
 
-def combos_text(rs: Any, fdef: FieldDef, codes: Sequence[Any]) -> str:
+def combos_text(rs: Ruleset, fdef: FieldDef, codes: Sequence[Any]) -> str:
     """Combinations (their codes, or points kept as numbers) by their names in the language shown,
     `2x` before one made twice: `4A tm` is `4 туза козырный марьяж` in Russian (read back the same:
     the longest name first)."""
