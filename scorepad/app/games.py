@@ -50,7 +50,7 @@ from scorepad.engine.game import (
 )
 from scorepad.engine.scoring import apply_hand
 from scorepad.errors import HandError, ScorepadError, StoreConflict, StoreError, StoreUnreachable, UserError
-from scorepad.locale import _, ngettext, shown
+from scorepad.locale import _, current, ngettext, shown
 from scorepad.names import MAX_GAME_NAME, check_name
 from scorepad.rules.loader import load_text
 from scorepad.rules.model import Ruleset
@@ -371,8 +371,11 @@ def cards_read(game: Game, typed: Sequence[str], hand: Mapping[str, Any]) -> lis
                 continue
             labels = [cardlib.card_label(card) for _, card in pairs]
             value = sum(cardlib.card_value(card, rs.card_values) for _, card in pairs) if rs.card_values else None
-            head = " ".join(x for x in (who, fdef.name if len(card_fields) > 1 or who is None else None) if x)
-            line = _("{who}: {typed} read as {cards}").format(who=head, typed=text.strip(), cards=" ".join(labels))
+            name = field_label(rs, fdef.name)
+            head = " ".join(x for x in (who, name if len(card_fields) > 1 or who is None else None) if x)
+            # in the notation of the language shown (English: the suits' signs, Q♠)
+            said = " ".join(labels) if current() == "en" else " ".join(cardlib.card_shown(card) for _, card in pairs)
+            line = _("{who}: {typed} read as {cards}").format(who=head, typed=text.strip(), cards=said)
             if value is not None:
                 line += f" = {format_value(value)}"
             out.append({"field": fdef.name, "who": who, "typed": text.strip(), "read": labels,

@@ -30,7 +30,7 @@ from scorepad.cli.context import store as _store
 from scorepad.cli.context import table as _table
 from scorepad.cli.help import add_examples, words_not_types
 from scorepad.errors import ScorepadError
-from scorepad.locale import _, ngettext
+from scorepad.locale import _, ngettext, shown
 
 words_not_types()  # help in words (GAME, PLAYER), not Python types
 plain_coercion()  # str, int and flag values converted without building pydantic adapters
@@ -380,13 +380,15 @@ def undo(game: str | None = typer.Option(None, "--game", metavar="GAME", help="g
     from scorepad.app import games as play
     from scorepad.app.bids import undo_bid
     from scorepad.text.render import standings_text
+    from scorepad.text.typed import typed_said
 
     lang = _lang()
     store = _store()
     taken = undo_bid(store, game)
     if taken is not None:
         row, typed = taken
-        typer.echo(_("The bid for hand {value} removed ({value2}).").format(value=row.hands + 1, value2=' '.join(typed)))
+        typer.echo(_("The bid for hand {value} removed ({value2}).").format(
+            value=row.hands + 1, value2=typed_said(play.game_of(row), typed)))
         return
     undone = play.undo(store, game, expect)
     row, n = undone.row, undone.n
@@ -396,7 +398,7 @@ def undo(game: str | None = typer.Option(None, "--game", metavar="GAME", help="g
         return
     removed = store.undone_hand(row.id, n)
     typer.echo(_("Hand {n} removed ({value}); `scorepad redo` puts it back.").format(
-                   n=n, value=' '.join(removed.typed) if removed else ''))
+                   n=n, value=typed_said(play.game_of(row), removed.typed) if removed else ''))
     typer.echo(standings_text(play.standings(row, lang=lang)))
 
 
@@ -456,9 +458,13 @@ def edit(n: int = typer.Argument(..., help="hand number"),
             with _table() as console:
                 row, rows = edit_interactively(store, game, n, console)
         else:
-            hands = store.hands(store.game(game).id)
+            from scorepad.text.typed import typed_said
+
+            before = store.game(game)
+            hands = store.hands(before.id)
             if 1 <= n <= len(hands):
-                typer.echo(_("Hand {n} was typed: {value}").format(n=n, value=' '.join(hands[n - 1].typed)))
+                typer.echo(_("Hand {n} was typed: {value}").format(
+                    n=n, value=typed_said(play.game_of(before), hands[n - 1].typed)))
             row, rows = play.edit(store, game, n, [], lang)
     else:
         row, rows = play.edit(store, game, n, assignments, lang, expect)
@@ -630,7 +636,7 @@ def finish(game: str | None = typer.Option(None, "--game", metavar="GAME", help=
             why = ", ".join(f"{line.label} {num(line.points)}" for line in items)
             typer.echo(f"  {side['name']}: {num(pts)} ({why})")
     for event in result.events:
-        typer.echo(f"  * {event}")
+        typer.echo(f"  * {shown(event)}")
     typer.echo(standings_text(play.standings(row, lang=lang)))
 
 
@@ -641,7 +647,8 @@ def log(game: str | None = typer.Option(None, "--game", metavar="GAME", help="ga
     from scorepad.app.rows import game_log
 
     _lang(as_json)   # first: with --json, the errors in English too
-    gid, entries, deleted = game_log(_store(), game)
+    store = _store()
+    gid, entries, deleted = game_log(store, game)
     if as_json:
         _print_json(entries)
         return
@@ -651,7 +658,13 @@ def log(game: str | None = typer.Option(None, "--game", metavar="GAME", help="ga
     entries = [{**e, "at": local_stamp(e["at"])} for e in entries]   # the local clock; JSON keeps UTC
     if deleted:
         typer.echo(_("Game {gid} was deleted; its audit trail:").format(gid=gid))
-    typer.echo(audit_text(entries))
+        typer.echo(audit_text(entries))
+        return
+    from scorepad.app.games import game_of
+    from scorepad.text.typed import typed_said
+
+    shown_game = game_of(store.game(gid))
+    typer.echo(audit_text(entries, lambda typed: typed_said(shown_game, typed)))
 
 
 @app.command("verify")

@@ -513,10 +513,15 @@ def resolve_who(game: Game, text: str, scope: str) -> int:
     players = [p.lower() for p in game.players]
     sides = [s.name.lower() for s in game.sides]
     seats = [s.lower() for s in game.ruleset.seats]
+    typed = game.ruleset.seats_typed   # the seats and sides as other languages write them (С, ВЗ, OW)
     side_of = game.side_of
 
     def exact(names: list[str]) -> int | None:
-        return names.index(low) if low in names else None
+        if low in names:
+            return names.index(low)
+        if names is seats:
+            return typed["seats"].get(low)
+        return typed["side_names"].get(low) if names is sides else None
 
     def begun(names: list[str]) -> list[int]:
         return [i for i, n in enumerate(names) if low and n.startswith(low)]
@@ -1002,7 +1007,8 @@ def _number_or_none(text: str) -> int | float | None:
 
 def _expand_combos(game: Game, hand: Hand, typed: dict[str, list[bool]], problems: list[str]) -> None:
     """A typed combination list sets the per-combination fields of that player (or side): the count of
-    each code, or its points; a per-combination value typed as well must agree."""
+    each code, or its points; a per-combination value typed as well must agree with the list where the
+    list names that combination, and is added beside it where it does not (`melds=4A tm dix=1`)."""
     env = base_env(game)
     for fname, fdef in game.ruleset.fields.items():
         if fdef.type != "combos":
@@ -1015,9 +1021,11 @@ def _expand_combos(game: Game, hand: Hand, typed: dict[str, list[bool]], problem
             if not typed[fname][i]:
                 continue
             sums: dict[str, Any] = {t: 0 for t in targets}
+            named: set[str] = set()
             for item in items or []:
                 if isinstance(item, str):
                     combo = fdef.combos[item.upper()]
+                    named.add(combo.field)
                     try:
                         pts = combo.points(env)
                     except FormulaError as exc:
@@ -1031,6 +1039,8 @@ def _expand_combos(game: Game, hand: Hand, typed: dict[str, list[bool]], problem
                 tdef = game.ruleset.fields[target]
                 label = field_label(game.ruleset, target)
                 label = f"{names[i]}.{label}" if names[i] else label
+                if typed[target][i] and target not in named and target != fdef.rest:
+                    continue   # typed on its own, beside a list that does not name it
                 if typed[target][i]:
                     given = hand[target] if tdef.scope == "hand" else hand[target][i]
                     if not _same(given, value):

@@ -184,6 +184,31 @@ class Ruleset:
         """The field names and value words players type, in every language of the file (built on first use)."""
         return build_reading(self)
 
+    @cached_property
+    def seats_typed(self) -> dict[str, dict[str, int]]:
+        """The seat letters and side names the languages of the file give (`[translations.ru] seats =
+        ["С", "В", "Ю", "З"]`), read whatever the interface speaks: "seats"/"side_names" -> the name
+        in lower case -> its index. A name two languages give to different seats means neither."""
+        out: dict[str, dict[str, int]] = {"seats": {}, "side_names": {}}
+        table = self.data.get("translations", {})
+        clashes: set[tuple[str, str]] = set()
+        for tr in table.values() if isinstance(table, dict) else ():
+            for k, names in out.items():
+                for i, name in enumerate(tr.get(k, ()) if isinstance(tr, dict) else ()):
+                    low = str(name).strip().lower()
+                    if names.setdefault(low, i) != i:
+                        clashes.add((k, low))
+        for k, low in clashes:
+            del out[k][low]
+        return out
+
+    def seat_shown(self, kind: str, index: int, lang: str) -> str | None:
+        """A seat's letter or a side's name in `lang` (kind "seats" or "side_names"), None if it has none."""
+        table = self.data.get("translations", {})
+        tr = table.get(lang) if isinstance(table, dict) else None
+        names = tr.get(kind) if isinstance(tr, dict) else None
+        return str(names[index]) if isinstance(names, list) and index < len(names) else None
+
     @property
     def hash(self) -> str:
         import hashlib  # only when a game starts: keeps it off every command's start-up

@@ -30,7 +30,7 @@ from scorepad.rules.sections.variants import apply_variant
 LANG_RE = re.compile(r"^[a-z]{2,3}$")
 ALIAS_RE = re.compile(r"^[^\s=.,/{}\[\]\"']{1,40}$")
 LANG_KEYS = {"name", "description", "notes", "end", "info", "fields", "options", "checks", "scores", "rules",
-             "display", "display_words", "variants"}
+             "display", "display_words", "variants", "seats", "side_names"}
 FIELD_TR_KEYS = {"help", "names", "words"}
 OPTION_TR_KEYS = {"help"}
 RULE_TR_KEYS = {"label", "message"}
@@ -179,7 +179,31 @@ def _check_language(data: Mapping[str, Any], tr: Mapping[str, Any], key: str, ou
     game = _section(data, "game")
     _check_own_texts(tr, data, game.get("name"), game.get("description"), key, out)
     _check_sections(data, tr, key, out)
+    _check_seats(data, tr, key, out)
     _check_variants(data, tr, key, out, merged)
+
+
+def _check_seats(data: Mapping[str, Any], tr: Mapping[str, Any], key: str, out: list[tuple[str, str]]) -> None:
+    """A language's seat letters and side names (`seats = ["С", "В", "Ю", "З"]`): one per seat or
+    side of [players], in its order, each typable and not another seat's or side's own name."""
+    players = _section(data, "players")
+    for k in ("seats", "side_names"):
+        if k not in tr:
+            continue
+        original = players.get(k)
+        value = tr[k]
+        if not isinstance(original, list):
+            out.append((f"{key}.{k}", Said(N_("the ruleset's [players] has no {name}"), name=k)))
+        elif (not isinstance(value, list) or len(value) != len(original)
+              or not all(isinstance(v, str) and ALIAS_RE.match(v.strip()) for v in value)):
+            out.append((f"{key}.{k}", Said(N_("must be a list of {n} names without spaces, one for each of {names}, "
+                                              "in that order"), n=len(original), names=", ".join(map(str, original)))))
+        else:
+            own = {str(o).strip().lower(): i for i, o in enumerate(original)}
+            for i, v in enumerate(value):
+                if own.get(v.strip().lower(), i) != i:
+                    out.append((f"{key}.{k}", Said(N_("{name} is already the name of {other}"), name=repr(v),
+                                                   other=original[own[v.strip().lower()]])))
 
 
 def _check_sections(data: Mapping[str, Any], tr: Mapping[str, Any], key: str, out: list[tuple[str, str]]) -> None:

@@ -10,6 +10,7 @@ from scorepad.locale import _, ngettext
 from scorepad.store import GameRow, HandRow, Store
 from scorepad.table.console import Console
 from scorepad.table.prompt import HandPrompt
+from scorepad.text.typed import typed_said
 
 
 def edit_interactively(store: Store, game_id: int | str | None, n: int,
@@ -25,7 +26,8 @@ def edit_interactively(store: Store, game_id: int | str | None, n: int,
                                      n=n, id=row.id, count=len(hands)))
     old = hands[n - 1]
     state = hands[n - 2].state if n > 1 else initial_state(game)
-    console.say(_("Hand {n} was typed: {value}").format(n=n, value=' '.join(old.typed) or '(nothing: all defaults)'))
+    console.say(_("Hand {n} was typed: {value}").format(n=n, value=typed_said(game, old.typed)
+                                                         or _("(nothing: all defaults)")))
     prompt = HandPrompt(game, state, console, split_assignments(game, old.typed), hand_no=n)
     outcome = prompt.run()
     return play.edit(store, row.id, n, prompt.raw(full=True).typed or outcome.raw.typed)

@@ -31,6 +31,7 @@ from scorepad.table.prompt import Cancelled
 from scorepad.text.describe import details, details_text
 from scorepad.text.local_time import local_stamp
 from scorepad.text.render import audit_text, compact_standings, hand_lines, num, sheet_text, standings_text
+from scorepad.text.typed import typed_said
 
 
 class Session:
@@ -210,7 +211,8 @@ class Session:
         """The game's audit trail, as `scorepad log` prints it (its times in the local clock)."""
         row = self.need_game()
         entries = [{**e, "at": local_stamp(e["at"])} for e in self.store.audit(row.id)]
-        self.console.say(audit_text(entries))
+        shown_game = play.game_of(row)
+        self.console.say(audit_text(entries, lambda typed: typed_said(shown_game, typed)))
 
     def cmd_rules(self, args: Sequence[str]) -> None:
 
@@ -235,7 +237,7 @@ class Session:
         if taken is not None:
             self.row, typed = taken
             self.console.say(_("The bid for hand {value} removed ({value2}).").format(
-                                 value=self.row.hands + 1, value2=' '.join(typed)), "good")
+                                 value=self.row.hands + 1, value2=typed_said(play.game_of(self.row), typed)), "good")
             return
         before = self.store.hands(row.id)
         undone = play.undo(self.store, row.id, row.version)   # the game as shown: a repeat never undoes two
@@ -243,7 +245,7 @@ class Session:
         if undone.finish:
             self.console.say(_("The finish is taken back; the game goes on at hand {n}.").format(n=undone.n + 1), "good")
         else:
-            was = " ".join(before[-1].typed) if before else ""
+            was = typed_said(play.game_of(self.row), before[-1].typed) if before else ""
             self.console.say(_("Hand {n} removed ({was}); redo puts it back.").format(n=undone.n, was=was), "good")
         for line in compact_standings(play.standings(self.row, lang=current())):
             self.console.say(line)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from scorepad.locale import N_, _, ngettext, shown
@@ -308,25 +309,26 @@ def player_text(rows: list[dict[str, Any]]) -> str:
     return simple_table(table, ["date", "game", "ruleset", "side", "score", "place", "result"])
 
 
-def audit_text(entries: list[dict[str, Any]]) -> str:
-    """One line per change to a game, with the typed values that were removed or replaced."""
+def audit_text(entries: list[dict[str, Any]], said: Callable[[Sequence[str]], str] = " ".join) -> str:
+    """One line per change to a game, with the typed values that were removed or replaced, each hand
+    as `said` writes it (text.typed: in the language shown)."""
     lines = []
     for e in entries:
         d = e["detail"]
         what = ""
         if e["action"] == "undo" and "removed" in d:
-            what = _("removed hand {n}: {typed}").format(n=d['removed']['n'], typed=' '.join(d['removed']['typed']))
+            what = _("removed hand {n}: {typed}").format(n=d['removed']['n'], typed=said(d['removed']['typed']))
         elif e["action"] == "edit":
             old, new = d["old"]["typed"], d["new"]["typed"]
             before, after = [t for t in old if t not in new], [t for t in new if t not in old]
-            what = _("hand {n}: {old} → {new}").format(n=d["hand"], old=" ".join(before or old) or "-",
-                                                       new=" ".join(after or new) or "-")
+            what = _("hand {n}: {old} → {new}").format(n=d["hand"], old=said(before or old) or "-",
+                                                       new=said(after or new) or "-")
         elif e["action"] == "redo" and "restored" in d:
-            what = _("put back hand {n}: {typed}").format(n=d['restored']['n'], typed=' '.join(d['restored']['typed']))
+            what = _("put back hand {n}: {typed}").format(n=d['restored']['n'], typed=said(d['restored']['typed']))
         elif e["action"] == "bid" and isinstance(d.get("bid"), list):
-            what = " ".join(map(str, d["bid"]))
+            what = said([str(b) for b in d["bid"]])
         elif e["action"] == "undo bid" and isinstance(d.get("removed_bid"), list):
-            what = _("took back {typed}").format(typed=" ".join(map(str, d["removed_bid"])))
+            what = _("took back {typed}").format(typed=said([str(b) for b in d["removed_bid"]]))
         elif e["action"] == "new":
             what = _("players {names}").format(names=", ".join(d.get("players", [])))
         elif e["action"] == "rescore":
