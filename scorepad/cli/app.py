@@ -30,7 +30,7 @@ from scorepad.cli.context import store as _store
 from scorepad.cli.context import table as _table
 from scorepad.cli.help import add_examples, words_not_types
 from scorepad.errors import ScorepadError
-from scorepad.locale import _, ngettext, shown
+from scorepad.locale import _, current, ngettext, shown
 
 words_not_types()  # help in words (GAME, PLAYER), not Python types
 plain_coercion()  # str, int and flag values converted without building pydantic adapters
@@ -658,6 +658,9 @@ def log(game: str | None = typer.Option(None, "--game", metavar="GAME", help="ga
     entries = [{**e, "at": local_stamp(e["at"])} for e in entries]   # the local clock; JSON keeps UTC
     if deleted:
         typer.echo(_("Game {gid} was deleted; its audit trail:").format(gid=gid))
+        typer.echo(audit_text(entries))
+        return
+    if current() == "en":   # as typed: English needs no ruleset loaded (log scores nothing)
         typer.echo(audit_text(entries))
         return
     from scorepad.app.games import game_of

@@ -499,10 +499,10 @@ def test_play_takes_log_and_the_language_s_words(env: dict[str, str]) -> None:
     child.expect_exact("выход (quit)")
     child.expect_exact("раздача 2> ")
     child.sendline("журнал")
-    child.expect_exact("bid=4,3,3,3 → bid=5,3,3,3")
+    child.expect_exact("заказ=4,3,3,3 → заказ=5,3,3,3")   # the edit, in the words the language types
     child.expect_exact("раздача 2> ")
     child.sendline("log")
-    child.expect_exact("bid=4,3,3,3 → bid=5,3,3,3")
+    child.expect_exact("заказ=4,3,3,3 → заказ=5,3,3,3")
     child.expect_exact("раздача 2> ")
     child.sendline("отмена")
     child.expect_exact("Раздача 1 удалена")

@@ -159,4 +159,5 @@ def test_play_s_commands_answer_to_the_language_s_words(store: Store, lang: str,
     assert any(line.strip().startswith(listed) for line in helped), helped
     assert any(line.strip().startswith(f"{log} (log)") for line in helped)
     trail = "\n".join(console.said)
-    assert "bid=4,3,3,3 → bid=5,3,3,3" in trail          # the log: the edit, with what changed
+    bid = {"ru": "заказ", "uk": "заявка", "et": "pakkumine"}[lang]   # the field as the language types it
+    assert f"{bid}=4,3,3,3 → {bid}=5,3,3,3" in trail      # the log: the edit, with what changed
