@@ -4,8 +4,7 @@ Rulesets come from strangers, so a formula may only do arithmetic and comparison
 look values up in lists and tables, and call the functions listed here. There is no attribute
 access, no import, no assignment, no loop but one bounded comprehension, and every number is
 capped, so a formula can neither reach the interpreter nor run for long. Formulas are compiled
-once per ruleset; errors name the TOML key and point at the mistake. A game's whole-hand code writes the
-same validated trees as Python source (pycode.py).
+once per ruleset; errors name the TOML key and point at the mistake.
 
 Work is bounded twice. `cost.estimate()` gives each formula's worst case in steps from the sizes of the
 lists it can see (the ruleset refuses formulas that could exceed `MAX_STEPS` a hand), and every
@@ -118,10 +117,8 @@ class Formula:
     names: frozenset[str]
     run: Evaluator
     weight: int = 1  # parts of the formula: the steps one evaluation costs before its loops
-    # the validated tree: what a game's whole-hand code (engine/handcode.py) is written from
+    # the validated tree: what the cost estimate and the kinds of values are read from
     tree: ast.expr | None = field(default=None, compare=False, repr=False)
-    # the ruleset's functions the formula may call (card functions): what the hand code binds
-    functions: Mapping[str, Callable[..., Any]] = field(default_factory=dict, compare=False, repr=False)
     # the value when the formula is a whole number written out (a field's `min = 0`), else None: what
     # needs no context and no budget to evaluate (typing a value checks it against its field's range)
     constant: int | None = field(default=None, compare=False, repr=False)
@@ -775,5 +772,5 @@ def compile_formula(source: Any, key: str, known: Collection[str],
     body = tree.body
     run = compiler.compile(body)  # first: it also collects the names the formula reads
     written = body.value if isinstance(body, ast.Constant) and type(body.value) is int else None
-    return Formula(text, key, frozenset(compiler.used), run, count, body, functions=compiler.functions,
+    return Formula(text, key, frozenset(compiler.used), run, count, body,
                    constant=written if written is not None and abs(written) <= MAX_NUMBER else None)
