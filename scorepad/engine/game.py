@@ -661,13 +661,13 @@ def _work_out_lets(game: Game, scope: _Scope, partial: bool = False) -> None:
         scope.set_hand(let.name, value(let.formula, scope.hand_env))
     own_player, own_side = scope.own_lets
     for let in rs.player_lets:
-        values = [value(let.formula, env) for env in scope.player_envs]
+        values = [value(let.formula, env) for env in scope.player_envs] if partial else let.formula.each(scope.player_envs)
         scope.set_players(let.name, values)
         if let.name in own_player:  # what each player's `_Names` would work out when first read
             for env, v in zip(scope.player_envs, values, strict=True):
                 env[let.name] = v
     for let in rs.side_lets:
-        values = [value(let.formula, env) for env in scope.side_envs]
+        values = [value(let.formula, env) for env in scope.side_envs] if partial else let.formula.each(scope.side_envs)
         scope.set_sides(let.name, values)
         if let.name in own_side:
             for env, v in zip(scope.side_envs, values, strict=True):
@@ -896,6 +896,12 @@ def _rule_env(game: Game, scope: _Scope, state: State, k: int | None, points: li
               finished_early: bool) -> dict[str, Any]:
     """The names a rule sees: the hand's values and the counters as they stand now."""
     env = scope.rule_envs.get(k)
+    if env is not None and env.state is state:  # the next rule of the hand: only what rules change
+        env["all_gained"] = points[:]
+        if k is not None:
+            env["gained"] = points[k]
+        env["finished_early"] = finished_early
+        return env
     if env is None:
         base = scope.side_envs[k] if k is not None else scope.hand_env
         env = _RuleEnv(base)

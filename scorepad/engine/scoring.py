@@ -28,8 +28,8 @@ def _within_bounds(result: HandResult) -> None:
     export could not carry back."""
     numbers = [*result.points]
     for side in result.state["sides"]:
-        numbers += [v for v in side.values() if isinstance(v, int | float)]
-    numbers += [v for v in result.state["game"].values() if isinstance(v, int | float)]
-    if not all(number_ok(v) for v in numbers):
+        numbers += side.values()
+    numbers += result.state["game"].values()
+    if not all(number_ok(v) for v in numbers if type(v) is not int or not -MAX_NUMBER <= v <= MAX_NUMBER):
         raise HandError(Said(N_("this hand would take a score or counter past {limit} (at most 15 digits)"),
                              limit=f"{MAX_NUMBER:.0e}"))
