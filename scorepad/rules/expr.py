@@ -93,14 +93,6 @@ def budgeted(fn: Callable[P, R]) -> Callable[P, R]:
     return run
 
 
-def active_budget() -> Budget:
-    """The budget the formulas evaluated now run on (the engine's entry points each set one)."""
-    budget = _ACTIVE.get()
-    if budget is None:
-        raise RuntimeError("no formula budget is active")  # a bug of the program, never a ruleset's
-    return budget
-
-
 def _charge(steps: int) -> None:
     budget = _ACTIVE.get()
     if budget is not None:
