@@ -644,14 +644,14 @@ class _Compiler:
                 fn = {ast.Eq: _plain_eq, ast.NotEq: _plain_ne}.get(type(op), fn)
             rest.append((fn, self.compile(comp)))
         if len(rest) == 1:  # the usual `a == b`, `a < b`: no loop
-            (fn, second), op = rest[0], type(node.ops[0])
+            (fn, second), kind = rest[0], type(node.ops[0])
             # a formula's values are numbers, words, lists and tables, whose == and != give a bool
             if fn is _plain_eq:
                 return lambda env: first(env) == second(env)
             if fn is _plain_ne:
                 return lambda env: first(env) != second(env)
-            if op in (ast.Lt, ast.LtE, ast.Gt, ast.GtE):
-                return _lean_order(op, first, second)
+            if kind in (ast.Lt, ast.LtE, ast.Gt, ast.GtE):
+                return _lean_order(kind, first, second)
             return lambda env: fn(first(env), second(env))
 
         def run(env: Env) -> bool:
