@@ -1,7 +1,7 @@
 """The engine before generated formula code, lazy name tables and the shaped state copy, for the
 benchmarks' 'before' figures: read from the commit that kept it as tests/legacy_engine.py (the tests
 compare with its recorded results, tests/data/engine_golden.json, instead). Its formulas are closure
-trees, as they were (a formula is evaluated by its closure tree outside a game's hand code)."""
+trees, as the engine's are now."""
 
 from __future__ import annotations
 

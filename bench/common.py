@@ -167,10 +167,10 @@ def spades_templates(rs: Any, options: dict[str, str], hands: int, rng: random.R
         state = initial_state(game)
         rows = []
         for n in range(1, hands + 1):
-            raw, hand, result = type_and_score(game, state, spades_hand(rng), None)
+            raw, hand, result = type_and_score(game, state, spades_hand(rng))
             rows.append(hand_row(n, raw.typed, hand, result))
             state = result.state
-        spare_raw, spare, _ = type_and_score(game, state, spades_hand(rng), None)  # a hand to take back
+        spare_raw, spare, _ = type_and_score(game, state, spades_hand(rng))  # a hand to take back
         made.append(SpadesGame(rows, finish_game(game, state), spare, spare_raw.typed))
     return game, made
 

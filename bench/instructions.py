@@ -5,8 +5,7 @@ by valgrind's callgrind: a figure a loaded machine does not change.
 
 Each engine replays the ruleset's scenario hands (as bench/run.py does) for 2 and for 12 passes in a
 child under callgrind; the difference of the two counts over the 10 extra passes is the cost of the
-hands alone (start-up, imports and the first compilation cancel out). This engine scores with the
-hand code from the first hand (bench/run.py's engine section does the same).
+hands alone (start-up, imports and the first compilation cancel out).
 """
 
 from __future__ import annotations
@@ -26,14 +25,13 @@ sys.path.insert(0, {root!r})
 sys.path.insert(0, {bench!r})
 from run import scenario_sequences
 from types import SimpleNamespace
-from scorepad.engine import game, handcode, scoring
+from scorepad.engine import game, scoring
 from before import engine_before
 legacy_engine = engine_before()
 rid, which, passes = sys.argv[1], sys.argv[2], int(sys.argv[3])
 seqs = scenario_sequences(rid)
 engine = SimpleNamespace(initial_state=game.initial_state, apply_hand=scoring.apply_hand)
 mod = engine if which == "new" else legacy_engine
-handcode.HAND_WARM_UP = 0  # the hand code from the first hand (the warm-up is counted per ruleset text)
 for _ in range(passes):
     for game, hands in seqs:
         state = mod.initial_state(game)

@@ -377,35 +377,23 @@ def scenario_sequences(rid: str) -> list[tuple[Any, list[dict[str, Any]]]]:
 def bench_engine(min_seconds: float) -> dict[str, Any]:
     from before import engine_before
 
-    from scorepad.engine import handcode
     try:
         legacy_engine: Any = engine_before()
     except SystemExit as exc:  # a shallow clone has no history: figures without the 'before' column
         print(f"\n   ({exc})")
         legacy_engine = None
-
-    out: dict[str, Any] = {}
-    # Each scenario file loads its ruleset text anew (house rules, variants), and the warm-up is
-    # counted per text: no warm-up here, so the steady state is what is timed.
-    warm_up, handcode.HAND_WARM_UP = handcode.HAND_WARM_UP, 0
-    try:
-        return _bench_engine(min_seconds, out, legacy_engine)
-    finally:
-        handcode.HAND_WARM_UP = warm_up
+    return _bench_engine(min_seconds, {}, legacy_engine)
 
 
 def _bench_engine(min_seconds: float, out: dict[str, Any], legacy_engine: Any) -> dict[str, Any]:
-    from scorepad.engine import scoring
     from scorepad.engine.game import initial_state
     from scorepad.engine.scoring import apply_hand
     from scorepad.rules.registry import entries
 
     print("\n4. Engine replay throughput per bundled ruleset (hands from tests/scenarios/<id>/)")
-    print("   hands per CPU second (best of 3 interleaved runs): the engine (the game's hand code, written here")
-    print("   from the first hand; at the table after handcode.HAND_WARM_UP hands of a ruleset text), the same engine")
-    print("   formula by formula, and 'before': the engine with closure-tree formulas, per-hand name tables and")
-    print("   deepcopy (bench/before.py), in the same process")
-    print(f"   {'ruleset':20} {'hands':>6} {'hands/s':>10} {'by formula':>10} {'before':>10} {'ratio':>7}")
+    print("   hands per CPU second (best of 3 interleaved runs): the engine, and 'before': the engine with")
+    print("   closure-tree formulas, per-hand name tables and deepcopy (bench/before.py), in the same process")
+    print(f"   {'ruleset':20} {'hands':>6} {'hands/s':>10} {'before':>10} {'ratio':>7}")
     for rid in sorted(entries()):
         sequences = scenario_sequences(rid)
         total = sum(len(h) for _, h in sequences)
@@ -422,28 +410,25 @@ def _bench_engine(min_seconds: float, out: dict[str, Any], legacy_engine: Any) -
                     done += len(hands)
             return done / (time.process_time() - start)
 
-        for _ in range(2):  # the hand code written, caches filled
+        for _ in range(2):  # caches filled
             for game, hands in sequences:
                 state = initial_state(game)
                 for hand in hands:
                     state = apply_hand(game, state, hand).state
         rates: list[float] = []
-        by_formula: list[float] = []
         before: list[float] = []
-        for _ in range(3):  # interleaved: this engine, formula by formula, the one before, this engine, ...
+        for _ in range(3):  # interleaved: this engine, the one before, this engine, ...
             rates.append(rate_of(apply_hand, initial_state, min_seconds / 3))
-            with scoring.per_formula_engine():
-                by_formula.append(rate_of(apply_hand, initial_state, min_seconds / 3))
             if legacy_engine is not None:
                 before.append(rate_of(legacy_engine.apply_hand, legacy_engine.initial_state, min_seconds / 3))
-        rate, formula_rate = max(rates), max(by_formula)
-        out[rid] = {"scenario_hands": total, "hands_per_s": round(rate), "by_formula_hands_per_s": round(formula_rate)}
+        rate = max(rates)
+        out[rid] = {"scenario_hands": total, "hands_per_s": round(rate)}
         if not before:
-            print(f"   {rid:20} {total:6d} {rate:10,.0f} {formula_rate:10,.0f} {'-':>10} {'-':>7}")
+            print(f"   {rid:20} {total:6d} {rate:10,.0f} {'-':>10} {'-':>7}")
             continue
         old = max(before)
         out[rid].update(before_hands_per_s=round(old), ratio=round(rate / old, 2))
-        print(f"   {rid:20} {total:6d} {rate:10,.0f} {formula_rate:10,.0f} {old:10,.0f} {rate / old:6.2f}x")
+        print(f"   {rid:20} {total:6d} {rate:10,.0f} {old:10,.0f} {rate / old:6.2f}x")
     below = [rid for rid, row in out.items() if row["hands_per_s"] < 20_000]
     print(f"   at least 20,000 hands/s: {len(out) - len(below)} of {len(out)}"
           + (f" (below: {', '.join(below)})" if below else ""))

@@ -42,7 +42,7 @@ game = make_game(rs, [f"p{i}" for i in range(players)], None, {})
 state = initial_state(game)
 for h in range(hands):
     args = sys.argv[4].replace("H", str(h % 5)).split()
-    _raw, _hand, result = type_and_score(game, state, args, None)
+    _raw, _hand, result = type_and_score(game, state, args)
     state = result.state if not result.state["finished"] else initial_state(game)
 print(json.dumps({"cpu": time.process_time() - t,
                   "mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))

@@ -24,7 +24,7 @@ def scenario_hands(path: Path) -> tuple[Game, list[dict[str, Any]]] | None:
         if "error" in h or h.get("finish") or "input" not in h:
             continue
         try:
-            _, hand, res = type_and_score(game, state, h["input"], None)
+            _, hand, res = type_and_score(game, state, h["input"])
         except ScorepadError:
             break
         hands.append(hand)

@@ -129,7 +129,7 @@ def _replayed(game: Any, data: dict[str, Any], path: Path) -> tuple[list[Any], d
             raise refuse(path, [_("hand[{j}].n: {n}, but hands are numbered 1, 2, 3 ... in order (this is {want})")
                                 .format(j=j, n=h["n"], want=j + 1)])
         try:
-            raw, hand, result = type_and_score(game, state, list(h["typed"]), None)
+            raw, hand, result = type_and_score(game, state, list(h["typed"]))
         except ScorepadError as exc:
             raise refuse(path, [_("hand[{j}]: the hand cannot be replayed: {message}").format(
                                     j=j, message=shown(exc.message))]) from None

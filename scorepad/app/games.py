@@ -7,7 +7,6 @@ started, never with whatever the ruleset file says today.
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field, replace
@@ -23,11 +22,8 @@ from scorepad.app.rows import game_log as game_log
 from scorepad.app.rows import season_name as season_name
 from scorepad.app.rulesets import parse_opts as parse_opts  # re-exported: `rules derive` needs it without the engine
 from scorepad.engine.assignments import (
-    Missing,
     RawHand,
-    convert,
     copies_problems,
-    describe_field,
     field_label,
     missing_sentence,
     split_assignments,
@@ -57,8 +53,6 @@ from scorepad.rules.model import Ruleset
 from scorepad.rules.registry import load
 from scorepad.rules.values import format_value
 from scorepad.store import GameRow, HandRow, Store, now
-
-Prompt = Callable[[str, str], str]
 
 
 @lru_cache(maxsize=32)
@@ -131,8 +125,8 @@ class Recorded:
 
 
 def type_and_score(game: Game, state: State, args: Sequence[str],
-                   prompt: Prompt | None, strict: bool = False, bid: int = 0) -> tuple[RawHand, dict[str, Any], HandResult]:
-    """Typed text → typed hand (asking for what is missing when a prompt is given) → scored hand.
+                   strict: bool = False, bid: int = 0) -> tuple[RawHand, dict[str, Any], HandResult]:
+    """Typed text → typed hand → scored hand (a value missing refuses the hand).
 
     `strict` for what a person types now: a value given twice with two different values is refused
     (the first `bid` of `args` were written down by `scorepad bid`).
@@ -140,10 +134,6 @@ def type_and_score(game: Game, state: State, args: Sequence[str],
     if state["finished"]:
         raise UserError(_('this game has ended and takes no more hands (undo or edit still work)'))
     raw = split_assignments(game, args, strict, bid)
-    if prompt is not None:
-        _hand, missing = type_hand(game, raw, active_players(game, state), state)
-        if missing:
-            raw = ask_missing(game, raw, missing, prompt)
     hand = _whole_hand(game, state, raw)
     return raw, hand, apply_hand(game, state, hand)
 
@@ -169,36 +159,6 @@ def _whole_hand(game: Game, state: State, raw: RawHand) -> dict[str, Any]:
     return hand
 
 
-def ask_missing(game: Game, raw: RawHand, missing: Sequence[Missing], prompt: Prompt) -> RawHand:
-    """Ask for each missing value on the terminal, repeating a question until the answer is legal."""
-    for m in missing:
-        fdef = game.ruleset.fields[m.field]
-        who = None
-        if m.who is not None:
-            who = game.players[m.who] if fdef.scope == "player" else game.sides[m.who].name
-        label = f"{who}.{m.field}" if who else m.field
-        while True:
-            answer = prompt(label, describe_field(game, fdef))
-            try:
-                convert(game, fdef, answer, who)
-            except UserError as exc:
-                prompt_error(shown(exc.message))
-                continue
-            break
-        if m.who is None:
-            raw.values[m.field] = answer
-        else:
-            count = len(game.players) if fdef.scope == "player" else len(game.sides)
-            slot = raw.values.setdefault(m.field, [None] * count)
-            slot[m.who] = answer
-        raw.typed.append(f"{label}={answer}")
-    return raw
-
-
-def prompt_error(message: str) -> None:
-    print(f"  {message}", file=sys.stderr)
-
-
 def open_game(row: GameRow) -> GameRow:
     """Refuse a game that takes no more hands because it was abandoned."""
     if row.abandoned:
@@ -208,15 +168,15 @@ def open_game(row: GameRow) -> GameRow:
 
 
 def record_hand(store: Store, game_id: int | str | None, args: Sequence[str],
-                prompt: Prompt | None = None, lang: str | None = None, *, expect: int | None = None,
+                lang: str | None = None, *, expect: int | None = None,
                 key: str | None = None) -> Recorded:
     """Record a hand, applied to the game as it stands when the write gets its turn.
 
     Several tables may append to one game at once: each hand is scored inside the write, which holds
     the game, against the state the previous one left (the typed text is scored again if the game
     moved since it was read), so a plain `hand` never has to be repeated. What was decided on a view
-    of the game (answers given at the prompt, or `expect`, the version a script was shown) is
-    refused instead if the game moved meanwhile. `key` makes the write idempotent: a repeat of a
+    of the game (`expect`, the version a script was shown, or a bid written down) is refused
+    instead if the game moved meanwhile. `key` makes the write idempotent: a repeat of a
     write already stored is answered with the stored hand. With `lang` the input takes that
     language's field names and words and the result shown speaks it, while the stored hand keeps the
     ruleset's own texts.
@@ -225,17 +185,9 @@ def record_hand(store: Store, game_id: int | str | None, args: Sequence[str],
     game = game_of(row, lang)
     bid = store.pending_bid(row.id)
     args = [*(bid or []), *args]  # a bid written down before completes this hand
-    asked: list[str] = []
-
-    def noted(label: str, legal: str) -> str:
-        asked.append(label)
-        assert prompt is not None
-        return prompt(label, legal)
-
-    raw, hand, result = type_and_score(game, row.state, args, noted if prompt is not None else None, strict=True,
-                                       bid=len(bid or []))
-    if (asked or bid) and expect is None:
-        expect = row.version  # decided on this view of the game (answers at the prompt, the bid written down)
+    raw, hand, result = type_and_score(game, row.state, args, strict=True, bid=len(bid or []))
+    if bid and expect is None:
+        expect = row.version  # decided on this view of the game (the bid written down)
     return write_hand(store, row, game, Typed(raw, hand, result), lang=lang, expect=expect, key=key,
                       bid=len(bid or []))
 
@@ -268,7 +220,7 @@ def write_hand(store: Store, row: GameRow, game: Game, typed: Typed, *, lang: st
                     raise StoreConflict(moved(store, fresh, expect))
                 if fresh.version != row.version:
                     row, game = fresh, game_of(fresh, lang)
-                    raw, hand, result = type_and_score(game, fresh.state, raw.typed, None, strict=True, bid=bid)
+                    raw, hand, result = type_and_score(game, fresh.state, raw.typed, strict=True, bid=bid)
                 n = fresh.hands + 1
                 stored = result
                 if game.ruleset is not game_of(row).ruleset:
@@ -491,7 +443,7 @@ def edit(store: Store, game_id: int | str | None, n: int, args: Sequence[str],
     old = hands[n - 1]
     try:
         split_assignments(typing, args, strict=True)  # the new values once each; they replace the old ones
-        _raw, hand, result = type_and_score(typing, state, [*old.typed, *args], None)
+        _raw, hand, result = type_and_score(typing, state, [*old.typed, *args])
         if typing.ruleset is not game.ruleset:
             result = apply_hand(game, state, hand)
         # what is stored is the hand as it now reads, each value once (not the old text and the new)

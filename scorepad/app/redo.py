@@ -22,7 +22,7 @@ def redo(store: Store, game_id: int | str | None, expect: int | None = None) -> 
         raise UserError(_("a bid is written down for hand {n}; undo it before putting the old hand {n} back").format(n=n))
     game = game_of(row)
     try:   # typed again from its text, as every hand is: the text is what the audit shows
-        _raw, hand, result = type_and_score(game, row.state, undone.typed, None)
+        _raw, hand, result = type_and_score(game, row.state, undone.typed)
     except ScorepadError as exc:
         raise UserError(_("hand {n} ({value}) no longer fits the game: {message}").format(
                             n=n, value=' '.join(undone.typed), message=shown(exc.message))) from None

@@ -80,7 +80,7 @@ def _renamed(store: Store, row: GameRow, old: str, new: str) -> Any:
     for h in store.hands(row.id):
         typed = [retype(game, renamed, item) for item in h.typed]
         try:
-            _raw, hand, result = type_and_score(renamed, state, typed, None)
+            _raw, hand, result = type_and_score(renamed, state, typed)
         except ScorepadError as exc:
             raise UserError(_("game {id}, hand {n} cannot be read with the new name: {message}").format(
                                 id=row.id, n=h.n, message=shown(exc.message))) from None

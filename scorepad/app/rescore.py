@@ -55,7 +55,7 @@ def rescore_preview(store: Store, game_id: int | str, path: Any, rules_dirs: Seq
     hands = store.hands(row.id)
     for old in hands:
         try:
-            raw, hand, result = type_and_score(game, state, old.typed, None)
+            raw, hand, result = type_and_score(game, state, old.typed)
         except ScorepadError as exc:
             raise HandError(_("with {path}, hand {n} is refused: {message}").format(
                                 path=path, n=old.n, message=shown(exc.message)), exc.problems) from None

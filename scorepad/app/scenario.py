@@ -63,7 +63,7 @@ _EXPECTED = N_("{key}: expected {want}, got {got}")
 def record(game: Game, state: State, args: Sequence[str]) -> HandResult:
     """Type and apply one hand from its typed assignments, exactly as `scorepad hand` does (no prompts)."""
 
-    return type_and_score(game, state, args, None)[2]
+    return type_and_score(game, state, args)[2]
 
 
 def load_scenario(path: Path, ruleset: Ruleset | None = None,

@@ -213,7 +213,7 @@ def hand(assignments: Sequence[str] | None, game: str | None, expect: int | None
         with table() as console:
             rec = enter_hand(st, game, list(assignments or []), console, write_key)
     else:
-        rec = play.record_hand(st, game, list(assignments or []), None, shown_in, expect=expect, key=write_key)
+        rec = play.record_hand(st, game, list(assignments or []), shown_in, expect=expect, key=write_key)
     data = play.hand_json(rec)
     if as_json:
         echo(json.dumps(data, ensure_ascii=False, indent=2, allow_nan=False))

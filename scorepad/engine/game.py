@@ -248,8 +248,6 @@ class _Plan:
                 targets = [(k, k, item.label) for k in range(len(game.sides))]
             self.scores.append((item, item.per == "player", targets))
         self.end_rules = [r for r in rs.rules if r.on == "end"]
-        # the game's generated hand functions, per shape of its state (see scorepad/engine/handcode.py)
-        self.hand_functions: dict[tuple[tuple[str, ...], tuple[str, ...]], Any] = {}
         self.finish_rules = [r for r in rs.rules if r.on == "finish"]
 
 
@@ -477,16 +475,7 @@ class _Scope:
     """The names a hand's formulas see: the hand, each player, each side; kept in step as values appear."""
 
     def __init__(self, game: Game, state: State, hand: Hand) -> None:
-        self._setup(game, *hand_names(game, state, hand))
-
-    @classmethod
-    def of_names(cls, game: Game, env: dict[str, Any], counters: tuple[str, ...]) -> _Scope:
-        """A scope over names already worked out (the hand code's: every let in them)."""
-        scope = cls.__new__(cls)
-        scope._setup(game, env, counters)
-        return scope
-
-    def _setup(self, game: Game, env: dict[str, Any], counters: tuple[str, ...]) -> None:
+        env, counters = hand_names(game, state, hand)
         self.game = game
         self.plan = plan = game.plan
         self.side_of = game.side_of
@@ -672,13 +661,13 @@ def _work_out_lets(game: Game, scope: _Scope, partial: bool = False) -> None:
         scope.set_hand(let.name, value(let.formula, scope.hand_env))
     own_player, own_side = scope.own_lets
     for let in rs.player_lets:
-        values = [value(let.formula, env) for env in scope.player_envs]
+        values = [value(let.formula, env) for env in scope.player_envs] if partial else let.formula.each(scope.player_envs)
         scope.set_players(let.name, values)
         if let.name in own_player:  # what each player's `_Names` would work out when first read
             for env, v in zip(scope.player_envs, values, strict=True):
                 env[let.name] = v
     for let in rs.side_lets:
-        values = [value(let.formula, env) for env in scope.side_envs]
+        values = [value(let.formula, env) for env in scope.side_envs] if partial else let.formula.each(scope.side_envs)
         scope.set_sides(let.name, values)
         if let.name in own_side:
             for env, v in zip(scope.side_envs, values, strict=True):
@@ -715,8 +704,8 @@ def render_message(text: str, parts: Sequence[Formula], env: Mapping[str, Any],
 
 
 def score_by_formula(game: Game, state: State, hand: Hand) -> HandResult:
-    """One hand scored formula by formula: the engine that says every refusal and error in its own
-    words (engine/scoring.py runs it where the game's hand code gives up)."""
+    """One hand scored formula by formula, every refusal and error said in its own words (through
+    engine/scoring.py, which also bounds the numbers)."""
     scope = _checked_scope(game, state, hand)
     new = copy_state(state)
     new["hands"] = state["hands"] + 1
@@ -907,6 +896,12 @@ def _rule_env(game: Game, scope: _Scope, state: State, k: int | None, points: li
               finished_early: bool) -> dict[str, Any]:
     """The names a rule sees: the hand's values and the counters as they stand now."""
     env = scope.rule_envs.get(k)
+    if env is not None and env.state is state:  # the next rule of the hand: only what rules change
+        env["all_gained"] = points[:]
+        if k is not None:
+            env["gained"] = points[k]
+        env["finished_early"] = finished_early
+        return env
     if env is None:
         base = scope.side_envs[k] if k is not None else scope.hand_env
         env = _RuleEnv(base)

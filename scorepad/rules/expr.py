@@ -4,8 +4,7 @@ Rulesets come from strangers, so a formula may only do arithmetic and comparison
 look values up in lists and tables, and call the functions listed here. There is no attribute
 access, no import, no assignment, no loop but one bounded comprehension, and every number is
 capped, so a formula can neither reach the interpreter nor run for long. Formulas are compiled
-once per ruleset; errors name the TOML key and point at the mistake. A game's whole-hand code writes the
-same validated trees as Python source (pycode.py).
+once per ruleset; errors name the TOML key and point at the mistake.
 
 Work is bounded twice. `cost.estimate()` gives each formula's worst case in steps from the sizes of the
 lists it can see (the ruleset refuses formulas that could exceed `MAX_STEPS` a hand), and every
@@ -21,6 +20,7 @@ import ast
 import functools
 import itertools
 import math
+import operator
 from collections.abc import Callable, Collection, Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -93,14 +93,6 @@ def budgeted(fn: Callable[P, R]) -> Callable[P, R]:
     return run
 
 
-def active_budget() -> Budget:
-    """The budget the formulas evaluated now run on (the engine's entry points each set one)."""
-    budget = _ACTIVE.get()
-    if budget is None:
-        raise RuntimeError("no formula budget is active")  # a bug of the program, never a ruleset's
-    return budget
-
-
 def _charge(steps: int) -> None:
     budget = _ACTIVE.get()
     if budget is not None:
@@ -118,10 +110,8 @@ class Formula:
     names: frozenset[str]
     run: Evaluator
     weight: int = 1  # parts of the formula: the steps one evaluation costs before its loops
-    # the validated tree: what a game's whole-hand code (engine/handcode.py) is written from
+    # the validated tree: what the cost estimate and the kinds of values are read from
     tree: ast.expr | None = field(default=None, compare=False, repr=False)
-    # the ruleset's functions the formula may call (card functions): what the hand code binds
-    functions: Mapping[str, Callable[..., Any]] = field(default_factory=dict, compare=False, repr=False)
     # the value when the formula is a whole number written out (a field's `min = 0`), else None: what
     # needs no context and no budget to evaluate (typing a value checks it against its field's range)
     constant: int | None = field(default=None, compare=False, repr=False)
@@ -157,6 +147,25 @@ class Formula:
 
     __call__ = evaluate
     fast = evaluate  # the name the engine's hot loops call it by
+
+    def each(self, envs: list[Any]) -> list[Any]:
+        """The formula evaluated in each of `envs` (a let for every player or side), as
+        `[f.evaluate(env) for env in envs]` gives it: the weights are charged at once, and where
+        that would run the budget out (or a list in the formula does), every value is worked out
+        again one at a time, so the same formula is named and the same error said."""
+        budget = _ACTIVE.get()
+        cost = self.weight * len(envs)
+        if budget is None or budget.left < cost:
+            return [self.evaluate(env) for env in envs]
+        before = budget.left
+        budget.left = before - cost
+        run = self.run
+        try:
+            return [run(env) for env in envs]
+        except (_Exhausted, FormulaError, RecursionError, ArithmeticError, TypeError, ValueError, KeyError,
+                IndexError):
+            budget.left = before  # one at a time, each error as evaluate words it
+            return [self.evaluate(env) for env in envs]
 
 
 def _plain(exc: BaseException) -> str:
@@ -227,10 +236,22 @@ def _checked(op: Callable[[Any, Any], Any]) -> Callable[[Any, Any], Any]:
     return run
 
 
+def _add(a: Any, b: Any) -> Any:
+    return _number(_number(a) + _number(b))
+
+
+def _sub(a: Any, b: Any) -> Any:
+    return _number(_number(a) - _number(b))
+
+
+def _mul(a: Any, b: Any) -> Any:
+    return _number(_number(a) * _number(b))
+
+
 BINOPS: dict[type, Callable[[Any, Any], Any]] = {
-    ast.Add: _checked(lambda a, b: a + b),
-    ast.Sub: _checked(lambda a, b: a - b),
-    ast.Mult: _checked(lambda a, b: a * b),
+    ast.Add: _add,
+    ast.Sub: _sub,
+    ast.Mult: _mul,
     ast.Div: _div,
     ast.FloorDiv: _checked(lambda a, b: a // b),
     ast.Mod: _checked(lambda a, b: a % b),
@@ -313,20 +334,33 @@ def _seq(value: Any) -> list[Any]:
     raise TypeError(Said(N_("expected a list, got {kind}"), kind=_kind(value)))
 
 
+_WHOLE = frozenset({int})
+
+
 def _minmax(pick: Callable[..., Any]) -> Callable[..., Any]:
     def run(*args: Any) -> Any:
         items = _seq(args[0]) if len(args) == 1 else list(args)
         if not items:
             raise ValueError(Said(N_("empty list")))
+        # whole numbers in the cap (the usual list of scores) picked without a call per item
+        if frozenset(map(type, items)) == _WHOLE and min(items) >= -MAX_NUMBER and max(items) <= MAX_NUMBER:
+            return pick(items)
         return pick(_number(x) for x in items)
 
     return run
 
 
 def _sum(values: Any) -> int | float:
+    """Every partial sum within the cap; whole numbers added with one type test each."""
     total: int | float = 0
-    for x in _seq(values):
-        total = _number(total + _number(x))
+    for x in values if type(values) is list else _seq(values):
+        if type(x) is int and type(total) is int and -MAX_NUMBER <= x <= MAX_NUMBER:
+            total += x
+            if -MAX_NUMBER <= total <= MAX_NUMBER:
+                continue
+        else:
+            total += _number(x)
+        total = _number(total)
     return total
 
 
@@ -536,7 +570,8 @@ class _Compiler:
             if self.in_body and name not in self.locals:
                 # in a comprehension's body env is its _Overlay: go straight to the formula's names
                 return lambda env: env.base[name]  # type: ignore[attr-defined]
-            return lambda env: env[name]
+            getter: Evaluator = operator.itemgetter(name)  # env[name] without a Python frame
+            return getter
         known = ", ".join(sorted(n for n in self.known if not n.startswith("_")))
         raise self.fail(node, Said(N_("unknown name {name} (known: {known})"), name=repr(name), known=known))
 
@@ -553,7 +588,8 @@ class _Compiler:
             except (ArithmeticError, TypeError, ValueError) as exc:
                 raise self.fail(node, _plain(exc)) from None
             return self._const(folded)
-        return lambda env: op(left(env), right(env))
+        lean = _LEAN_BINOPS.get(type(node.op))
+        return lean(left, right) if lean is not None else lambda env: op(left(env), right(env))
 
     def c_UnaryOp(self, node: ast.UnaryOp) -> Evaluator:
         operand = self.compile(node.operand)
@@ -572,6 +608,11 @@ class _Compiler:
 
     def c_BoolOp(self, node: ast.BoolOp) -> Evaluator:
         parts = [self.compile(v) for v in node.values]
+        if len(parts) == 2:  # Python's `and` and `or` give the same value as the loops below
+            a, b = parts
+            if isinstance(node.op, ast.And):
+                return lambda env: a(env) and b(env)
+            return lambda env: a(env) or b(env)
         if isinstance(node.op, ast.And):
             def run_and(env: Env) -> Any:
                 result: Any = True
@@ -602,6 +643,16 @@ class _Compiler:
             if scalar[i] or scalar[i + 1]:  # a word or number on one side: == costs one step
                 fn = {ast.Eq: _plain_eq, ast.NotEq: _plain_ne}.get(type(op), fn)
             rest.append((fn, self.compile(comp)))
+        if len(rest) == 1:  # the usual `a == b`, `a < b`: no loop
+            (fn, second), kind = rest[0], type(node.ops[0])
+            # a formula's values are numbers, words, lists and tables, whose == and != give a bool
+            if fn is _plain_eq:
+                return lambda env: first(env) == second(env)
+            if fn is _plain_ne:
+                return lambda env: first(env) != second(env)
+            if kind in (ast.Lt, ast.LtE, ast.Gt, ast.GtE):
+                return _lean_order(kind, first, second)
+            return lambda env: fn(first(env), second(env))
 
         def run(env: Env) -> bool:
             left = first(env)
@@ -714,6 +765,79 @@ class _Compiler:
     c_GeneratorExp = c_ListComp
 
 
+def _lean_add(left: Evaluator, right: Evaluator) -> Evaluator:
+    def run(env: Env) -> Any:
+        a, b = left(env), right(env)
+        if type(a) is int and type(b) is int:  # whole numbers in the cap, a sum in it: as _add gives
+            r = a + b
+            if -MAX_NUMBER <= r <= MAX_NUMBER and -MAX_NUMBER <= a <= MAX_NUMBER and -MAX_NUMBER <= b <= MAX_NUMBER:
+                return r
+        return _add(a, b)
+    return run
+
+
+def _lean_sub(left: Evaluator, right: Evaluator) -> Evaluator:
+    def run(env: Env) -> Any:
+        a, b = left(env), right(env)
+        if type(a) is int and type(b) is int:
+            r = a - b
+            if -MAX_NUMBER <= r <= MAX_NUMBER and -MAX_NUMBER <= a <= MAX_NUMBER and -MAX_NUMBER <= b <= MAX_NUMBER:
+                return r
+        return _sub(a, b)
+    return run
+
+
+def _lean_mul(left: Evaluator, right: Evaluator) -> Evaluator:
+    def run(env: Env) -> Any:
+        a, b = left(env), right(env)
+        if type(a) is int and type(b) is int and -MAX_NUMBER <= a <= MAX_NUMBER and -MAX_NUMBER <= b <= MAX_NUMBER:
+            r = a * b
+            if -MAX_NUMBER <= r <= MAX_NUMBER:
+                return r
+        return _mul(a, b)
+    return run
+
+
+# An operator's closure with whole numbers worked out inline (one type test each), anything else
+# through the checked function of BINOPS, which gives the same value or error.
+_LEAN_BINOPS: dict[type, Callable[[Evaluator, Evaluator], Evaluator]] = {
+    ast.Add: _lean_add, ast.Sub: _lean_sub, ast.Mult: _lean_mul}
+
+
+def _lean_order(op: type, left: Evaluator, right: Evaluator) -> Evaluator:
+    """`left < right` (and <=, >, >=) as one closure: whole numbers in the cap compared inline,
+    anything else through CMPOPS (which gives the same answer or error)."""
+    checked = CMPOPS[op]
+    if op is ast.Lt:
+        def run_lt(env: Env) -> bool:
+            a, b = left(env), right(env)
+            if type(a) is int and type(b) is int and -MAX_NUMBER <= a <= MAX_NUMBER and -MAX_NUMBER <= b <= MAX_NUMBER:
+                return a < b
+            return checked(a, b)
+        return run_lt
+    if op is ast.LtE:
+        def run_le(env: Env) -> bool:
+            a, b = left(env), right(env)
+            if type(a) is int and type(b) is int and -MAX_NUMBER <= a <= MAX_NUMBER and -MAX_NUMBER <= b <= MAX_NUMBER:
+                return a <= b
+            return checked(a, b)
+        return run_le
+    if op is ast.Gt:
+        def run_gt(env: Env) -> bool:
+            a, b = left(env), right(env)
+            if type(a) is int and type(b) is int and -MAX_NUMBER <= a <= MAX_NUMBER and -MAX_NUMBER <= b <= MAX_NUMBER:
+                return a > b
+            return checked(a, b)
+        return run_gt
+
+    def run_ge(env: Env) -> bool:
+        a, b = left(env), right(env)
+        if type(a) is int and type(b) is int and -MAX_NUMBER <= a <= MAX_NUMBER and -MAX_NUMBER <= b <= MAX_NUMBER:
+            return a >= b
+        return checked(a, b)
+    return run_ge
+
+
 class _Overlay(dict[str, Any]):
     """A comprehension's variable over the names of the formula (a ruleset may declare thousands)."""
 
@@ -775,5 +899,5 @@ def compile_formula(source: Any, key: str, known: Collection[str],
     body = tree.body
     run = compiler.compile(body)  # first: it also collects the names the formula reads
     written = body.value if isinstance(body, ast.Constant) and type(body.value) is int else None
-    return Formula(text, key, frozenset(compiler.used), run, count, body, functions=compiler.functions,
+    return Formula(text, key, frozenset(compiler.used), run, count, body,
                    constant=written if written is not None and abs(written) <= MAX_NUMBER else None)

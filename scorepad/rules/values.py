@@ -54,7 +54,3 @@ def _format_into(value: Any, out: list[str], left: list[int], depth: int = 0) ->
             text = text[:max(left[0], 0)] + "..."
         out.append(text)
         left[0] -= len(text)
-
-
-# Hands of a ruleset scored formula by formula in a process before its hand code is written (a few
-# milliseconds, about what 50 hands gain): a command that replays one game stays formula by formula.

@@ -133,15 +133,6 @@ class TerminalConsole:
         else:
             print(text, flush=True)
 
-    def forget_last(self) -> None:
-        """Keep single answers (a bid, 'y') out of the history the up arrow walks through."""
-        rl = self._readline
-        if rl is None:
-            return
-        n = rl.get_current_history_length()  # type: ignore[attr-defined]
-        if n:
-            rl.remove_history_item(n - 1)  # type: ignore[attr-defined]
-
     def save_history(self) -> None:
         """Write the history file. GNU readline writes `NAME-PID.tmp` beside it and renames that over it:
         a terminal closed meanwhile (SIGHUP) would leave the empty temporary file behind, so the hang-up

@@ -18,7 +18,6 @@ from typing import Any
 from scorepad.app import games as play
 from scorepad.app.bids import record_bid, undo_bid
 from scorepad.app.redo import redo
-from scorepad.engine import handcode
 from scorepad.engine.assignments import assignment_words
 from scorepad.errors import ScorepadError, UserError
 from scorepad.locale import N_, Said, _, current, shown
@@ -167,9 +166,6 @@ class Session:
         if rec.n == 1:
             for line in data.get("info", []):  # the ruleset's reminders, with the first hand only
                 say(line, "dim")
-        # once the ruleset has had its warm-up, its hand code is compiled now, while the table plays
-        # the next hand, not after that hand is typed
-        handcode.prepare(rec.game, rec.row.state)
 
     def game_over(self, data: Mapping[str, Any]) -> None:
         say = self.console.say

@@ -1,4 +1,4 @@
-"""The engine (the generated hand code, names filled in when read, the shaped state copy) scores every
+"""The engine (names filled in when read, the shaped state copy) scores every
 scenario hand exactly as the engine before it did, with closure-tree formulas: tests/data/engine_golden.json
 is that engine's record (see tests/engine_golden.py for what it holds and how to rewrite it after an
 intended change of scoring)."""
@@ -11,7 +11,6 @@ from typing import Any
 import pytest
 
 from scorepad.engine import game as engine
-from scorepad.engine import handcode
 from tests import engine_golden
 from tests.engine_golden import SCENARIOS, scenario_id
 
@@ -32,8 +31,7 @@ def test_every_scenario_is_recorded() -> None:
 
 
 @pytest.mark.parametrize("path", SCENARIOS, ids=[scenario_id(p) for p in SCENARIOS])
-def test_scenario_scored_as_before(path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(handcode, "HAND_WARM_UP", 0)  # every hand through the game's hand code
+def test_scenario_scored_as_before(path: Path) -> None:
     expected = golden()["scenarios"].get(scenario_id(path))
     got = engine_golden.record_scenario(engine, path)
     if expected is None and got is None:

@@ -4,16 +4,11 @@ on a partnership game whose formulas read all of them."""
 
 from __future__ import annotations
 
-import pytest
-
 from scorepad.engine import game as engine
-from scorepad.engine import handcode
 from tests import engine_golden
 
 
-@pytest.mark.parametrize("warm_up", [0, 100])
-def test_every_kind_of_name_reads_as_before(warm_up: int, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(handcode, "HAND_WARM_UP", warm_up)
+def test_every_kind_of_name_reads_as_before() -> None:
     got = engine_golden.record_names(engine)
     assert got == engine_golden.read()["names"]
     assert any(line[0].startswith("player probe") for _, _, breakdown, _ in got for side in breakdown for line in side)

@@ -131,7 +131,7 @@ def test_assignments_score_or_refuse(rid: str) -> None:
     def check(args: list[str]) -> None:
         start = time.perf_counter()
         try:
-            _raw, hand, result = type_and_score(game, state, args, None)
+            _raw, hand, result = type_and_score(game, state, args)
         except UserError as exc:  # exit status 2 at the CLI
             assert exc.message and all(isinstance(p, str) for p in exc.problems)
         else:

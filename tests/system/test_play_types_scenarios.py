@@ -38,7 +38,7 @@ def typed_hands(path: Path) -> tuple[dict[str, Any], list[tuple[list[str], dict[
         if "error" in h or h.get("finish") or "input" not in h:
             continue
         try:
-            _raw, hand, result = play.type_and_score(game, state, h["input"], None)
+            _raw, hand, result = play.type_and_score(game, state, h["input"])
         except ScorepadError:
             break
         out.append((list(h["input"]), json.loads(json.dumps(hand)), result.points))

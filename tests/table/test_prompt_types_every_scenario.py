@@ -32,7 +32,7 @@ def test_the_prompt_stores_what_the_argument_form_stores(game_dir: str) -> None:
             if "error" in h or h.get("finish") or "input" not in h:
                 continue
             try:
-                _raw, want_hand, want = type_and_score(game, state, h["input"], None)
+                _raw, want_hand, want = type_and_score(game, state, h["input"])
             except ScorepadError:
                 break
             typist = Typist(game, split_assignments(game, h["input"]))

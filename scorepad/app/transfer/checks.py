@@ -304,11 +304,6 @@ def check_export(data: Any) -> list[str]:
     return out[:MAX_PROBLEMS]
 
 
-def check_game(g: Mapping[str, Any], where: str, rs: Any) -> list[str]:
-    """A game of the export against its ruleset, then replayed: every problem, with its path."""
-    return _checked_game(g, where, rs)[0]
-
-
 def _checked_game(g: Mapping[str, Any], where: str, rs: Any) -> tuple[list[str], Rows | None]:
     """The game's problems; with none, its rows as the store writes them."""
 
