@@ -180,6 +180,22 @@ class HandEntry:
         self._held = False
         self._idle = False
 
+    @classmethod
+    def next_hand(cls, game: Game, state: State, pending: Sequence[str] = (), args: Sequence[str] = (),
+                  hand_no: int | None = None) -> HandEntry:
+        """The entry for the next hand of a game as it stands: the bid written down before (`pending`)
+        and the values given on the command line (`args`) stand, read as `hand` reads them (HandError
+        as it refuses them), and are not asked. Given whole, nothing is asked (`asked`): the hand goes
+        to its summary, or straight to the store when `score()` takes it."""
+        given = split_assignments(game, [*pending, *args], strict=True, bid=len(pending))
+        entry = cls(game, state, given, keep=set(given.values), hand_no=hand_no, base=pending)
+        if args:
+            __, missing = type_hand(game, given, active_players(game, state), state)
+            if not missing:
+                entry.keep, entry._known = set(game.ruleset.fields), set(game.ruleset.fields)
+                entry.asked = True
+        return entry
+
     # ------------------------------------------------------------------ what a front end calls
     def question(self) -> Question | None:
         """The next question; None when the hand is read (its `outcome` is ready; in "bids" mode and

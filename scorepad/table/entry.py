@@ -13,9 +13,8 @@ from collections.abc import Sequence
 from scorepad.app.answer_lost import new_key
 from scorepad.app.bids import Bid, bidding_or_refuse, record_bid
 from scorepad.app.games import Recorded, Typed, game_of, open_game, write_hand
-from scorepad.engine.assignments import split_assignments, type_hand
-from scorepad.engine.game import active_players
-from scorepad.engine.hand_entry import Outcome
+from scorepad.engine.assignments import split_assignments
+from scorepad.engine.hand_entry import HandEntry, Outcome
 from scorepad.errors import HandError, StoreConflict, UserError
 from scorepad.locale import _, current
 from scorepad.store import GameRow, Store
@@ -35,25 +34,19 @@ def enter_hand(store: Store, game_id: int | str | None, args: Sequence[str], con
         raise UserError(_('this game has ended and takes no more hands (undo or edit still work)'))
     game = game_of(row, current())   # the questions, the words typed and the result in the chosen language
     pending = store.pending_bid(row.id) or []
-    given = split_assignments(game, [*pending, *args], strict=True, bid=len(pending))  # refused as `hand` refuses
-    if args:
-        __hand, missing = type_hand(game, given, active_players(game, row.state), row.state)
-        if not missing:
-            prompt = HandPrompt(game, row.state, console, given, keep=set(game.ruleset.fields), hand_no=row.hands + 1,
-                                base=pending)
-            prompt.entry.asked = True
-            try:
-                outcome = prompt.entry.score()
-            except HandError:
-                pass  # the prompt shows the problem and asks the fields again
-            else:
-                rec = _store(store, row, prompt, outcome, console, key)
-                if rec is not None:
-                    return rec
-                row = store.game(row.id)
-                prompt.entry.rebase(row.state, row.hands + 1)
-            return _run(store, row, prompt, console, key)
-    prompt = HandPrompt(game, row.state, console, given, keep=set(given.values), hand_no=row.hands + 1, base=pending)
+    entry = HandEntry.next_hand(game, row.state, pending, args, hand_no=row.hands + 1)  # refused as `hand` refuses
+    prompt = HandPrompt.driving(entry, console)
+    if entry.asked:          # complete on the command line: stored at once when it scores
+        try:
+            outcome = entry.score()
+        except HandError:
+            pass  # the prompt shows the problem and asks the fields again
+        else:
+            rec = _store(store, row, prompt, outcome, console, key)
+            if rec is not None:
+                return rec
+            row = store.game(row.id)
+            entry.rebase(row.state, row.hands + 1)
     return _run(store, row, prompt, console, key)
 
 

@@ -71,6 +71,13 @@ class HandPrompt:
         self.entry = HandEntry(game, state, given, keep=keep, hand_no=hand_no, base=base, mode=mode)
         self.console = console
 
+    @classmethod
+    def driving(cls, entry: HandEntry, console: Console) -> HandPrompt:
+        """The prompt of an entry built elsewhere (HandEntry.next_hand)."""
+        prompt = cls.__new__(cls)
+        prompt.entry, prompt.console = entry, console
+        return prompt
+
     @property
     def game(self) -> Game:
         return self.entry.game
