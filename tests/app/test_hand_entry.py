@@ -7,7 +7,8 @@ the rules break is asked again, so the hand is never read.)"""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -17,9 +18,10 @@ from scorepad.app import games as play
 from scorepad.app.games import Typed, type_and_score, write_hand
 from scorepad.app.scenario import load_scenario
 from scorepad.engine.assignments import split_assignments
-from scorepad.engine.game import Game, initial_state
-from scorepad.engine.hand_entry import HandEntry, Outcome, Question
+from scorepad.engine.game import Game, initial_state, make_game
+from scorepad.engine.hand_entry import HandEntry, Mode, Outcome, Question
 from scorepad.errors import ScorepadError
+from scorepad.rules.registry import load
 from scorepad.store import Store
 
 SCENARIOS = sorted((Path(__file__).parents[1] / "scenarios").rglob("*.toml"))
@@ -110,3 +112,50 @@ def test_every_scenario_typed_into_the_hand_model(store: Store, path: Path) -> N
     if any("error" not in h and not h.get("finish") for h in data.get("hand", [])):
         assert typed > 0
 
+
+
+# ------------------------------------------------------------------ the model's own moves, without a store
+def new(ruleset: str, players: list[str], mode: Mode = "hand", given: Sequence[str] = ()) -> HandEntry:
+    game = make_game(load(ruleset), players)
+    return HandEntry(game, initial_state(game), split_assignments(game, list(given)), mode=mode)
+
+
+def test_a_value_a_rule_breaks_is_refused_where_it_is_typed() -> None:
+    entry = new("honeymoon-bridge", ["ann", "bob"])
+    q = entry.question()
+    assert q is not None and q.field == "contract"
+    reply = entry.answer("4SXX")
+    assert not reply.ok and reply.problems and not reply.not_a_value
+    again = entry.question()                          # the same question again, what was typed in brackets
+    assert again is not None and (again.field, again.default) == ("contract", "4SXX")
+    assert entry.answer("4SX").ok and entry.answers["contract"] == "4SX"
+
+
+def test_back_a_row_and_a_retyped_line() -> None:
+    entry = new("spades", ["ann", "bob", "cat", "dan"])
+    first = entry.question()
+    assert first is not None and first.field == "bid" and first.row_order and first.show_legal
+    assert not entry.back() and entry.notes()[-1].text == "(this is the first question)"
+    assert entry.answer("4").ok
+    second = entry.question()
+    assert second is not None and second.seat != first.seat and not second.show_legal
+    assert entry.back() and entry.question() == replace(first, default="4")   # typed: kept in brackets
+    assert entry.answer("5,3,3,2").ok                 # the whole row at the first player's question
+    q = entry.question()
+    assert q is not None and q.field == "tricks"
+    assert entry.answer("nonsense").not_a_value
+    assert entry.retype(["bid=4,3,3,3", "bid=5,3,3,3"])            # refused as the argument form refuses
+    assert entry.retype(["bid=4,3,3,3", "tricks=5,3,3,2"]) == []
+    assert entry.question() is None and entry.outcome is not None
+    want = type_and_score(entry.game, entry.state, ["bid=4,3,3,3", "tricks=5,3,3,2"], None)[2]
+    assert entry.outcome.result.points == want.points
+    assert entry.summary() == ["bid: ann 4, bob 3, cat 3, dan 3", "tricks: ann 5, bob 3, cat 3, dan 2"]
+
+
+def test_edit_asks_every_player_of_a_field_typed_for_some() -> None:
+    entry = new("skid", ["ann", "bob", "cat"], mode="edit", given=["out=ann", "bob.cards=QS 10H", "cat.cards=A 7"])
+    asked = []
+    while (q := entry.question()) is not None:
+        asked.append((q.field, q.who, q.default))
+        assert entry.answer("").ok
+    assert ("cards", "bob", "QS 10H") in asked and ("cards", "cat", "A 7") in asked
