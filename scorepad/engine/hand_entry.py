@@ -373,8 +373,9 @@ class HandEntry:
 
     def _first_pass(self) -> None:
         """What was not given beforehand (`bob.bid=0` typed: the others' bids in their turn); in
-        "bids" mode only the bidding fields; in "edit" mode every field, every player."""
-        partly = {} if self.mode == "edit" else self.partly_typed()
+        "bids" mode the bidding fields, each player's again (a bid written down before in brackets);
+        in "edit" mode every field, every player."""
+        partly = {} if self.mode in ("edit", "bids") else self.partly_typed()
         names = [f for f in self.rs.question_order
                  if (f not in self.keep or f in partly) and (self.mode != "bids" or self.rs.fields[f].bidding)]
         self._pass = _Pass(names, partly, fixing=False, first=True)
