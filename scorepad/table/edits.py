@@ -15,7 +15,7 @@ from scorepad.text.typed import typed_said
 
 def edit_interactively(store: Store, game_id: int | str | None, n: int,
                        console: Console) -> tuple[GameRow, list[HandRow]]:
-    """Show how hand n was typed, ask every field with the old values in brackets, then store the
+    """Show how hand n was typed, ask every field (per player too) with the old values in brackets, then store the
     change like `edit N FIELD=V...` (later hands re-scored; refused whole if one no longer fits)."""
     row = store.game(game_id)
     game = play.game_of(row)
@@ -28,6 +28,6 @@ def edit_interactively(store: Store, game_id: int | str | None, n: int,
     state = hands[n - 2].state if n > 1 else initial_state(game)
     console.say(_("Hand {n} was typed: {value}").format(n=n, value=typed_said(game, old.typed)
                                                          or _("(nothing: all defaults)")))
-    prompt = HandPrompt(game, state, console, split_assignments(game, old.typed), hand_no=n)
+    prompt = HandPrompt(game, state, console, split_assignments(game, old.typed), hand_no=n, mode="edit")
     outcome = prompt.run()
-    return play.edit(store, row.id, n, prompt.raw(full=True).typed or outcome.raw.typed)
+    return play.edit(store, row.id, n, prompt.entry.raw(full=True).typed or outcome.raw.typed)

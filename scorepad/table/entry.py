@@ -13,13 +13,14 @@ from collections.abc import Sequence
 from scorepad.app.answer_lost import new_key
 from scorepad.app.bids import Bid, bidding_or_refuse, record_bid
 from scorepad.app.games import Recorded, Typed, game_of, open_game, write_hand
-from scorepad.engine.assignments import split_assignments, type_bids, type_hand
-from scorepad.engine.game import active_players
+from scorepad.engine.assignments import split_assignments, type_hand
+from scorepad.engine.game import Game, State, active_players
+from scorepad.engine.hand_entry import HandEntry, Outcome
 from scorepad.errors import HandError, StoreConflict, UserError
 from scorepad.locale import _, current
 from scorepad.store import GameRow, Store
 from scorepad.table.console import Console
-from scorepad.table.prompt import HandPrompt, Outcome, Retyped, summary_lines
+from scorepad.table.prompt import HandPrompt
 from scorepad.text.render import num
 
 
@@ -27,36 +28,39 @@ def enter_hand(store: Store, game_id: int | str | None, args: Sequence[str], con
                key: str | None = None) -> Recorded:
     """Record the next hand: `args` (and a bid written down before) stand; every other field that
     applies is asked. Complete, legal `args` are stored at once, without questions, unless a row of
-    them is short by one (its total gives the value left out): that is shown and Record? asked. `key` (made here
-    when not given) is the hand's idempotency key."""
+    them is short by one (its total gives the value left out): that is shown and Record? asked. `key`
+    (made here when not given) is the hand's idempotency key."""
     key = key or new_key()
     row = open_game(store.game(game_id))
     if row.state["finished"]:
         raise UserError(_('this game has ended and takes no more hands (undo or edit still work)'))
     game = game_of(row, current())   # the questions, the words typed and the result in the chosen language
     pending = store.pending_bid(row.id) or []
-    given = split_assignments(game, [*pending, *args], strict=True, bid=len(pending))  # refused as `hand` refuses
-    if args:
-        __hand, missing = type_hand(game, given, active_players(game, row.state), row.state)
-        if not missing:
-            prompt = HandPrompt(game, row.state, console, given, keep=set(game.ruleset.fields), hand_no=row.hands + 1,
-                                base=pending)
-            prompt.asked = True
-            if given.rest_of_total:   # a row short by one: its last value shown as worked out, and Record? asked
-                return _run(store, row, prompt, console, key)
-            try:
-                outcome = prompt.score()
-            except HandError:
-                pass  # the prompt shows the problem and asks the fields again
-            else:
-                rec = _store(store, row, prompt, outcome, console, key)
-                if rec is not None:
-                    return rec
-                row = store.game(row.id)
-                prompt.state, prompt.hand_no = row.state, row.hands + 1
-            return _run(store, row, prompt, console, key)
-    prompt = HandPrompt(game, row.state, console, given, keep=set(given.values), hand_no=row.hands + 1, base=pending)
+    entry = HandEntry.next_hand(game, row.state, pending, args, hand_no=row.hands + 1)  # refused as `hand` refuses
+    prompt = HandPrompt.driving(entry, console)
+    short = bool(args) and _short_row(game, row.state, [*pending, *args], len(pending))
+    if entry.asked and not short:   # complete on the command line: stored at once when it scores
+        try:
+            outcome = entry.score()
+        except HandError:
+            pass  # the prompt shows the problem and asks the fields again
+        else:
+            rec = _store(store, row, prompt, outcome, console, key)
+            if rec is not None:
+                return rec
+            row = store.game(row.id)
+            entry.rebase(row.state, row.hands + 1)
     return _run(store, row, prompt, console, key)
+
+
+def _short_row(game: Game, state: State, words: list[str], bid: int) -> bool:
+    """Whether a row typed on the command line is short by one (its total gives the value left out)."""
+    given = split_assignments(game, words, bid=bid)
+    try:
+        type_hand(game, given, active_players(game, state), state)   # fills the rest of a total in `given`
+    except UserError:
+        return False
+    return bool(given.rest_of_total)
 
 
 def _run(store: Store, row: GameRow, prompt: HandPrompt, console: Console, key: str) -> Recorded:
@@ -68,8 +72,7 @@ def _run(store: Store, row: GameRow, prompt: HandPrompt, console: Console, key: 
         row = store.game(row.id)
         if row.state["finished"]:
             raise UserError(_('the game ended meanwhile (a hand was recorded in another terminal); nothing was stored'))
-        prompt.state = row.state
-        prompt.hand_no = row.hands + 1
+        prompt.entry.rebase(row.state, row.hands + 1)
 
 
 def _store(store: Store, row: GameRow, prompt: HandPrompt, outcome: Outcome, console: Console,
@@ -78,7 +81,7 @@ def _store(store: Store, row: GameRow, prompt: HandPrompt, outcome: Outcome, con
     else say what changed and return None. `key` is this hand's: a lost answer is asked about again."""
     try:
         return write_hand(store, row, prompt.game, Typed(outcome.raw, outcome.hand, outcome.result),
-                          lang=current(), expect=row.version, key=key, bid=len(prompt.base))
+                          lang=current(), expect=row.version, key=key, bid=len(prompt.entry.base))
     except StoreConflict:
         show_changes(store, row, store.game(row.id), console)
         return None
@@ -106,16 +109,10 @@ def enter_bid(store: Store, game_id: int | str | None, console: Console) -> Bid:
     if row.state["finished"]:
         raise UserError(_('this game has ended and takes no more hands (undo or edit still work)'))
     game = game_of(row, current())
-    bidding = bidding_or_refuse(game.ruleset)
+    bidding_or_refuse(game.ruleset)
     before = store.pending_bid(row.id) or []
-    prompt = HandPrompt(game, row.state, console, split_assignments(game, before), hand_no=row.hands + 1)
-    while True:
-        try:
-            prompt.ask_fields([f for f in game.ruleset.question_order if f in bidding and f not in prompt.keep])
-            break
-        except Retyped:   # a line `bid=4,3,3,3` typed at a question: the bidding fields not on it are asked
-            continue
-    bids, _missing = type_bids(game, prompt.raw(), active_players(game, row.state), row.state)
-    for line in summary_lines(game, bids, bidding):   # each player's bid by name, as `hand` shows a hand as read
+    prompt = HandPrompt(game, row.state, console, split_assignments(game, before), hand_no=row.hands + 1, mode="bids")
+    prompt.drive()     # a line `bid=4,3,3,3` typed at a question: the bidding fields not on it are asked
+    for line in prompt.entry.bid_summary():   # each player's bid by name, as `hand` shows a hand as read
         console.say(f"  {line}")
-    return record_bid(store, row.id, prompt.raw().typed)
+    return record_bid(store, row.id, prompt.entry.raw().typed)
