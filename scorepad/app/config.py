@@ -22,12 +22,10 @@ LANGUAGES = ("en", "et", "ru", "uk")
 
 
 def config_path() -> Path:
-    env = os.environ.get("SCOREPAD_CONFIG")
-    if env:
-        return Path(env)
-    import platformdirs  # start-up: ~7 ms; not needed when SCOREPAD_CONFIG names the file
+    """SCOREPAD_CONFIG, else config.toml in SCOREPAD_HOME, else in the platform's config directory."""
+    from scorepad.app.settings import config_path_of  # the one rule of where settings live
 
-    return Path(platformdirs.user_config_dir("scorepad", appauthor=False)) / "config.toml"
+    return Path(config_path_of(os.environ).value)
 
 
 def user_data_dir() -> Path:

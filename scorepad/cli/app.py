@@ -153,11 +153,8 @@ def rules_check(paths: list[Path] = typer.Argument(..., help="ruleset files"),
 
 
 def _first_rules_dir() -> Path:
-    from scorepad.app.config import user_rules_dir
-
-    dirs = [*CTX.rules_dirs, *[d for d in os.environ.get("SCOREPAD_RULES", "").split(os.pathsep) if d],
-            *_config().get("rules_dirs", [])]
-    return Path(dirs[0]) if dirs else user_rules_dir()
+    _config()   # a broken config file is refused here
+    return clicore.settings().write_rules_dir()
 
 
 @rules_app.command("derive")
@@ -231,14 +228,18 @@ app.add_typer(config_app, name="config")
 
 @config_app.command("list")
 def config_list() -> None:
-    """Every setting in your config file."""
-    from scorepad.app.config import config_path, flat
+    """Every setting in your config file, then every setting in effect and where it came from."""
+    from scorepad.app.config import flat
     from scorepad.store.protocol import mask
 
     values = flat(_config())
-    typer.echo(f"# {config_path()}")
+    chosen = clicore.settings()
+    typer.echo(f"# {chosen.config_path.value}")
     for key, value in values.items():
         typer.echo(f"{key} = {mask(str(value)) if key == 'db' else value}")
+    typer.echo(_("# in effect (a flag beats the environment, which beats the config, which beats the default):"))
+    for key, value, source in chosen.where_each_came_from():
+        typer.echo(f"#   {key} = {mask(value) if key == 'db' else value}   ({source})")
 
 
 @config_app.command("get")
@@ -931,7 +932,7 @@ def _json_asked() -> bool:
 
 def _help_language() -> None:
     """The language of --help, chosen before Typer builds the commands (their help texts are
-    read then): --lang from the command line, else as the callback chooses (config, env, locale)."""
+    read then): --lang from the command line, else as the callback chooses (SCOREPAD_LANG, config, locale)."""
     from scorepad.locale import choose, set_language
 
     flag = _argv_option("--lang")

@@ -12,14 +12,15 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from scorepad.app.config import load_config, user_rules_dir
+from scorepad.app.config import load_config
 from scorepad.app.games import game_of
+from scorepad.app.settings import Settings, resolve
 from scorepad.engine.assignments import describe_field, field_candidates, field_name_shown, field_or_none
 from scorepad.errors import ScorepadError
 from scorepad.locale import _, current
 from scorepad.rules.registry import entries
 from scorepad.rules.source import parse_toml, read_text
-from scorepad.store import Store, default_path
+from scorepad.store import Store
 
 
 def _root_param(ctx: Any, name: str) -> Any:
@@ -37,10 +38,16 @@ def _config() -> dict[str, Any]:
         return {}
 
 
+def _settings(ctx: Any, db: str | None = None) -> Settings:
+    """The settings the command being completed would use (its --db and --rules-dir, as far as typed)."""
+    return resolve(db=db or _root_param(ctx, "db"), rules_dirs=_root_param(ctx, "rules_dir") or [],
+                   read_config=lambda _path: _config())
+
+
 def _store(ctx: Any, db: str | None = None) -> Any:
     """The database the command would use (`db`: as --db named it), opened only if it exists."""
 
-    path = db or _root_param(ctx, "db") or os.environ.get("SCOREPAD_DB") or _config().get("db") or default_path()
+    path = _settings(ctx, db).db.value
     if not Path(path).exists():
         return None
     try:
@@ -74,7 +81,7 @@ def games(ctx: Any, incomplete: str) -> list[str]:
 def rulesets(ctx: Any, incomplete: str) -> list[str]:
     """Ruleset ids, aliases and native names, and ID:VARIANT for the variants."""
 
-    dirs = [*(_root_param(ctx, "rules_dir") or []), *_config().get("rules_dirs", []), str(user_rules_dir())]
+    dirs = _settings(ctx).rule_dir_list()
     out: list[str] = []
     try:
         found = entries(dirs)

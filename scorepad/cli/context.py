@@ -21,9 +21,10 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any, NoReturn
 
-from scorepad.app.config import load_config, user_rules_dir
+from scorepad.app.config import load_config
+from scorepad.app.settings import Settings, resolve
 from scorepad.errors import ScorepadError, UserError
-from scorepad.locale import _, choose, current, set_language, shown
+from scorepad.locale import _, current, set_language, shown
 from scorepad.store.choice import open_store
 from scorepad.text.output import terminal_safe
 
@@ -34,6 +35,7 @@ class Context:
     def __init__(self) -> None:
         self.db: str | None = None
         self.rules_dirs: list[str] = []
+        self.settings: Settings | None = None   # resolved once per invocation (scorepad.app.settings)
         self.config: dict[str, Any] | None = None   # the user's config file, read once per invocation
         self.config_fresh = False   # read by main() for this invocation already (the language of --help)
         self.stores: list[Any] = []   # opened by this invocation: the quick route closes them before it exits
@@ -74,15 +76,30 @@ def start(db: str | None, rules_dir: Sequence[str], lang: str | None) -> None:
         CTX.config = None
     CTX.config_fresh = False
 
+    CTX.settings = resolve(db=db, rules_dirs=rule_dirs_given(), lang=lang, read_config=_config_or_nothing)
+    if CTX.settings.warning:
+        echo(CTX.settings.warning, err=True)
+    set_language(CTX.settings.language.value)
+
+
+def rule_dirs_given() -> list[str]:
+    return CTX.rules_dirs
+
+
+def _config_or_nothing(_path: Any) -> dict[str, Any]:
+    """The config file for the settings; a broken one is reported by the command that needs it."""
     try:
-        configured = config().get("language")
+        return config()
     except ScorepadError:
-        configured = None   # a broken config file is reported by the command that needs it
         CTX.config = None
-    code, warning = choose(lang, configured)
-    if warning:
-        echo(warning, err=True)
-    set_language(code)
+        return {}
+
+
+def settings() -> Settings:
+    """This invocation's settings (resolved by `start`; resolved here for a caller that did not start)."""
+    if CTX.settings is None:
+        CTX.settings = resolve(db=CTX.db, rules_dirs=CTX.rules_dirs, read_config=_config_or_nothing)
+    return CTX.settings
 
 
 def config() -> dict[str, Any]:
@@ -93,14 +110,18 @@ def config() -> dict[str, Any]:
 
 
 def rules_dirs() -> list[str]:
-    """--rules-dir, then SCOREPAD_RULES (added by the registry), the config's dirs, the user rules dir."""
-
-    return [*CTX.rules_dirs, *config().get("rules_dirs", []), str(user_rules_dir())]
+    """Every rules directory, weakest first (a later one overrides an earlier): the user rules directory,
+    the config's, SCOREPAD_RULES', --rules-dir's (scorepad.app.settings)."""
+    config()   # a broken config file is refused here, as by every command that reads it
+    return settings().rule_dir_list()
 
 
 def db_spec() -> str | None:
-    """--db, else SCOREPAD_DB, else the config's db: a file path, or a PostgreSQL URL or connection string."""
-    return CTX.db or os.environ.get("SCOREPAD_DB") or config().get("db")
+    """--db, else SCOREPAD_DB, else the config's db, else the default file: a file path, or a PostgreSQL
+    URL or connection string."""
+    config()   # a broken config file is refused here, as by every command that reads it
+    chosen = settings().db
+    return None if chosen.source in ("default", "SCOREPAD_HOME") else str(chosen.value)
 
 
 def store() -> Any:

@@ -161,21 +161,21 @@ def from_locale(env: Mapping[str, str]) -> str | None:
     return None
 
 
-def choose(flag: str | None, config: str | None, env: Mapping[str, str] | None = None) -> tuple[str, str | None]:
-    """The language of this invocation and a warning when the chosen code is not one scorepad speaks.
-
-    In order: `--lang`, the config's `language`, SCOREPAD_LANG, the locale; else English.
-    """
+def choose(flag: str | None, config: str | None, env: Mapping[str, str] | None = None) -> tuple[str, str | None, str]:
+    """The language of this invocation, a warning when the chosen code is not one scorepad speaks, and
+    where the choice came from. In the order of every setting (scorepad.app.settings): `--lang`, then
+    SCOREPAD_LANG, then the config's `language`, then the locale; else English."""
     env = os.environ if env is None else env
-    for where, value in (("--lang", flag), ("the config's language", config),
-                         ("SCOREPAD_LANG", env.get("SCOREPAD_LANG")), ("the locale", from_locale(env))):
+    for where, value in (("--lang", flag), ("SCOREPAD_LANG", env.get("SCOREPAD_LANG")),
+                         ("config", config), ("the locale", from_locale(env))):
         if not value:
             continue
         code = value.strip().lower().replace("-", "_").split("_")[0]
         if code in LANGUAGES:
-            return code, None
+            return code, None, where
         if where == "the locale":
-            return "en", None   # a locale scorepad has no catalog for is English, quietly
-        return "en", (f"warning: {where} asks for language {value!r}, which scorepad does not speak "
-                      f"({', '.join(LANGUAGES)}); using English")
-    return "en", None
+            return "en", None, "default"   # a locale scorepad has no catalog for is English, quietly
+        shown = "the config's language" if where == "config" else where
+        return "en", (f"warning: {shown} asks for language {value!r}, which scorepad does not speak "
+                      f"({', '.join(LANGUAGES)}); using English"), where
+    return "en", None, "default"

@@ -33,10 +33,9 @@ class Entry:
 
 
 def user_dirs(extra: Sequence[str] = ()) -> list[Path]:
-    dirs = [Path(d) for d in extra]
-    env = os.environ.get("SCOREPAD_RULES", "")
-    dirs += [Path(d) for d in env.split(os.pathsep) if d]
-    return dirs
+    """The user's rules directories as given, weakest first (scorepad.app.settings resolves them once,
+    SCOREPAD_RULES among them): a later directory's ruleset overrides an earlier one's of the same id."""
+    return [Path(d) for d in extra]
 
 
 def names_of(data: dict[str, Any]) -> tuple[str, tuple[str, ...]] | None:

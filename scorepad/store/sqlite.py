@@ -14,7 +14,7 @@ import json
 import os
 import sqlite3
 import time
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -138,10 +138,10 @@ def _uuid4_hex() -> str:
     return uuid.uuid4().hex
 
 
-def user_data_dir() -> str:
+def user_data_dir(env: Mapping[str, str] | None = None) -> str:
     """scorepad's own files of this user (the default database, rules written by `rules new`, `play`'s
     history): SCOREPAD_HOME when set, else the platform's data directory (platformdirs)."""
-    home = os.environ.get("SCOREPAD_HOME")
+    home = (os.environ if env is None else env).get("SCOREPAD_HOME")
     if home:
         return home
     import platformdirs  # start-up: ~7 ms; not needed when --db, SCOREPAD_DB or SCOREPAD_HOME says where

@@ -1,4 +1,4 @@
-"""Choosing the language: --lang, the config, SCOREPAD_LANG, the locale; unknown codes; JSON stays neutral."""
+"""Choosing the language: --lang, SCOREPAD_LANG, the config, the locale; unknown codes; JSON stays neutral."""
 
 from __future__ import annotations
 
@@ -14,7 +14,8 @@ from tests.conftest import Run
 
 @pytest.mark.parametrize(("flag", "config", "env", "want"), [
     ("ru", "et", {"SCOREPAD_LANG": "uk", "LANG": "en_US.UTF-8"}, "ru"),
-    (None, "et", {"SCOREPAD_LANG": "uk", "LANG": "ru_RU.UTF-8"}, "et"),
+    (None, "et", {"SCOREPAD_LANG": "uk", "LANG": "ru_RU.UTF-8"}, "uk"),   # the environment beats the config
+    (None, "et", {"LANG": "ru_RU.UTF-8"}, "et"),
     (None, None, {"SCOREPAD_LANG": "uk", "LANG": "ru_RU.UTF-8"}, "uk"),
     (None, None, {"LANG": "ru_RU.UTF-8"}, "ru"),
     (None, None, {"LC_MESSAGES": "et_EE.UTF-8", "LANG": "ru_RU.UTF-8"}, "et"),
@@ -25,16 +26,16 @@ from tests.conftest import Run
     ("ru-RU", None, {}, "ru"),
 ])
 def test_the_order_of_choice(flag: str | None, config: str | None, env: dict[str, str], want: str) -> None:
-    assert choose(flag, config, env) == (want, None)
+    assert choose(flag, config, env)[:2] == (want, None)
 
 
 def test_unknown_codes_fall_back_to_english_with_a_warning() -> None:
-    code, warning = choose("xx", None, {})
+    code, warning, _source = choose("xx", None, {})
     assert code == "en" and warning is not None and "'xx'" in warning and "English" in warning
-    code, warning = choose(None, None, {"SCOREPAD_LANG": "de"})
+    code, warning, _source = choose(None, None, {"SCOREPAD_LANG": "de"})
     assert code == "en" and warning is not None and "SCOREPAD_LANG" in warning
     # a locale scorepad has no catalog for is simply English (every command would warn otherwise)
-    assert choose(None, None, {"LANG": "de_DE.UTF-8"}) == ("en", None)
+    assert choose(None, None, {"LANG": "de_DE.UTF-8"}) == ("en", None, "default")
     assert from_locale({"LANG": "POSIX"}) is None
 
 
