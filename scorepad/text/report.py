@@ -137,8 +137,9 @@ def table(key: str, rows: Sequence[Mapping[str, Any]], columns: Sequence[str], l
         mark = ' class="provisional"' if r.get("provisional") else ""
         body.append(f"<tr{mark}>{''.join(cells)}</tr>")
     hidden = any(c not in ALWAYS for c in columns)
+    words = _("All columns")
     toggle = (f'<button type="button" class="toggle" aria-expanded="false" aria-controls="{esc(key)}-wrap">'
-              f'{esc(_("All columns"))}</button>') if hidden else ""
+              f'{esc(words)}</button>') if hidden else ""
     label = f' aria-label="{esc(caption)}"' if caption else ""
     return (f'{toggle}<div class="board-wrap scroll" id="{esc(key)}-wrap" tabindex="0" role="region"{label}>'
             f'<table class="sortable" id="{esc(key)}"><thead><tr>{head}</tr></thead>'
@@ -182,23 +183,27 @@ def board_section(k: int, b: Mapping[str, Any], data: Mapping[str, Any], lang: s
     parts = [f'<section id="{key}" data-ruleset="{esc(b["ruleset"])}"><h2>{esc(b["name"])} · {esc(n)}</h2>',
              table(f"{key}-board", board_cells(b), board_columns(b), lang, b.get("counter_words"), b["name"])]
     details = [{"player": r["player"], "mu": r["mu"], "sigma": r["sigma"]} for r in b["players"]]
-    parts.append(f'<details><summary>{esc(_("Details: mu and sigma"))}</summary><p>'
+    summary = _("Details: mu and sigma")
+    parts.append(f'<details><summary>{esc(summary)}</summary><p>'
                  + esc(_("The rating is mu − 3 × sigma: mu is the estimated skill, sigma how unsure that "
                          "estimate still is (it shrinks with every game)."))
                  + "</p>" + table(f"{key}-details", details, ["player", "mu", "sigma"], lang) + "</details>")
     if b["pairs"]:
-        parts.append(f"<h3>{esc(_('Partnerships'))}</h3>" + table(f"{key}-pairs", b["pairs"], PAIRS, lang))
+        heading = _("Partnerships")
+        parts.append(f"<h3>{esc(heading)}</h3>" + table(f"{key}-pairs", b["pairs"], PAIRS, lang))
     position = {gid: i + 1 for i, gid in enumerate(b.get("order", []))}
     series = [(name, [(float(position.get(gid, i + 1)), v) for i, (gid, v) in enumerate(points)])
               for name, points in b.get("history", {}).items()]
     chart = line_chart(series, lang=lang, title=_("ratings: {game}").format(game=b["name"]))
     if chart:
-        parts.append(f"<h3>{esc(_('Rating over time'))}</h3><p>"
+        heading = _("Rating over time")
+        parts.append(f"<h3>{esc(heading)}</h3><p>"
                      + esc(_("Each point is a finished game of this kind, in the order played; lines that "
                              "coincide are drawn once, with all their names.")) + f"</p>{chart}")
     cards = [game_card(g, lang) for g in data.get("cards", []) if g["board"] == b["ruleset"]]
     if cards:
-        parts.append(f'<h3>{esc(_("Games"))}</h3><div class="games">{"".join(cards)}</div>')
+        heading = _("Games")
+        parts.append(f'<h3>{esc(heading)}</h3><div class="games">{"".join(cards)}</div>')
     return "".join(parts) + "</section>"
 
 
@@ -218,15 +223,17 @@ def season_html(data: Mapping[str, Any]) -> str:
             intro.append(provisional_sentence(data["filters"]["min_games"]))
     sections = [board_section(k, b, data, lang) for k, b in enumerate(boards)]
     nav = overall = ""
+    all_games, games_word = _("All games"), _("Games")
     if len(boards) > 1:
         links = [f'<li><a href="#game-{k + 1}">{esc(b["name"])}</a></li>' for k, b in enumerate(boards)]
-        links.append(f'<li><a href="#overall">{esc(_("All games"))}</a></li>')
-        nav = f'<nav aria-label="{esc(_("Games"))}"><ul>{"".join(links)}</ul></nav>'
-        overall = (f'<section id="overall"><h2>{esc(_("All games"))}</h2><p>'
+        links.append(f'<li><a href="#overall">{esc(all_games)}</a></li>')
+        nav = f'<nav aria-label="{esc(games_word)}"><ul>{"".join(links)}</ul></nav>'
+        overall = (f'<section id="overall"><h2>{esc(all_games)}</h2><p>'
                    + esc(_("Wins, games and evenings over every game of the season; ratings are per game above."))
-                   + "</p>" + table("overall-table", data["players"], OVERALL, lang, caption=_("All games"))
+                   + "</p>" + table("overall-table", data["players"], OVERALL, lang, caption=all_games)
                    + "</section>")
-    empty = "" if boards else f"<p>{esc(_('No finished games yet.'))}</p>"
+    no_games = _("No finished games yet.")
+    empty = "" if boards else f"<p>{esc(no_games)}</p>"
     return f"""<!DOCTYPE html>
 <html lang="{esc(lang)}"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
