@@ -27,7 +27,7 @@ from scorepad.text.season_table import (
     unfinished_sentence,
 )
 
-ALWAYS = {"rank", "player", "rating", "games", "wins", "pair"}
+ALWAYS = {"rank", "player", "rating", "games", "wins", "pair", "mu", "sigma"}
 """The columns a phone shows without a tap."""
 
 STYLE = """
