@@ -1,19 +1,19 @@
-"""The season table: per player games, wins, draws, losses, places, points, rating, recent form.
+"""The season: who played what, who won, and a rating per game, as data the text layer shows.
 
 Places come from each game's final standings (winners first, then by total in the direction the
-ruleset ranks). The rating is openskill's Plackett-Luce model, which handles 2-8 players,
-partnerships and draws, updated in game order; we show mu and sigma and sort by the
-conservative ordinal (mu - 3 sigma).
+ruleset ranks), 1 = first. Only finished games count (unless `include_unfinished` counts the others
+by their standings); the unfinished are listed apart. The rating is openskill's Plackett-Luce model,
+which handles 2-8 players, partnerships and draws, updated in game order, one per game (ruleset;
+variants together unless asked): Skid players and bridge players never met, so no rating mixes them.
+The number shown is the one the table is sorted by: the cautious estimate mu - 3 sigma.
 """
 
 from __future__ import annotations
 
-import io
-import json
 import math
 import tomllib
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
@@ -21,19 +21,23 @@ from typing import TYPE_CHECKING, Any
 from scorepad.app.games import pinned_ruleset
 from scorepad.app.rows import game_title, season_name
 from scorepad.errors import UserError
-from scorepad.locale import _, current, ngettext
+from scorepad.locale import _, current
 from scorepad.names import closest, did_you_mean
 from scorepad.rules.registry import ruleset_id
 from scorepad.rules.vocabulary import Vocabulary
 from scorepad.store import GameRow
 from scorepad.store.sqlite import gc_paused
 from scorepad.text.local_time import local_date, local_day, utc_key
-from scorepad.text.output import markdown_cell, spreadsheet_safe
-from scorepad.text.report import MAX_GAME_CHARTS, season_html
-from scorepad.text.season_lines import PlayerLine, cell, column_label
+from scorepad.text.season_lines import PlayerLine
 
 if TYPE_CHECKING:
     from scorepad.store import Store
+
+MIN_GAMES = 3
+"""Games of one kind a player needs to be ranked; below it he is listed apart, as provisional."""
+
+MAX_GAME_CHARTS = 40
+"""The game cards a season page draws (the last ones played)."""
 
 
 @dataclass
@@ -106,15 +110,6 @@ def results_of(row: GameRow, include_unfinished: bool) -> list[Result]:
         out.append(Result(row.id, row.ruleset_id, row.created, [row.players[i] for i in side["members"]],
                           sides[k]["score"], places[k], len(sides), outcome, counters))
     return out
-
-
-def season_table(lines: dict[str, PlayerLine], player: str | None = None) -> list[dict[str, Any]]:
-    """The season's rows from `compute`, best first (by rating ordinal, then wins, then average place)."""
-    rows = [line.row() for line in lines.values()]
-    if player:
-        rows = [r for r in rows if r["player"].lower() == player.lower()]
-    rows.sort(key=lambda r: (-r["ordinal"], -r["wins"], 1 if r["avg_place"] is None else r["avg_place"], r["player"]))
-    return rows
 
 
 def day_of(text: str | date | None, label: str = "--since") -> date | None:
@@ -220,64 +215,220 @@ def rate(teams: Sequence[Sequence[tuple[float, float]]], ranks: Sequence[int]) -
     return out
 
 
+@dataclass
+class Board:
+    """One game's (ruleset's) leaderboard: its players' lines and ratings, and its partnerships."""
+
+    key: str                  # the ruleset id, or id:variant when variants are kept apart
+    games: list[int] = field(default_factory=list)
+    lines: dict[str, PlayerLine] = field(default_factory=dict)
+    ratings: dict[str, tuple[float, float]] = field(default_factory=dict)
+    pairs: dict[tuple[str, ...], list[int]] = field(default_factory=dict)   # partners -> [games, W, D, L]
+
+
+@dataclass
+class Tally:
+    """What a season counted: every player over all games (no rating), and a board per game."""
+
+    overall: dict[str, PlayerLine] = field(default_factory=dict)
+    boards: dict[str, Board] = field(default_factory=dict)
+    counted: list[GameRow] = field(default_factory=list)
+    unfinished: list[GameRow] = field(default_factory=list)
+
+
+def board_key(row: GameRow, by_variant: bool) -> str:
+    """The leaderboard a game is rated on: its ruleset, with the variant only when asked."""
+    return f"{row.ruleset_id}:{row.variant}" if by_variant and row.variant else row.ruleset_id
+
+
 def compute(games: Sequence[GameRow], *, ruleset: str | None = None, since: str | date | None = None,
-            until: str | date | None = None, include_unfinished: bool = False) -> dict[str, PlayerLine]:
-    """Every player's line over the selected games, ratings updated in the order the games were played."""
+            until: str | date | None = None, include_unfinished: bool = False, by_variant: bool = False) -> Tally:
+    """Every player's lines over the selected games, ratings updated per game in the order played."""
     with gc_paused():   # thousands of small results and no cycles among them
-        return _compute(selected(games, ruleset, since, until), include_unfinished)
+        return tally(selected(games, ruleset, since, until), include_unfinished, by_variant)
 
 
-def _compute(chosen: Sequence[GameRow], include_unfinished: bool) -> dict[str, PlayerLine]:
-    """The lines over games `selected` has chosen and put in order."""
-    lines: dict[str, PlayerLine] = {}
-    ratings: dict[str, tuple[float, float]] = {}
-    unrated = (MU, SIGMA)
+def _credit(line: PlayerLine, res: Result, day: str) -> None:
+    """One counted result on a player's line: a game, its outcome, place, points and counters."""
+    score = res.score if isinstance(res.score, (int, float)) else 0
+    line.games += 1
+    line.points += score
+    line.evenings.add(day)
+    kind = line.by_ruleset.setdefault(res.ruleset, [0, 0])
+    kind[0] += score
+    kind[1] += 1
+    counters = line.counters.setdefault(res.ruleset, {})
+    for key, value in res.counters.items():   # per ruleset: bags of one game are not of another
+        counters[key] = counters.get(key, 0) + value
+    line.recent.append(res.outcome)
+    if res.outcome == "W":
+        line.wins += 1
+    elif res.outcome == "D":
+        line.draws += 1
+    else:
+        line.losses += 1
+    line.places.append(res.place)
+
+
+def tally(chosen: Sequence[GameRow], include_unfinished: bool, by_variant: bool = False) -> Tally:
+    """The lines over games `selected` has chosen and put in order. A game counts when every side has an
+    outcome (finished, or by its standings with `include_unfinished`): then wins + draws + losses = games."""
+    out = Tally()
     for g in chosen:
         if not played(g):   # no standings: not a game played, nor points, with or without include_unfinished
             continue
         results = results_of(g, include_unfinished)
-        decided = len(results) >= 2
-        for res in results:
-            score = res.score if isinstance(res.score, (int, float)) else 0
-            outcome = res.outcome
-            decided = decided and bool(outcome)
-            place = (res.place - 1) / (res.n_sides - 1) if res.n_sides > 1 else 0.0
-            for p in res.players:
-                line = lines.get(p)
-                if line is None:
-                    line = lines[p] = PlayerLine(p)
-                line.games += 1
-                line.points += score
-                kind = line.by_ruleset.get(res.ruleset)
-                if kind is None:
-                    kind = line.by_ruleset[res.ruleset] = [0, 0]
-                kind[0] += score
-                kind[1] += 1
-                counters = line.counters.get(res.ruleset)
-                if counters is None:
-                    counters = line.counters[res.ruleset] = {}
-                for key, value in res.counters.items():   # per ruleset: bags of one game are not of another
-                    counters[key] = counters.get(key, 0) + value
-                if outcome:
-                    line.recent.append(outcome)
-                    if outcome == "W":
-                        line.wins += 1
-                    elif outcome == "D":
-                        line.draws += 1
-                    else:
-                        line.losses += 1
-                    line.places.append(place)
-        if not decided:
+        if not results or not all(r.outcome for r in results):
+            out.unfinished.append(g)
             continue
-        new = rate([[ratings.get(p, unrated) for p in r.players] for r in results], [r.place for r in results])
-        for res, team in zip(results, new, strict=True):
-            for name, (mu, sigma) in zip(res.players, team, strict=True):
-                ratings[name] = (mu, sigma)
-                line = lines[name]
-                line.mu, line.sigma = mu, sigma
-                line.history.append((g.id, round(mu - 3 * sigma, 2)))
-    return lines
+        out.counted.append(g)
+        board = out.boards.setdefault(board_key(g, by_variant), Board(board_key(g, by_variant)))
+        board.games.append(g.id)
+        day = local_day(g.created)
+        for res in results:
+            for p in res.players:
+                _credit(out.overall.setdefault(p, PlayerLine(p)), res, day)
+                _credit(board.lines.setdefault(p, PlayerLine(p)), res, day)
+            if len(res.players) > 1:
+                record = board.pairs.setdefault(tuple(sorted(res.players)), [0, 0, 0, 0])
+                record[0] += 1
+                record["WDL".index(res.outcome) + 1] += 1
+        if len(results) >= 2:
+            _rate(board, g.id, results)
+    return out
 
+
+def _rate(board: Board, game: int, results: Sequence[Result]) -> None:
+    """One game's rating update on its own board."""
+    unrated = (MU, SIGMA)
+    new = rate([[board.ratings.get(p, unrated) for p in r.players] for r in results], [r.place for r in results])
+    for res, team in zip(results, new, strict=True):
+        for name, (mu, sigma) in zip(res.players, team, strict=True):
+            board.ratings[name] = (mu, sigma)
+            line = board.lines[name]
+            line.mu, line.sigma = mu, sigma
+            line.history.append((game, round(mu - 3 * sigma, 2)))
+
+
+def ranked(lines: Mapping[str, PlayerLine], min_games: int) -> list[dict[str, Any]]:
+    """A board's rows, best first: by the rating shown, then wins, then average place; `rank` 1, 2, 3 ...
+    among players with `min_games` or more (equal keys share a rank), the others after them, provisional."""
+    rows = [line.board_row() for line in lines.values()]
+
+    def key(r: dict[str, Any]) -> tuple[float, int, float]:
+        return (-r["rating"], -r["wins"], r["avg_place"] if r["avg_place"] is not None else math.inf)
+
+    rows.sort(key=lambda r: (r["games"] < min_games, *key(r), r["player"]))
+    rank, previous = 0, None
+    for k, r in enumerate(rows):
+        r["provisional"] = r["games"] < min_games
+        if r["provisional"]:
+            r["rank"] = None
+            continue
+        if key(r) != previous:
+            rank, previous = k + 1, key(r)
+        r["rank"] = rank
+    return [{"rank": r.pop("rank"), **r} for r in rows]
+
+
+def overall_rows(lines: Mapping[str, PlayerLine]) -> list[dict[str, Any]]:
+    """Every player over all the season's games, by wins, then games, then name: no rating across games."""
+    rows = [line.overall_row() for line in lines.values()]
+    rows.sort(key=lambda r: (-r["wins"], -(r["win_rate"] or 0), -r["games"], r["player"]))
+    return rows
+
+
+def pair_rows(pairs: Mapping[tuple[str, ...], list[int]]) -> list[dict[str, Any]]:
+    """Each partnership's record on a board, most wins first."""
+    ordered = sorted(pairs.items(), key=lambda kv: (-kv[1][1], -kv[1][1] / kv[1][0], kv[0]))
+    return [{"pair": list(k), "games": n, "wins": w, "draws": d, "losses": lost, "win_rate": round(w / n, 3)}
+            for k, (n, w, d, lost) in ordered]
+
+
+def counter_words(row: GameRow, counters: Sequence[str]) -> dict[str, str]:
+    """The language's words for a board's counters: the label its translation gives each on the score
+    display (Spades' bags: «мешки»); none in English."""
+    if not counters or current() == "en":
+        return {}
+    words = Vocabulary(pinned_ruleset(row.ruleset_text, row.ruleset_source, row.variant), {})
+    return {c: label for c in counters if (label := words.display_label(c))}
+
+
+# --------------------------------------------------------------------------- the report
+
+def season_report(store: Store, name: str | None, *, ruleset: str | None = None,
+                  since: str | None = None, until: str | None = None, player: str | None = None,
+                  include_unfinished: bool = False, rules_dirs: Sequence[str] = (),
+                  aliases: Mapping[str, str] | None = None, min_games: int = MIN_GAMES,
+                  by_variant: bool = False, charts: bool = False) -> dict[str, Any]:
+    """The season as data for `text.season_table` and `text.report`: the overall rows and a board per game.
+
+    `ruleset` and `player` are found as `new` finds them (ids, aliases, native names; the config's
+    player aliases); a name that means nothing is refused with the nearest ones, never an empty table.
+    `charts` adds what the HTML page draws (rating histories, the last games' running totals).
+    """
+    if min_games < 1:
+        raise UserError(_("--min-games {n}: give a number of games, 1 or more").format(n=min_games))
+    season = season_name(store, name)
+    first, last = date_range(since, until)
+    games = store.games(season)
+    if ruleset is not None:
+        ruleset = ruleset_id(ruleset, rules_dirs, {g.ruleset_id for g in store.games()})
+    chosen = selected(games, ruleset, first, last)
+    if player is not None:
+        player = season_player(store, player, [g for g in chosen if played(g)], season, aliases or {})
+    with gc_paused():   # thousands of small results and no cycles among them
+        counted = tally(chosen, include_unfinished, by_variant)
+    lang = current()
+    boards = []
+    for key, board in sorted(counted.boards.items(), key=lambda kv: (-len(kv[1].games), kv[0])):
+        last_game = next(g for g in reversed(counted.counted) if board_key(g, by_variant) == key)
+        rows = ranked(board.lines, min_games)
+        names = sorted({c for r in rows for c in r["counters"]})
+        entry: dict[str, Any] = {
+            "ruleset": last_game.ruleset_id, "variant": last_game.variant if by_variant else None,
+            "name": game_title(last_game, lang) if by_variant else game_title(_no_variant(last_game), lang),
+            "games": len(board.games), "players": _only(rows, player), "pairs": pair_rows(board.pairs),
+            "counter_words": counter_words(last_game, names)}
+        if player:
+            entry["pairs"] = [p for p in entry["pairs"] if player in p["pair"]]
+        if charts:
+            entry["history"] = {n: line.history for n, line in board.lines.items()
+                                if line.history and (not player or n == player)}
+            entry["order"] = list(board.games)
+        boards.append(entry)
+    out: dict[str, Any] = {
+        "season": season,
+        "filters": {"ruleset": ruleset, "since": None if first is None else first.isoformat(),
+                    "until": None if last is None else last.isoformat(), "player": player,
+                    "include_unfinished": include_unfinished, "min_games": min_games, "by_variant": by_variant},
+        "games": len(counted.counted), "unfinished": [g.id for g in counted.unfinished],
+        "players": _only(overall_rows(counted.overall), player), "rulesets": boards}
+    if charts:
+        out["cards"] = [game_card_data(store, g, lang) for g in counted.counted[-MAX_GAME_CHARTS:]]
+    return out
+
+
+def _no_variant(row: GameRow) -> GameRow:
+    """The row with no variant: a board of all variants is headed by the ruleset's name alone."""
+    return replace(row, variant=None) if row.variant else row
+
+
+def _only(rows: list[dict[str, Any]], player: str | None) -> list[dict[str, Any]]:
+    return [r for r in rows if r["player"] == player] if player else rows
+
+
+def game_card_data(store: Store, g: GameRow, lang: str) -> dict[str, Any]:
+    """What a game's card on the season page shows: its sides, result and running totals."""
+    return {"id": g.id, "ruleset": game_title(g, lang), "board": g.ruleset_id, "date": local_day(g.created),
+            "name": g.name, "sides": [s["name"] for s in g.sides],
+            "finished": bool(g.state.get("finished")), "draw": bool(g.state.get("draw")),
+            "winners": list(g.state.get("winners") or []),
+            "final": [s["score"] for s in g.state["sides"]],
+            "totals": [[s["score"] for s in h.state["sides"]] for h in store.hands(g.id)]}
+
+
+# --------------------------------------------------------------------------- one player
 
 def player_history(games: Sequence[GameRow], name: str) -> list[dict[str, Any]]:
     """One player's games: date, game, partners, score, place, outcome."""
@@ -286,140 +437,67 @@ def player_history(games: Sequence[GameRow], name: str) -> list[dict[str, Any]]:
         for res in results_of(g, include_unfinished=False):
             if any(p.lower() == name.lower() for p in res.players):
                 out.append({"game": g.id, "date": local_day(g.created), "ruleset": g.ruleset_id,
+                            "name": game_title(g, current()),
                             "season": g.season, "side": res.players, "score": res.score,
                             "place": res.place, "of": res.n_sides,
                             "result": "abandoned" if g.abandoned else res.outcome or "unfinished"})
     return out
 
 
-COLUMNS = ["player", "games", "wins", "draws", "losses", "win_rate", "avg_place", "points", "avg_points",
-           "rating", "uncertainty", "last5"]
+def partners(history: Sequence[dict[str, Any]], name: str) -> list[dict[str, Any]]:
+    """A player's record with each partner over the counted (finished) partnership games, most wins
+    first: the first is his best partner."""
+    record: dict[str, list[int]] = {}
+    for h in history:
+        if h["result"] not in ("W", "D", "L") or len(h["side"]) < 2:
+            continue
+        for other in h["side"]:
+            if other.lower() != name.lower():
+                r = record.setdefault(other, [0, 0, 0, 0])
+                r[0] += 1
+                r["WDL".index(h["result"]) + 1] += 1
+    ordered = sorted(record.items(), key=lambda kv: (-kv[1][1], -kv[1][1] / kv[1][0], -kv[1][0], kv[0]))
+    return [{"partner": p, "games": n, "wins": w, "draws": d, "losses": lost, "win_rate": round(w / n, 3)}
+            for p, (n, w, d, lost) in ordered]
 
 
-def report_columns(rows: list[dict[str, Any]], rulesets: Sequence[str]) -> list[str]:
-    """The columns of the season table, filling `rows` in for the extra ones.
-
-    Points of different games do not add up to anything (100 in Spades is a game, in Canasta a
-    meld), so a season of several rulesets shows each ruleset's points in a column of its own;
-    a season of one ruleset shows points and average points, and that ruleset's side counters
-    summed (Asshole's titles, Spades' bags ...).
-    """
-    kinds = sorted(set(rulesets))
-    if len(kinds) > 1:
-        columns = [c for c in COLUMNS if c not in ("points", "avg_points")] + [f"{k} points" for k in kinds]
-        for r in rows:
-            r.pop("points", None)
-            r.pop("avg_points", None)
-            r["counters"] = {}   # each ruleset's own are in points_by_ruleset: a counter of one game is not of another
-            for k in kinds:
-                played = r["points_by_ruleset"].get(k)
-                r[f"{k} points"] = played["points"] if played else None
-        return columns
-    extra = sorted({k for r in rows for k in r["counters"]}) if kinds else []
-    for r in rows:
-        r.update({f"total {k}": r["counters"].get(k, 0) for k in extra})
-    return [*COLUMNS, *(f"total {k}" for k in extra)]
-
-
-# tabulate formats that copy a cell's text into markup unescaped: a name could add HTML or LaTeX of its own
-RAW_MARKUP_FORMATS = {"unsafehtml", "latex_raw"}
-
-
-def table_formats() -> list[str]:
-    """The tabulate formats `season --format` offers (html is scorepad's own page)."""
-    from tabulate import tabulate_formats  # start-up: tabulate ~45 ms; the hot commands print with simple_table
-
-    return sorted(f for f in tabulate_formats if f not in RAW_MARKUP_FORMATS and f != "html")
+def head_to_head(games: Sequence[GameRow], name: str, other: str) -> dict[str, Any]:
+    """Two players over the finished games both played: who finished ahead of whom when opponents, and
+    their record together when partners."""
+    rows = []
+    ahead = {name: 0, other: 0, "level": 0}
+    together = [0, 0, 0, 0]
+    for g in selected(games, None, None, None):
+        results = results_of(g, include_unfinished=False)
+        mine = next((r for r in results if any(p.lower() == name.lower() for p in r.players)), None)
+        theirs = next((r for r in results if any(p.lower() == other.lower() for p in r.players)), None)
+        if mine is None or theirs is None or not mine.outcome:
+            continue
+        same = mine is theirs
+        if same:
+            together[0] += 1
+            together["WDL".index(mine.outcome) + 1] += 1
+        else:
+            who = name if mine.place < theirs.place else other if theirs.place < mine.place else "level"
+            ahead[who] += 1
+        rows.append({"game": g.id, "date": local_day(g.created), "ruleset": g.ruleset_id,
+                     "name": game_title(g, current()), "partners": same,
+                     "places": [mine.place, theirs.place], "of": mine.n_sides, "scores": [mine.score, theirs.score],
+                     "results": [mine.outcome, theirs.outcome]})
+    return {"player": name, "other": other, "games": rows, "ahead": ahead[name], "behind": ahead[other],
+            "level": ahead["level"],
+            "together": dict(zip(("games", "wins", "draws", "losses"), together, strict=True))}
 
 
-def counter_words(games: Sequence[GameRow], columns: Sequence[str]) -> dict[str, str]:
-    """The language's words for the counters of the `total …` columns (a season of one ruleset): the
-    label its translation gives each on the score display (Spades' bags: «мешки»); none in English."""
-    counters = [c[len("total "):] for c in columns if c.startswith("total ")]
-    if not counters or not games or current() == "en":
-        return {}
-
-    last = games[-1]
-    words = Vocabulary(pinned_ruleset(last.ruleset_text, last.ruleset_source, last.variant), {})
-    return {c: label for c in counters if (label := words.display_label(c))}
-
-
-def table_text(fmt: str, rows: Sequence[dict[str, Any]], columns: Sequence[str],
-               counters: Mapping[str, str] | None = None) -> str:
-    """The table as csv, markdown or a tabulate format; cells are made safe for where each format goes."""
-
-    if fmt == "csv":
-        import csv  # start-up: only the CSV form needs it
-
-        buf = io.StringIO()
-        writer = csv.writer(buf, lineterminator="\r\n")
-        writer.writerow([spreadsheet_safe(c) for c in columns])
-        for r in rows:
-            writer.writerow([spreadsheet_safe("" if r.get(c) is None else r.get(c)) for c in columns])
-        return buf.getvalue()
-    table_fmt = {"text": "simple", "markdown": "github"}.get(fmt, fmt)
-    if table_fmt not in table_formats():
-        raise UserError(_("unknown format {fmt} (text, markdown, csv, json, html, or a tabulate format: "
-                          "{value})").format(fmt=repr(fmt), value=", ".join(table_formats())))
-    cells = [[cell(c, r.get(c)) for c in columns] for r in rows]
-    headers = [column_label(c, counters) for c in columns]
-    if table_fmt in ("github", "pipe"):
-        cells = [[markdown_cell(v) for v in row] for row in cells]
-        headers = [markdown_cell(h) for h in headers]
-    from tabulate import tabulate  # start-up: tabulate ~45 ms; the hot commands print with simple_table
-
-    return str(tabulate(cells, headers=headers, tablefmt=table_fmt, missingval="-")) + "\n"
-
-
-# --------------------------------------------------------------------------- the report
-
-def season_report(store: Store, name: str | None, fmt: str = "text", *, ruleset: str | None = None,
-                  since: str | None = None, until: str | None = None, player: str | None = None,
-                  include_unfinished: bool = False, rules_dirs: Sequence[str] = (),
-                  aliases: Mapping[str, str] | None = None) -> str:
-    """The season table in one of the formats (or any tabulate table format by name).
-
-    `ruleset` and `player` are found as `new` finds them (ids, aliases, native names; the config's
-    player aliases); a name that means nothing is refused with the nearest ones, never an empty table.
-    """
-
-    season = season_name(store, name)
-    first, last = date_range(since, until)
-    since, until = (None if d is None else d.isoformat() for d in (first, last))
-    games = store.games(season)
-    if ruleset is not None:
-
-        ruleset = ruleset_id(ruleset, rules_dirs, {g.ruleset_id for g in store.games()})
-    chosen = [g for g in selected(games, ruleset, first, last) if played(g)]   # the title counts what the columns count
-    if player is not None:
-        player = season_player(store, player, chosen, season, aliases or {})
-    with gc_paused():   # thousands of small results and no cycles among them
-        lines = _compute(chosen, include_unfinished)
-    rows = season_table(lines, player)
-    columns = report_columns(rows, [g.ruleset_id for g in chosen])
-    if fmt == "json":
-        return json.dumps({"season": season, "filters": {"ruleset": ruleset, "since": since, "until": until,
-                                                         "player": player, "include_unfinished": include_unfinished},
-                           "games": len(chosen), "players": rows},
-                          ensure_ascii=False, indent=2, allow_nan=False) + "\n"
-    if fmt == "html":
-
-        if player:
-            lines = {k: v for k, v in lines.items() if k.lower() == player.lower()}
-        drawn = [{"id": g.id, "ruleset": game_title(g, current()), "date": local_day(g.created), "name": g.name,
-                  "sides": [s["name"] for s in g.sides],
-                  "finished": bool(g.state.get("finished")), "draw": bool(g.state.get("draw")),
-                  "winners": list(g.state.get("winners") or []),
-                  "final": [s["score"] for s in g.state["sides"]],
-                  "totals": [[s["score"] for s in h.state["sides"]] for h in store.hands(g.id)]}
-                 for g in chosen[-MAX_GAME_CHARTS:]]
-        return season_html(_("Season {season}").format(season=season), rows, columns, lines, drawn, len(chosen),
-                           [g.id for g in chosen], counter_words(chosen, columns))
-    body = table_text(fmt, rows, columns, counter_words(chosen, columns) if fmt != "csv" else None)
-    if fmt == "text":
-        title = ngettext("Season {season}: {n} game", "Season {season}: {n} games", len(chosen))
-        return title.format(season=season, n=len(chosen)) + f"\n{body}"
-    return body
+def known_player(games: Sequence[GameRow], text: str, aliases: Mapping[str, str]) -> str:
+    """A player's name as the games know it (by a config alias, any case); a sentence and exit 2 else."""
+    want = {k.lower(): v for k, v in aliases.items()}.get(text.strip().lower(), text.strip())
+    for g in games:
+        for p in g.players:
+            if p.casefold() == want.casefold():
+                return p
+    guess = did_you_mean(closest(want, [p for g in games for p in g.players]))
+    raise UserError(_("no games with a player called {name}{guess}").format(name=repr(want), guess=guess))
 
 
 def season_player(store: Store, text: str, chosen: Sequence[GameRow], season: str,

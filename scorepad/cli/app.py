@@ -717,8 +717,10 @@ def season(name: str | None = typer.Argument(None, help="season name (default: t
            until: str | None = typer.Option(None, "--until", help="only games on or before YYYY-MM-DD"),
            player: str | None = typer.Option(None, "--player", help="only this player's line"),
            include_unfinished: bool = typer.Option(False, "--include-unfinished",
-                                                   help="count unfinished games by their current standings")) -> None:
-    """The season table per player (games, wins, places, points, rating) in text, markdown, csv, json or html.
+                                                   help="count unfinished games by their current standings"),
+           min_games: int = typer.Option(3, "--min-games", help="games of a kind a player needs to be ranked"),
+           by_variant: bool = typer.Option(False, "--by-variant", help="a leaderboard per variant of a game")) -> None:
+    """A leaderboard per game (rank, rating, games, wins, places, points) in text, markdown, csv, json or html.
 
     last5: the last five results, oldest first: W a win, D a draw, L a loss (csv and json keep these letters)."""
     from scorepad.app.season import season_report
@@ -741,9 +743,17 @@ def season(name: str | None = typer.Argument(None, help="season name (default: t
     for label, day in (("--since", since), ("--until", until)):
         if day is not None:
             _check_date(label, day)
-    text = season_report(store, name, fmt, ruleset=ruleset, since=since, until=until, player=player,
-                              include_unfinished=include_unfinished, rules_dirs=_rules_dirs(),
-                              aliases=_config().get("aliases", {}))
+    if fmt not in ("json", "csv", "html"):
+        from scorepad.text.season_table import table_formats
+
+        if {"text": "simple", "markdown": "github"}.get(fmt, fmt) not in table_formats():
+            raise UserError(_("unknown format {fmt} (text, markdown, csv, json, html, or a tabulate format: "
+                              "{value})").format(fmt=repr(fmt), value=", ".join(table_formats())))
+    data = season_report(store, name, ruleset=ruleset, since=since, until=until, player=player,
+                         include_unfinished=include_unfinished, rules_dirs=_rules_dirs(),
+                         aliases=_config().get("aliases", {}), min_games=min_games, by_variant=by_variant,
+                         charts=fmt == "html")
+    text = _season_text(data, fmt)
     if output is None:
         typer.echo(text, nl=False)
     else:
@@ -752,6 +762,21 @@ def season(name: str | None = typer.Argument(None, help="season name (default: t
         check_not_database(output, store.path)
         write_output(output, text)
         typer.echo(_("Wrote {output}.").format(output=output))
+
+
+def _season_text(data: dict[str, Any], fmt: str) -> str:
+    """The season's data in the format asked for (the writers are in text/)."""
+    if fmt == "html":
+        from scorepad.text.report import season_html
+
+        return season_html(data)
+    from scorepad.text import season_table
+
+    if fmt == "json":
+        return season_table.season_json(data)
+    if fmt == "csv":
+        return season_table.season_csv(data)
+    return season_table.season_text(data, fmt)
 
 
 def _check_date(label: str, day: str) -> None:
@@ -767,25 +792,36 @@ def _check_date(label: str, day: str) -> None:
 
 @app.command("player")
 def player(name: str = typer.Argument(..., help="player name"),
+           vs: str | None = typer.Option(None, "--vs", help="head-to-head with this player"),
            as_json: bool = typer.Option(False, "--json", help="JSON output")) -> None:
-    """One player's history: every game, side, score, place and result."""
-    from scorepad.app.season import player_history
+    """One player's history: every game, side, score, place and result, and his partners; or, with --vs,
+    the games he played with or against another player."""
+    from scorepad.app.season import head_to_head, known_player, partners, player_history
     from scorepad.errors import UserError
-    from scorepad.names import closest, did_you_mean
 
     _lang(as_json)   # first: with --json, the errors in English too
     games = _store().games()
-    name = {k.lower(): v for k, v in _config().get("aliases", {}).items()}.get(name.strip().lower(), name)
+    aliases = _config().get("aliases", {})
+    name = known_player(games, name, aliases)
+    if vs is not None:
+        other = known_player(games, vs, aliases)
+        if other == name:
+            raise UserError(_("--vs {name}: name another player").format(name=other))
+        record = head_to_head(games, name, other)
+        if as_json:
+            _print_json(record)
+            return
+        from scorepad.text.player_page import head_to_head_text
+
+        typer.echo(head_to_head_text(record))
+        return
     rows = player_history(games, name)
-    if not rows:
-        guess = did_you_mean(closest(name, [p for g in games for p in g.players]))
-        raise UserError(_("no games with a player called {name}{guess}").format(name=repr(name), guess=guess))
     if as_json:
         _print_json(rows)
         return
-    from scorepad.text.render import player_text
+    from scorepad.text.player_page import partners_text, player_text
 
-    typer.echo(player_text(rows))
+    typer.echo(player_text(rows) + partners_text(name, partners(rows, name)))
 
 
 @app.command("export")

@@ -302,13 +302,6 @@ def games_text(rows: list[dict[str, Any]], current: str | None) -> str:
                                _("started")])
 
 
-def player_text(rows: list[dict[str, Any]]) -> str:
-    """`scorepad player`: the text of tabulate's "simple" format (simple_table), without importing tabulate."""
-    table = [[r["date"], str(r["game"]), r["ruleset"], ", ".join(r["side"]), "" if r["score"] is None else str(r["score"]),
-              f"{r['place']}/{r['of']}", r["result"]] for r in rows]
-    return simple_table(table, ["date", "game", "ruleset", "side", "score", "place", "result"])
-
-
 def audit_text(entries: list[dict[str, Any]], said: Callable[[Sequence[str]], str] = " ".join) -> str:
     """One line per change to a game, with the typed values that were removed or replaced, each hand
     as `said` writes it (text.typed: in the language shown)."""

@@ -176,7 +176,10 @@ def test_abandoned_game_is_out_of_the_season_and_takes_no_hands(cli: Cli, db: Pa
     assert "Abandoned" in cli("standings", "--game", "1").out
     assert [g["abandoned"] for g in json.loads(cli("games", "--json").out)] == [True, False]
     assert "abandoned" in cli("games").out.splitlines()[2]
-    for flags in ([], ["--include-unfinished"]):
+    # the other game is not finished: listed apart, and counted only by its standings when asked
+    season = json.loads(cli("season", "--format", "json").out)
+    assert (season["games"], season["unfinished"], season["players"]) == (0, [2], [])
+    for flags in (["--include-unfinished"],):
         season = json.loads(cli("season", "--format", "json", *flags).out)
         assert season["games"] == 1
         lines = {p["player"]: p for p in season["players"]}

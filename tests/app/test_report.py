@@ -62,6 +62,15 @@ def chromium() -> str:
     return exe
 
 
+def serious_findings(page: object) -> list[str]:
+    """axe-core's findings of serious or critical impact on the page as it is shown."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    results = Axe().run(page)
+    return [f"{v['id']}: {v['help']} ({len(v['nodes'])})" for v in results.response["violations"]
+            if v.get("impact") in ("serious", "critical")]
+
+
 @pytest.mark.slow
 def test_report_on_a_phone_and_a_desktop(cli: Callable[..., Run], tmp_path: Path, chromium: str) -> None:
     from playwright.sync_api import sync_playwright
@@ -75,9 +84,9 @@ def test_report_on_a_phone_and_a_desktop(cli: Callable[..., Run], tmp_path: Path
         os.umask(old)
     # a report is meant to be shared: the user's umask decides, as for any file he creates
     assert stat.S_IMODE(page_path.stat().st_mode) == 0o644
+    data = json.loads(cli("season", "--format", "json").out)
     artifacts = Path(os.environ.get("SCOREPAD_ARTIFACTS", Path(__file__).parents[2] / "test-artifacts"))
     artifacts.mkdir(parents=True, exist_ok=True)
-    everyone = [*PEOPLE, ONCE]
     with sync_playwright() as p:
         b = p.chromium.launch(executable_path=chromium, args=[
             "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
@@ -86,51 +95,67 @@ def test_report_on_a_phone_and_a_desktop(cli: Callable[..., Run], tmp_path: Path
             for width in (1280, 390):
                 page = b.new_page(viewport={"width": width, "height": 844})
                 page.goto(page_path.as_uri())
-                # nothing makes the page scroll sideways (the table scrolls inside its own box)
+                assert serious_findings(page) == [], width
+                # nothing makes the page scroll sideways
                 assert page.evaluate("document.documentElement.scrollWidth") <= width
-                # the rating legend: every player, each name whole and inside the screen, no colour twice
-                legend = page.locator("h2:has-text('Rating') ~ .legend").first
-                items = legend.locator("span")
-                texts = items.all_inner_texts()
-                # lines that coincide (partners with the same results) are one entry naming them all
-                assert sorted(n for t in texts for n in t.strip().split(", ")) == sorted(everyone)
-                for k in range(items.count()):
-                    box = items.nth(k).bounding_box()
-                    assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= width, texts[k]
-                    assert items.nth(k).evaluate("e => e.scrollWidth <= e.clientWidth + 1"), texts[k]
-                colours = legend.locator("i").evaluate_all("els => els.map(e => getComputedStyle(e).backgroundColor)")
-                assert len(set(colours)) == len(colours) == len(texts)
-                # every player has a visible mark in the chart, also the one with a single rated game
-                groups = page.locator("svg[aria-label=ratings] g.series")
-                drawn = []
-                for k in range(groups.count()):
-                    group = groups.nth(k)
-                    names = (group.get_attribute("data-names") or "").split(", ")
-                    drawn += names
-                    assert group.locator("circle").count() >= 1 and group.locator("circle").first.is_visible(), names
-                    assert group.locator("polyline").count() == (0 if names == [ONCE] else 1), names
-                assert sorted(drawn) == sorted(everyone)
+                sections = page.locator("section[data-ruleset]")
+                assert [sections.nth(k).get_attribute("data-ruleset") for k in range(sections.count())] == \
+                    [board["ruleset"] for board in data["rulesets"]]
+                for k, board in enumerate(data["rulesets"]):
+                    section = sections.nth(k)
+                    heads = section.locator("table").first.locator("thead th")
+                    shown = [heads.nth(i) for i in range(heads.count()) if heads.nth(i).is_visible()]
+                    names = [h.inner_text().strip() for h in shown]
+                    if width == 1280:   # every column, none cut off
+                        assert names[:5] == ["rank", "player", "rating", "games", "wins"] and "last5" in names
+                        assert len(names) == heads.count()
+                    else:               # a phone: player, games, wins and rating without a tap
+                        assert names == ["rank", "player", "rating", "games", "wins"], names
+                    for h in shown:
+                        box = h.bounding_box()
+                        assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= width, (width, names)
+                    # the rating legend: every player of this game, each name whole and inside the screen
+                    legend = section.locator("svg[aria-label^='ratings'] + .legend")
+                    items = legend.locator("span")
+                    texts = items.all_inner_texts()
+                    assert sorted(n for t in texts for n in t.strip().split(", ")) == \
+                        sorted(r["player"] for r in board["players"])
+                    for i in range(items.count()):
+                        box = items.nth(i).bounding_box()
+                        assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= width, texts[i]
+                    colours = legend.locator("i").evaluate_all("els => els.map(e => getComputedStyle(e).backgroundColor)")
+                    assert len(set(colours)) == len(colours) == len(texts)
+                    # the chart's numbers are readable: at least 9 px high as drawn
+                    for label in section.locator("svg text.axis").all():
+                        box = label.bounding_box()
+                        assert box is not None and box["height"] >= 9, (width, box)
+                if width == 390:   # the rest of the columns behind a tap
+                    toggle = sections.first.locator("button.toggle")
+                    toggle.click()
+                    assert toggle.get_attribute("aria-expanded") == "true"
+                    assert sections.first.locator("thead th", has_text="last5").is_visible()
+                    assert page.evaluate("document.documentElement.scrollWidth") <= width
+                    assert serious_findings(page) == []
+                    toggle.click()
                 # each game card says who won and the final scores
                 cards = page.locator("figure.game")
                 assert cards.count() == len(games)
-                for k, g in enumerate(games):
-                    card = cards.nth(k)
-                    text = card.inner_text()
-                    winners = g["winner"] or []
-                    assert f"Won by {', '.join(winners)}" in text, text  # type: ignore[arg-type]
+                texts = {int(cards.nth(k).get_attribute("data-game") or 0): cards.nth(k).inner_text()
+                         for k in range(cards.count())}
+                for g in games:
+                    text = texts[int(g["game"])]  # type: ignore[call-overload]
+                    assert f"Won by {', '.join(g['winner'] or [])}" in text, text  # type: ignore[arg-type]
                     for side in g["sides"]:  # type: ignore[union-attr]
                         assert re.search(rf"{re.escape(side['name'])} {side['score']}\b", text), (side, text)
-                    box = card.bounding_box()
-                    assert box is not None and box["x"] + box["width"] <= width
                 # the embedded data is intact (the player `<!--<script>` did not end the script) and sorting works
-                data = page.evaluate("JSON.parse(document.getElementById('season-data').textContent)")
-                assert "<!--<script>" in {r["player"] for r in data}
-                header = page.locator("#season thead th", has_text="wins").first
+                rows = page.evaluate("JSON.parse(document.getElementById('season-data').textContent)")
+                assert "<!--<script>" in {r["player"] for r in rows}
+                header = page.locator("#overall-table thead th button", has_text="wins").first
                 header.click()
                 header.click()
-                col = page.locator("#season thead th").all_inner_texts().index("wins")
-                first = page.locator("#season tbody tr").first.locator("td").all_inner_texts()
-                assert int(first[col]) == max(r["wins"] for r in data)
+                col = page.locator("#overall-table thead th").all_inner_texts().index("wins")
+                first = page.locator("#overall-table tbody tr").first.locator("td").all_inner_texts()
+                assert int(first[col]) == max(r["wins"] for r in rows)
                 shot = f"season-report-{width}.png"
                 page.screenshot(path=str(artifacts / shot), full_page=True)
                 page.screenshot(path=f"/tmp/scorepad-{shot}", full_page=True)
@@ -157,17 +182,18 @@ def test_report_in_russian_in_the_browser(cli: Callable[..., Run], tmp_path: Pat
             page.goto(page_path.as_uri())
             assert page.evaluate("document.documentElement.lang") == "ru"
             assert page.evaluate("document.documentElement.scrollWidth") <= 390
-            assert page.locator("h2", has_text="Рейтинг").count() == 1 and page.locator("h2", has_text="Игры").count() == 1
+            assert page.locator("h3", has_text="Рейтинг").count() == 3 and page.locator("h3", has_text="Игры").count() == 3
+            assert page.locator("h2", has_text="Пики").count() == 1 and page.locator("h2", has_text="Скид").count() == 1
             cards = page.locator("figure.game")
             assert cards.count() == len(games)
             assert "Победа:" in cards.first.inner_text() and "Игра " in cards.first.inner_text()
-            headers = page.locator("#season thead th").all_inner_texts()
+            headers = page.locator("#overall-table thead th").all_inner_texts()
             assert "игрок" in headers and "побед" in headers and "wins" not in headers
-            header = page.locator("#season thead th", has_text="побед").first
+            header = page.locator("#overall-table thead th button", has_text="побед").first
             header.click()
             header.click()
             data = page.evaluate("JSON.parse(document.getElementById('season-data').textContent)")
-            first = page.locator("#season tbody tr").first.locator("td").all_inner_texts()
+            first = page.locator("#overall-table tbody tr").first.locator("td").all_inner_texts()
             assert int(first[headers.index("побед")]) == max(r["wins"] for r in data)
         finally:
             b.close()

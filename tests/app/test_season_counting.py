@@ -18,21 +18,15 @@ def players(cli: Callable[..., Run], *args: str) -> dict[str, dict[str, Any]]:
     return {r["player"]: r for r in json.loads(run.out)["players"]}
 
 
-def test_no_finished_game_has_no_win_rate(cli: Callable[..., Run]) -> None:
-    """One Hearts hand, not finished: nobody has a finished game, so no win rate (as no average place),
-    not 0.0; the text shows "-"."""
+def test_an_unfinished_game_is_listed_apart(cli: Callable[..., Run]) -> None:
+    """One Hearts hand, not finished: no game counted for anyone (no line, no points, no rate of nothing);
+    the game is named apart, in no column."""
     assert cli("new", "hearts", "ann", "bob", "cat", "dan").code == 0
     assert cli("hand", "hearts=13,0,0,0", "queen=ann").code == 0
-    rows = players(cli)
-    assert {p: (r["games"], r["wins"] + r["draws"] + r["losses"], r["win_rate"], r["avg_place"])
-            for p, r in rows.items()} == {p: (1, 0, None, None) for p in ("ann", "bob", "cat", "dan")}
-    table = cli("season").out.splitlines()
-    header = table[1].split()
-    for line in table[3:]:
-        cells = line.split()
-        assert cells[header.index("win_rate")] == "-" and cells[header.index("avg_place")] == "-", line
-    assert {r["player"]: r["win_rate"] for r in csv.DictReader(io.StringIO(cli("season", "--format", "csv").out))} \
-        == {p: "" for p in ("ann", "bob", "cat", "dan")}
+    data = json.loads(cli("season", "--format", "json").out)
+    assert (data["games"], data["unfinished"], data["players"], data["rulesets"]) == (0, [1], [], [])
+    assert cli("season").out == "Season 2026: 0 games\nNot finished, so not counted: game 1.\n"
+    assert list(csv.DictReader(io.StringIO(cli("season", "--format", "csv").out))) == []
     # with the game counted by its standings (ann shot the moon: 0 against 26 each, lowest wins)
     counted = players(cli, "--include-unfinished")
     assert {p: r["win_rate"] for p, r in counted.items()} == {"ann": 1.0, "bob": 0.0, "cat": 0.0, "dan": 0.0}
@@ -46,19 +40,20 @@ def test_a_game_with_no_hand_counts_for_no_result(cli: Callable[..., Run]) -> No
     before = players(cli, "--include-unfinished")
     assert cli("new", "hearts", "ann", "bob", "cat", "dan").code == 0     # no hand typed yet
     after = players(cli, "--include-unfinished")
-    for flags in ((), ("--include-unfinished",)):   # the title counts the games the columns count
-        assert json.loads(cli("season", "--format", "json", *flags).out)["games"] == 1
-        assert cli("season", *flags).out.startswith("Season 2026: 1 game\n")
+    # the title counts the games the columns count; the game with no hand is not even unfinished
+    assert json.loads(cli("season", "--format", "json", "--include-unfinished").out)["games"] == 1
+    assert cli("season", "--include-unfinished").out.startswith("Season 2026: 1 game (Hearts)\n")
+    assert json.loads(cli("season", "--format", "json").out)["unfinished"] == [1]
     assert {p: (r["games"], r["wins"], r["draws"], r["losses"], r["last5"]) for p, r in after.items()} == {
         "ann": (1, 1, 0, 0, "W"), "bob": (1, 0, 0, 1, "L"), "cat": (1, 0, 0, 1, "L"), "dan": (1, 0, 0, 1, "L")}
     assert after == before   # ratings, places, points and their averages are those of the one game played
-    without = players(cli)   # the one game played, unfinished: no result, its points as they stand
-    assert {p: (r["games"], r["points"], r["avg_points"], r["last5"]) for p, r in without.items()} == {
-        "ann": (1, 0, 0, ""), "bob": (1, 26, 26, ""), "cat": (1, 26, 26, ""), "dan": (1, 26, 26, "")}
+    without = json.loads(cli("season", "--format", "json").out)   # the one game played, unfinished: apart
+    assert (without["players"], without["unfinished"]) == ([], [1])
     # a hand in it makes it a game played: by its standings with the flag, unfinished without
     assert cli("hand", "hearts=0,13,0,0", "queen=bob").code == 0        # bob 0, the others 26: bob leads
     assert {p: r["games"] for p, r in players(cli, "--include-unfinished").items()} == dict.fromkeys(before, 2)
-    assert {p: r["games"] for p, r in players(cli).items()} == dict.fromkeys(before, 2)
+    assert players(cli) == {}
+    assert json.loads(cli("season", "--format", "json").out)["unfinished"] == [1, 2]
 
     # a season of only a game with no hand: no game played, no line for anyone
     assert cli("season", "use", "empty").code == 0
@@ -94,17 +89,22 @@ def test_side_counters_are_kept_per_ruleset(cli: Callable[..., Run]) -> None:
     assert cli("finish").code == 0
 
     both = players(cli)
-    assert {p: r["counters"] for p, r in both.items()} == {"a": {}, "b": {}, "c": {}}
+    assert all("counters" not in r for r in both.values())   # everyone over all games: no counter
     assert {p: {rs: v["counters"] for rs, v in r["points_by_ruleset"].items()} for p, r in both.items()} == {
         "a": {"old-maid": {"wins": 1, "losses": 0}, "ace-clears": {"wins": 0, "losses": 1}},
         "b": {"old-maid": {"wins": 1, "losses": 0}, "ace-clears": {"wins": 0, "losses": 0}},
         "c": {"old-maid": {"wins": 0, "losses": 2}, "ace-clears": {"wins": 1, "losses": 0}}}
-    assert "total" not in cli("season").out     # as the text shows them: no column adds them up
+    boards = {b["ruleset"]: {r["player"]: r["counters"] for r in b["players"]}
+              for b in json.loads(cli("season", "--format", "json").out)["rulesets"]}
+    assert boards["ace-clears"] == {"a": {"wins": 0, "losses": 1}, "b": {"wins": 0, "losses": 0},
+                                    "c": {"wins": 1, "losses": 0}}
+    overall = cli("season").out.split("\n\n")[0]
+    assert "total" not in overall     # as the text shows them: no column adds them up
 
-    old_maid = players(cli, "--ruleset", "old-maid")
-    assert {p: r["counters"] for p, r in old_maid.items()} == {
+    old_maid = json.loads(cli("season", "--format", "json", "--ruleset", "old-maid").out)["rulesets"]
+    assert {r["player"]: r["counters"] for r in old_maid[0]["players"]} == {
         "a": {"wins": 1, "losses": 0}, "b": {"wins": 1, "losses": 0}, "c": {"wins": 0, "losses": 2}}
-    text = cli("season", "--ruleset", "old-maid").out.splitlines()
+    text = cli("season", "--ruleset", "old-maid").out.split("\n\n")[0].splitlines()
     assert text[1].split()[-4:] == ["total", "losses", "total", "wins"]
-    assert {line.split()[0]: line.split()[-2:] for line in text[3:]} == {"a": ["0", "1"], "b": ["0", "1"],
+    assert {line.split()[1]: line.split()[-2:] for line in text[3:]} == {"a": ["0", "1"], "b": ["0", "1"],
                                                                           "c": ["2", "0"]}

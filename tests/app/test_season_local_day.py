@@ -59,13 +59,13 @@ def games_of(run: subprocess.CompletedProcess[str]) -> int:
 def test_since_and_until_compare_the_local_day(cli: Callable[..., Run], db: Path) -> None:
     new_years_eve(cli, db)
     # in Tallinn the 00:30 game is of 1 January, the 23:30 one of 31 December
-    assert games_of(in_zone(TALLINN, "season", "--since", "2027-01-01", "--format", "json")) == 1
-    assert games_of(in_zone(TALLINN, "season", "--until", "2026-12-31", "--format", "json")) == 1
+    assert games_of(in_zone(TALLINN, "season", "--since", "2027-01-01", "--format", "json", "--include-unfinished")) == 1
+    assert games_of(in_zone(TALLINN, "season", "--until", "2026-12-31", "--format", "json", "--include-unfinished")) == 1
     assert games_of(in_zone(TALLINN, "season", "--since", "2026-12-31", "--until", "2026-12-31",
-                            "--format", "json")) == 1
+                            "--format", "json", "--include-unfinished")) == 1
     # the same games on a machine that keeps UTC: both of 31 December
-    assert games_of(in_zone(UTC, "season", "--since", "2027-01-01", "--format", "json")) == 0
-    assert games_of(in_zone(UTC, "season", "--until", "2026-12-31", "--format", "json")) == 2
+    assert games_of(in_zone(UTC, "season", "--since", "2027-01-01", "--format", "json", "--include-unfinished")) == 0
+    assert games_of(in_zone(UTC, "season", "--until", "2026-12-31", "--format", "json", "--include-unfinished")) == 2
 
 
 def test_games_player_and_report_show_the_local_day(cli: Callable[..., Run], db: Path) -> None:
@@ -81,10 +81,10 @@ def test_games_player_and_report_show_the_local_day(cli: Callable[..., Run], db:
     text = in_zone(TALLINN, "player", "ann").stdout
     assert "2027-01-01" in text and text.count("2026-12-31") == 1
 
-    page = in_zone(TALLINN, "season", "--format", "html").stdout
+    page = in_zone(TALLINN, "season", "--format", "html", "--include-unfinished").stdout
     assert "Game 1: Hearts, 2026-12-31" in page and "Game 2: Hearts, 2027-01-01" in page
     assert "Game 2: Hearts, 2026-12-31" not in page
-    utc_page = in_zone(UTC, "season", "--format", "html").stdout
+    utc_page = in_zone(UTC, "season", "--format", "html", "--include-unfinished").stdout
     assert "Game 2: Hearts, 2026-12-31" in utc_page
 
 

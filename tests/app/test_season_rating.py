@@ -83,7 +83,7 @@ def openskill_season(games: list[GameRow], include_unfinished: bool) -> dict[str
 @settings(max_examples=25, deadline=None)
 def test_a_season_is_rated_as_openskill_rates_it(seed: int, include_unfinished: bool) -> None:
     games = random_season(seed)
-    lines = compute(games, include_unfinished=include_unfinished)
+    lines = compute(games, include_unfinished=include_unfinished).boards["r"].lines
     reference = openskill_season(games, include_unfinished)
     assert set(reference) <= set(lines)
     for name, line in lines.items():
@@ -93,3 +93,23 @@ def test_a_season_is_rated_as_openskill_rates_it(seed: int, include_unfinished: 
         mu, sigma, history = reference[name]
         assert close(line.mu, mu) and close(line.sigma, sigma)
         assert line.history == history
+
+
+@given(st.integers(0, 10**6), st.booleans())
+@settings(max_examples=25, deadline=None)
+def test_wins_draws_and_losses_add_up_to_games(seed: int, include_unfinished: bool) -> None:
+    """Over a random season (draws, partnerships, lowest-wins, unfinished games): every line's games are the
+    games it counts, wins + draws + losses, on every board and over all; an unfinished game counts for no
+    one (unless asked) and is listed apart; places are 1-based."""
+    games = random_season(seed)
+    tally = compute(games, include_unfinished=include_unfinished)
+    counted = [g for g in games if g.state["finished"] or include_unfinished]
+    assert sorted(g.id for g in tally.counted) == [g.id for g in counted]
+    assert sorted(g.id for g in tally.unfinished) == [g.id for g in games if g not in counted]
+    for lines in (tally.overall, *(b.lines for b in tally.boards.values())):
+        for name, line in lines.items():
+            played = [g for g in counted if name in g.players]
+            assert line.games == line.wins + line.draws + line.losses == len(played) == len(line.places), name
+            assert all(1 <= p <= 6 for p in line.places)
+            assert line.points == sum(g.state["sides"][k]["score"] for g in played
+                                      for k, s in enumerate(g.sides) if name in s["name"].split("+"))

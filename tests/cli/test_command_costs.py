@@ -108,10 +108,11 @@ def test_player_prints_what_tabulate_printed(cli: Callable[..., Run]) -> None:
     rows = json.loads(cli("player", "ann", "--json").out)
     assert len(rows) == 2
     rows.append(dict(rows[0], score=12.5, game=1234))   # a score with a fraction aligns on the point
-    expected = tabulate([[r["date"], r["game"], r["ruleset"], ", ".join(r["side"]), r["score"],
-                          f"{r['place']}/{r['of']}", r["result"]] for r in rows],
+    words = {"W": "won", "L": "lost", "D": "draw", "unfinished": "not finished"}
+    expected = tabulate([[r["date"], r["game"], r["name"], ", ".join(r["side"]), r["score"],
+                          f"{r['place']}/{r['of']}", words[r["result"]]] for r in rows],
                         headers=["date", "game", "ruleset", "side", "score", "place", "result"], tablefmt="simple")
-    from scorepad.text.render import player_text
+    from scorepad.text.player_page import player_text
 
     assert player_text(rows) == expected
-    assert cli("player", "ann").out == player_text(rows[:2]) + "\n"
+    assert cli("player", "ann").out.startswith(player_text(rows[:2]) + "\n\nPartners:\n")   # Spades: partners

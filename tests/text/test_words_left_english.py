@@ -5,6 +5,8 @@ and JSON keeps the English ids."""
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 from collections.abc import Callable
 from pathlib import Path
@@ -80,11 +82,14 @@ def test_log_actions_and_last5_letters_in_the_language(cli: Callable[..., Run], 
     assert log[0].split()[2] == new, log
     actions = [e["action"] for e in json.loads(cli("--lang", lang, "log", "--json").out)]
     assert actions[0] == "new", actions
-    rows = {line.split()[0]: line.split()[-1] for line in cli("--lang", lang, "season", "s1").out.splitlines()[3:]}
+    table = cli("--lang", lang, "season", "s1", "--min-games", "1").out.split("\n\n")[0]
+    rows = {line.split()[1]: line.split()[-1] for line in table.splitlines()[3:]}
     assert rows == {"ann": win, "bob": loss}, rows
     players = json.loads(cli("--lang", lang, "season", "s1", "--format", "json").out)["players"]
     assert {p["player"]: p["last5"] for p in players} == {"ann": "W", "bob": "L"}
-    assert "ann,1,1,0,0" in cli("--lang", lang, "season", "s1", "--format", "csv").out
+    rows = {r["player"]: r for r in csv.DictReader(io.StringIO(cli("--lang", lang, "season", "s1", "--format", "csv").out))}
+    assert {p: (r["game"], r["games"], r["wins"], r["last5"]) for p, r in rows.items()} == {
+        "ann": ("skid", "1", "1", "W"), "bob": ("skid", "1", "0", "L")}
 
 
 def test_the_last5_letters_are_explained_in_the_season_help(cli: Callable[..., Run]) -> None:
