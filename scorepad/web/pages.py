@@ -65,11 +65,13 @@ def hands_html(sheet: dict[str, Any]) -> str:
             lines.append(f'<li><b>{esc(name)}</b> <span class="pts">{esc(num(h["points"][k]))}</span> '
                          f'<span class="why">({esc(why)})</span></li>')
         lines += [f'<li class="event">{esc(shown(e))}</li>' for e in h["events"]]
-        items.append(f'<article class="hand"><h3>{esc(_("Hand {n}").format(n=h["hand"]))}</h3>'
+        heading = esc(_("Hand {n}").format(n=h["hand"]))
+        items.append(f'<article class="hand"><h3>{heading}</h3>'
                      f'<ul>{"".join(lines)}</ul></article>')
     if not items:
         return ""
-    return f'<section aria-labelledby="last"><h2 id="last">{esc(_("Last hands"))}</h2>{"".join(items)}</section>'
+    last = esc(_("Last hands"))
+    return f'<section aria-labelledby="last"><h2 id="last">{last}</h2>{"".join(items)}</section>'
 
 
 def sheet_html(sheet: dict[str, Any]) -> str:

@@ -111,4 +111,7 @@ def run(sock: socket.socket, spec: str | None, game: str | None, token: str, lan
     app = create_app(Settings(spec, game, token, lang, fallback))
     config: Any = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="on",
                                  timeout_graceful_shutdown=2, server_header=False)
-    uvicorn.Server(config).run(sockets=[sock])
+    try:
+        uvicorn.Server(config).run(sockets=[sock])
+    except KeyboardInterrupt:
+        pass   # uvicorn stops cleanly on Ctrl-C, then raises it again: here it is the way to stop, not an error

@@ -63,7 +63,9 @@ class Live:
         routes = [Route(f"/t/{{token}}/{path}", self.viewer(handler)) for path, handler in (
             ("", self.page), ("api/standings", self.standings), ("events", self.events),
             ("page.css", self.style), ("live.js", self.script))]
-        return Starlette(routes=routes, lifespan=self.lifespan, exception_handlers={404: missing, 405: missing})
+        app = Starlette(routes=routes, lifespan=self.lifespan, exception_handlers={404: missing, 405: missing})
+        app.router.redirect_slashes = False   # /t/ANYTHING is 404 too, not a redirect that tells a route exists
+        return app
 
     def viewer(self, handler: Callable[[Request], Awaitable[Response]]) -> Callable[[Request], Awaitable[Response]]:
         async def checked(request: Request) -> Response:
