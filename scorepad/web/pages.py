@@ -17,6 +17,11 @@ def esc(value: Any) -> str:
     return escape(str(value), quote=True)
 
 
+def name_html(name: str) -> str:
+    """A side's name, which may break after a "+" of the names it joins (ann+cat) on a narrow screen."""
+    return esc(name).replace("+", "+<wbr>")
+
+
 def title_of(st: dict[str, Any]) -> str:
     """The game as the standings name it: "Game 3: Spades — Friday", as `standings` prints it."""
     title = _("Game {id}: {ruleset}").format(id=st["game"], ruleset=st.get("title") or st["ruleset"])
@@ -36,7 +41,7 @@ def sides_html(st: dict[str, Any]) -> str:
         status = "" if side["status"] == "playing" else (
             f'<span class="status">{esc(status_text(side["status"], draw))}</span>')
         cls = "side won" if side["status"] == "won" else "side"
-        cards.append(f'<li class="{cls}"><span class="name">{esc(side["name"])}</span>{who}'
+        cards.append(f'<li class="{cls}"><span class="name">{name_html(side["name"])}</span>{who}'
                      f'<span class="score">{esc(format_value(side["score"]))}</span>'
                      + (f'<span class="extra">{esc(extra)}</span>' if extra else "") + status + "</li>")
     return f'<ul class="sides">{"".join(cards)}</ul>'
@@ -62,7 +67,7 @@ def hands_html(sheet: dict[str, Any]) -> str:
         lines = []
         for k, name in enumerate(sheet["sides"]):
             why = ", ".join(f"{label} {num(points)}" for label, points, *_to in h["breakdown"][k]) or _("nothing")
-            lines.append(f'<li><b>{esc(name)}</b> <span class="pts">{esc(num(h["points"][k]))}</span> '
+            lines.append(f'<li><b>{name_html(name)}</b> <span class="pts">{esc(num(h["points"][k]))}</span> '
                          f'<span class="why">({esc(why)})</span></li>')
         lines += [f'<li class="event">{esc(shown(e))}</li>' for e in h["events"]]
         heading = esc(_("Hand {n}").format(n=h["hand"]))
@@ -90,7 +95,7 @@ def sheet_html(sheet: dict[str, Any]) -> str:
                  *[num(p) for p in h["points"]], *[format_value(t) for t in h["totals"]]]
         notes = "; ".join(shown(e) for e in h["events"])
         rows.append("<tr>" + "".join(f'<td class="n">{esc(c)}</td>' for c in cells) + f"<td>{esc(notes)}</td></tr>")
-    head = "".join(f'<th scope="col">{esc(c)}</th>' for c in heads)
+    head = "".join(f'<th scope="col">{name_html(c)}</th>' for c in heads)
     label = esc(_("Score sheet"))
     return (f'<section aria-labelledby="sheet"><h2 id="sheet">{label}</h2>'
             f'<div class="scroll" role="region" aria-labelledby="sheet" tabindex="0">'
@@ -144,11 +149,12 @@ h3 { font-size: 1rem; margin: 0 0 .25rem; }
   grid-template-columns: repeat(auto-fit, minmax(9.5rem, 1fr)); }
 .side { background: var(--card); border: 1px solid var(--line); border-radius: .8rem; padding: .7rem .9rem;
   display: flex; flex-direction: column; min-width: 0; }
-.side .name { font-weight: 700; font-size: 1.2rem; overflow-wrap: anywhere; }
-.side .players, .side .extra { color: var(--muted); font-size: .95rem; overflow-wrap: anywhere; }
+.side .name { font-weight: 700; font-size: clamp(1rem, 4.2vw, 1.2rem); overflow-wrap: break-word; }
+.side .players, .side .extra { color: var(--muted); font-size: .95rem; overflow-wrap: break-word; }
 .side .score { font-size: clamp(2.8rem, 14vw, 5.5rem); font-weight: 800; line-height: 1.05;
   font-variant-numeric: tabular-nums; }
-.side .status { font-weight: 700; color: var(--win); }
+.side .status { font-weight: 700; color: var(--muted); }
+.side.won .status { color: var(--win); }
 .side.won { border: 2px solid var(--win); background: var(--winbg); }
 .next, .bid { font-size: 1.25rem; font-weight: 600; margin: .9rem 0 .2rem; }
 .winner { font-size: 1.6rem; font-weight: 800; margin: 1rem 0 .2rem; padding: .6rem .9rem; border-radius: .6rem;
@@ -162,7 +168,8 @@ h3 { font-size: 1rem; margin: 0 0 .25rem; }
 .scroll:focus { outline: 3px solid var(--accent); }
 table { border-collapse: collapse; width: 100%; font-variant-numeric: tabular-nums; }
 th, td { padding: .35rem .6rem; border-bottom: 1px solid var(--line); text-align: left; vertical-align: top; }
-td.n, th { white-space: nowrap; }
+td.n { white-space: nowrap; }
+th { min-width: 3.5rem; vertical-align: bottom; }
 td.n { text-align: right; }
 #link { position: fixed; bottom: 0; left: 0; right: 0; margin: 0; text-align: center; background: var(--fg);
   color: var(--bg); font-weight: 600; }
