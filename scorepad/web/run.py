@@ -3,6 +3,7 @@ traceback), the address and its QR code printed, the app served by uvicorn until
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import socket
 import sys
@@ -111,7 +112,6 @@ def run(sock: socket.socket, spec: str | None, game: str | None, token: str, lan
     app = create_app(Settings(spec, game, token, lang, fallback))
     config: Any = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="on",
                                  timeout_graceful_shutdown=2, server_header=False)
-    try:
+    # uvicorn stops cleanly on Ctrl-C, then raises it again: here it is the way to stop, not an error
+    with contextlib.suppress(KeyboardInterrupt):
         uvicorn.Server(config).run(sockets=[sock])
-    except KeyboardInterrupt:
-        pass   # uvicorn stops cleanly on Ctrl-C, then raises it again: here it is the way to stop, not an error
