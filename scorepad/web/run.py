@@ -5,12 +5,16 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import importlib.util
 import socket
 import sys
 from typing import Any, TextIO
 
+from scorepad.app.config import load_config
 from scorepad.errors import UserError
 from scorepad.locale import _
+from scorepad.web.live import opened
+from scorepad.web.tokens import viewer_token
 
 EVERYWHERE = ("0.0.0.0", "::", "")
 """Hosts that listen on every network of the machine: anyone on them who has the address sees the game."""
@@ -18,8 +22,6 @@ EVERYWHERE = ("0.0.0.0", "::", "")
 
 def missing_extra() -> str | None:
     """The sentence that says how to install what `serve` needs, when it is not installed."""
-    import importlib.util
-
     for module in ("starlette", "uvicorn", "sse_starlette", "segno"):
         if importlib.util.find_spec(module) is None:
             return _("scorepad serve needs the extra that brings {module}: pip install 'scorepad[serve]'").format(
@@ -69,7 +71,7 @@ def shown_host(host: str, sock: socket.socket) -> str:
 
 def qr(text: str, out: TextIO) -> None:
     """The address as a QR code drawn in the terminal, for a phone's camera."""
-    import segno
+    import segno  # the extra: imported once missing_extra() has said it is there
 
     segno.make(text, error="m").terminal(out=out, compact=True)
 
@@ -77,10 +79,6 @@ def qr(text: str, out: TextIO) -> None:
 def serve(spec: str | None, game: str | None, host: str, port: int, keep_tokens: bool, lang: str | None,
           fallback: str, out: TextIO | None = None) -> None:
     """Serve the live page until Ctrl-C (or SIGTERM): first line on stdout the viewer address."""
-    from scorepad.app.config import load_config
-    from scorepad.web.live import opened
-    from scorepad.web.tokens import viewer_token
-
     problem = missing_extra()
     if problem:
         raise UserError(problem)
@@ -105,9 +103,9 @@ def serve(spec: str | None, game: str | None, host: str, port: int, keep_tokens:
 
 
 def run(sock: socket.socket, spec: str | None, game: str | None, token: str, lang: str | None, fallback: str) -> None:
-    import uvicorn
+    import uvicorn  # the extra: imported once missing_extra() has said it is there
 
-    from scorepad.web.server import Settings, create_app
+    from scorepad.web.server import Settings, create_app  # starlette, from the extra (as above)
 
     app = create_app(Settings(spec, game, token, lang, fallback))
     config: Any = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="on",
