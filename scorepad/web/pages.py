@@ -114,7 +114,7 @@ def nothing_html(message: str) -> str:
     return f'<h1>scorepad</h1><p class="next">{esc(message)}</p>'
 
 
-def document(lang: str, title: str, live: str) -> str:
+def document(lang: str, title: str, live: str, script: bool = True) -> str:
     """The whole page: the live part, the page's own style sheet and script (the only ones the
     Content-Security-Policy allows), and a line that says when the live updates are lost."""
     lost = esc(_("The connection was lost; trying again"))
@@ -124,7 +124,8 @@ def document(lang: str, title: str, live: str) -> str:
             '<meta name="color-scheme" content="light dark">'
             '<meta name="referrer" content="no-referrer">'
             f'<title>{esc(title)}</title>'
-            '<link rel="stylesheet" href="page.css"><script src="live.js" defer></script></head>'
+            '<link rel="stylesheet" href="page.css">' + ('<script src="live.js" defer></script>' if script else "")
+            + '</head>'
             f'<body><main id="live">{live}</main>'
             f'<p id="link" role="status" data-lost="{lost}"></p></body></html>\n')
 
@@ -171,6 +172,18 @@ th, td { padding: .35rem .6rem; border-bottom: 1px solid var(--line); text-align
 td.n { white-space: nowrap; }
 th { min-width: 3.5rem; vertical-align: bottom; }
 td.n { text-align: right; }
+fieldset { border: 1px solid var(--line); border-radius: .6rem; margin: .8rem 0; padding: .5rem .8rem; }
+legend { font-weight: 700; padding: 0 .3rem; }
+legend small { font-weight: 400; color: var(--muted); }
+label.f { display: flex; gap: .6rem; align-items: center; justify-content: space-between; margin: .35rem 0; }
+label.f input { font-size: 1.25rem; width: 9rem; padding: .35rem .5rem; border-radius: .4rem;
+  border: 1px solid var(--muted); background: var(--card); color: var(--fg); }
+button { font-size: 1.2rem; font-weight: 700; padding: .7rem 1.4rem; border-radius: .6rem; border: 0;
+  background: var(--accent); color: var(--bg); margin: .5rem 0; }
+.undo button { background: var(--card); color: var(--fg); border: 1px solid var(--muted); }
+.refused { border: 2px solid #b3261e; border-radius: .6rem; padding: .2rem .9rem; margin: .8rem 0; }
+.refused p { margin: .4rem 0; font-weight: 600; }
+.stored { font-weight: 700; font-size: 1.2rem; }
 #link { position: fixed; bottom: 0; left: 0; right: 0; margin: 0; text-align: center; background: var(--fg);
   color: var(--bg); font-weight: 600; }
 #link:empty { display: none; }

@@ -14,7 +14,7 @@ from scorepad.app.config import load_config
 from scorepad.errors import UserError
 from scorepad.locale import _
 from scorepad.web.live import opened
-from scorepad.web.tokens import viewer_token
+from scorepad.web.tokens import kept_token
 
 EVERYWHERE = ("0.0.0.0", "::", "")
 """Hosts that listen on every network of the machine: anyone on them who has the address sees the game."""
@@ -77,8 +77,9 @@ def qr(text: str, out: TextIO) -> None:
 
 
 def serve(spec: str | None, game: str | None, host: str, port: int, keep_tokens: bool, lang: str | None,
-          fallback: str, out: TextIO | None = None) -> None:
-    """Serve the live page until Ctrl-C (or SIGTERM): first line on stdout the viewer address."""
+          fallback: str, scorer: bool = False, out: TextIO | None = None) -> None:
+    """Serve the live page until Ctrl-C (or SIGTERM): first line on stdout the viewer address, then
+    with `scorer` the scorer's."""
     problem = missing_extra()
     if problem:
         raise UserError(problem)
@@ -89,25 +90,31 @@ def serve(spec: str | None, game: str | None, host: str, port: int, keep_tokens:
     else:
         with opened(spec):
             pass   # the database is opened (and made) once, so its mistakes are said before anything is served
-    token = viewer_token(keep_tokens, load_config() if keep_tokens else {})
+    token = kept_token("viewer", keep_tokens, load_config() if keep_tokens else {})
+    scorer_token = kept_token("scorer", keep_tokens, load_config() if keep_tokens else {}) if scorer else None
     sock = bind(host, port)
-    address = f"http://{shown_host(host, sock)}:{sock.getsockname()[1]}/t/{token}/"
+    base = f"http://{shown_host(host, sock)}:{sock.getsockname()[1]}"
+    address = f"{base}/t/{token}/"
     out.write(address + "\n")
+    if scorer_token:
+        out.write(f"{base}/s/{scorer_token}/\n")
     out.flush()
     if host in EVERYWHERE:
         print(_("warning: listening on every network: anyone there who has the address can see the game"),
               file=sys.stderr, flush=True)
     qr(address, out)
     out.flush()
-    run(sock, spec, game, token, lang, fallback)
+    from scorepad.web.server import Settings  # starlette, from the extra: checked above
+
+    run(sock, Settings(spec, game, token, lang, fallback, scorer_token))
 
 
-def run(sock: socket.socket, spec: str | None, game: str | None, token: str, lang: str | None, fallback: str) -> None:
+def run(sock: socket.socket, settings: Any) -> None:
     import uvicorn  # the extra: imported once missing_extra() has said it is there
 
-    from scorepad.web.server import Settings, create_app  # starlette, from the extra (as above)
+    from scorepad.web.server import create_app  # starlette, from the extra (as above)
 
-    app = create_app(Settings(spec, game, token, lang, fallback))
+    app = create_app(settings)
     config: Any = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="on",
                                  timeout_graceful_shutdown=2, server_header=False)
     # uvicorn stops cleanly on Ctrl-C, then raises it again: here it is the way to stop, not an error

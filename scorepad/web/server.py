@@ -7,6 +7,7 @@ import asyncio
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from typing import Any
+from urllib.parse import parse_qsl
 
 from sse_starlette.sse import EventSourceResponse
 from starlette.applications import Starlette
@@ -15,6 +16,7 @@ from starlette.requests import Request
 from starlette.responses import PlainTextResponse, Response
 from starlette.routing import Route
 
+from scorepad.web import scoring
 from scorepad.web.language import request_language
 from scorepad.web.live import Renders, live_part, standings_json
 from scorepad.web.pages import SCRIPT, STYLE, document
@@ -35,8 +37,10 @@ class Settings:
     """What one `serve` answers with: the database, the game (None: whichever is current), the token,
     the language given with --lang (None: each reader's own) and the one to fall back on."""
 
-    def __init__(self, spec: str | None, game: str | None, token: str, lang: str | None, fallback: str) -> None:
+    def __init__(self, spec: str | None, game: str | None, token: str, lang: str | None, fallback: str,
+                 scorer: str | None = None) -> None:
         self.spec, self.game, self.token, self.lang, self.fallback = spec, game, token, lang, fallback
+        self.scorer = scorer   # the scorer's token (serve --scorer), else no /s/ path at all
 
 
 def not_found() -> Response:
@@ -63,6 +67,12 @@ class Live:
         routes = [Route(f"/t/{{token}}/{path}", self.viewer(handler)) for path, handler in (
             ("", self.page), ("api/standings", self.standings), ("events", self.events),
             ("page.css", self.style), ("live.js", self.script))]
+        if self.settings.scorer:
+            scorer = Scorer(self)
+            routes += [Route("/s/{token}/", scorer.checked(scorer.page)), Route("/s/{token}/page.css",
+                                                                              scorer.checked(self.style)),
+                       Route("/s/{token}/hand", scorer.checked(scorer.hand), methods=["POST"]),
+                       Route("/s/{token}/undo", scorer.checked(scorer.undo), methods=["POST"])]
         app = Starlette(routes=routes, lifespan=self.lifespan, exception_handlers={404: missing, 405: missing})
         app.router.redirect_slashes = False   # /t/ANYTHING is 404 too, not a redirect that tells a route exists
         return app
@@ -124,6 +134,67 @@ class Live:
             yield
         finally:
             watcher.stop()
+
+
+class Scorer:
+    """The scorer's routes under /s/TOKEN2/: the form, a hand, undo. A write needs the scorer's token,
+    a request from the page itself (Origin, Sec-Fetch-Site) and a body of at most 64 KiB."""
+
+    LIMIT = 64 * 1024
+
+    def __init__(self, live: Live) -> None:
+        self.live = live
+        self.settings = live.settings
+
+    def checked(self, handler: Callable[[Request], Awaitable[Response]]) -> Callable[[Request], Awaitable[Response]]:
+        async def scorer_only(request: Request) -> Response:
+            if self.settings.scorer is None or not same(request.path_params["token"], self.settings.scorer):
+                return not_found()
+            return await handler(request)
+        return scorer_only
+
+    def answer(self, lang: str, status: int, title: str, body: str) -> Response:
+        return Response(document(lang, title, body, script=False), status_code=status,
+                        media_type="text/html; charset=utf-8", headers=SECURITY)
+
+    async def page(self, request: Request) -> Response:
+        lang = self.live.language(request)
+        title, body = await run_in_threadpool(scoring.scorer_page, self.settings.spec, self.settings.game, lang)
+        return self.answer(lang, 200, title, body)
+
+    async def form(self, request: Request) -> dict[str, str] | Response:
+        """The form's fields, or the answer to a request that is not the page's own or too large."""
+        origin = request.headers.get("origin")
+        site = request.headers.get("sec-fetch-site")
+        if (origin is not None and origin != f"{request.url.scheme}://{request.headers.get('host', '')}") or (
+                site is not None and site != "same-origin"):
+            return PlainTextResponse("Forbidden", status_code=403, headers=SECURITY)
+        if int(request.headers.get("content-length") or 0) > self.LIMIT:
+            return PlainTextResponse("Payload Too Large", status_code=413, headers=SECURITY)
+        body = b""
+        async for chunk in request.stream():
+            body += chunk
+            if len(body) > self.LIMIT:
+                return PlainTextResponse("Payload Too Large", status_code=413, headers=SECURITY)
+        text = body.decode("utf-8", "replace")
+        return dict(parse_qsl(text, keep_blank_values=True, max_num_fields=500))
+
+    async def hand(self, request: Request) -> Response:
+        return await self.write(request, scoring.record)
+
+    async def undo(self, request: Request) -> Response:
+        return await self.write(request, scoring.undo)
+
+    async def write(self, request: Request, action: Callable[..., tuple[int, str, str]]) -> Response:
+        try:
+            values = await self.form(request)
+        except ValueError:   # more fields than any form has
+            return PlainTextResponse("Payload Too Large", status_code=413, headers=SECURITY)
+        if isinstance(values, Response):
+            return values
+        lang = self.live.language(request)
+        status, title, body = await run_in_threadpool(action, self.settings.spec, self.settings.game, lang, values)
+        return self.answer(lang, status, title, body)
 
 
 async def missing(request: Request, exc: Exception) -> Response:

@@ -24,15 +24,16 @@ def same(given: str, token: str) -> bool:
     return secrets.compare_digest(given.encode("utf-8", "surrogateescape"), token.encode())
 
 
-def viewer_token(keep: bool, config: dict[str, Any] | None = None) -> str:
-    """A new token; with `keep`, the one kept in the config's [serve] table, written there the first time,
-    so the printed address (and a QR code stuck to the table) stays the same from one evening to the next."""
+def kept_token(name: str, keep: bool, config: dict[str, Any] | None = None) -> str:
+    """A new token for `name` (viewer, scorer); with `keep`, the one kept in the config's [serve] table,
+    written there the first time, so the printed address (and a QR code stuck to the table) stays the
+    same from one evening to the next."""
     if not keep:
         return new_token()
     data = load_config() if config is None else config
-    kept = data.get("serve", {}).get("viewer")
+    kept = data.get("serve", {}).get(name)
     if isinstance(kept, str) and TOKEN.fullmatch(kept):
         return kept
     token = new_token()
-    save_config({**data, "serve": {**data.get("serve", {}), "viewer": token}})
+    save_config({**data, "serve": {**data.get("serve", {}), name: token}})
     return token
