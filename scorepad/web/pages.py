@@ -122,7 +122,7 @@ def document(lang: str, title: str, live: str, script: bool = True) -> str:
             f'<html lang="{esc(lang)}"><head><meta charset="utf-8">'
             '<meta name="viewport" content="width=device-width, initial-scale=1">'
             '<meta name="color-scheme" content="light dark">'
-            '<meta name="referrer" content="no-referrer">'
+            '<meta name="referrer" content="same-origin">'
             f'<title>{esc(title)}</title>'
             '<link rel="stylesheet" href="page.css">' + ('<script src="live.js" defer></script>' if script else "")
             + '</head>'

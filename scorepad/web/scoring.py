@@ -37,8 +37,9 @@ def scorer_page(spec: str | None, game: str | None, lang: str, values: Mapping[s
         if not st["finished"] and not st.get("abandoned"):
             body.append(form_html(g, row.state, values or {}, new_token(), row.version, _("Record")))
         if row.hands:
+            undo_label = esc(_("Undo the last hand"))
             body.append(f'<form method="post" action="undo" class="undo"><input type="hidden" name="expect" '
-                        f'value="{row.version}"><button type="submit">{esc(_("Undo the last hand"))}</button></form>')
+                        f'value="{row.version}"><button type="submit">{undo_label}</button></form>')
         return title_of(st), "".join(body)
 
 

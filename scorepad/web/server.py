@@ -28,7 +28,7 @@ SECURITY = {
     "Content-Security-Policy": "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; "
                                "img-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
     "X-Content-Type-Options": "nosniff",
-    "Referrer-Policy": "no-referrer",   # the token is in the address: never sent on to another site
+    "Referrer-Policy": "same-origin",   # the token is in the address: never sent on to another site
     "Cache-Control": "no-store",
 }
 
@@ -165,9 +165,9 @@ class Scorer:
     async def form(self, request: Request) -> dict[str, str] | Response:
         """The form's fields, or the answer to a request that is not the page's own or too large."""
         origin = request.headers.get("origin")
-        site = request.headers.get("sec-fetch-site")
-        if (origin is not None and origin != f"{request.url.scheme}://{request.headers.get('host', '')}") or (
-                site is not None and site != "same-origin"):
+        site = request.headers.get("sec-fetch-site")   # a browser's own word, which a page cannot forge
+        own = f"{request.url.scheme}://{request.headers.get('host', '')}"
+        if (site is not None and site != "same-origin") or (site is None and origin is not None and origin != own):
             return PlainTextResponse("Forbidden", status_code=403, headers=SECURITY)
         if int(request.headers.get("content-length") or 0) > self.LIMIT:
             return PlainTextResponse("Payload Too Large", status_code=413, headers=SECURITY)

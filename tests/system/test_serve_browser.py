@@ -115,3 +115,41 @@ def test_the_live_page_in_chromium(cli: Callable[..., Run], chromium: str) -> No
             assert answer is not None and answer.status == 404
         finally:
             b.close()
+
+
+@pytest.mark.slow
+def test_the_scorer_form_in_chromium(cli: Callable[..., Run], chromium: str) -> None:
+    """The scorer types a hand on a phone: the viewer's page shows it; a refused hand shows `hand`'s
+    message with what was typed kept; the form passes the audit."""
+    from playwright.sync_api import sync_playwright
+
+    artifacts = Path(os.environ.get("SCOREPAD_ARTIFACTS", Path(__file__).parents[2] / "test-artifacts"))
+    artifacts.mkdir(parents=True, exist_ok=True)
+    assert cli("new", "spades", "ann", "bob", "cat", "dan").code == 0
+    with serving("--scorer") as served, sync_playwright() as p:
+        assert served.process.stdout is not None
+        scorer = served.process.stdout.readline().strip()
+        b = p.chromium.launch(executable_path=chromium, args=ARGS)
+        try:
+            viewer = b.new_page(viewport={"width": 1280, "height": 900})
+            viewer.goto(served.url)
+            phone = b.new_page(viewport={"width": 390, "height": 844})
+            phone.goto(scorer)
+            assert audit(phone) == []
+            for i, (bid, tricks) in enumerate(zip("4333", "5333", strict=True)):
+                phone.fill(f"input[name='v.bid.{i}']", bid)
+                phone.fill(f"input[name='v.tricks.{i}']", tricks)
+            phone.click("form.hand-form button")
+            assert "the tricks must add up to 13, they add up to 14" in phone.locator(".refused").inner_text()
+            assert phone.input_value("input[name='v.tricks.3']") == "3"
+            assert audit(phone) == []
+            phone.screenshot(path=str(artifacts / "serve-scorer-refused-390.png"), full_page=True)
+            phone.screenshot(path="/tmp/scorepad-serve-scorer-refused-390.png", full_page=True)
+            phone.fill("input[name='v.tricks.3']", "2")
+            typed = time.monotonic()
+            phone.click("form.hand-form button")
+            assert "Hand 1: ann+cat +71, bob+dan -60" in phone.locator(".stored").inner_text()
+            assert shown_within(viewer, "after 1 hand", typed, "#live .sub") < 1.5
+            assert cli("standings", "--json").out.count('"hands": 1') == 1
+        finally:
+            b.close()

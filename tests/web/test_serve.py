@@ -66,7 +66,7 @@ def test_the_page_is_safe_and_its_texts_escaped(cli: Callable[..., Run]) -> None
     assert status == 200
     assert "<script>alert" not in page and "&lt;script&gt;alert(1)&lt;/script&gt;" in page and "bob &amp; co" in page
     assert "script-src 'self'" in headers["content-security-policy"]
-    assert headers["referrer-policy"] == "no-referrer" and headers["x-content-type-options"] == "nosniff"
+    assert headers["referrer-policy"] == "same-origin" and headers["x-content-type-options"] == "nosniff"
     assert "<script>" not in page.replace('<script src="live.js" defer></script>', "")   # no inline script
 
 
