@@ -82,6 +82,8 @@ def command_list(p: Paths) -> list[Command]:
         Command("use", fixed("use", g)),   # the main game current again for the next round's standings
         Command("play", fixed("play", g), stdin="quit\n"),
         Command("player", fixed("player", "bob")),
+        # serves until Ctrl-C: timed up to its refusal of a game that does not exist (its start-up and imports)
+        Command("serve (a game that does not exist: refused)", fixed("serve", "--game", "no-such-game"), ok=(2,)),
         Command("season", fixed("season")),
         Command("verify", fixed("verify")),
         Command("backup", lambda r: ["backup", str(p.tmp / f"backup-{r}.db")]),

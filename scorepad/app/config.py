@@ -8,6 +8,7 @@ a typo never silently does nothing.
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 from typing import Any
 
@@ -17,7 +18,7 @@ from scorepad.names import utf8_text
 from scorepad.store.sqlite import user_data_dir as data_dir
 from scorepad.text.output import write_atomic
 
-TOP_KEYS = {"db", "rules_dirs", "language", "defaults", "aliases"}
+TOP_KEYS = {"db", "rules_dirs", "language", "defaults", "aliases", "serve"}
 LANGUAGES = ("en", "et", "ru", "uk")
 
 
@@ -72,6 +73,10 @@ def validate(data: dict[str, Any], source: str) -> list[str]:
         elif key == "defaults" and (not isinstance(value, dict) or not all(isinstance(v, dict) for v in value.values())):
             problems.append(_("{source}: defaults must be tables per game, like [defaults.skid] limit = 505").format(
                                 source=source))
+        elif key == "serve" and (not isinstance(value, dict) or set(value) - {"viewer", "scorer"} or not all(
+                isinstance(v, str) and re.fullmatch(r"[A-Za-z0-9_-]{22,100}", v) for v in value.values())):
+            problems.append(_("{source}: serve holds the tokens `scorepad serve --keep-tokens` keeps (viewer, scorer: "
+                              "22 to 100 letters, digits, - or _)").format(source=source))
     return problems
 
 

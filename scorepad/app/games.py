@@ -540,6 +540,17 @@ def standings(row: GameRow, game: Game | None = None, lang: str | None = None) -
     return out
 
 
+def standings_with_bid(store: Store, game_id: int | str | None, lang: str | None = None) -> tuple[GameRow, dict[str, Any]]:
+    """The game and what `standings --json` prints for it (in `lang`): the standings object, and the bid
+    written down for the coming hand under "bid". Every front end that shows the standings asks here."""
+    row = store.game(game_id)
+    data = standings(row, lang=lang)
+    pending = store.pending_bid(row.id)
+    if pending is not None:
+        data["bid"] = pending  # the bid written down for the coming hand
+    return row, data
+
+
 def hand_json(rec: Recorded) -> dict[str, Any]:
     game = rec.game
     return {

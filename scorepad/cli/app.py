@@ -527,6 +527,27 @@ def standings(game: str | None = typer.Option(None, "--game", metavar="GAME", he
     clicore.standings(game, as_json)
 
 
+@app.command("serve")
+def serve(game: str | None = typer.Option(None, "--game", metavar="GAME",
+                                          help="show this game (default: whichever game is current, followed to the next)"),
+          host: str = typer.Option("127.0.0.1", "--host", help="address to listen on (0.0.0.0: every network, with a warning)"),
+          port: int = typer.Option(8737, "--port", help="port to listen on (0: any free port)"),
+          keep_tokens: bool = typer.Option(False, "--keep-tokens",
+                                           help="keep the page's address from one start to the next (in the config)"),
+          scorer: bool = typer.Option(False, "--scorer",
+                                      help="also serve a hand form at a second address, for the scorer")) -> None:
+    """A live score page for everyone at the table, on their phones: standings, who deals, the last
+    hands and the sheet, updated the moment a hand is recorded. Prints the page's address, then its
+    QR code; Ctrl-C stops it. Needs `pip install 'scorepad[serve]'`.
+
+    Example: scorepad serve --host 0.0.0.0
+    """
+    from scorepad.locale import current
+    from scorepad.web.run import serve as run  # start-up: the web layer (and uvicorn) only for `serve`
+
+    run(_db_spec(), game, host, port, keep_tokens, CTX.lang, current(), scorer)
+
+
 @app.command("games")
 def games(season: str | None = typer.Option(None, "--season", help="only this season"),
           as_json: bool = typer.Option(False, "--json", help="JSON output")) -> None:

@@ -30,6 +30,8 @@ def _leaf(kind: Any, value: Any) -> Any:
         return value
     if kind is int and type(value) is str and value.isascii() and value.isdigit():
         return int(value)
+    if kind is int and type(value) is int:   # an int option's default (season --min-games)
+        return value
     if kind is Path and type(value) is str and value and "\x00" not in value:
         path = Path(value)
         try:

@@ -36,6 +36,7 @@ class Context:
         self.db: str | None = None
         self.rules_dirs: list[str] = []
         self.settings: Settings | None = None   # resolved once per invocation (scorepad.app.settings)
+        self.lang: str | None = None   # --lang as given (a server answers each reader in theirs unless it is given)
         self.config: dict[str, Any] | None = None   # the user's config file, read once per invocation
         self.config_fresh = False   # read by main() for this invocation already (the language of --help)
         self.stores: list[Any] = []   # opened by this invocation: the quick route closes them before it exits
@@ -71,6 +72,7 @@ def start(db: str | None, rules_dir: Sequence[str], lang: str | None) -> None:
     """The global options (--db, --rules-dir, --lang): kept for the command, and the language chosen."""
     CTX.db = db
     CTX.rules_dirs = list(rules_dir)
+    CTX.lang = lang
     CTX.stores = []
     if not CTX.config_fresh:
         CTX.config = None
@@ -264,15 +266,10 @@ def standings(game: str | None, as_json: bool) -> None:
     from scorepad.text.render import standings_text
 
     shown_in = lang(as_json)   # first: with --json, the errors in English too
-    st = store()
-    row = st.game(game)
-    data = play.standings(row, lang=shown_in)
-    pending = st.pending_bid(row.id)
-    if pending is not None:
-        data["bid"] = pending  # the bid written down for the coming hand
+    row, data = play.standings_with_bid(store(), game, shown_in)
     echo(json.dumps(data, ensure_ascii=False, indent=2, allow_nan=False) if as_json else standings_text(data))
-    if pending is not None and not as_json:
-        echo(_("Bid for hand {value}: {value2}").format(value=row.hands + 1, value2=' '.join(pending)))
+    if "bid" in data and not as_json:
+        echo(_("Bid for hand {value}: {value2}").format(value=row.hands + 1, value2=' '.join(data["bid"])))
 
 
 class PacifyFlush:

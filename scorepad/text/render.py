@@ -219,7 +219,7 @@ def hands_text(data: dict[str, Any]) -> str:
     rows = []
     for h in data["hands"]:
         notes = "; ".join(shown(e) for e in h["events"])
-        typed = [_pad_cell(data, h, k) for k in range(len(sides))] if labels else []
+        typed = [pad_cell(data, h, k) for k in range(len(sides))] if labels else []
         rows.append([str(h["hand"]), *typed, *[num(p) for p in h["points"]], *[format_value(t) for t in h["totals"]],
                      notes])
     finish = data.get("finish")
@@ -241,7 +241,7 @@ def hands_text(data: dict[str, Any]) -> str:
     return "\n".join(out)
 
 
-def _pad_cell(data: dict[str, Any], hand: dict[str, Any], k: int) -> str:
+def pad_cell(data: dict[str, Any], hand: dict[str, Any], k: int) -> str:
     """What the pad writes for side k beside its points: each field's values of its players joined
     by +, the fields by / (Spades: bids 4+3, tricks 5+3 → `4+3/5+3`)."""
     parts = []

@@ -1,0 +1,71 @@
+"""What the page shows, read for one request in its reader's language with its own store connection:
+the standings (as `standings --json`), the sheet, and the page's live part written from them.
+
+Called in a worker thread (SQLite connections stay in the thread that opened them), once per change
+and language however many pages are open: `Renders` shares one rendering among the streams."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Awaitable, Callable, Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from scorepad.app import games as play
+from scorepad.errors import ScorepadError
+from scorepad.locale import shown, speaking
+from scorepad.store.choice import open_store
+from scorepad.web.pages import live_html, nothing_html, title_of
+
+
+@contextmanager
+def opened(spec: str | None) -> Iterator[Any]:
+    store = open_store(spec)
+    try:
+        yield store
+    finally:
+        store.close()
+
+
+def standings_json(spec: str | None, game: str | None) -> str:
+    """Exactly what `scorepad standings --json` prints for `game` (JSON output is English, as there)."""
+    with opened(spec) as store, speaking(None):
+        _row, data = play.standings_with_bid(store, game, None)
+    return json.dumps(data, ensure_ascii=False, indent=2, allow_nan=False) + "\n"
+
+
+def live_part(spec: str | None, game: str | None, lang: str) -> tuple[tuple[Any, ...], str, str]:
+    """(what it shows: game and version, the page's title, the live part's HTML) in `lang`."""
+    with opened(spec) as store, speaking(lang):
+        try:
+            row, st = play.standings_with_bid(store, game, lang)
+            sheet = play.sheet(store, row, lang)
+        except ScorepadError as exc:   # no game yet, or GAME deleted: the page says so, in the reader's words
+            message = shown(exc.message)
+            return ("none", message), "scorepad", nothing_html(message)
+        return (row.id, row.version), title_of(st), live_html(st, sheet)
+
+
+Rendered = tuple[tuple[Any, ...], str, str]
+
+
+class Renders:
+    """One rendering per (change, language) for all the streams that wait on it."""
+
+    def __init__(self, render: Callable[[str], Awaitable[Rendered]]) -> None:
+        self.render = render
+        self._made: dict[tuple[int, str], asyncio.Task[Rendered]] = {}
+
+    async def get(self, generation: int, lang: str) -> Rendered:
+        key = (generation, lang)
+        task = self._made.get(key)
+        if task is None:
+            for old in [k for k in self._made if k[0] < generation]:
+                del self._made[old]   # a newer change makes the older renderings useless
+            task = self._made[key] = asyncio.ensure_future(self.render(lang))
+        try:
+            return await asyncio.shield(task)
+        except Exception:
+            self._made.pop(key, None)   # a failed reading (a server gone for a moment) is tried again
+            raise
