@@ -205,7 +205,7 @@ def test_plain_coercion_gives_what_typer_gives() -> None:
     """scorepad.cli.coerce converts str, flag, digit and path values without pydantic: the same values
     typer's own (pydantic) conversion gives, for random values of every parameter of the app."""
     import typer.main
-    from hypothesis import HealthCheck, given, settings
+    from hypothesis import given, settings
     from hypothesis import strategies as st
     from typer import _coercion
 
