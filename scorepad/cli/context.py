@@ -23,7 +23,7 @@ from typing import Any, NoReturn
 
 from scorepad.app.config import load_config
 from scorepad.app.settings import Settings, resolve
-from scorepad.errors import ScorepadError, UserError
+from scorepad.errors import ScorepadError, StoreUnreachable, UserError
 from scorepad.locale import _, current, set_language, shown
 from scorepad.store.choice import open_store
 from scorepad.text.output import terminal_safe
@@ -229,7 +229,10 @@ def hand(assignments: Sequence[str] | None, game: str | None, expect: int | None
     if key is not None and not 1 <= len(key) <= 200:
         raise UserError(_("--key: write 1 to 200 characters, e.g. a UUID"))
     write_key = key or _new_key()   # every hand is written with a key: a lost answer is asked about again
-    st = store()
+    try:
+        st = store()
+    except StoreUnreachable as exc:   # before anything was sent: certainly nothing was stored
+        raise StoreUnreachable(_("{error}; nothing was stored").format(error=shown(exc.message))) from None
     if on_terminal() and not as_json and expect is None:
         from scorepad.table.entry import enter_hand
 
