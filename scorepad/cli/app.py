@@ -29,7 +29,7 @@ from scorepad.cli.context import store as _store
 from scorepad.cli.context import table as _table
 from scorepad.cli.help import add_examples, words_not_types
 from scorepad.errors import ScorepadError
-from scorepad.locale import _, current, ngettext, shown
+from scorepad.locale import N_, _, current, ngettext, shown
 
 words_not_types()  # help in words (GAME, PLAYER), not Python types
 plain_coercion()  # str, int and flag values converted without building pydantic adapters
@@ -370,7 +370,7 @@ def hand(assignments: list[str] = typer.Argument(None, metavar="FIELD=VALUE...",
     clicore.hand(assignments, game, expect, key, as_json, quiet)
 
 
-EXPECT_HELP = "refuse unless the game is still at this version (`standings --json` shows it): a repeat is then safe"
+EXPECT_HELP = N_("refuse unless the game is still at this version (`standings --json` shows it): a repeat is then safe")
 
 
 @app.command("undo")
