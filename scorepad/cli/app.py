@@ -21,7 +21,6 @@ from scorepad.cli.coerce import plain_coercion
 from scorepad.cli.context import CTX
 from scorepad.cli.context import config as _config
 from scorepad.cli.context import db_spec as _db_spec
-from scorepad.cli.context import fail as _fail
 from scorepad.cli.context import lang as _lang
 from scorepad.cli.context import on_terminal as _on_terminal
 from scorepad.cli.context import print_json as _print_json
@@ -30,7 +29,7 @@ from scorepad.cli.context import store as _store
 from scorepad.cli.context import table as _table
 from scorepad.cli.help import add_examples, words_not_types
 from scorepad.errors import ScorepadError
-from scorepad.locale import _, current, ngettext, shown
+from scorepad.locale import N_, _, current, ngettext, shown
 
 words_not_types()  # help in words (GAME, PLAYER), not Python types
 plain_coercion()  # str, int and flag values converted without building pydantic adapters
@@ -371,7 +370,7 @@ def hand(assignments: list[str] = typer.Argument(None, metavar="FIELD=VALUE...",
     clicore.hand(assignments, game, expect, key, as_json, quiet)
 
 
-EXPECT_HELP = "refuse unless the game is still at this version (`standings --json` shows it): a repeat is then safe"
+EXPECT_HELP = N_("refuse unless the game is still at this version (`standings --json` shows it): a repeat is then safe")
 
 
 @app.command("undo")
@@ -1038,22 +1037,16 @@ def _run() -> None:
                 raise
         if code == 130:  # Ctrl-C inside a command: typer returns Exit(130) when not in standalone mode
             clicore.interrupted()
-    except ScorepadError as exc:
-        _fail(exc)
-    except SystemExit:
-        raise
-    except KeyboardInterrupt:
-        clicore.interrupted()
-    except Exception as exc:  # usage errors and the unexpected
-        aborts, usage = _click_errors()
-        if isinstance(exc, aborts):
-            clicore.aborted()
-        if type(exc).__name__ == "NoArgsIsHelpError" and getattr(exc, "ctx", None) is not None:
-            typer.echo(exc.ctx.get_help())  # type: ignore[attr-defined]
-            raise SystemExit(0) from None
-        if isinstance(exc, usage):
-            exc.show()  # type: ignore[attr-defined]
-            raise SystemExit(2) from None
-        if os.environ.get("SCOREPAD_DEBUG"):
-            raise
-        clicore.internal(exc)
+    except BaseException as exc:   # noqa: BLE001 - click's own endings here, then the one mapping (clicore.exit_for)
+        _click_ending(exc)
+        clicore.exit_for(exc)
+
+
+def _click_ending(exc: BaseException) -> None:
+    """click's help asked by a group without a command (exit 0) and its usage errors (exit 2)."""
+    if type(exc).__name__ == "NoArgsIsHelpError" and getattr(exc, "ctx", None) is not None:
+        typer.echo(exc.ctx.get_help())  # type: ignore[attr-defined]
+        raise SystemExit(0) from None
+    if isinstance(exc, _click_errors()[1]):
+        exc.show()  # type: ignore[attr-defined]
+        raise SystemExit(2) from None

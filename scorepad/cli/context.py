@@ -171,6 +171,31 @@ def table() -> Iterator[Any]:
         raise SystemExit(130 if exc.interrupted else 0) from None
 
 
+def exit_for(exc: BaseException) -> NoReturn:
+    """The one mapping from what ended a command to its sentence and exit status, for both routes (the
+    quick route and Typer's): a known error (its own status: 2 bad input, 1 the rest), Ctrl-C (130), the
+    end of input at a question (2), a reader gone away (`| head`: 1, quietly), and the unexpected (1, one
+    sentence; raised as it is with SCOREPAD_DEBUG set). An exit already decided passes through."""
+    if isinstance(exc, SystemExit):
+        raise exc
+    if isinstance(exc, ScorepadError):
+        fail(exc)
+    if isinstance(exc, KeyboardInterrupt):
+        interrupted()
+    if isinstance(exc, EOFError):
+        echo(err=True)  # as typer does before its Abort
+        aborted()
+    if type(exc).__name__ == "Abort":   # click's: the end of input at one of its questions
+        aborted()
+    if isinstance(exc, OSError) and exc.errno == errno.EPIPE:
+        sys.stdout = PacifyFlush(sys.stdout)  # the reader went away (`| head`): as click
+        sys.stderr = PacifyFlush(sys.stderr)
+        raise SystemExit(1) from None
+    if os.environ.get("SCOREPAD_DEBUG") or not isinstance(exc, Exception):
+        raise exc
+    internal(exc)
+
+
 def fail(exc: ScorepadError) -> NoReturn:
     """A known error: its sentence on stderr, and its exit status; with more than one problem, each
     on a line below (a single one is the sentence itself, perhaps with what led to it before it)."""
