@@ -6,14 +6,16 @@ Thousand, each output searched for English words of the program's and the rulese
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 
 from tests.conftest import Run
 from tests.system.english import english_in
+from tests.system.test_evening_languages import play_evening
 
 LANGS = ["et", "ru", "uk"]
-PLAYERS = ["ann", "bob", "cid", "dan"]
+PLAYERS = ["ann", "bob", "cid", "dan", "cat"]   # cat: a name in the example of `new`
 
 # Each game: the players (or new's arguments), the hands as typed, a hand refused, whether `finish` ends it.
 GAMES: dict[str, tuple[list[str], list[list[str]], list[str], bool]] = {
@@ -83,3 +85,31 @@ def test_a_whole_game_typed_in_the_language_leaves_no_english(cli: Callable[...,
              if (found := english_in(text, lang, PLAYERS))}
     shown = "\n".join(f"`{what}`: {found}" for what, found in leaks.items())
     assert not leaks, f"English words in {game} ({lang}):\n{shown}"
+
+
+# At the table (`play`): an edit asked field by field shows the hand's new breakdown, and `finish` its
+# rules' breakdown and events, in the language (both spoke the ruleset's English before).
+AT_THE_TABLE = {
+    "et": ["new marjas ann bob cid dan", "trump=ann ann.extra=1 bob.extra=1 matt=ann last=bob",
+           "edit 1", "", "", "", "2", "", "",   # trump, matt, last kept; ann's side 2 auxiliary trumps; Record
+           "quit"],
+    "ru": ["new bridge ann bob cid dan", "contract=2HX by=S tricks=8", "contract=1S by=E tricks=7",
+           "finish", "да", "нет", "quit"],
+    "uk": ["new skid ann bob cid", "out=ann bob.cards=KH 7C AD cid.cards=QS 6S",
+           "edit 1", "", "", "", "", "", "", "", "quit"],
+}
+
+
+@pytest.mark.parametrize("lang", sorted(AT_THE_TABLE))
+def test_edit_and_finish_at_the_table_speak_the_language(lang: str, tmp_path: Path) -> None:
+    text = play_evening(lang, AT_THE_TABLE[lang], tmp_path)
+    found = english_in(text, lang, PLAYERS)
+    assert not found, f"English words {found} in:\n{text}"
+
+
+def test_a_game_s_name_in_the_language_is_not_its_english_name() -> None:
+    """`Пики`, not `Пики (Spades)`: the game's name in the language, as the standings' title shows it."""
+    from scorepad.rules.registry import load
+    from scorepad.rules.translations import translate
+
+    assert translate(load("spades"), "ru").name == "Пики"
