@@ -640,6 +640,29 @@ def finish_entry(game: Game, hands: Sequence[HandRow], final: State) -> dict[str
             "breakdown": breakdown, "events": events}
 
 
+def finish_events_shown(store: Store, row: GameRow, events: Sequence[str], lang: str | None) -> list[str]:
+    """A finish's stored events (the ruleset's own texts, as the log holds them) in `lang`: the finish
+    is worked out again from the state it ended, found as the state after some hand whose finish says
+    exactly the stored events, with the translated ruleset. Events no state gives stay as stored."""
+    stored = list(events)
+    shown_game = game_of(row, lang) if lang else None
+    if shown_game is None or not stored:
+        return stored
+    game = game_of(row)
+    if shown_game.ruleset is game.ruleset:
+        return stored
+    states = [h.state for h in reversed(store.hands(row.id))] + [initial_state(game)]
+    for state in states:
+        if state.get("finished"):
+            continue
+        try:
+            if [str(e) for e in finish_game(game, state).events] == [str(e) for e in stored]:
+                return list(finish_game(shown_game, state).events)
+        except ScorepadError:
+            continue
+    return stored
+
+
 def rubber_pad(game: Game, hands: Sequence[HandRow], below: str,
                finish: Mapping[str, Any] | None) -> dict[str, Any]:
     """The paper pad of rubber bridge: entries above the line, and below it game by game.

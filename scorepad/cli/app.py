@@ -413,7 +413,8 @@ def redo(game: str | None = typer.Option(None, "--game", metavar="GAME", help="g
     from scorepad.app.redo import redo as put_back
     from scorepad.text.render import hand_short_text
 
-    rec = put_back(_store(), game, expect)
+    lang = _lang()
+    rec = put_back(_store(), game, expect, lang)
     typer.echo(hand_short_text(play.hand_json(rec)))
 
 
@@ -684,10 +685,14 @@ def log(game: str | None = typer.Option(None, "--game", metavar="GAME", help="ga
     if current() == "en":   # as typed: English needs no ruleset loaded (log scores nothing)
         typer.echo(audit_text(entries))
         return
-    from scorepad.app.games import game_of
+    from scorepad.app.games import finish_events_shown, game_of
     from scorepad.text.typed import typed_said
 
-    shown_game = game_of(store.game(gid))
+    row = store.game(gid)
+    entries = [{**e, "detail": {**e["detail"], "events": finish_events_shown(store, row, e["detail"]["events"], current())}}
+               if e["action"] == "finish" and isinstance(e.get("detail", {}).get("events"), list) else e
+               for e in entries]
+    shown_game = game_of(row)
     typer.echo(audit_text(entries, lambda typed: typed_said(shown_game, typed)))
 
 
