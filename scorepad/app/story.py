@@ -36,10 +36,13 @@ def marks(game: Game, hands: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]
     rule_labels = {r.label for r in game.ruleset.rules if r.label}
     out: list[dict[str, Any]] = []
     for h in hands:
+        events = [{"hand": h["hand"], "side": side_named(str(e), names), "text": e} for e in h["events"]]
+        told = {m["side"] for m in events}   # a rule that says what it did is marked once, by its message
         for k, lines in enumerate(h["breakdown"]):
-            out.extend({"hand": h["hand"], "side": k, "text": f"{line[0]} {line[1]:+}"}
-                       for line in lines if line[0] in rule_labels and isinstance(line[1], (int, float)))
-        out.extend({"hand": h["hand"], "side": side_named(str(e), names), "text": e} for e in h["events"])
+            if k not in told:
+                out.extend({"hand": h["hand"], "side": k, "text": f"{line[0]} {line[1]:+}"}
+                           for line in lines if line[0] in rule_labels and isinstance(line[1], (int, float)))
+        out.extend(events)
     return out
 
 
