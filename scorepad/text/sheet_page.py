@@ -20,12 +20,14 @@ STYLE = """
 *{box-sizing:border-box}
 body{font-family:system-ui,sans-serif;margin:0;color:#222;line-height:1.4}
 main{margin:0 auto;padding:1rem;max-width:60rem}
-h1{font-size:1.4rem;overflow-wrap:anywhere}h2{font-size:1.2rem;margin-top:1.5rem;border-bottom:2px solid #ddd}
+h1{font-size:1.4rem;overflow-wrap:break-word}h2{font-size:1.2rem;margin-top:1.5rem;border-bottom:2px solid #ddd}
 .result{font-size:1.05rem}
 .scroll{overflow-x:auto;max-width:100%}
 table{border-collapse:collapse;font-size:.9rem;font-variant-numeric:tabular-nums}
 th,td{padding:.3rem .5rem;border-bottom:1px solid #ddd;text-align:right;white-space:nowrap}
 th{background:#f3f3f3;vertical-align:bottom}
+tbody th{vertical-align:baseline}
+td{vertical-align:baseline}
 td.notes,th.notes{text-align:left;white-space:normal;min-width:12rem}
 tr.finish td{border-top:2px solid #888}
 svg{display:block;width:100%;height:auto;background:#fafafa;border:1px solid #eee}
