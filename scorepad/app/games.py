@@ -606,7 +606,7 @@ def sheet(store: Store, row: GameRow, lang: str | None = None) -> dict[str, Any]
             "fields": {name: h.hand.get(name) for name in pad},
         })
     out = {"game": str(row.id), "ruleset": row.ruleset_id, "variant": row.variant,
-           "title": game_title(row, lang, game.ruleset.name), "name": row.name, "created": row.created,
+           "title": game_title(row, lang, game.ruleset.name), "name": row.name,
            "sides": [s.name for s in game.sides], "hands": out_hands,
            "members": [list(s.members) for s in game.sides],
            "field_labels": {name: field_label(game.ruleset, name) for name in pad},

@@ -269,7 +269,10 @@ def sheet(game: str | None, as_json: bool, chart: bool, fmt: str | None = None, 
         check_output_path(output)   # before the work: a wrong place is said at once
         if not st.server:
             check_not_database(output, st.path)
-    data = play.sheet(st, st.game(game), shown_in)
+    row = st.game(game)
+    data = play.sheet(st, row, shown_in)
+    if fmt == "html":   # the page's heading gives the day it was played (not in the JSON: a moment, no score)
+        data["created"] = row.created
     text = sheet_text_in(data, fmt, chart)
     if output is None:
         echo(text.removesuffix("\n"))

@@ -13,6 +13,7 @@ from typing import Any
 
 from scorepad.locale import _, current, shown
 from scorepad.text.chart import esc, line_chart
+from scorepad.text.local_time import local_stamp
 from scorepad.text.numbers import local_date, local_number
 from scorepad.text.sheet_table import headers, result, rows
 
@@ -84,7 +85,7 @@ def sheet_html(data: Mapping[str, Any]) -> str:
     """The page in the language shown (<html lang>), headings, table and chart alike."""
     lang = current()
     title = _("Game {id}: {ruleset}, {date}").format(id=data["game"], ruleset=data.get("title") or data["ruleset"],
-                                                     date=local_date(str(data.get("created", ""))[:10], lang))
+                                                     date=local_date(local_stamp(str(data.get("created", "")))[:10], lang))
     if data.get("name"):
         title += f" — {data['name']}"
     totals = ", ".join(f"{s} {local_number(t, lang, 2)}" for s, t in zip(data["sides"], data["totals"], strict=False))
