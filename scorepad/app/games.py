@@ -21,6 +21,7 @@ from scorepad.app.rows import delete as delete
 from scorepad.app.rows import game_log as game_log
 from scorepad.app.rows import season_name as season_name
 from scorepad.app.rulesets import parse_opts as parse_opts  # re-exported: `rules derive` needs it without the engine
+from scorepad.app.story import story
 from scorepad.engine.assignments import (
     RawHand,
     copies_problems,
@@ -605,12 +606,14 @@ def sheet(store: Store, row: GameRow, lang: str | None = None) -> dict[str, Any]
             "fields": {name: h.hand.get(name) for name in pad},
         })
     out = {"game": str(row.id), "ruleset": row.ruleset_id, "variant": row.variant,
+           "title": game_title(row, lang, game.ruleset.name), "name": row.name,
            "sides": [s.name for s in game.sides], "hands": out_hands,
            "members": [list(s.members) for s in game.sides],
            "field_labels": {name: field_label(game.ruleset, name) for name in pad},
            "field_scopes": {name: game.ruleset.fields[name].scope for name in pad},
            "totals": [s["score"] for s in row.state["sides"]], "finished": row.state["finished"],
            "winner": row.state["winners"], "draw": bool(row.state.get("draw"))}
+    out.update(story(game, out_hands))
     finish = finish_entry(game, hands, row.state)
     if finish is not None:
         out["finish"] = finish

@@ -515,9 +515,18 @@ def _history_file(store: Any) -> Path:
 @app.command("sheet")
 def sheet(game: str | None = typer.Option(None, "--game", metavar="GAME", help="game id (default: the current game)"),
           as_json: bool = typer.Option(False, "--json", help="JSON output"),
-          chart: bool = typer.Option(False, "--chart", help="draw the running totals as a chart")) -> None:
-    """The score sheet: hand by hand, points and running totals (bridge: the WE/THEY pad)."""
-    clicore.sheet(game, as_json, chart)
+          chart: bool = typer.Option(False, "--chart", help="draw the running totals as a chart"),
+          fmt: str | None = typer.Option(None, "--format", metavar="FORMAT",
+                                         help="text, json, csv, md (Markdown) or html (a page with a chart)"),
+          output: str | None = typer.Option(None, "--output", metavar="FILE", help="write to this file (atomically)")) -> None:
+    """The score sheet: hand by hand, points and running totals (bridge: the WE/THEY pad).
+
+    --format html writes a page of its own: the sheet and a chart of every side's total after each
+    hand, the game's thresholds as lines and its events marked.
+
+    Example: scorepad sheet --format html --output evening.html
+    """
+    clicore.sheet(game, as_json, chart, fmt, output)
 
 
 @app.command("standings")

@@ -274,18 +274,62 @@ def hand(assignments: Sequence[str] | None, game: str | None, expect: int | None
         emit(colour_lines(hand_short_text(data), sys.stdout))
 
 
-def sheet(game: str | None, as_json: bool, chart: bool) -> None:
-    """`scorepad sheet`: the score sheet, hand by hand."""
+SHEET_FORMATS = ("text", "json", "csv", "md", "markdown", "html")
+
+
+def sheet(game: str | None, as_json: bool, chart: bool, fmt: str | None = None, output: str | None = None) -> None:
+    """`scorepad sheet`: the score sheet, hand by hand, printed or written to a file."""
     from scorepad.app import games as play
+
+    if fmt is None:
+        fmt = "json" if as_json else "text"
+    shown_in = lang(fmt == "json")   # first: with JSON, the errors in English too
+    if fmt not in SHEET_FORMATS:
+        raise UserError(_("unknown format {fmt} (text, json, csv, md or html)").format(fmt=repr(fmt)))
+    if as_json and fmt != "json":
+        raise UserError(_("--json and --format {fmt} ask for two forms; give one").format(fmt=fmt))
+    if chart and fmt != "text":
+        raise UserError(_("--chart draws on the terminal; with --format html the page has its chart"))
+    st = store()
+    if output is not None:
+        from scorepad.text.output import check_not_database, check_output_path
+
+        check_output_path(output)   # before the work: a wrong place is said at once
+        if not st.server:
+            check_not_database(output, st.path)
+    row = st.game(game)
+    data = play.sheet(st, row, shown_in)
+    if fmt == "html":   # the page's heading gives the day it was played (not in the JSON: a moment, no score)
+        data["created"] = row.created
+    text = sheet_text_in(data, fmt, chart)
+    if output is None:
+        echo(text.removesuffix("\n"))
+        return
+    from scorepad.text.output import write_output
+
+    write_output(output, text)
+    echo(_("Wrote {output}.").format(output=output))
+
+
+def sheet_text_in(data: dict[str, Any], fmt: str, chart: bool) -> str:
+    """The sheet in the form asked for (the writers are in text/), ending with a newline."""
+    if fmt == "json":
+        return json.dumps(data, ensure_ascii=False, indent=2, allow_nan=False) + "\n"
+    if fmt == "csv":
+        from scorepad.text.sheet_table import sheet_csv
+
+        return sheet_csv(data)
+    if fmt in ("md", "markdown"):
+        from scorepad.text.sheet_table import sheet_markdown
+
+        return sheet_markdown(data, current())
+    if fmt == "html":
+        from scorepad.text.sheet_page import sheet_html
+
+        return sheet_html(data)
     from scorepad.text.render import chart_text, sheet_text
 
-    shown_in = lang(as_json)   # first: with --json, the errors in English too
-    st = store()
-    data = play.sheet(st, st.game(game), shown_in)
-    if as_json:
-        echo(json.dumps(data, ensure_ascii=False, indent=2, allow_nan=False))
-    else:
-        echo(chart_text(data) if chart else sheet_text(data))
+    return (chart_text(data) if chart else sheet_text(data)) + "\n"
 
 
 def standings(game: str | None, as_json: bool) -> None:
