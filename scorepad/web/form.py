@@ -37,6 +37,7 @@ class Driven:
     notes: list[Note] = field(default_factory=list)
     outcome: Outcome | None = None
     filled: dict[str, str] = field(default_factory=dict)
+    asked: set[str] = field(default_factory=set)     # the fields the entry asked (the last one unanswered)
 
     @property
     def refused(self) -> bool:
@@ -69,6 +70,7 @@ def drive(entry: HandEntry, values: Mapping[str, str]) -> Driven:
         if q is None:
             out.outcome = entry.outcome
             break
+        out.asked.add(q.field)
         if (q.field, q.seat) in answered or input_name(q.field, q.seat) not in values:
             break
         fdef = entry.rs.fields[q.field]
@@ -110,14 +112,17 @@ def _seats(entry: HandEntry, fdef: FieldDef) -> list[int | None]:
     return [None] if fdef.scope == "hand" else list(entry.turn(fdef))
 
 
-def shown_fields(entry: HandEntry) -> list[str]:
+def shown_fields(entry: HandEntry, driven: Driven) -> list[str]:
     """The fields the form asks: those that apply to what is typed, in the order the entry asks them
-    (the bids first), less those a bid written down before gives and those the entry does not ask."""
+    (the bids first), less those a bid written down before gives and, of those the entry has not asked
+    yet, those it would not ask (not needed, or left no room by what is typed)."""
     applies = set(entry.fields_shown())
     out = []
     for name in entry.rs.question_order:
         fdef = entry.rs.fields[name]
-        if name in applies and name not in entry.keep and not entry.not_needed(fdef) and not entry.forbidden(fdef):
+        if name not in applies or name in entry.keep:
+            continue
+        if name in driven.asked or not (entry.not_needed(fdef) or entry.forbidden(fdef)):
             out.append(name)
     return out
 
@@ -183,7 +188,7 @@ def form_html(entry: HandEntry, values: Mapping[str, str], driven: Driven, key: 
     if entry.base:   # a bid written down before: it stands, and is not asked
         said = "; ".join(entry.bid_summary())
         bid = f'<p class="bid">{esc(_("Bid for hand {value}: {value2}").format(value=entry.hand_no, value2=said))}</p>'
-    fields = "".join(_field_html(entry, entry.rs.fields[name], values, driven) for name in shown_fields(entry))
+    fields = "".join(_field_html(entry, entry.rs.fields[name], values, driven) for name in shown_fields(entry, driven))
     check = f'<button type="submit" name="do" value="check">{esc(_("Check the hand"))}</button>'
     done = ""
     if driven.outcome is not None:
