@@ -89,9 +89,9 @@ def drive(entry: HandEntry, values: Mapping[str, str]) -> Driven:
         fdef = entry.rs.fields[name]
         for seat in _seats(entry, fdef):
             key = input_name(name, seat)
-            text, source = entry.default_text(fdef, seat)
-            if not values.get(key) and text is not None and source in ("typed", "worked") and name not in entry.keep:
-                out.filled[key] = text
+            filled, source = entry.default_text(fdef, seat)
+            if not values.get(key) and filled is not None and source in ("typed", "worked") and name not in entry.keep:
+                out.filled[key] = filled
     return out
 
 
@@ -140,12 +140,13 @@ def _field_html(entry: HandEntry, fdef: FieldDef, values: Mapping[str, str], dri
         value, worked = values.get(key, ""), ""
         if not value and key in driven.filled:
             value = driven.filled[key]
-            worked = (f'<input type="hidden" name="w{esc(key[1:])}" value="{esc(value)}">'
-                      f'<small class="worked">{esc(_("worked out"))}</small>')
+            said_worked = _("worked out")   # outside the f-string: Babel's extractor reads no call inside one
+            worked = (f'<small class="worked">{esc(said_worked)}</small>'
+                      f'<input type="hidden" name="w{esc(key[1:])}" value="{esc(value)}">')
         default, source = entry.default_text(fdef, seat)
         hint = f' placeholder="{esc(entry.in_language(fdef, default))}"' if source == "ruleset" and default else ""
         described = f' aria-describedby="{err_id}" aria-invalid="true"' if problems else ""
-        rows.append(f'<label class="f"><span>{esc(text)}</span>{worked}<input name="{esc(key)}" '
+        rows.append(f'<label class="f"><span>{esc(text)}{worked}</span><input name="{esc(key)}" '
                     f'value="{esc(value)}"{hint}{described} autocomplete="off" autocapitalize="off"></label>')
     said = "".join(f"<p>{esc(line)}</p>" for line in problems)
     error = f'<div class="refused" id="{err_id}" role="alert">{said}</div>' if problems else ""
@@ -187,14 +188,16 @@ def form_html(entry: HandEntry, values: Mapping[str, str], driven: Driven, key: 
     bid = ""
     if entry.base:   # a bid written down before: it stands, and is not asked
         said = "; ".join(entry.bid_summary())
-        bid = f'<p class="bid">{esc(_("Bid for hand {value}: {value2}").format(value=entry.hand_no, value2=said))}</p>'
+        bid_line = _("Bid for hand {value}: {value2}").format(value=entry.hand_no, value2=said)
+        bid = f'<p class="bid">{esc(bid_line)}</p>'
     fields = "".join(_field_html(entry, entry.rs.fields[name], values, driven) for name in shown_fields(entry, driven))
-    check = f'<button type="submit" name="do" value="check">{esc(_("Check the hand"))}</button>'
+    check_label, record_label = _("Check the hand"), _("Record")
+    check = f'<button type="submit" name="do" value="check">{esc(check_label)}</button>'
     done = ""
     if driven.outcome is not None:
         seen = " ".join(driven.outcome.raw.typed)
         done = (summary_html(entry, driven.outcome) + f'<input type="hidden" name="seen" value="{esc(seen)}">'
-                f'<button type="submit" name="do" value="record" class="record">{esc(_("Record"))}</button>')
+                f'<button type="submit" name="do" value="record" class="record">{esc(record_label)}</button>')
         check = check.replace("<button ", '<button class="again" ', 1)
     hidden = f'<input type="hidden" name="key" value="{esc(key)}"><input type="hidden" name="expect" value="{version}">'
     first = done + check if done else check
