@@ -38,6 +38,7 @@ class Driven:
     outcome: Outcome | None = None
     filled: dict[str, str] = field(default_factory=dict)
     asked: set[str] = field(default_factory=set)     # the fields the entry asked (the last one unanswered)
+    bid: list[str] = field(default_factory=list)     # the bid written down before, as read
 
     @property
     def refused(self) -> bool:
@@ -58,7 +59,7 @@ def drive(entry: HandEntry, values: Mapping[str, str]) -> Driven:
     """Answer the entry's questions from the typed inputs until the hand is read, a value is refused,
     a question comes again (the hand as a whole was refused: the notes say why), or a field is asked
     that the form did not show (it applies now): that field is shown and the form asked again."""
-    out = Driven()
+    out = Driven(bid=entry.bid_summary() if entry.base else [])
     answered: set[tuple[str, int | None]] = set()
     while True:
         try:
@@ -186,8 +187,8 @@ def form_html(entry: HandEntry, values: Mapping[str, str], driven: Driven, key: 
     entry's notes; the summary once the hand reads whole, with Record; the form's idempotency key and
     the game's version it was shown at."""
     bid = ""
-    if entry.base:   # a bid written down before: it stands, and is not asked
-        said = "; ".join(entry.bid_summary())
+    if driven.bid:   # a bid written down before: it stands, and is not asked
+        said = "; ".join(driven.bid)
         bid_line = _("Bid for hand {value}: {value2}").format(value=entry.hand_no, value2=said)
         bid = f'<p class="bid">{esc(bid_line)}</p>'
     fields = "".join(_field_html(entry, entry.rs.fields[name], values, driven) for name in shown_fields(entry, driven))

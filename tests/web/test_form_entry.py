@@ -6,6 +6,7 @@ stored, and Record stores exactly the hand `scorepad hand` stores for the same v
 from __future__ import annotations
 
 import html
+import json
 import re
 from collections.abc import Callable
 from pathlib import Path
@@ -128,3 +129,35 @@ def test_a_skid_hand_with_russian_cards(cli: Callable[..., Run], db: Path) -> No
     assert cli("new", "skid", "ann", "Богдан", "cat").code == 0
     assert cli("--lang", "ru", "hand", "вышел=ann", "Богдан.карты=ДП 10Ч", "cat.карты=дама червей, туз бубен").code == 0
     assert stored(db, 1) == stored(db, 2) and len(stored(db, 1)) == 1
+
+
+def test_a_bid_written_down_stands_and_only_the_play_is_asked(cli: Callable[..., Run], db: Path) -> None:
+    assert cli("new", "spades", "ann", "bob", "cat", "dan").code == 0
+    assert cli("bid", "bid=4,3,3,3").code == 0
+    with serving("--scorer") as served:
+        scorer = scorer_url(served.first_lines, served.process)
+        page = get(scorer)[2]
+        form = page[page.index('class="hand-form"'):]
+        assert "Bid for hand 1: bid: ann 4, bob 3, cat 3, dan 3" in form and 'name="v.bid' not in form
+        status, page = submit(scorer, page, {f"v.tricks.{i}": t for i, t in enumerate("5332")})
+        assert status == 200 and "bid: ann 4, bob 3, cat 3, dan 3" in page and 'class="summary"' in page
+        assert submit(scorer, page, {}, "record")[0] == 200
+    assert cli("new", "spades", "ann", "bob", "cat", "dan").code == 0
+    assert cli("hand", "bid=4,3,3,3", "tricks=5,3,3,2").code == 0
+    assert stored(db, 1) == stored(db, 2) and len(stored(db, 1)) == 1
+
+
+def test_record_stores_only_the_summary_shown_on_the_game_shown(cli: Callable[..., Run], db: Path) -> None:
+    assert cli("new", "spades", "ann", "bob", "cat", "dan").code == 0
+    with serving("--scorer") as served:
+        scorer = scorer_url(served.first_lines, served.process)
+        typed = {**{f"v.bid.{i}": b for i, b in enumerate("4333")}, **{f"v.tricks.{i}": t for i, t in enumerate("5332")}}
+        status, page = submit(scorer, get(scorer)[2], typed)
+        assert status == 200 and "tricks: ann 5, bob 3, cat 3, dan 2" in page
+        before = dump(db)
+        status, again = submit(scorer, page, {"v.tricks.0": "4", "v.tricks.1": "4"}, "record")   # changed after the summary
+        assert status == 200 and "tricks: ann 4, bob 4, cat 3, dan 2" in again and dump(db) == before
+        assert cli("hand", "bid=3,3,3,3", "tricks=4,3,3,3").code == 0     # typed at a terminal meanwhile
+        status, refused = submit(scorer, again, {}, "record")
+        assert status == 422 and "changed since version 0" in refused, refused
+    assert json.loads(cli("standings", "--json").out)["hands"] == 1
