@@ -147,7 +147,8 @@ def _field_html(entry: HandEntry, fdef: FieldDef, values: Mapping[str, str], dri
         default, source = entry.default_text(fdef, seat)
         hint = f' placeholder="{esc(entry.in_language(fdef, default))}"' if source == "ruleset" and default else ""
         described = f' aria-describedby="{err_id}" aria-invalid="true"' if problems else ""
-        rows.append(f'<label class="f"><span>{esc(text)}{worked}</span><input name="{esc(key)}" '
+        wide = ' class="wide"' if fdef.type in ("cards", "combos") else ""   # a hand of cards, not a number
+        rows.append(f'<label class="f"><span>{esc(text)}{worked}</span><input{wide} name="{esc(key)}" '
                     f'value="{esc(value)}"{hint}{described} autocomplete="off" autocapitalize="off"></label>')
     said = "".join(f"<p>{esc(line)}</p>" for line in problems)
     error = f'<div class="refused" id="{err_id}" role="alert">{said}</div>' if problems else ""

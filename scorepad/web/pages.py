@@ -178,6 +178,7 @@ legend small { font-weight: 400; color: var(--muted); }
 label.f { display: flex; gap: .6rem; align-items: center; justify-content: space-between; margin: .35rem 0; }
 label.f input { font-size: 1.25rem; width: 9rem; padding: .35rem .5rem; border-radius: .4rem;
   border: 1px solid var(--muted); background: var(--card); color: var(--fg); }
+label.f input.wide { width: auto; flex: 1 1 12rem; min-width: 0; }
 button { font-size: 1.2rem; font-weight: 700; padding: .7rem 1.4rem; border-radius: .6rem; border: 0;
   background: var(--accent); color: var(--bg); margin: .5rem 0; }
 .undo button, button.again { background: var(--card); color: var(--fg); border: 1px solid var(--muted); }
