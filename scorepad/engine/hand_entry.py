@@ -471,7 +471,7 @@ class HandEntry:
                 row.j, row.answered = row.j + 1, True
         self._walk()
         problems, self._refusals = self._refusals, []
-        return Reply(problems)
+        return Reply([shown(line) for line in problems])   # a rule's sentence in the language shown, as `hand` says it
 
     # ------------------------------------------------------------------ questions
     def _pose(self, fdef: FieldDef, seat: int | None, who: str | None, default: tuple[str | None, str],

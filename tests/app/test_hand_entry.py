@@ -159,3 +159,17 @@ def test_edit_asks_every_player_of_a_field_typed_for_some() -> None:
         asked.append((q.field, q.who, q.default))
         assert entry.answer("").ok
     assert ("cards", "bob", "QS 10H") in asked and ("cards", "cat", "A 7") in asked
+
+
+def test_a_rule_refused_where_it_is_typed_is_said_in_the_language_shown() -> None:
+    """The sentence of a rule a value breaks, in the language the questions are asked in, as `hand`
+    says it (the page's form shows it beside the field, the prompt under the question)."""
+    from scorepad.locale import speaking
+
+    with speaking("ru"):
+        game = make_game(load("spades"), ["ann", "bob", "cat", "dan"])
+        entry = HandEntry.next_hand(game, initial_state(game), args=["bid=4,3,3,3"])
+        q = entry.question()
+        assert q is not None and q.field == "tricks"
+        reply = entry.answer("5,3,3,3")
+    assert reply.problems == ["взятки — в сумме должно быть 13, а получается 14"]
