@@ -16,6 +16,7 @@ from tests.browser import CHROMIUM_ARGS, serious_findings
 from tests.conftest import Run
 from tests.web.serving import serving
 
+
 def shown_within(page: Any, text: str, since: float, where: str = "#live") -> float:
     """Seconds from `since` until the page's live part shows `text` (waited for by Playwright's own
     selectors: the page's Content-Security-Policy refuses the eval that a waiting function would need)."""
