@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from scorepad.cli.quick import main
+from tests.browser import chromium  # noqa: F401 (a fixture: real Chromium for the page tests)
 
 
 @dataclass

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.app.test_season import browser
+from tests.browser import CHROMIUM_ARGS, serious_findings
 from tests.conftest import Run
 
 PEOPLE = ["Annabella-Maria", "Bartholomew", "Catherine", "Dmitri", "Evelyn", "Fjodor", "Gertrud",
@@ -48,29 +48,6 @@ def play(cli: Callable[..., Run]) -> list[dict[str, object]]:
     return out
 
 
-@pytest.fixture
-def chromium() -> str:
-    exe = browser()
-    try:
-        import playwright.sync_api  # noqa: F401
-    except ImportError:
-        exe = None
-    if exe is None:
-        if os.environ.get("SCOREPAD_REQUIRE_BROWSER") == "1":
-            pytest.fail("the browser test needs chromium and playwright (the CI installs both)")
-        pytest.skip("chromium or playwright is not installed")
-    return exe
-
-
-def serious_findings(page: object) -> list[str]:
-    """axe-core's findings of serious or critical impact on the page as it is shown."""
-    from axe_playwright_python.sync_playwright import Axe
-
-    results = Axe().run(page)
-    return [f"{v['id']}: {v['help']} ({len(v['nodes'])})" for v in results.response["violations"]
-            if v.get("impact") in ("serious", "critical")]
-
-
 @pytest.mark.slow
 def test_report_on_a_phone_and_a_desktop(cli: Callable[..., Run], tmp_path: Path, chromium: str) -> None:
     from playwright.sync_api import sync_playwright
@@ -88,9 +65,7 @@ def test_report_on_a_phone_and_a_desktop(cli: Callable[..., Run], tmp_path: Path
     artifacts = Path(os.environ.get("SCOREPAD_ARTIFACTS", Path(__file__).parents[2] / "test-artifacts"))
     artifacts.mkdir(parents=True, exist_ok=True)
     with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=chromium, args=[
-            "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
-            "--disable-component-update", "--disable-sync"])
+        b = p.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
         try:
             for width in (1280, 390):
                 page = b.new_page(viewport={"width": width, "height": 844})
@@ -176,7 +151,7 @@ def test_report_in_russian_in_the_browser(cli: Callable[..., Run], tmp_path: Pat
     page_path = tmp_path / "season-ru.html"
     assert cli("--lang", "ru", "season", "--format", "html", "--output", str(page_path)).code == 0
     with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=chromium, args=["--no-sandbox", "--disable-gpu", "--no-first-run"])
+        b = p.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
         try:
             page = b.new_page(viewport={"width": 390, "height": 844})
             page.goto(page_path.as_uri())

@@ -7,12 +7,12 @@ import io
 import json
 import os
 import re
-import shutil
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
+from tests.browser import CHROMIUM_ARGS, browser
 from tests.conftest import Run
 
 PEOPLE = ["ann", "bob", "cat", "dan", "eve", "fay"]
@@ -176,14 +176,6 @@ def test_player_history(cli: Callable[..., Run], season: tuple[list, dict]) -> N
     assert cli("player", "nobody").code == 2
 
 
-def browser() -> str | None:
-    for name in ("chromium", "chromium-browser", "google-chrome"):
-        path = shutil.which(name)
-        if path:
-            return path
-    return None
-
-
 def test_html_report_in_a_real_browser(cli: Callable[..., Run], season: tuple[list, dict], tmp_path: Path) -> None:
     """Open the report in headless Chromium: the table matches the season, and a click sorts it."""
     required = os.environ.get("SCOREPAD_REQUIRE_BROWSER") == "1"
@@ -204,9 +196,7 @@ def test_html_report_in_a_real_browser(cli: Callable[..., Run], season: tuple[li
     artifacts = Path(os.environ.get("SCOREPAD_ARTIFACTS", Path(__file__).parents[2] / "test-artifacts"))
     artifacts.mkdir(parents=True, exist_ok=True)
     with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=exe, args=[
-            "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
-            "--disable-component-update", "--disable-sync"])
+        b = p.chromium.launch(executable_path=exe, args=CHROMIUM_ARGS)
         try:
             page = b.new_page(viewport={"width": 1280, "height": 844})
             page.goto(page_path.as_uri())

@@ -11,14 +11,14 @@ from pathlib import Path
 
 import pytest
 
-from tests.app.test_report import chromium, serious_findings  # noqa: F401 (chromium is a fixture)
+from tests.browser import CHROMIUM_ARGS, serious_findings
 from tests.cli.test_sheet_formats import skid, spades
 from tests.conftest import Run
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("game", ["skid", "spades"])
-def test_game_page_on_a_phone_and_a_desktop(cli: Callable[..., Run], tmp_path: Path, chromium: str,  # noqa: F811
+def test_game_page_on_a_phone_and_a_desktop(cli: Callable[..., Run], tmp_path: Path, chromium: str,
                                             game: str) -> None:
     from playwright.sync_api import sync_playwright
 
@@ -28,7 +28,7 @@ def test_game_page_on_a_phone_and_a_desktop(cli: Callable[..., Run], tmp_path: P
     artifacts = Path(os.environ.get("SCOREPAD_ARTIFACTS", Path(__file__).parents[2] / "test-artifacts"))
     artifacts.mkdir(parents=True, exist_ok=True)
     with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=chromium, args=["--no-sandbox", "--disable-gpu", "--no-first-run"])
+        b = p.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
         try:
             for width in (1280, 390):
                 page = b.new_page(viewport={"width": width, "height": 844})

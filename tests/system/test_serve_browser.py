@@ -12,35 +12,9 @@ from typing import Any
 
 import pytest
 
-from tests.app.test_season import browser
+from tests.browser import CHROMIUM_ARGS, serious_findings
 from tests.conftest import Run
 from tests.web.serving import serving
-
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync"]
-
-
-@pytest.fixture
-def chromium() -> str:
-    exe = browser()
-    try:
-        import axe_playwright_python  # noqa: F401
-        import playwright.sync_api  # noqa: F401
-    except ImportError:
-        exe = None
-    if exe is None:
-        if os.environ.get("SCOREPAD_REQUIRE_BROWSER") == "1":
-            pytest.fail("the browser test needs chromium, playwright and axe-playwright-python (the CI installs them)")
-        pytest.skip("chromium, playwright or axe-playwright-python is not installed")
-    return exe
-
-
-def audit(page: Any) -> list[str]:
-    """axe-core's serious and critical findings on the page, as 'rule: first element' lines."""
-    from axe_playwright_python.sync_playwright import Axe
-
-    found = Axe().run(page).response["violations"]
-    return [f"{v['id']}: {v['nodes'][0]['html'][:120]}" for v in found if v["impact"] in ("serious", "critical")]
 
 
 def shown_within(page: Any, text: str, since: float, where: str = "#live") -> float:
@@ -61,7 +35,7 @@ def test_the_live_page_in_chromium(cli: Callable[..., Run], chromium: str) -> No
         assert cli("hand", *hand).code == 0
     assert cli("bid", "bid=2,4,3,4").code == 0
     with serving() as served, sync_playwright() as p:
-        b = p.chromium.launch(executable_path=chromium, args=ARGS)
+        b = p.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
         try:
             phone = b.new_page(viewport={"width": 390, "height": 844}, locale="en-US")
             desk = b.new_page(viewport={"width": 1280, "height": 900}, locale="ru-RU",
@@ -70,7 +44,7 @@ def test_the_live_page_in_chromium(cli: Callable[..., Run], chromium: str) -> No
                 page.goto(served.url)
                 page.locator("#live h1").wait_for()
                 assert page.evaluate("document.documentElement.scrollWidth") <= page.viewport_size["width"]
-                assert audit(page) == []
+                assert serious_findings(page) == []
             assert phone.locator("html").get_attribute("lang") == "en"
             assert desk.locator("html").get_attribute("lang") == "ru"
             assert "Bid for hand 4: bid=2,4,3,4" in phone.inner_text("main")
@@ -94,7 +68,7 @@ def test_the_live_page_in_chromium(cli: Callable[..., Run], chromium: str) -> No
             assert shown_within(phone, "Finished: Annabella-Maria+Catherine won", ended, "#live .winner") < 1.0
             assert shown_within(desk, "Игра окончена: победа — Annabella-Maria+Catherine", ended, "#live .winner") < 1.0
             for page, width in ((phone, 390), (desk, 1280)):
-                assert audit(page) == []
+                assert serious_findings(page) == []
                 page.screenshot(path=str(artifacts / f"serve-finished-{width}.png"), full_page=True)
                 page.screenshot(path=f"/tmp/scorepad-serve-finished-{width}.png", full_page=True)
             # a rematch moves both pages to the new game
@@ -107,7 +81,7 @@ def test_the_live_page_in_chromium(cli: Callable[..., Run], chromium: str) -> No
             dark.goto(served.url)
             background = dark.evaluate("getComputedStyle(document.body).backgroundColor")
             assert background == "rgb(16, 19, 23)", background
-            assert audit(dark) == []
+            assert serious_findings(dark) == []
             dark.screenshot(path=str(artifacts / "serve-dark-390.png"), full_page=True)
             dark.screenshot(path="/tmp/scorepad-serve-dark-390.png", full_page=True)
             # the page without its token is a 404, in the browser too
@@ -129,27 +103,27 @@ def test_the_scorer_form_in_chromium(cli: Callable[..., Run], chromium: str) -> 
     with serving("--scorer") as served, sync_playwright() as p:
         assert served.process.stdout is not None
         scorer = served.process.stdout.readline().strip()
-        b = p.chromium.launch(executable_path=chromium, args=ARGS)
+        b = p.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
         try:
             viewer = b.new_page(viewport={"width": 1280, "height": 900})
             viewer.goto(served.url)
             phone = b.new_page(viewport={"width": 390, "height": 844})
             phone.goto(scorer)
-            assert audit(phone) == []
+            assert serious_findings(phone) == []
             for i, (bid, tricks) in enumerate(zip("4333", "5333", strict=True)):
                 phone.fill(f"input[name='v.bid.{i}']", bid)
                 phone.fill(f"input[name='v.tricks.{i}']", tricks)
             phone.click("form.hand-form button")
             assert "the tricks must add up to 13, they add up to 14" in phone.locator(".refused").inner_text()
             assert phone.input_value("input[name='v.tricks.3']") == "3"
-            assert audit(phone) == []
+            assert serious_findings(phone) == []
             phone.screenshot(path=str(artifacts / "serve-scorer-refused-390.png"), full_page=True)
             phone.screenshot(path="/tmp/scorepad-serve-scorer-refused-390.png", full_page=True)
             phone.fill("input[name='v.tricks.3']", "")     # left to the total: the entry fills it in
             phone.click("form.hand-form button")
             assert phone.input_value("input[name='v.tricks.3']") == "2"
             assert "= ann+cat: +71 (contract +70, bags +1)" in phone.locator(".summary").inner_text()
-            assert audit(phone) == []
+            assert serious_findings(phone) == []
             phone.screenshot(path=str(artifacts / "serve-scorer-summary-390.png"), full_page=True)
             phone.screenshot(path="/tmp/scorepad-serve-scorer-summary-390.png", full_page=True)
             typed = time.monotonic()
