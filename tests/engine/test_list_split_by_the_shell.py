@@ -67,13 +67,13 @@ def test_list_continued_joins_only_what_continues_a_list() -> None:
 
 
 @pytest.mark.parametrize(("args", "refused"), [
-    (["bid=4,3,3,3", "tricks=5,3,3,2", "3"], "'3' is not an assignment; write field=value (fields: bid, tricks)"),
-    (["3,", "bid=4,3,3,3", "tricks=5,3,3,2"], "'3,' is not an assignment; write field=value (fields: bid, tricks)"),
+    (["bid=4,3,3,3", "tricks=5,3,3,2", "3"], "'3' is not an assignment; write field=value (fields: bid, blind_bid, tricks)"),
+    (["3,", "bid=4,3,3,3", "tricks=5,3,3,2"], "'3,' is not an assignment; write field=value (fields: bid, blind_bid, tricks)"),
     (["bid=4", "3", "tricks=5,3,3,2"], "bid needs 4 values, one per player in order (ann, bob, cat, dan); got 1"),
 ])
 def test_a_piece_that_is_no_assignment_is_still_refused(args: list[str], refused: str) -> None:
     with pytest.raises(HandError) as exc:
         typed(spades(), args)
     assert exc.value.message == refused
-    assert "'3' is not an assignment; write field=value (fields: bid, tricks)" in exc.value.problems or \
-        "'3,' is not an assignment; write field=value (fields: bid, tricks)" in exc.value.problems
+    assert "'3' is not an assignment; write field=value (fields: bid, blind_bid, tricks)" in exc.value.problems or \
+        "'3,' is not an assignment; write field=value (fields: bid, blind_bid, tricks)" in exc.value.problems

@@ -166,7 +166,7 @@ def test_bid_time_checks_and_typing_bids() -> None:
 
 
 def test_bidding_fields_of_the_bundled_bidding_games() -> None:
-    expect = {"spades": {"bid"}, "bridge": {"contract", "by"}, "thousand": {"bidder", "bid"},
+    expect = {"spades": {"bid", "blind_bid"}, "bridge": {"contract", "by"}, "thousand": {"bidder", "bid"},
               "sitaratas": {"bid"}, "euchre": {"makers", "alone"}, "pitch": {"pitcher", "bid"}}
     for rid, names in expect.items():
         assert {n for n, f in load(rid).fields.items() if f.bidding} == names, rid

@@ -43,7 +43,8 @@ def refusal(g: Game, field: str, text: str) -> str:
 # (ruleset, field, language, what the refusal lists)
 REFUSALS = [
     ("pinochle", "melds", "ru", ("(марьяж, козырный марьяж, пинокль, 4 валета, 4 дамы, 4 короля, 4 туза, секвенция, "
-                                 "валет бубны, 2 валета бубны, двойной пинокль, 8 валетов, 8 дам, 8 королей, 8 тузов, девятка; "
+                                 "валет бубны, 2 валета бубны, двойной пинокль, 8 валетов, 8 дам, 8 королей, 8 тузов, "
+                                 "девятка, двойная секвенция; "
                                  "или их очки)")),
     ("bezique", "melds", "uk", ("(марʼяж, козирний марʼяж, безик, 4 валети, 4 дами, 4 королі, 4 тузи, секвенція, "
                                 "подвійний безик; або їхні очки)")),
@@ -67,7 +68,7 @@ def test_english_lists_the_codes_of_the_combinations(interface: Any) -> None:
     interface(None)
     assert refusal(game("pinochle"), "melds", "zzz") == (
         "a.melds: 'zzz' is not a combination (codes: marriage m tm royal pinochle p 4J 4Q 4K 4A run flush jd 2jd "
-        "double 8J 8Q 8K 8A dix; or their points)")
+        "double 8J 8Q 8K 8A dix 2run; or their points)")
 
 
 def test_a_combination_s_example_holds_no_word_of_two_combinations(interface: Any) -> None:
@@ -127,15 +128,15 @@ COMBINATIONS_SHOWN = [
     ("pinochle", "ru", ("комбинации (марьяж 20, козырный марьяж 40, пинокль 40, 4 валета 40, 4 дамы 60, 4 короля 80, "
                         "4 туза 100, секвенция 150, валет бубны 40, 2 валета бубны 400, двойной пинокль 400, "
                         "8 валетов 400, 8 дам 400, "
-                        "8 королей 800, 8 тузов 1000, девятка 10), ")),
+                        "8 королей 800, 8 тузов 1000, девятка 10, двойная секвенция 300), ")),
     ("pinochle", "uk", ("комбінації (марʼяж 20, козирний марʼяж 40, пінокль 40, 4 валети 40, 4 дами 60, 4 королі 80, "
                         "4 тузи 100, секвенція 150, бубновий валет 40, 2 бубнові валети 400, подвійний пінокль 400, "
                         "8 валетів 400, 8 дам 400, "
-                        "8 королів 800, 8 тузів 1000, девʼятка 10), ")),
+                        "8 королів 800, 8 тузів 1000, девʼятка 10, подвійна секвенція 300), ")),
     ("pinochle", "et", ("kombinatsioonid (paar 20, trumbipaar 40, pinochle 40, poissmehed 40, emandad 60, kuningad 80, "
                         "ässad 100, perekond 150, ruutu soldat 40, kaks ruutu soldatit 400, topeltpinochle 400, "
                         "kaheksa soldatit 400, kaheksa emandat 400, kaheksa kuningat 800, kaheksa ässa 1000, "
-                        "trumbiüheksa 10), ")),
+                        "trumbiüheksa 10, topeltperekond 300), ")),
     ("bezique", "ru", ("комбинации (марьяж 20, козырный марьяж 40, безик 40, 4 валета 40, 4 дамы 60, 4 короля 80, "
                        "4 туза 100, секвенция 250, двойной безик 500), ")),
     ("bezique", "uk", ("комбінації (марʼяж 20, козирний марʼяж 40, безик 40, 4 валети 40, 4 дами 60, 4 королі 80, "
