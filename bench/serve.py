@@ -35,7 +35,6 @@ import tempfile
 import threading
 import time
 from pathlib import Path
-from typing import Any
 from urllib.parse import urlsplit
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -59,7 +58,7 @@ class Viewers:
         request = (f"GET {parts.path}events HTTP/1.1\r\nHost: {parts.netloc}\r\nAccept: text/event-stream\r\n"
                    "Accept-Language: en\r\n\r\n").encode()
         for k in range(n):
-            sock = socket.create_connection((parts.hostname, parts.port), timeout=30)
+            sock = socket.create_connection((parts.hostname or "127.0.0.1", parts.port or 80), timeout=30)
             sock.sendall(request)
             sock.setblocking(False)
             self.selector.register(sock, selectors.EVENT_READ, k)
@@ -105,7 +104,7 @@ class Viewers:
 
 def post_hand(url: str, typed: list[str], key: str) -> int:
     parts = urlsplit(url)
-    conn = http.client.HTTPConnection(parts.hostname, parts.port, timeout=60)
+    conn = http.client.HTTPConnection(parts.hostname or "127.0.0.1", parts.port, timeout=60)
     try:
         conn.request("POST", parts.path + "api/hand", body=json.dumps({"assignments": typed, "key": key}),
                      headers={"Content-Type": "application/json"})
@@ -173,10 +172,11 @@ def main() -> None:
 
 def run(server: subprocess.Popen[str], viewer_url: str, scorer_url: str, sp: list[str], env: dict[str, str],
         viewers_n: int, hands_n: int, args: argparse.Namespace, deadline: float, rng: random.Random) -> None:
+    parts = urlsplit(viewer_url)
     while time.monotonic() < deadline:   # listening: the page answers
         try:
-            conn = http.client.HTTPConnection(urlsplit(viewer_url).hostname, urlsplit(viewer_url).port, timeout=5)
-            conn.request("GET", urlsplit(viewer_url).path + "live.js")
+            conn = http.client.HTTPConnection(parts.hostname or "127.0.0.1", parts.port, timeout=5)
+            conn.request("GET", parts.path + "live.js")
             conn.getresponse().read()
             conn.close()
             break

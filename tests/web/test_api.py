@@ -19,7 +19,7 @@ from tests.web.test_scorer import scorer_url
 
 def post_json(url: str, body: Any, headers: dict[str, str] | None = None) -> tuple[int, str]:
     parts = urlsplit(url)
-    conn = http.client.HTTPConnection(parts.hostname, parts.port, timeout=20)
+    conn = http.client.HTTPConnection(parts.hostname or "127.0.0.1", parts.port, timeout=20)
     try:
         raw = body if isinstance(body, bytes) else json.dumps(body).encode()
         conn.request("POST", parts.path, body=raw, headers={"Content-Type": "application/json", **(headers or {})})
