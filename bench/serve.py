@@ -11,7 +11,8 @@ sheet and the chart grow to 200 hands, the costliest page). N viewers each hold 
 open (`GET /t/TOKEN/events`, English), read by one thread of this script through `selectors`, so the
 viewers cost this process next to nothing. M hands are then recorded one after another, `--gap`
 seconds apart: `POST /s/TOKEN2/api/hand` (or `scorepad hand`, a new process each). A hand counts as
-stored when its write is answered (its transaction committed before); a viewer has seen hand k when
+stored when its write is answered (its transaction committed before; for a `hand` process, when it
+has exited, so a page may have it sooner: a negative delay); a viewer has seen hand k when
 an event arrives whose page says "after k hands" or more (back-to-back hands may arrive in one
 event: the page shows the game as it stands). Measured: for each hand and viewer, the delay from
 stored to seen (median, p95, max over all of them), whether every viewer saw every hand, and the
