@@ -48,14 +48,16 @@ def _threshold(y: float, text: str, py: float, left: float, right: float, font: 
 def line_chart(series: Sequence[tuple[str, Sequence[tuple[float, float]]]], *, lang: str, width: int = 360,
                height: int = 200, title: str = "", labels: Sequence[str] | None = None,
                lines: Sequence[tuple[float, str]] = (), marks: Sequence[tuple[int, float, float, str]] = (),
-               font: int = 12) -> str:
+               font: int = 12, inline_style: bool = True) -> str:
     """An inline SVG line chart with a legend: one line and markers per named series of (x, y) points.
 
     Series with the same points are one line, with all their names in its legend entry. `labels`
     (HTML) replaces the legend text of each series, in the order given. `lines`: (y, label) drawn
     across the chart (a threshold); `marks`: (series, x, y, label) ringed points with the label as
     their tooltip (an event). `font` is in the chart's units: the chart is meant to be drawn about
-    `width` pixels wide, so its text stays readable on a phone.
+    `width` pixels wide, so its text stays readable on a phone. Without `inline_style` no element has a
+    style attribute (a page whose Content-Security-Policy forbids them: the page's style sheet sizes
+    the chart) and each legend key is a small SVG square.
     """
     points = [p for _, values in series for p in values]
     if not points:
@@ -77,7 +79,8 @@ def line_chart(series: Sequence[tuple[str, Sequence[tuple[float, float]]]], *, l
     for k, (_name, values) in enumerate(series):
         groups.setdefault(tuple(values), []).append(k)
     palette = colours(len(groups))
-    svg = f'<svg viewBox="0 0 {width} {height}" role="img" aria-label="{esc(title)}" style="max-width:{width * 2}px">'
+    sized = f' style="max-width:{width * 2}px"' if inline_style else ""
+    svg = f'<svg viewBox="0 0 {width} {height}" role="img" aria-label="{esc(title)}"{sized}>'
     parts = [svg]
     for y, text in ([(0.0, "")] if lo < 0 < hi else []) + list(lines):
         parts.append(_threshold(y, text, at(x0, y)[1], left, width - pad, font))
@@ -98,7 +101,9 @@ def line_chart(series: Sequence[tuple[str, Sequence[tuple[float, float]]]], *, l
         parts.extend(f'<circle cx="{px:.1f}" cy="{py:.1f}" r="{radius}" fill="{colour}"/>' for px, py in xy)
         parts.append("</g>")
         text = " = ".join(labels[k] for k in members) if labels else esc(names)
-        legend.append(f'<span><i style="background:{colour}"></i>{text}</span>')
+        key = (f'<i style="background:{colour}"></i>' if inline_style else
+               f'<svg class="swatch" viewBox="0 0 10 10" aria-hidden="true"><rect width="10" height="10" fill="{colour}"/></svg>')
+        legend.append(f'<span>{key}{text}</span>')
     for k, x, y, text in marks:
         px, py = at(x, y)
         parts.append(f'<g class="event"><title>{esc(text)}</title><circle cx="{px:.1f}" cy="{py:.1f}" r="7" '

@@ -39,7 +39,7 @@ svg{display:block;width:100%;height:auto;background:#fafafa;border:1px solid #ee
 """
 
 
-def chart(data: Mapping[str, Any], lang: str) -> str:
+def chart(data: Mapping[str, Any], lang: str, inline_style: bool = True) -> str:
     """Every side's total after each hand (hand 0: the start), thresholds as lines, events ringed."""
     hands = list(data["hands"])
     if data.get("finish"):
@@ -63,7 +63,24 @@ def chart(data: Mapping[str, Any], lang: str) -> str:
         marks.append((k if k is not None else -1, float(x), float(y),
                       _("hand {n}").format(n=m["hand"]) + ": " + shown(m["text"])))
     return line_chart(series, lang=lang, width=480, height=280, title=_("Running totals"), labels=labels,
-                      lines=lines, marks=marks, font=14)
+                      lines=lines, marks=marks, font=14, inline_style=inline_style)
+
+
+def story_section(data: Mapping[str, Any], lang: str, inline_style: bool = True) -> str:
+    """The chart under its heading, with a line that says what its dashed lines and rings mean; "" for
+    a game without a hand. The live page of `serve` shows the same section (without style attributes)."""
+    drawn = chart(data, lang, inline_style)
+    if not drawn:
+        return ""
+    keys = []
+    if data.get("thresholds"):
+        values = ", ".join(local_number(v, lang) for v in data["thresholds"])
+        keys.append(_("Dashed lines: the totals that matter in this game ({values}).").format(values=values))
+    if data.get("marks"):
+        keys.append(_("A ring marks a hand with an event; its notes in the sheet say what happened."))
+    key = f'<p class="key">{esc(" ".join(keys))}</p>' if keys else ""
+    heading = _("Running totals")
+    return f'<section aria-labelledby="story"><h2 id="story">{esc(heading)}</h2>{drawn}{key}</section>'
 
 
 def sheet_table(data: Mapping[str, Any], lang: str) -> str:
@@ -91,18 +108,7 @@ def sheet_html(data: Mapping[str, Any]) -> str:
     totals = ", ".join(f"{s} {local_number(t, lang, 2)}" for s, t in zip(data["sides"], data["totals"], strict=False))
     won = result(data)
     summary = (f"<strong>{esc(won)}</strong> · " if won else "") + esc(_("Totals: {totals}").format(totals=totals))
-    drawn = chart(data, lang)
-    story = ""
-    if drawn:
-        keys = []
-        if data.get("thresholds"):
-            values = ", ".join(local_number(v, lang) for v in data["thresholds"])
-            keys.append(_("Dashed lines: the totals that matter in this game ({values}).").format(values=values))
-        if data.get("marks"):
-            keys.append(_("A ring marks a hand with an event; its notes in the sheet say what happened."))
-        key = f'<p class="key">{esc(" ".join(keys))}</p>' if keys else ""
-        heading = _("Running totals")
-        story = f'<section aria-labelledby="story"><h2 id="story">{esc(heading)}</h2>{drawn}{key}</section>'
+    story = story_section(data, lang)
     sheet_heading = _("Score sheet")
     return f"""<!DOCTYPE html>
 <html lang="{esc(lang)}"><head><meta charset="utf-8">

@@ -6,8 +6,9 @@ from __future__ import annotations
 from html import escape
 from typing import Any
 
-from scorepad.locale import _, ngettext, shown
+from scorepad.locale import _, current, ngettext, shown
 from scorepad.text.render import format_value, num, outcome_lines, pad_cell, status_text
+from scorepad.text.sheet_page import story_section
 
 LAST_HANDS = 3
 """How many of the latest hands are shown with their breakdown above the sheet."""
@@ -106,7 +107,14 @@ def live_html(st: dict[str, Any], sheet: dict[str, Any]) -> str:
     """What the live part of the page holds; the event stream sends it again after every change."""
     after = ngettext(", after {n} hand", ", after {n} hands", st["hands"]).format(n=st["hands"]).lstrip(", ")
     return (f'<h1>{esc(title_of(st))}</h1><p class="sub">{esc(after)}</p>'
-            + sides_html(st) + outcome_html(st) + hands_html(sheet) + sheet_html(sheet))
+            + sides_html(st) + outcome_html(st) + hands_html(sheet) + chart_html(sheet) + sheet_html(sheet))
+
+
+def chart_html(sheet: dict[str, Any]) -> str:
+    """The game's chart as `sheet --format html` draws it (every side's total after each hand, the
+    ruleset's thresholds dashed, events ringed), with no style attribute: the page's CSP forbids them."""
+    section = story_section(sheet, current(), inline_style=False)
+    return f'<div class="story">{section}</div>' if section else ""
 
 
 def nothing_html(message: str) -> str:
@@ -132,10 +140,10 @@ def document(lang: str, title: str, live: str, script: bool = True) -> str:
 
 STYLE = """\
 :root { color-scheme: light dark; --bg: #fbfaf7; --fg: #16181b; --muted: #4b5058; --card: #ffffff;
-  --line: #d5d7db; --accent: #0b5cad; --win: #1b6e3a; --winbg: #e4f3e9; }
+  --line: #d5d7db; --accent: #0b5cad; --win: #1b6e3a; --winbg: #e4f3e9; --limit: #a00; }
 @media (prefers-color-scheme: dark) {
   :root { --bg: #101317; --fg: #f1f3f5; --muted: #b9c0c8; --card: #1a1f26; --line: #343b45;
-    --accent: #8cc4ff; --win: #9fe0b5; --winbg: #163223; }
+    --accent: #8cc4ff; --win: #9fe0b5; --winbg: #163223; --limit: #ff8f85; }
 }
 * { box-sizing: border-box; }
 html { -webkit-text-size-adjust: 100%; }
@@ -193,6 +201,15 @@ button.record { margin-right: .6rem; }
 .refused { border: 2px solid #b3261e; border-radius: .6rem; padding: .2rem .9rem; margin: .8rem 0; }
 .refused p { margin: .4rem 0; font-weight: 600; }
 .stored { font-weight: 700; font-size: 1.2rem; }
+.story svg[role="img"] { display: block; width: 100%; height: auto; max-width: 60rem; background: var(--card);
+  border: 1px solid var(--line); border-radius: .5rem; }
+.story svg .axis { fill: var(--fg); }
+.story svg .threshold text { fill: var(--limit); }
+.story svg .threshold line[stroke="#b00"] { stroke: var(--limit); }
+.legend { display: flex; flex-wrap: wrap; gap: .2rem .9rem; margin: .4rem 0; }
+.legend span { overflow-wrap: anywhere; min-width: 0; }
+.legend .swatch { display: inline-block; width: .9em; height: .9em; margin-right: .35em; vertical-align: -.1em; }
+p.key { color: var(--muted); font-size: .95rem; margin: .3rem 0; }
 #link { position: fixed; bottom: 0; left: 0; right: 0; margin: 0; text-align: center; background: var(--fg);
   color: var(--bg); font-weight: 600; }
 #link:empty { display: none; }

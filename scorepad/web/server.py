@@ -16,7 +16,7 @@ from starlette.requests import Request
 from starlette.responses import PlainTextResponse, Response
 from starlette.routing import Route
 
-from scorepad.web import scoring
+from scorepad.web import api, scoring
 from scorepad.web.language import request_language
 from scorepad.web.live import Renders, live_part, standings_json
 from scorepad.web.pages import SCRIPT, STYLE, document
@@ -72,7 +72,9 @@ class Live:
             routes += [Route("/s/{token}/", scorer.checked(scorer.page)), Route("/s/{token}/page.css",
                                                                               scorer.checked(self.style)),
                        Route("/s/{token}/hand", scorer.checked(scorer.hand), methods=["POST"]),
-                       Route("/s/{token}/undo", scorer.checked(scorer.undo), methods=["POST"])]
+                       Route("/s/{token}/undo", scorer.checked(scorer.undo), methods=["POST"]),
+                       Route("/s/{token}/api/hand", scorer.checked(scorer.api_hand), methods=["POST"]),
+                       Route("/s/{token}/api/bid", scorer.checked(scorer.api_bid), methods=["POST"])]
         app = Starlette(routes=routes, lifespan=self.lifespan, exception_handlers={404: missing, 405: missing})
         app.router.redirect_slashes = False   # /t/ANYTHING is 404 too, not a redirect that tells a route exists
         return app
@@ -162,22 +164,44 @@ class Scorer:
         title, body = await run_in_threadpool(scoring.scorer_page, self.settings.spec, self.settings.game, lang)
         return self.answer(lang, 200, title, body)
 
-    async def form(self, request: Request) -> dict[str, str] | Response:
-        """The form's fields, or the answer to a request that is not the page's own or too large."""
+    async def body(self, request: Request) -> bytes | Response:
+        """The request's body, or the answer to a request that is not the page's own or too large.
+        A browser says where a request comes from (Sec-Fetch-Site, which a page cannot forge, or
+        Origin): another site is refused; a script, which sends neither, is let through."""
         origin = request.headers.get("origin")
-        site = request.headers.get("sec-fetch-site")   # a browser's own word, which a page cannot forge
+        site = request.headers.get("sec-fetch-site")
         own = f"{request.url.scheme}://{request.headers.get('host', '')}"
         if (site is not None and site != "same-origin") or (site is None and origin is not None and origin != own):
             return PlainTextResponse("Forbidden", status_code=403, headers=SECURITY)
-        if int(request.headers.get("content-length") or 0) > self.LIMIT:
+        length = request.headers.get("content-length") or "0"
+        if not length.isdigit() or int(length) > self.LIMIT:
             return PlainTextResponse("Payload Too Large", status_code=413, headers=SECURITY)
         body = b""
         async for chunk in request.stream():
             body += chunk
             if len(body) > self.LIMIT:
                 return PlainTextResponse("Payload Too Large", status_code=413, headers=SECURITY)
-        text = body.decode("utf-8", "replace")
-        return dict(parse_qsl(text, keep_blank_values=True, max_num_fields=500))
+        return body
+
+    async def form(self, request: Request) -> dict[str, str] | Response:
+        """The form's fields, or the answer to a request that is not the page's own or too large."""
+        body = await self.body(request)
+        if isinstance(body, Response):
+            return body
+        return dict(parse_qsl(body.decode("utf-8", "replace"), keep_blank_values=True, max_num_fields=500))
+
+    async def api_hand(self, request: Request) -> Response:
+        return await self.json_write(request, api.hand)
+
+    async def api_bid(self, request: Request) -> Response:
+        return await self.json_write(request, api.bid)
+
+    async def json_write(self, request: Request, action: Callable[[str | None, str | None, bytes], api.Answer]) -> Response:
+        body = await self.body(request)
+        if isinstance(body, Response):
+            return body
+        status, text = await run_in_threadpool(action, self.settings.spec, self.settings.game, body)
+        return Response(text, status_code=status, media_type="application/json", headers=SECURITY)
 
     async def hand(self, request: Request) -> Response:
         return await self.write(request, scoring.record)

@@ -48,6 +48,10 @@ def test_the_live_page_in_chromium(cli: Callable[..., Run], chromium: str) -> No
             assert phone.locator("html").get_attribute("lang") == "en"
             assert desk.locator("html").get_attribute("lang") == "ru"
             assert "Bid for hand 4: bid=2,4,3,4" in phone.inner_text("main")
+            # the game's chart, with the target of this game (300) as a dashed line, inside the page's width
+            assert phone.locator('.story svg .threshold[data-value="300.0"]').count() == 1
+            box = phone.locator(".story svg").first.bounding_box()
+            assert box is not None and box["width"] <= 390 and box["height"] > 150, box
             # the scores can be read across the table: the totals' figures at least 44 px high on a phone
             size = phone.locator(".side .score").first.evaluate("e => parseFloat(getComputedStyle(e).fontSize)")
             assert size >= 44, size
@@ -71,12 +75,7 @@ def test_the_live_page_in_chromium(cli: Callable[..., Run], chromium: str) -> No
                 assert serious_findings(page) == []
                 page.screenshot(path=str(artifacts / f"serve-finished-{width}.png"), full_page=True)
                 page.screenshot(path=f"/tmp/scorepad-serve-finished-{width}.png", full_page=True)
-            # a rematch moves both pages to the new game
-            assert cli("rematch").code == 0
-            moved = time.monotonic()
-            assert shown_within(phone, "Game 2", moved, "#live h1") < 1.0
-            assert shown_within(desk, "2", moved, "#live h1") < 1.0
-            # the dark theme of a dim room passes the audit too
+            # the dark theme of a dim room passes the audit too, its chart drawn in the dark colours
             dark = b.new_page(viewport={"width": 390, "height": 844}, color_scheme="dark")
             dark.goto(served.url)
             background = dark.evaluate("getComputedStyle(document.body).backgroundColor")
@@ -84,6 +83,11 @@ def test_the_live_page_in_chromium(cli: Callable[..., Run], chromium: str) -> No
             assert serious_findings(dark) == []
             dark.screenshot(path=str(artifacts / "serve-dark-390.png"), full_page=True)
             dark.screenshot(path="/tmp/scorepad-serve-dark-390.png", full_page=True)
+            # a rematch moves both pages to the new game
+            assert cli("rematch").code == 0
+            moved = time.monotonic()
+            assert shown_within(phone, "Game 2", moved, "#live h1") < 1.0
+            assert shown_within(desk, "2", moved, "#live h1") < 1.0
             # the page without its token is a 404, in the browser too
             answer = phone.goto(served.origin + "/t/not-the-token/")
             assert answer is not None and answer.status == 404
