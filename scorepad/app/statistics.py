@@ -78,19 +78,33 @@ def statistics_over(store: Store, rows: Iterable[GameRow], lang: str | None,
     return list(declared.values()), totals
 
 
-def player_statistics(store: Store, games: Sequence[GameRow], name: str, lang: str | None) -> list[dict[str, Any]]:
-    """Per kind of game (ruleset, variants together) the player played whose ruleset declares
-    statistics: its id, its name in `lang`, his games of it, and each statistic's total."""
-    by_kind: dict[str, list[GameRow]] = {}
+def player_statistics(store: Store, games: Sequence[GameRow], name: str,
+                      lang: str | None) -> tuple[list[dict[str, Any]], dict[int, dict[str, int | float]]]:
+    """The player's declared statistics: per kind of game (ruleset, variants together) whose ruleset
+    declares any, its id, its name in `lang`, his games of it and each statistic's total; and per game
+    (by id) his values in that game, by statistic id."""
+    by_kind: dict[str, list[tuple[list[dict[str, str]], dict[str, int | float]]]] = {}
+    titles: dict[str, str] = {}
+    per_game: dict[int, dict[str, int | float]] = {}
     for row in games:
-        if any(p.casefold() == name.casefold() for p in row.players):
-            by_kind.setdefault(row.ruleset_id, []).append(row)
-    out = []
-    for rid, rows in sorted(by_kind.items()):
-        declared, totals = statistics_over(store, rows, lang, [name])
+        if not any(p.casefold() == name.casefold() for p in row.players):
+            continue
+        declared, totals = game_statistics(store, row, lang)
         if not declared:
             continue
-        mine = next((v for p, v in totals.items() if p.casefold() == name.casefold()), {})
-        out.append({"ruleset": rid, "name": game_title(replace(rows[-1], variant=None), lang), "games": len(rows),
-                    "statistics": [{**s, "value": mine.get(s["id"], 0)} for s in declared]})
-    return out
+        mine = next(v for p, v in totals.items() if p.casefold() == name.casefold())
+        per_game[row.id] = mine
+        by_kind.setdefault(row.ruleset_id, []).append((declared, mine))
+        titles[row.ruleset_id] = game_title(replace(row, variant=None), lang)
+    out = []
+    for rid, played in sorted(by_kind.items()):
+        named: dict[str, dict[str, str]] = {}
+        sums: dict[str, int | float] = {}
+        for declared, mine in played:
+            for s in declared:
+                named[s["id"]] = s   # the latest game's name and kind
+            for sid, v in mine.items():
+                sums[sid] = sums.get(sid, 0) + v
+        out.append({"ruleset": rid, "name": titles[rid], "games": len(played),
+                    "statistics": [{**s, "value": sums.get(sid, 0)} for sid, s in named.items()]})
+    return out, per_game
