@@ -392,6 +392,7 @@ def season_report(store: Store, name: str | None, *, ruleset: str | None = None,
             "counter_words": counter_words(last_game, names)}
         if player:
             entry["pairs"] = [p for p in entry["pairs"] if player in p["pair"]]
+        _add_statistics(store, entry, [g for g in counted.counted if board_key(g, by_variant) == key], lang)
         if charts:
             entry["history"] = {n: line.history for n, line in board.lines.items()
                                 if line.history and (not player or n == player)}
@@ -407,6 +408,20 @@ def season_report(store: Store, name: str | None, *, ruleset: str | None = None,
     if charts:
         out["cards"] = [game_card_data(store, g, lang) for g in counted.counted[-MAX_GAME_CHARTS:]]
     return out
+
+
+def _add_statistics(store: Store, entry: dict[str, Any], rows: Sequence[GameRow], lang: str) -> None:
+    """The statistics the game's ruleset declares, added up over the board's counted games: their ids
+    and kinds, their names in `lang` (apart, as the counters' words), and each player row's totals."""
+    from scorepad.app.statistics import statistics_over  # only a season with such rulesets reads its hands
+
+    declared, totals = statistics_over(store, rows, lang, [r["player"] for r in entry["players"]])
+    if not declared:
+        return
+    entry["statistics"] = [{"id": s["id"], "kind": s["kind"]} for s in declared]
+    entry["statistic_names"] = {s["id"]: s["name"] for s in declared}
+    for r in entry["players"]:
+        r["statistics"] = totals.get(r["player"], {s["id"]: 0 for s in declared})
 
 
 def _no_variant(row: GameRow) -> GameRow:

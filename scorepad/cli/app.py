@@ -850,12 +850,16 @@ def player(name: str = typer.Argument(..., help="player name"),
         typer.echo(head_to_head_text(record))
         return
     rows = player_history(games, name)
-    if as_json:
-        _print_json(rows)
-        return
-    from scorepad.text.player_page import partners_text, player_text
+    from scorepad.app.statistics import player_statistics
+    from scorepad.locale import current
 
-    typer.echo(player_text(rows) + partners_text(name, partners(rows, name)))
+    stats, per_game = player_statistics(_store(), games, name, current())
+    if as_json:   # each game's own values, by statistic id
+        _print_json([{**r, "statistics": per_game[r["game"]]} if r["game"] in per_game else r for r in rows])
+        return
+    from scorepad.text.player_page import partners_text, player_text, statistics_text
+
+    typer.echo(player_text(rows) + partners_text(name, partners(rows, name)) + statistics_text(stats))
 
 
 @app.command("export")

@@ -727,6 +727,38 @@ def score_by_formula(game: Game, state: State, hand: Hand) -> HandResult:
     return HandResult(new, points, breakdown, events)
 
 
+def statistic_values(game: Game, state: State, hand: Hand) -> dict[str, list[Any]]:
+    """Each `[statistics]` entry's value in this hand (the state as it starts), per player or per side
+    as the statistic says: 1 or 0 for a count, the number for a sum, None for a side out of the game.
+    Read from the same names the hand was scored with; nothing of the state changes."""
+    rs = game.ruleset
+    if not rs.statistics:
+        return {}
+    scope = _checked_scope(game, state, hand)
+    playing = [side["status"] == "playing" for side in state["sides"]]
+    out: dict[str, list[Any]] = {}
+    for stat in rs.statistics:
+        per_player = stat.per == "player"
+        envs = scope.player_envs if per_player else scope.side_envs
+        values: list[Any] = []
+        for i, env in enumerate(envs):
+            if not playing[game.side_of[i] if per_player else i]:
+                values.append(None)
+                continue
+            try:
+                value = stat.formula.fast(env)
+            except FormulaError as exc:
+                raise HandError(_hand_formula_problem(exc)) from None
+            if stat.kind == "count":
+                value = 1 if value else 0
+            elif type(value) is not int and (isinstance(value, bool) or not isinstance(value, (int, float))):
+                raise HandError(Said(N_("this hand cannot be scored: {problem}"), problem=Said(
+                    N_("statistic {id} must be a number, got {kind}"), id=stat.id, kind=value_kind(value))))
+            values.append(value)
+        out[stat.id] = values
+    return out
+
+
 def _checked_scope(game: Game, state: State, hand: Hand) -> _Scope:
     """The hand's names with its checks passed and its lets worked out; a hand a check fails is refused."""
     scope = _Scope(game, state, hand)

@@ -6,7 +6,9 @@ pass what an export can carry back is refused here.
 
 from __future__ import annotations
 
-from scorepad.engine.game import Game, Hand, HandResult, State, score_by_formula
+from typing import Any
+
+from scorepad.engine.game import Game, Hand, HandResult, State, score_by_formula, statistic_values
 from scorepad.errors import HandError, UserError
 from scorepad.limits import MAX_NUMBER, number_ok
 from scorepad.locale import N_, Said
@@ -21,6 +23,12 @@ def apply_hand(game: Game, state: State, hand: Hand) -> HandResult:
     result = score_by_formula(game, state, hand)
     _within_bounds(result)
     return result
+
+
+@budgeted
+def hand_statistics(game: Game, state: State, hand: Hand) -> dict[str, list[Any]]:
+    """A hand's `[statistics]` values, per player or side (game.statistic_values), on a budget of its own."""
+    return statistic_values(game, state, hand)
 
 
 def _within_bounds(result: HandResult) -> None:

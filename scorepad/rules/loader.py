@@ -29,6 +29,7 @@ from scorepad.rules.sections.players import read_players
 from scorepad.rules.sections.rule import read_rules, rule_contexts
 from scorepad.rules.sections.score import read_scores
 from scorepad.rules.sections.state import read_state, state_tables
+from scorepad.rules.sections.statistics import read_statistics
 from scorepad.rules.sections.tables import read_tables
 from scorepad.rules.sections.variants import apply_variant, check_variants, variant_description, variant_names
 from scorepad.rules.source import MAX_NESTING, MAX_VALUES, control_characters, depth_and_size, oversized, parse_toml
@@ -124,6 +125,7 @@ def build(data: dict[str, Any], base: dict[str, Any], text: str, source: str,
                    if players.next_dealer is not None else None)
     end = read_end(data, names, comp, p)
     display = read_display(data, set(side_state_raw), names, comp, p)
+    statistics = read_statistics(data, names, comp, p)
     if not translations_later:
         read_translations(base, p)
 
@@ -138,7 +140,7 @@ def build(data: dict[str, Any], base: dict[str, Any], text: str, source: str,
         game_state=game_state, rules=tuple(rules), end=end, display_side=display.side,
         display_next=display.next, display_info=display.info, display_info_when=display.info_when,
         sheet_below=display.sheet_below,
-        next_dealer=next_dealer, text=text, source=source, data=data,
+        next_dealer=next_dealer, text=text, source=source, data=data, statistics=tuple(statistics),
         unchecked_translations=base if translations_later and "translations" in base else None)
     _check_built(ruleset, p)
     return ruleset

@@ -106,6 +106,18 @@ class Rule:
 
 
 @dataclass(frozen=True)
+class Statistic:
+    """A number the players of a game keep over their hands: each hand, per player or side, the hands
+    where `formula` holds are counted (`kind` "count") or its values added up ("sum")."""
+
+    id: str
+    name: str
+    per: str
+    kind: str
+    formula: Formula
+
+
+@dataclass(frozen=True)
 class EndRule:
     when: Formula | None
     winner: str
@@ -160,6 +172,7 @@ class Ruleset:
     text: str
     source: str
     data: dict[str, Any] = field(repr=False, default_factory=dict)
+    statistics: tuple[Statistic, ...] = ()   # [statistics]: counted over a player's hands, never scored
     # field-name aliases of a translation (`tihid` -> `tricks`), set by translation.translate()
     field_aliases: dict[str, str] = field(default_factory=dict)
     # a translation's words for what [display] formulas show (`neither` -> `никто`), set by translate()

@@ -67,3 +67,14 @@ def head_to_head_text(record: Mapping[str, Any]) -> str:
         lines.append(_("As partners ({n}): {wins} won, {draws} drawn, {losses} lost.").format(
             n=t["games"], wins=t["wins"], draws=t["draws"], losses=t["losses"]))
     return "\n".join(lines)
+
+
+def statistics_text(kinds: Sequence[Mapping[str, Any]]) -> str:
+    """The statistics each game's ruleset declares, his totals over every hand he played of it (a
+    table per game, the statistics named in the language shown); nothing when no game declares any."""
+    parts = []
+    for kind in kinds:
+        games = ngettext("{n} game", "{n} games", kind["games"]).format(n=kind["games"])
+        table = [[s["name"], _score(s["value"])] for s in kind["statistics"]]
+        parts.append(f"{kind['name']} ({games}):\n" + simple_table(table, [_("statistic"), _("total")]))
+    return "\n\n" + _("Statistics:") + "\n" + "\n\n".join(parts) if parts else ""

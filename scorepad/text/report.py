@@ -24,6 +24,8 @@ from scorepad.text.season_table import (
     board_columns,
     provisional_sentence,
     rating_sentence,
+    statistics_cells,
+    statistics_columns,
     unfinished_sentence,
 )
 
@@ -123,7 +125,7 @@ def table(key: str, rows: Sequence[Mapping[str, Any]], columns: Sequence[str], l
     """A sortable table (a click on a heading sorts it); columns beyond ALWAYS hide on a phone until a tap."""
     def cls(c: str) -> str:
         names = ["player"] if c in ("player", "pair") else []
-        return " ".join([*names, *([] if c in ALWAYS else ["more"])])
+        return " ".join([*names, *([] if c in ALWAYS or c.startswith("statistic ") else ["more"])])
 
     head = "".join(f'<th scope="col" class="{cls(c)}"><button type="button">'
                    f'{esc(column_label(c, counters).replace("_", " "))}</button></th>' for c in columns)
@@ -191,6 +193,11 @@ def board_section(k: int, b: Mapping[str, Any], data: Mapping[str, Any], lang: s
     if b["pairs"]:
         heading = _("Partnerships")
         parts.append(f"<h3>{esc(heading)}</h3>" + table(f"{key}-pairs", b["pairs"], PAIRS, lang))
+    if b.get("statistics"):
+        heading = _("Statistics")
+        parts.append(f"<h3>{esc(heading)}</h3>" + table(f"{key}-statistics", statistics_cells(b),
+                                                         statistics_columns(b), lang, b.get("statistic_names"),
+                                                         _("Statistics: {game}").format(game=b["name"])))
     position = {gid: i + 1 for i, gid in enumerate(b.get("order", []))}
     series = [(name, [(float(position.get(gid, i + 1)), v) for i, (gid, v) in enumerate(points)])
               for name, points in b.get("history", {}).items()]

@@ -87,6 +87,9 @@ def cell(column: str, value: Any) -> Any:
 def column_label(column: str, counters: Mapping[str, str] | None = None) -> str:
     """A column's heading in the language shown; `counters`: the language's words for the counters of
     the `total …` columns (season.counter_words), else their ids."""
+    if column.startswith("statistic "):   # a declared statistic: `counters` gives its name in the language
+        sid = column[len("statistic "):]
+        return (counters or {}).get(sid, sid)
     if column.startswith("total "):
         counter = column[len("total "):]
         return _("total {counter}").format(counter=(counters or {}).get(counter, counter))

@@ -66,9 +66,20 @@ def board_cells(board: Mapping[str, Any]) -> list[dict[str, Any]]:
     return [{**r, **{f"total {k}": v for k, v in r["counters"].items()}} for r in board["players"]]
 
 
+def statistics_columns(board: Mapping[str, Any]) -> list[str]:
+    """The columns of a game's statistics table: the player, then each statistic its ruleset declares."""
+    return ["player", *(f"statistic {s['id']}" for s in board.get("statistics", []))]
+
+
+def statistics_cells(board: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """Each player's totals of the declared statistics, as `statistic …` cells."""
+    return [{"player": r["player"], **{f"statistic {k}": v for k, v in r.get("statistics", {}).items()}}
+            for r in board["players"]]
+
+
 def season_json(data: Mapping[str, Any]) -> str:
     """The season as JSON: the same in every language (no words, ids only)."""
-    boards = [{k: v for k, v in b.items() if k not in ("counter_words", "history", "order")}
+    boards = [{k: v for k, v in b.items() if k not in ("counter_words", "statistic_names", "history", "order")}
               for b in data["rulesets"]]
     out = {k: v for k, v in data.items() if k != "cards"} | {"rulesets": boards}
     return json.dumps(out, ensure_ascii=False, indent=2, allow_nan=False) + "\n"
@@ -139,6 +150,9 @@ def season_text(data: Mapping[str, Any], fmt: str = "text") -> str:
         if b["pairs"]:
             parts.append(_("Partnerships:"))
             parts.append(table_text(fmt, b["pairs"], PAIRS))
+        if b.get("statistics"):
+            parts.append(_("Statistics:"))
+            parts.append(table_text(fmt, statistics_cells(b), statistics_columns(b), b.get("statistic_names")))
     notes = []
     if boards:
         notes.append(rating_sentence())

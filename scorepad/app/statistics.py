@@ -1,0 +1,110 @@
+"""The statistics each ruleset declares (`[statistics]`), totalled over the stored hands of a player or
+of a season's games: read only, from each hand as stored and the state before it (no game is scored
+again, nothing is written). A count adds 1 for each hand where its formula holds, a sum adds the
+formula's value; a per-side statistic is credited to each player of the side."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
+
+from scorepad.app.games import game_of
+from scorepad.app.rows import game_title
+from scorepad.engine.game import initial_state
+from scorepad.engine.scoring import hand_statistics
+from scorepad.errors import ScorepadError
+from scorepad.store import GameRow
+
+if TYPE_CHECKING:
+    from scorepad.store import Store
+
+Totals = dict[str, dict[str, int | float]]   # player -> statistic id -> total
+
+
+def game_statistics(store: Store, row: GameRow, lang: str | None) -> tuple[list[dict[str, str]], Totals]:
+    """One game's declared statistics (id, name in `lang`, kind; in the ruleset's order) and each of its
+    players' totals over the game's active hands. A game whose pinned ruleset declares none, or whose
+    stored hands no longer read (which `scorepad verify` names), gives nothing."""
+    try:
+        game = game_of(row, lang)
+    except ScorepadError:
+        return [], {}
+    stats = game.ruleset.statistics
+    if not stats:
+        return [], {}
+    declared = [{"id": s.id, "name": s.name, "kind": s.kind} for s in stats]
+    totals: Totals = {p: {s.id: 0 for s in stats} for p in game.players}
+    state = initial_state(game)
+    try:
+        for _n, hand, after in store.replay_hands(row.id):
+            values = hand_statistics(game, state, hand)
+            for s in stats:
+                per_player = s.per == "player"
+                for i, player in enumerate(game.players):
+                    v = values[s.id][i if per_player else game.side_of[i]]
+                    if v is not None:
+                        totals[player][s.id] += v
+            state = after
+    except ScorepadError:
+        return [], {}
+    return declared, totals
+
+
+def statistics_over(store: Store, rows: Iterable[GameRow], lang: str | None,
+                    players: Sequence[str] | None = None) -> tuple[list[dict[str, str]], Totals]:
+    """The declared statistics of these games (of one kind) added up per player; `players` (any case):
+    only these. The statistics are the union of what the games' pinned rulesets declare, named as the
+    latest game names them."""
+    declared: dict[str, dict[str, str]] = {}
+    totals: Totals = {}
+    wanted = {p.casefold() for p in players} if players is not None else None
+    for row in rows:
+        if wanted is not None and not any(p.casefold() in wanted for p in row.players):
+            continue
+        stats, game_totals = game_statistics(store, row, lang)
+        for s in stats:
+            declared[s["id"]] = s   # the latest game's name and kind
+        for player, values in game_totals.items():
+            if wanted is not None and player.casefold() not in wanted:
+                continue
+            mine = totals.setdefault(player, {})
+            for sid, v in values.items():
+                mine[sid] = mine.get(sid, 0) + v
+    ids = list(declared)
+    for mine in totals.values():
+        for sid in ids:
+            mine.setdefault(sid, 0)
+    return list(declared.values()), totals
+
+
+def player_statistics(store: Store, games: Sequence[GameRow], name: str,
+                      lang: str | None) -> tuple[list[dict[str, Any]], dict[int, dict[str, int | float]]]:
+    """The player's declared statistics: per kind of game (ruleset, variants together) whose ruleset
+    declares any, its id, its name in `lang`, his games of it and each statistic's total; and per game
+    (by id) his values in that game, by statistic id."""
+    by_kind: dict[str, list[tuple[list[dict[str, str]], dict[str, int | float]]]] = {}
+    titles: dict[str, str] = {}
+    per_game: dict[int, dict[str, int | float]] = {}
+    for row in games:
+        if not any(p.casefold() == name.casefold() for p in row.players):
+            continue
+        declared, totals = game_statistics(store, row, lang)
+        if not declared:
+            continue
+        mine = next(v for p, v in totals.items() if p.casefold() == name.casefold())
+        per_game[row.id] = mine
+        by_kind.setdefault(row.ruleset_id, []).append((declared, mine))
+        titles[row.ruleset_id] = game_title(replace(row, variant=None), lang)
+    out = []
+    for rid, played in sorted(by_kind.items()):
+        named: dict[str, dict[str, str]] = {}
+        sums: dict[str, int | float] = {}
+        for declared, mine in played:
+            for s in declared:
+                named[s["id"]] = s   # the latest game's name and kind
+            for sid, v in mine.items():
+                sums[sid] = sums.get(sid, 0) + v
+        out.append({"ruleset": rid, "name": titles[rid], "games": len(played),
+                    "statistics": [{**s, "value": sums.get(sid, 0)} for sid, s in named.items()]})
+    return out, per_game

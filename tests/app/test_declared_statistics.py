@@ -1,0 +1,68 @@
+"""The statistics Spades declares (nils made, nils failed, bags taken), added up over the stored hands:
+on the season page per game and player, and on `scorepad player` in the language shown. The numbers
+are worked out by hand from the hands typed here (NS = ann + cat, EW = bob + dan; target 100)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+
+from tests.conftest import Run
+
+
+def spades_season(cli: Callable[..., Run]) -> None:
+    # Game 1. ann bids nil, takes 0: made. NS bid 4 (cat), take 6: 2 bags. EW bid 6, take 7: 1 bag.
+    # NS 100 + 40 + 2 = 142: over 100, the game ends.
+    assert cli("new", "spades", "ann", "bob", "cat", "dan", "--opt", "target=100").code == 0
+    assert cli("hand", "bid=nil,3,4,3", "tricks=0,4,6,3").code == 0
+    # Game 2. bob and dan both bid nil and fail (1 and 4 tricks); EW's contract is 0, their 5 tricks
+    # are 5 bags. NS bid 5, take 8: 3 bags, 53. Then NS bid 8, take 8 (no bags): 133, over 100.
+    assert cli("new", "spades", "ann", "bob", "cat", "dan", "--opt", "target=100").code == 0
+    assert cli("hand", "bid=2,nil,3,nil", "tricks=3,1,5,4").code == 0
+    assert cli("hand", "bid=4,3,4,3", "tricks=5,3,3,2").code == 0
+    # Game 3, not finished: ann's nil fails (1 trick); NS bid 3, take 8: 5 bags. EW bid 5, take 5.
+    assert cli("new", "spades", "ann", "bob", "cat", "dan").code == 0
+    assert cli("hand", "bid=nil,2,3,3", "tricks=1,2,7,3").code == 0
+
+
+def test_the_season_adds_up_each_players_statistics_over_the_counted_games(cli: Callable[..., Run]) -> None:
+    spades_season(cli)
+    run = cli("season", "--format", "json")
+    assert run.code == 0, run.err
+    board = json.loads(run.out)["rulesets"][0]
+    assert board["statistics"] == [{"id": "nils_made", "kind": "count"}, {"id": "nils_failed", "kind": "count"},
+                                   {"id": "bags_taken", "kind": "sum"}]
+    assert "statistic_names" not in board   # the JSON is the same in every language
+    got = {r["player"]: r["statistics"] for r in board["players"]}
+    assert got == {"ann": {"nils_made": 1, "nils_failed": 0, "bags_taken": 5},
+                   "cat": {"nils_made": 0, "nils_failed": 0, "bags_taken": 5},
+                   "bob": {"nils_made": 0, "nils_failed": 1, "bags_taken": 6},
+                   "dan": {"nils_made": 0, "nils_failed": 1, "bags_taken": 6}}
+    text = cli("season").out
+    table = text[text.index("Statistics:"):]
+    assert "nils made" in table and "bags taken" in table
+    assert [line.split() for line in table.splitlines() if line.startswith("ann")] == [["ann", "1", "0", "5"]]
+    page = cli("season", "--format", "html").out
+    assert 'id="game-1-statistics"' in page and ">nils failed</button>" in page
+
+
+def test_player_totals_every_hand_he_played_in_his_language(cli: Callable[..., Run]) -> None:
+    spades_season(cli)
+    rows = json.loads(cli("player", "ann", "--json").out)
+    assert [r["statistics"] for r in rows] == [{"nils_made": 1, "nils_failed": 0, "bags_taken": 2},
+                                               {"nils_made": 0, "nils_failed": 0, "bags_taken": 3},
+                                               {"nils_made": 0, "nils_failed": 1, "bags_taken": 5}]
+    run = cli("--lang", "ru", "player", "ann")
+    assert run.code == 0, run.err
+    out = run.out
+    assert "Статистика:" in out and "Пики (3 игры):" in out
+    lines = {" ".join(line.split()[:-1]): line.split()[-1] for line in out[out.index("Статистика:"):].splitlines()
+             if line.strip() and line.split()[-1].isdigit()}
+    assert lines == {"нолей выполнено": "1", "нолей не выполнено": "1", "мешков взято": "10"}
+    assert "statistic" not in out and "nils" not in out
+    # a game whose ruleset declares none adds no table, and its rows no values
+    assert cli("new", "hearts", "ann", "bob", "cat", "dan").code == 0
+    out = cli("player", "ann").out
+    assert "Hearts (" not in out[out.index("Statistics:"):]
+    assert "statistics" not in json.loads(cli("player", "ann", "--json").out)[-1]
+
