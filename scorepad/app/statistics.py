@@ -1,4 +1,4 @@
-"""The statistics each ruleset declares (`[statistics]`), totalled over the stored hands of a player or
+"""The statistics each ruleset declares (`[stats]`), totalled over the stored hands of a player or
 of a season's games: read only, from each hand as stored and the state before it (no game is scored
 again, nothing is written). A count adds 1 for each hand where its formula holds, a sum adds the
 formula's value; a per-side statistic is credited to each player of the side."""

@@ -728,7 +728,7 @@ def score_by_formula(game: Game, state: State, hand: Hand) -> HandResult:
 
 
 def statistic_values(game: Game, state: State, hand: Hand) -> dict[str, list[Any]]:
-    """Each `[statistics]` entry's value in this hand (the state as it starts), per player or per side
+    """Each `[stats]` entry's value in this hand (the state as it starts), per player or per side
     as the statistic says: 1 or 0 for a count, the number for a sum, None for a side out of the game.
     Read from the same names the hand was scored with; nothing of the state changes."""
     rs = game.ruleset

@@ -27,7 +27,7 @@ def apply_hand(game: Game, state: State, hand: Hand) -> HandResult:
 
 @budgeted
 def hand_statistics(game: Game, state: State, hand: Hand) -> dict[str, list[Any]]:
-    """A hand's `[statistics]` values, per player or side (game.statistic_values), on a budget of its own."""
+    """A hand's `[stats]` values, per player or side (game.statistic_values), on a budget of its own."""
     return statistic_values(game, state, hand)
 
 

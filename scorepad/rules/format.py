@@ -180,12 +180,12 @@ DISPLAY = Map("display", (
 ), "what the standings show")
 
 STATISTIC = Map("statistic", (
-    Required("name", Text("what the players call it, shown on the player and season pages")),
+    Required("label", Text("what the players call it, shown on the player and season pages")),
     Optional("per", Choice({}, Said(N_("must be player or side")), ("player", "side"))),
     Optional("count", Formula("the hands where this holds are counted")),
     Optional("sum", Formula("this number is added up over the hands")),
 ), extra={"oneOf": [{"required": ["count"]}, {"required": ["sum"]}]})
-STATISTICS = Map("statistics", entries=STATISTIC, entry_names=NAME_PATTERN,
+STATISTICS = Map("stats", entries=STATISTIC, entry_names=NAME_PATTERN,
                  description="what the players of the game count over their hands (nils made, bags taken)")
 
 LETS = Table("name = formula", FORMULA_JSON)
@@ -206,7 +206,7 @@ SECTIONS: tuple[tuple[str, Kind], ...] = (
     ("rule", Section(RULE)),
     ("end", Section(END)),
     ("display", Section(DISPLAY)),
-    ("statistics", Section(STATISTICS)),
+    ("stats", Section(STATISTICS)),
 )
 VARIANT_EXTRA = (Optional("remove", TextList("ids of checks, score lines and rules to drop")),
                  Optional("name", Text()), Optional("names", TextMap()), Optional("description", Text()))

@@ -172,7 +172,7 @@ class Ruleset:
     text: str
     source: str
     data: dict[str, Any] = field(repr=False, default_factory=dict)
-    statistics: tuple[Statistic, ...] = ()   # [statistics]: counted over a player's hands, never scored
+    statistics: tuple[Statistic, ...] = ()   # [stats]: counted over a player's hands, never scored
     # field-name aliases of a translation (`tihid` -> `tricks`), set by translation.translate()
     field_aliases: dict[str, str] = field(default_factory=dict)
     # a translation's words for what [display] formulas show (`neither` -> `никто`), set by translate()

@@ -30,11 +30,11 @@ from scorepad.rules.sections.variants import apply_variant
 LANG_RE = re.compile(r"^[a-z]{2,3}$")
 ALIAS_RE = re.compile(r"^[^\s=.,/{}\[\]\"']{1,40}$")
 LANG_KEYS = {"name", "description", "notes", "end", "info", "fields", "options", "checks", "scores", "rules",
-             "display", "display_words", "variants", "seats", "side_names", "statistics"}
+             "display", "display_words", "variants", "seats", "side_names", "stats"}
 FIELD_TR_KEYS = {"help", "names", "words"}
 OPTION_TR_KEYS = {"help"}
 RULE_TR_KEYS = {"label", "message"}
-VARIANT_SECTIONS = ("fields", "options", "checks", "scores", "rules", "display", "statistics")
+VARIANT_SECTIONS = ("fields", "options", "checks", "scores", "rules", "display", "stats")
 VARIANT_TR_KEYS = {"name", "description", "notes", "info", "end", *VARIANT_SECTIONS}
 
 
@@ -232,11 +232,11 @@ def _check_sections(data: Mapping[str, Any], tr: Mapping[str, Any], key: str, ou
                 if k in rtr:
                     _text(rtr[k], entry.get(k, entry.get("message", "") if k == "label" else ""), f"{rkey}.{k}", out)
     _check_display(data, tr, key, out)
-    statistics = _merged(data, "statistics")
-    for sid, text in _table(tr, "statistics", key, out).items():
-        skey = f"{key}.statistics.{sid}"
+    statistics = _merged(data, "stats")
+    for sid, text in _table(tr, "stats", key, out).items():
+        skey = f"{key}.stats.{sid}"
         if sid not in statistics:
-            out.append((skey, Said(N_("the ruleset has no statistic {name} in [statistics]"), name=repr(sid))))
+            out.append((skey, Said(N_("the ruleset has no statistic {name} in [stats]"), name=repr(sid))))
         else:
             spec = statistics[sid]
             _text(text, spec.get("name", "") if isinstance(spec, dict) else "", skey, out)
@@ -527,7 +527,7 @@ def translate(rs: Ruleset, lang: str | None) -> Ruleset:
     scores_tr = tr.get("scores", {})
     out.scores = tuple(replace(s, label=scores_tr.get(s.id, s.label)) for s in rs.scores)
     out.rules = _translated_rules(rs, tr.get("rules", {}))
-    statistics_tr = tr.get("statistics", {})
+    statistics_tr = tr.get("stats", {})
     out.statistics = tuple(replace(st, name=statistics_tr.get(st.id, st.name)) for st in rs.statistics)
     display_tr = tr.get("display", {})
     out.display_side = {display_tr.get(k, k): f for k, f in rs.display_side.items()}

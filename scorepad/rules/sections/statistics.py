@@ -1,4 +1,4 @@
-"""`[statistics.ID]`: what the players of a game count over their hands (nils made, bags taken)."""
+"""`[stats.ID]`: what the players of a game count over their hands (nils made, bags taken)."""
 
 from __future__ import annotations
 
@@ -17,21 +17,21 @@ def read_statistics(data: dict[str, Any], names: Names, comp: Compiler, p: Probl
     """Each statistic's formula sees what a score line of the same `per` sees (the hand's fields, its
     lets, the counters as the hand starts), so it reads the hand as it was scored."""
     out = []
-    for sid, spec in section(data, "statistics", None, p).items():
-        key = f"statistics.{sid}"
+    for sid, spec in section(data, "stats", None, p).items():
+        key = f"stats.{sid}"
         if not name_ok(sid, key, p):
             continue
         if not isinstance(spec, dict):
-            p.add(key, Said(N_("must be a table with a name and count or sum")))
+            p.add(key, Said(N_("must be a table with a label and count or sum")))
             continue
         spec = validate(spec, STATISTIC, key, p)
         kinds = [k for k in ("count", "sum") if k in spec]
-        if len(kinds) != 1 or "name" not in spec:
-            p.add(key, Said(N_("a statistic needs a name and one of count (the hands where a formula holds) "
+        if len(kinds) != 1 or "label" not in spec:
+            p.add(key, Said(N_("a statistic needs a label and one of count (the hands where a formula holds) "
                                "or sum (a formula's values added up)")))
             continue
         per = spec.get("per", "player")
         f = comp(spec[kinds[0]], f"{key}.{kinds[0]}", names.player if per == "player" else names.side)
         if f:
-            out.append(Statistic(sid, str(spec["name"]), per, kinds[0], f))
+            out.append(Statistic(sid, str(spec["label"]), per, kinds[0], f))
     return out
