@@ -259,6 +259,7 @@ class _Plan:
         once = [[x.id for x in items] for items in (rs.scores, rs.rules)]
         self.score_ids, self.rule_ids = ({i for i in ids if ids.count(i) == 1} for ids in once)
         for item in rs.scores:
+            targets: list[tuple[int, int, str, str | None]]
             if item.per == "player":
                 targets = [(side_of[i], i, score_line_label(game, item.label, game.players[i]), game.players[i])
                            for i in range(len(game.players))]
