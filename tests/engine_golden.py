@@ -47,6 +47,11 @@ def plain(value: Any) -> Any:
     return json.loads(json.dumps(value, sort_keys=True))
 
 
+def _words(breakdown: Any) -> list[Any]:
+    """Each line's label, points and counters: the record holds what the sheet shows, not the line's id."""
+    return [[(line.label, line.points, line.to) for line in items] for items in breakdown]
+
+
 def scenario_id(path: Path) -> str:
     return f"{path.parent.name}/{path.stem}"
 
@@ -58,7 +63,7 @@ def _outcome(run: Any) -> list[Any]:
         return ["error", [type(exc).__name__, str(exc), list(getattr(exc, "details", []) or [])]]
     if isinstance(result, (dict, list)):
         return ["value", result]
-    return ["result", [result.state, result.points, result.breakdown, result.events]]
+    return ["result", [result.state, result.points, _words(result.breakdown), result.events]]
 
 
 def record_scenario(eng: ModuleType, path: Path) -> dict[str, Any] | None:
@@ -107,7 +112,7 @@ def record_names(eng: ModuleType) -> list[Any]:
         hand, missing = type_hand(game, raw, eng.active_players(game, state), state)
         assert not missing
         res = apply_hand(game, state, hand)
-        out.append([res.state, res.points, res.breakdown, res.events])
+        out.append([res.state, res.points, _words(res.breakdown), res.events])
         state = res.state
     return plain(out)
 

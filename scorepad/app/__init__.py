@@ -2,3 +2,5 @@
 redo, rulesets and house rules, season, import and export (transfer/), game files, db copy, config.
 Joins the store and the rules; knows nothing of a terminal or of Typer.
 """
+
+from scorepad.app import breakdown as _breakdown  # noqa: F401  (names stored breakdown lines when a store migrates)

@@ -12,6 +12,7 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
+from scorepad.app.breakdown import stored_breakdown
 from scorepad.app.games import ended_by_finish, hand_row, type_and_score
 from scorepad.app.shapes import MAX_NAME, Bool, Int, ListOf, Record, Text, Time, name_problem, problems
 from scorepad.app.transfer.checks import option_problems, pending_bid_problems, player_problems, side_problems
@@ -157,7 +158,7 @@ def checked_game(data: dict[str, Any], path: Path) -> tuple[dict[str, Any], dict
         state = result.state
         audit.append(audit_entry("finish", None, {
             "points": result.points, "events": result.events,
-            "breakdown": [[[line.label, line.points, list(line.to)] for line in items] for items in result.breakdown]}))
+            "breakdown": stored_breakdown(result)}))
     if data.get("abandoned"):
         if state["finished"]:
             raise refuse(path, [_("abandoned: the game has ended; only an unfinished game can be abandoned")])

@@ -8,13 +8,14 @@ started, never with whatever the ruleset file says today.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from contextlib import ExitStack, contextmanager
+from contextlib import ExitStack, contextmanager, suppress
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Any
 
 import scorepad.rules.cards as cardlib
 from scorepad.app.answer_lost import CommitHeld, change_done, change_unknown, hand_unknown, key_written, new_key
+from scorepad.app.breakdown import shown_breakdown, stored_breakdown, words_breakdown
 from scorepad.app.rows import abandon as abandon  # re-exported: the commands that need no engine import gamerows
 from scorepad.app.rows import current_season, game_title
 from scorepad.app.rows import delete as delete
@@ -336,13 +337,9 @@ def cards_read(game: Game, typed: Sequence[str], hand: Mapping[str, Any]) -> lis
     return out
 
 
-def _jsonable_breakdown(result: HandResult) -> list[list[list[Any]]]:
-    return [[[line.label, line.points, list(line.to)] for line in items] for items in result.breakdown]
-
-
 def hand_row(n: int, typed: list[str], hand: dict[str, Any], result: HandResult, created: str | None = None) -> HandRow:
     """The stored form of a scored hand: as typed, the typed values, and what the engine made of them."""
-    return HandRow(n, typed, hand, result.points, _jsonable_breakdown(result), result.events, result.state,
+    return HandRow(n, typed, hand, result.points, stored_breakdown(result), result.events, result.state,
                    created or now())
 
 
@@ -507,7 +504,7 @@ def finish(store: Store, game_id: int | str | None, lang: str | None = None,
     shown = finish_game(shown_game, row.state) if shown_game.ruleset is not game.ruleset else result
     key = new_key()
     changed_once(store, row, key, _("finish"), "scorepad finish", lambda: store.set_state(
-        row.id, result.state, "finish", {"points": result.points, "breakdown": _jsonable_breakdown(result),
+        row.id, result.state, "finish", {"points": result.points, "breakdown": stored_breakdown(result),
                                          "events": result.events, "key": key}, expected_version=row.version))
     return store.game(row.id), shown
 
@@ -579,19 +576,18 @@ def pad_fields(game: Game) -> list[str]:
 def sheet(store: Store, row: GameRow, lang: str | None = None) -> dict[str, Any]:
     """Hand by hand: each side's points, breakdown and running total, like the paper pad.
 
-    The stored hands hold the ruleset's own labels and events; with `lang` each hand is replayed
-    from the stored state before it with the translated ruleset, for the same numbers in that language."""
+    A stored breakdown holds each line's id: its words are the labels of the ruleset in `lang`, no hand
+    scored again. The stored events are the ruleset's own texts; with `lang` only a hand that has
+    events is replayed from the stored state before it with the translated ruleset, for its events."""
     game = game_of(row, lang)
     hands = store.hands(row.id)
-    texts: list[tuple[list[list[list[Any]]], list[str]]] = [(h.breakdown, h.events) for h in hands]
-    if game.ruleset is not game_of(row).ruleset:
+    texts = [(shown_breakdown(game, h.breakdown), h.events) for h in hands]
+    if any(h.events for h in hands) and game.ruleset is not game_of(row).ruleset:
         before = initial_state(game)
         for i, h in enumerate(hands):
-            try:
-                res = apply_hand(game, before, h.hand)
-                texts[i] = (_jsonable_breakdown(res), res.events)
-            except ScorepadError:
-                pass
+            if h.events:
+                with suppress(ScorepadError):
+                    texts[i] = (texts[i][0], apply_hand(game, before, h.hand).events)
             before = h.state
     out_hands = []
     pad = pad_fields(game)
@@ -636,7 +632,7 @@ def finish_entry(game: Game, hands: Sequence[HandRow], final: State) -> dict[str
     events: list[str] = []
     try:
         result = finish_game(game, before)
-        breakdown, events = _jsonable_breakdown(result), result.events
+        breakdown, events = words_breakdown(result), result.events
     except ScorepadError:
         pass
     return {"points": [totals[k] - before["sides"][k]["score"] for k in range(n)], "totals": totals,
@@ -680,9 +676,7 @@ def rubber_pad(game: Game, hands: Sequence[HandRow], below: str,
     current: list[list[dict[str, Any]]] = [[] for _ in range(n)]
     for h in hands:
         for k, lines in enumerate(h.breakdown):
-            for line in lines:
-                label, points = line[0], line[1]
-                to = line[2] if len(line) > 2 else ["score"]
+            for label, points, to in shown_breakdown(game, [lines])[0]:
                 entry = {"hand": h.n, "label": label, "points": points}
                 (current if below in to else above)[k].append(entry)
         if any(current) and all(s[below] == 0 for s in h.state["sides"]):

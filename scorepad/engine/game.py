@@ -61,14 +61,29 @@ class Game:
 
 
 class Line(NamedTuple):
-    """One line of a side's breakdown: what it is for, the points, and the counters they went to."""
+    """One line of a side's breakdown: what it is for, the points, and the counters they went to; and
+    which line of the ruleset made it (`id` of a [[score]], or of a [[rule]] when `rule`; the player a
+    per-player line is for), so that a stored hand keeps the line, not its words in one language."""
 
     label: str
     points: int | float
     to: tuple[str, ...] = ("score",)
+    id: str = ""
+    player: str | None = None
+    rule: bool = False
+
+
+def score_line_label(game: Game, label: str, player: str | None) -> str:
+    """The words of a score line on the sheet: a per-player line names its player when the side has others."""
+    if player is None:
+        return label
+    seat = game.players.index(player) if player in game.players else -1
+    side = next((s for s in game.sides if seat in s.members), None)
+    return label if side is not None and len(side.members) == 1 else f"{label} ({player})"
 
 
 Breakdown = list[list[Line]]
+_Named = tuple[str, "str | None"]   # a score line's words on the sheet and the player it is for (or None)
 
 
 @dataclass
@@ -239,13 +254,17 @@ class _Plan:
                            for fname, fdef in rs.fields.items()]
         # each score item with the sides (or players) it is worked out for, in order: (side, index
         # into the player's or side's names, the label of its line)
-        self.scores: list[tuple[ScoreItem, bool, list[tuple[int, int, str]]]] = []
+        self.scores: list[tuple[ScoreItem, bool, list[tuple[int, int, str, str | None]]]] = []
+        # a line is stored by its id only when no other line of its kind has that id
+        once = [[x.id for x in items] for items in (rs.scores, rs.rules)]
+        self.score_ids, self.rule_ids = ({i for i in ids if ids.count(i) == 1} for ids in once)
         for item in rs.scores:
+            targets: list[tuple[int, int, str, str | None]]
             if item.per == "player":
-                targets = [(side_of[i], i, item.label if len(game.sides[side_of[i]].members) == 1
-                            else f"{item.label} ({game.players[i]})") for i in range(len(game.players))]
+                targets = [(side_of[i], i, score_line_label(game, item.label, game.players[i]), game.players[i])
+                           for i in range(len(game.players))]
             else:
-                targets = [(k, k, item.label) for k in range(len(game.sides))]
+                targets = [(k, k, item.label, None) for k in range(len(game.sides))]
             self.scores.append((item, item.per == "player", targets))
         self.end_rules = [r for r in rs.rules if r.on == "end"]
         self.finish_rules = [r for r in rs.rules if r.on == "finish"]
@@ -784,11 +803,12 @@ def _score_lines(game: Game, scope: _Scope, state: State, new: State,
     breakdown: Breakdown = [[] for _ in range(n_sides)]
     playing = [side["status"] == "playing" for side in state["sides"]]
     new_sides = new["sides"]
+    score_ids = scope.plan.score_ids
     for item, per_player, targets in scope.plan.scores:
         envs = scope.player_envs if per_player else scope.side_envs
         when, formula = item.when, item.points
-        stage: list[tuple[int, str, int | float]] = []
-        for k, at, label in targets:
+        stage: list[tuple[int, _Named, int | float]] = []
+        for k, at, label, player in targets:
             if not playing[k]:
                 continue
             env = envs[at]
@@ -799,14 +819,14 @@ def _score_lines(game: Game, scope: _Scope, state: State, new: State,
                 raise FormulaError(Said(N_("{id}: points must be a number, got {kind}"), id=item.id, kind=value_kind(pts)))
             if pts == 0:
                 continue
-            stage.append((k, label, pts))
+            stage.append((k, (label, player), pts))
         if race is not None:
             stage = race.count(stage, item.label, "score" in item.to, new)
         to_score = "score" in item.to  # a line to other counters only is no part of the hand's points
-        for k, label, pts in stage:
+        for k, (label, player), pts in stage:
             if to_score:
                 points[k] += pts
-            breakdown[k].append(Line(label, pts, item.to))
+            breakdown[k].append(Line(label, pts, item.to, item.id if item.id in score_ids else "", player))
             side = new_sides[k]
             for counter in item.to:
                 try:
@@ -850,8 +870,8 @@ class _Race:
             return None   # a deal after a tie at the goal is played in full; the higher total wins
         return cls(goal, end.rest_of_deal == "void")
 
-    def count(self, stage: list[tuple[int, str, int | float]], label: str, to_score: bool,
-              new: State) -> list[tuple[int, str, int | float]]:
+    def count(self, stage: list[tuple[int, _Named, int | float]], label: str, to_score: bool,
+              new: State) -> list[tuple[int, _Named, int | float]]:
         """This line's points per side, cut at the goal; records who reached it first."""
         if self.first:
             if self.void:
@@ -986,7 +1006,8 @@ def _run_rules(game: Game, scope: _Scope, state: State, rules: Sequence[Rule],
                     delta = state["sides"][k]["score"] - before
                     points[k] += delta
                     also = tuple(c for c, v in adds if c != "score" and v == delta)
-                    breakdown[k].append(Line(rule.label, delta, ("score", *also)))
+                    breakdown[k].append(Line(rule.label, delta, ("score", *also),
+                                              rule.id if rule.id in game.plan.rule_ids else "", None, True))
                 if message:
                     events.append(message)
                 if rule.end:

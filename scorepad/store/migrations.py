@@ -8,12 +8,14 @@ number; a database made by an older scorepad is brought up to date step by step 
 
 from __future__ import annotations
 
+import json
 import sqlite3
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
 
 from scorepad.store.rowshape import JSON_COLUMNS
 
-SCHEMA_VERSION = 7
+SCHEMA_VERSION = 8
 
 
 def _v1(db: sqlite3.Connection) -> None:
@@ -157,7 +159,43 @@ def _server_checks(db: sqlite3.Connection) -> None:
 
 
 
-MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [_v1, _v2, _v3, _v4, _v5, _v6, _v7]
+# Who names a game's stored breakdown lines by id (the store reads no ruleset: scorepad.app.breakdown
+# adds itself here when imported): (the game's row, its hands' breakdowns as parsed) -> the same, named.
+BREAKDOWN_NAMERS: list[Callable[[Mapping[str, Any], list[Any]], list[Any]]] = []
+
+
+def _v8(db: sqlite3.Connection) -> None:
+    """A hand's breakdown holds each line's id in the ruleset, not its words (scorepad.app.breakdown):
+    a label of the pinned ruleset that names exactly one line becomes that line's id; any other line
+    keeps its words. Run again, it finds nothing in words to name."""
+    games = db.execute("SELECT g.id, r.text, r.source, g.variant, g.players, g.sides, g.options, g.first_dealer"
+                       " FROM games g JOIN rulesets r ON r.hash = g.ruleset_hash ORDER BY g.id").fetchall()
+    for gid, text, source, variant, players, sides, options, first_dealer in games:
+        hands = db.execute("SELECT id, breakdown FROM hands WHERE game_id = ? ORDER BY id", (gid,)).fetchall()
+        parsed: list[Any] = []
+        for _hid, breakdown in hands:
+            try:
+                parsed.append(json.loads(breakdown))
+            except (TypeError, ValueError, RecursionError):
+                parsed.append(None)   # damaged: left as it is, `verify` names it
+        if not any(isinstance(b, list) and any(isinstance(s, list) and any(isinstance(x, list) for x in s) for s in b)
+                   for b in parsed):
+            continue
+        if not BREAKDOWN_NAMERS:
+            raise RuntimeError("schema 8 needs scorepad.app.breakdown imported to name stored breakdown lines")
+        try:
+            row = {"ruleset_text": text, "ruleset_source": source, "variant": variant, "players": json.loads(players),
+                   "sides": json.loads(sides), "options": json.loads(options), "first_dealer": first_dealer}
+        except (TypeError, ValueError, RecursionError):
+            continue
+        named = BREAKDOWN_NAMERS[0](row, parsed)
+        for (hid, _text), before, after in zip(hands, parsed, named, strict=True):
+            if after is not before and after != before:
+                db.execute("UPDATE hands SET breakdown = ? WHERE id = ?",
+                           (json.dumps(after, ensure_ascii=False, separators=(",", ":")), hid))
+
+
+MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [_v1, _v2, _v3, _v4, _v5, _v6, _v7, _v8]
 
 # The data tables the migrations above leave, parents first (the order foreign keys need), with their
 # columns. Code that must name a table or a column in SQL text (db copy, a batch insert) takes the

@@ -114,7 +114,7 @@ class HandRow:
     typed: list[str]
     hand: dict[str, Any]
     points: list[Any]
-    breakdown: list[list[list[Any]]]
+    breakdown: list[list[Any]]   # per side, each line by its id (a table) or, stored before schema 8, in words (a list)
     events: list[str]
     state: dict[str, Any]
     created: str

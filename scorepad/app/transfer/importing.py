@@ -18,7 +18,7 @@ from scorepad.app.shapes import (
 )
 from scorepad.app.transfer.checks import Checker, check_export, rulesets_checked
 from scorepad.app.transfer.pieces import AN_EXPORT, FileChanged, Layout, check_size, read_document, unreadable
-from scorepad.app.transfer.schema import EXPORT, FORMAT, VERSION, file_name
+from scorepad.app.transfer.schema import EXPORT, FORMAT, READS, file_name
 from scorepad.app.transfer.writing import AUDIT_COLUMNS, GAME_COLUMNS, HAND_COLUMNS, Checked, Writer, insert_games
 from scorepad.errors import UserError
 from scorepad.locale import _
@@ -80,11 +80,11 @@ def _whole_export(path: Path) -> Any:
 def _check_format(path: Path, data: Any) -> None:
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise UserError(_("{path}: not a scorepad export (no \"format\": \"{FORMAT}\")").format(path=path, FORMAT=FORMAT))
-    if data.get("version") != VERSION:
+    if data.get("version") not in READS or isinstance(data.get("version"), bool):
         version = data.get("version")
         shown = version if isinstance(version, int) and not isinstance(version, bool) else kind(version)
         raise UserError(_("{path}: export version {shown}; this scorepad reads {VERSION}").format(
-                            path=path, shown=shown, VERSION=VERSION))
+                            path=path, shown=shown, VERSION=", ".join(map(str, READS))))
 
 
 def _import_games(store: Store, path: Path, layout: Layout, checker: Checker, found: list[str],

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import re
+from dataclasses import dataclass, field
 from typing import Any
 
 from scorepad.app.shapes import (
@@ -21,13 +22,18 @@ from scorepad.app.shapes import (
     Text,
     Time,
 )
-from scorepad.locale import N_
+from scorepad.locale import N_, _
 from scorepad.names import MAX_GAME_NAME, MAX_SIDE_NAME
 
 FORMAT = "scorepad-export"
 
 
-VERSION = 1
+VERSION = 2
+"""Version 2 stores a breakdown line by its id ({"id"|"rule", "points", "args", "to"}); version 1 wrote
+every line in words ([label, points, counters]). Both are read: a line in words is stored by id when
+the replayed hand's line of that label is the same."""
+
+READS = (1, 2)
 
 
 MAX_FILE_BYTES = 1 << 30
@@ -60,7 +66,33 @@ TABLE = Anything(table=True)
 RULESET = Record({"hash": HASH, "ruleset_id": RULESET_ID, "source": Text(max_len=4096), "text": Text()})
 
 
-LINE = Items([Text(max_len=1000), Number(), ListOf(Text(max_len=100))])
+WORDS_LINE = Items([Text(max_len=1000), Number(), ListOf(Text(max_len=100))])
+
+
+@dataclass
+class NamedLine(Shape):
+    """A breakdown line by id: exactly one of "id" (a [[score]]) and "rule" (a [[rule]]), its points,
+    and, when they apply, "args" (the player of a per-player line) and "to" (its counters)."""
+
+    record: Record = field(default_factory=lambda: Record(
+        {"id": Text(max_len=100), "rule": Text(max_len=100), "args": Record({"player": NAME}),
+         "points": Number(), "to": ListOf(Text(max_len=100))}, optional=frozenset({"id", "rule", "args", "to"})))
+
+    def check_value(self, value: Any, path: str, out: list[str]) -> None:
+        self.record.check(value, path, out)
+        if isinstance(value, dict) and ("id" in value) == ("rule" in value):
+            out.append(_("{path}: must have either an id or a rule").format(path=path))
+
+
+@dataclass
+class Line(Shape):
+    """A breakdown line: in words (a list) or by id (a table)."""
+
+    def check_value(self, value: Any, path: str, out: list[str]) -> None:
+        (NamedLine() if isinstance(value, dict) else WORDS_LINE).check(value, path, out)
+
+
+LINE = Line()
 
 
 HAND_ROW = Record({
