@@ -49,7 +49,7 @@ def words_breakdown(result: HandResult) -> list[list[Words]]:
 def line_words(game: Game, line: Any) -> Words:
     """A stored line as [label, points, to] in the language of `game`'s ruleset; a line stored as words
     as it is, one whose id the ruleset lacks under its id (never thrown away)."""
-    from scorepad.engine.game import score_line_label
+    from scorepad.engine.game import score_line_label  # start-up: the engine only when a breakdown is read
 
     if isinstance(line, list):
         return [line[0], line[1], list(line[2]) if len(line) > 2 else ["score"]]
@@ -79,7 +79,7 @@ def same_breakdown(game: Game, result: HandResult, stored: Any) -> bool:
     except (AttributeError, IndexError, KeyError, TypeError):
         return False
     replayed = words_breakdown(result)
-    from scorepad.app.transfer.schema import same
+    from scorepad.app.transfer.schema import same  # here: the transfer schema imports this module
 
     return same(shown, replayed)
 
@@ -95,7 +95,7 @@ def same_breakdown_text(game: Game, result: HandResult, text: str) -> bool:
 def named_breakdown(game: Game, stored: Sequence[Sequence[Any]]) -> list[list[StoredLine]]:
     """Lines stored as words named by id where the ruleset's own (English) label of exactly one line of
     this game says them; any other line stays as it is."""
-    from scorepad.engine.game import score_line_label
+    from scorepad.engine.game import score_line_label  # start-up: the engine only when a breakdown is read
 
     plan = game.plan
     labels: dict[str, list[dict[str, Any]]] = {}
@@ -130,9 +130,9 @@ def named_breakdown(game: Game, stored: Sequence[Sequence[Any]]) -> list[list[St
 
 def _migrate_game(row: Mapping[str, Any], breakdowns: list[Any]) -> list[Any]:
     """The schema-8 step's namer: one game's stored breakdowns (as parsed) with ids for words."""
-    from scorepad.app.games import pinned_ruleset
-    from scorepad.engine.game import Game, Side
-    from scorepad.errors import ScorepadError
+    from scorepad.app.games import pinned_ruleset  # here: app/games imports this module
+    from scorepad.engine.game import Game, Side  # start-up: the engine only when a breakdown is read
+    from scorepad.errors import ScorepadError  # start-up: beside the engine, only when a breakdown is read
 
     try:
         rs = pinned_ruleset(row["ruleset_text"], row["ruleset_source"], row["variant"])

@@ -45,6 +45,24 @@ def _threshold(y: float, text: str, py: float, left: float, right: float, font: 
     return out + "</g>"
 
 
+def _series(names: str, xy: Sequence[tuple[float, float]], colour: str, radius: float) -> str:
+    """One line of the chart with a marker at each of its points."""
+    out = f'<g class="series" data-names="{esc(names)}"><title>{esc(names)}</title>'
+    if len(xy) > 1:
+        pts = " ".join(f"{px:.1f},{py:.1f}" for px, py in xy)
+        out += f'<polyline fill="none" stroke="{colour}" stroke-width="2" points="{pts}"/>'
+    out += "".join(f'<circle cx="{px:.1f}" cy="{py:.1f}" r="{radius}" fill="{colour}"/>' for px, py in xy)
+    return out + "</g>"
+
+
+def _swatch(colour: str, inline_style: bool) -> str:
+    """A legend's colour key: styled inline, or a small SVG square where style attributes are forbidden."""
+    if inline_style:
+        return f'<i style="background:{colour}"></i>'
+    return (f'<svg class="swatch" viewBox="0 0 10 10" aria-hidden="true">'
+            f'<rect width="10" height="10" fill="{colour}"/></svg>')
+
+
 def line_chart(series: Sequence[tuple[str, Sequence[tuple[float, float]]]], *, lang: str, width: int = 360,
                height: int = 200, title: str = "", labels: Sequence[str] | None = None,
                lines: Sequence[tuple[float, str]] = (), marks: Sequence[tuple[int, float, float, str]] = (),
@@ -94,16 +112,9 @@ def line_chart(series: Sequence[tuple[str, Sequence[tuple[float, float]]]], *, l
     for colour, (values, members) in zip(palette, groups.items(), strict=True):
         names = ", ".join(series[k][0] for k in members)
         xy = [at(x, y) for x, y in values]
-        parts.append(f'<g class="series" data-names="{esc(names)}"><title>{esc(names)}</title>')
-        if len(xy) > 1:
-            pts = " ".join(f"{px:.1f},{py:.1f}" for px, py in xy)
-            parts.append(f'<polyline fill="none" stroke="{colour}" stroke-width="2" points="{pts}"/>')
-        parts.extend(f'<circle cx="{px:.1f}" cy="{py:.1f}" r="{radius}" fill="{colour}"/>' for px, py in xy)
-        parts.append("</g>")
+        parts.append(_series(names, xy, colour, radius))
         text = " = ".join(labels[k] for k in members) if labels else esc(names)
-        key = (f'<i style="background:{colour}"></i>' if inline_style else
-               f'<svg class="swatch" viewBox="0 0 10 10" aria-hidden="true"><rect width="10" height="10" fill="{colour}"/></svg>')
-        legend.append(f'<span>{key}{text}</span>')
+        legend.append(f'<span>{_swatch(colour, inline_style)}{text}</span>')
     for k, x, y, text in marks:
         px, py = at(x, y)
         parts.append(f'<g class="event"><title>{esc(text)}</title><circle cx="{px:.1f}" cy="{py:.1f}" r="7" '
