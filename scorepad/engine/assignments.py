@@ -105,7 +105,7 @@ def describe_field(game: Game, fdef: FieldDef, state: State | None = None) -> st
     elif fdef.type == "word" and (current() == "en" or words_shown(game.ruleset, fdef) == list(fdef.words)):
         parts.append("/".join(fdef.values))       # else the language's words for them, below
     elif fdef.type == "player":
-        parts.append(_("a player: {names}").format(names=", ".join(game.players)))
+        parts.append(_("a player: {names}").format(names=", ".join(players_offered(game, state))))
     elif fdef.type == "side":
         parts.append(_("a side: {names}").format(names=", ".join(s.name for s in game.sides)))
     elif fdef.type == "cards":
@@ -384,16 +384,25 @@ def typed_assignments(game: Game, values: Mapping[str, Any], skip_defaults: bool
     return typed
 
 
-def field_candidates(game: Game, fdef: FieldDef) -> list[str]:
+def players_offered(game: Game, state: State | None = None) -> list[str]:
+    """The players a player-valued field offers: those still playing (a player who is out of the game
+    in `state` ends no deal and declares nothing), everyone when no state is given."""
+    if state is None:
+        return list(game.players)
+    active = active_players(game, state)
+    return [p for p, playing in zip(game.players, active, strict=True) if playing] or list(game.players)
+
+
+def field_candidates(game: Game, fdef: FieldDef, state: State | None = None) -> list[str]:
     """The values a person may type for a field (what Tab offers at the prompt and in the shell):
-    its words, player or side names, yes/no."""
+    its words, player or side names (the players still playing, given the state), yes/no."""
     out: list[str] = []
     if fdef.type == "word":
         out += list(fdef.values)
     elif fdef.type == "bool":
         out += ["yes", "no"]
     elif fdef.type == "player":
-        out += list(game.players)
+        out += players_offered(game, state)
     elif fdef.type == "side":
         out += [s.name for s in game.sides]
     out += [w for w in fdef.words if w not in out]

@@ -481,7 +481,7 @@ class HandEntry:
         self._current = Question(
             field=fdef.name, label=field_label(self.rs, fdef.name), who=who, seat=seat, legal=described,
             show_legal=legal, default=self.in_language(fdef, shown_default) if shown_default is not None else None,
-            help=fdef.help or described, candidates=tuple(field_candidates(self.game, fdef)),
+            help=fdef.help or described, candidates=tuple(field_candidates(self.game, fdef, self.state)),
             row_order=tuple(row_order))
         self._default = default
         self._may_wait = not p.fixing and (fdef.default_from is not None or fdef.total is not None)
@@ -528,6 +528,10 @@ class HandEntry:
                 self._note(_("{value}: {name} = {filled} (the rest of the total)").format(
                                value=row.names[i], name=name, filled=filled), "worked")
                 return True
+        if row.values[i] is None and not p.fixing and self.forbidden_at(fdef, i):
+            self._note(_("{value}: {name} = {filled} (follows from what is typed)").format(
+                           value=row.names[i], name=name, filled="-"), "worked")
+            return True
         if row.values[i] is None and not p.fixing:
             worked = self.worked_out(fdef, i)
             if worked is not None:
@@ -636,26 +640,62 @@ class HandEntry:
         if not samples or not checks:
             return False
         try:
-            return self._refuses_every(fdef, samples, checks)
+            if fdef.scope == "hand":
+                return self._refuses_every(fdef, samples, checks)
+            self.answers[fdef.name] = [None] * len(self.who_names(fdef))   # every player's place, in turn
+            try:
+                return all(self._refuses_every(fdef, samples, checks, seat) for seat in self.turn(fdef))
+            finally:
+                self.answers.pop(fdef.name, None)
         except UserError:
             return False
 
-    def _refuses_every(self, fdef: FieldDef, samples: Sequence[str], checks: list[Check]) -> bool:
+    def _refuses_every(self, fdef: FieldDef, samples: Sequence[str], checks: list[Check],
+                       seat: int | None = None) -> bool:
+        """Whether the checks that pass without a value here refuse every sample tried in its place
+        (at `seat` of a per-player row under way, else the field's first place). A check that fails
+        anyway (the cards not typed yet for the others) has no say."""
         active = active_players(self.game, self.state)
+        row = self.answers.get(fdef.name) if seat is not None else None
         seats = 1 if fdef.scope == "hand" else len(self.who_names(fdef))
         without, __ = type_hand(self.game, self.raw(), active, self.state)
         checks = checks_in_force(self.game, self.state, without, checks)   # they apply to what is typed
-        if not checks or run_checks_on(self.game, self.state, without, checks):
+        checks = [c for c in checks if not run_checks_on(self.game, self.state, without, [c])]
+        if not checks:
             return False
         for one in samples:
-            self.answers[fdef.name] = one if fdef.scope == "hand" else [one, *[None] * (seats - 1)]
+            if isinstance(row, list) and seat is not None:
+                saved, row[seat] = row[seat], one
+            else:
+                self.answers[fdef.name] = one if fdef.scope == "hand" else [one, *[None] * (seats - 1)]
             try:
                 trial, __ = type_hand(self.game, self.raw(), active, self.state)
             finally:
-                self.answers.pop(fdef.name, None)
+                if isinstance(row, list) and seat is not None:
+                    row[seat] = saved
+                else:
+                    self.answers.pop(fdef.name, None)
             if not run_checks_on(self.game, self.state, trial, checks):
                 return False      # a value the rules take: the field is asked
         return True
+
+    def forbidden_at(self, fdef: FieldDef, seat: int) -> bool:
+        """An optional per-player (per-side) field whose value for this player the answers so far leave
+        no room for: a rule that passes without it refuses every value tried there (Skid: the cards of
+        the player who went out). Its value follows (none, no cards): shown, not asked."""
+        row = self.answers.get(fdef.name)
+        if not fdef.optional or not isinstance(row, list) or row[seat] is not None:
+            return False
+        samples = _samples(self.game, fdef)
+        empty = {name for name, f in self.rs.fields.items() if f.optional and self.answers.get(name) is None}
+        checks = [c for c in checks_on(self.game, self._known | empty | {fdef.name})
+                  if fdef.name in check_field_names(self.game, c)]
+        if not samples or not checks:
+            return False
+        try:
+            return self._refuses_every(fdef, samples, checks, seat)
+        except UserError:
+            return False
 
     def refused_now(self, fdef: FieldDef) -> list[str]:
         """What the checks that need only the fields typed so far and use this one refuse. (The bids
@@ -839,6 +879,9 @@ def _samples(game: Game, fdef: FieldDef) -> list[str]:
         return [str(v) for v in fdef.values]
     if fdef.type in ("int", "number"):
         return ["1", "2"]
+    if fdef.type == "cards":         # a low and a high card of the deck (a rule that wants none refuses both)
+        ranks = game.ruleset.deck.ranks
+        return [f"{ranks[0]}H", f"{ranks[-1]}C"] if ranks else []
     if fdef.type == "pattern":       # a word of each value it stands for (bridge's result: made)
         firsts: dict[str, str] = {}
         for word, value in fdef.words.items():
