@@ -682,9 +682,12 @@ class HandEntry:
     def forbidden_at(self, fdef: FieldDef, seat: int) -> bool:
         """An optional per-player (per-side) field whose value for this player the answers so far leave
         no room for: a rule that passes without it refuses every value tried there (Skid: the cards of
-        the player who went out). Its value follows (none, no cards): shown, not asked."""
+        the player who went out). Its value follows (none, no cards): shown, not asked. Only for a
+        field whose value left out is no value at all (cards, a player, a side): a number left out
+        is no number, and the one a rule leaves may be any."""
         row = self.answers.get(fdef.name)
-        if not fdef.optional or not isinstance(row, list) or row[seat] is not None:
+        if (not fdef.optional or fdef.type not in ("cards", "player", "side") or not isinstance(row, list)
+                or row[seat] is not None):
             return False
         samples = _samples(self.game, fdef)
         empty = {name for name, f in self.rs.fields.items() if f.optional and self.answers.get(name) is None}

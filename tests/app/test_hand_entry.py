@@ -159,3 +159,43 @@ def test_edit_asks_every_player_of_a_field_typed_for_some() -> None:
         asked.append((q.field, q.who, q.default))
         assert entry.answer("").ok
     assert ("cards", "bob", "QS 10H") in asked and ("cards", "cat", "A 7") in asked
+
+
+def asked_and_said(entry: HandEntry, answers: Sequence[str]) -> tuple[list[Question], list[str]]:
+    """The questions asked while answering from a list (Enter once it runs out), and the notes said."""
+    asked: list[Question] = []
+    said: list[str] = []
+    todo = list(answers)
+    while (q := entry.question()) is not None:
+        said += [n.text for n in entry.notes()]
+        asked.append(q)
+        assert len(asked) < 50, [a.text for a in asked]
+        entry.answer(todo.pop(0) if todo else "")
+    said += [n.text for n in entry.notes()]
+    return asked, said
+
+
+def test_skid_once_out_is_typed_bridge_and_the_cards_of_who_went_out_are_not_asked() -> None:
+    entry = new("skid", ["ann", "bob", "cat"])
+    asked, said = asked_and_said(entry, ["ann", "", "", "QS 10H", "A 7"])
+    assert [(q.field, q.who) for q in asked] == [("out", None), ("jack", None), ("reshuffles", None),
+                                                 ("cards", "bob"), ("cards", "cat")]
+    assert "ann: cards = - (follows from what is typed)" in said
+    assert entry.outcome is not None and entry.outcome.result.points == [0, 60, 15]
+
+
+def test_skid_a_bridge_asks_every_player_s_cards() -> None:
+    entry = new("skid", ["ann", "bob", "cat"])
+    asked, __ = asked_and_said(entry, ["", "bob", "", "QS 10H", "A 7", "6"])
+    assert [(q.field, q.who) for q in asked][:2] == [("out", None), ("bridge", None)]
+    assert [q.who for q in asked if q.field == "cards"] == ["ann", "bob", "cat"]
+
+
+def test_skid_a_player_out_of_the_game_is_not_offered() -> None:
+    game = make_game(load("skid"), ["ann", "bob", "cat"])
+    state = initial_state(game)
+    state["sides"][2]["status"] = "out"
+    entry = HandEntry(game, state)
+    q = entry.question()
+    assert q is not None and q.field == "out"
+    assert q.legal == "a player: ann, bob" and "cat" not in q.candidates
