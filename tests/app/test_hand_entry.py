@@ -182,10 +182,7 @@ def test_skid_once_out_is_typed_bridge_and_the_cards_of_who_went_out_are_not_ask
                                                  ("cards", "bob"), ("cards", "cat")]
     assert "ann: cards = - (follows from what is typed)" in said
     assert entry.outcome is not None and entry.outcome.result.points == [0, 60, 15]
-
-
-def test_skid_a_bridge_asks_every_player_s_cards() -> None:
-    entry = new("skid", ["ann", "bob", "cat"])
+    entry = new("skid", ["ann", "bob", "cat"])        # a Bridge: everybody's cards, the declarer's too
     asked, __ = asked_and_said(entry, ["", "bob", "", "QS 10H", "A 7", "6"])
     assert [(q.field, q.who) for q in asked][:2] == [("out", None), ("bridge", None)]
     assert [q.who for q in asked if q.field == "cards"] == ["ann", "bob", "cat"]
