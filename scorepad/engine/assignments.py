@@ -87,6 +87,17 @@ def _bound(formula: Formula | None, env: Mapping[str, Any]) -> Any:
         return None            # a bound that reads the coming hand, asked without one
 
 
+ASIDE = re.compile(r"\s*\([^()]*\)")
+
+
+def question_legal(game: Game, fdef: FieldDef, state: State | None = None) -> str:
+    """The legal values said with a question, on one line: as `describe_field`, but a pattern is said
+    by its help without the asides in brackets and without its words (`?` and Tab still give them)."""
+    if fdef.type == "pattern" and fdef.help:
+        return ASIDE.sub("", fdef.help)
+    return describe_field(game, fdef, state)
+
+
 def describe_field(game: Game, fdef: FieldDef, state: State | None = None) -> str:
     """The legal values of a field, as the prompt and `rules show` print them."""
     parts: list[str] = []

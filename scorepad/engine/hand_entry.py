@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Collection, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 from scorepad.engine.assignments import (
@@ -39,13 +39,14 @@ from scorepad.engine.assignments import (
     checks_on,
     convert,
     copies_problems,
-    describe_field,
     field_applies,
     field_candidates,
     field_label,
     field_required,
     fill_total,
     missing_sentence,
+    question_legal,
+    resolve_who,
     split_assignments,
     type_bids,
     type_hand,
@@ -56,7 +57,7 @@ from scorepad.engine.assignments import (
 from scorepad.engine.game import Game, Hand, HandResult, State, active_players, checks_in_force, run_checks_on
 from scorepad.engine.scoring import apply_hand
 from scorepad.errors import HandError, UserError
-from scorepad.locale import _, shown
+from scorepad.locale import NO_WORDS, _, shown
 from scorepad.rules.model import Check, FieldDef
 from scorepad.rules.values import format_value
 
@@ -78,6 +79,7 @@ class Question:
     help: str                # the field's help in the language shown
     candidates: tuple[str, ...]   # what may be completed
     row_order: tuple[str, ...]    # where the whole row may be typed at once: the names in the order asked
+    pick: bool = False            # a yes/no of each player that at most one may have, asked once: who?
 
     @property
     def text(self) -> str:
@@ -234,6 +236,8 @@ class HandEntry:
             raise RuntimeError("an answer with no question asked")   # a front end's mistake, not a person's
         fdef = self.rs.fields[q.field]
         text = text.strip()
+        if q.pick:
+            return self._picked(q, text)
         if q.row_order and text:
             row = self._pass.row
             assert row is not None
@@ -477,7 +481,7 @@ class HandEntry:
         shown_default = default[0]
         if shown_default is None and fdef.optional:
             shown_default = "-"
-        described = describe_field(self.game, fdef, self.state)
+        described = question_legal(self.game, fdef, self.state)
         self._current = Question(
             field=fdef.name, label=field_label(self.rs, fdef.name), who=who, seat=seat, legal=described,
             show_legal=legal, default=self.in_language(fdef, shown_default) if shown_default is not None else None,
@@ -507,6 +511,9 @@ class HandEntry:
         row = p.row
         assert row is not None
         whole_allowed = fdef.name not in p.only and fdef.type != "combos"
+        if row.j == 0 and not row.asked and fdef.name not in p.only and self.picks_one(fdef, row):
+            self._pose_pick(fdef, row, p)
+            return True
         while row.j < len(row.seats):
             i = row.seats[row.j]
             if self._filled_in(fdef, row, i, p):
@@ -540,6 +547,65 @@ class HandEntry:
                                value=row.names[i], name=name, filled=worked), "worked")
                 return True
         return False
+
+    def picks_one(self, fdef: FieldDef, row: _Row) -> bool:
+        """A yes/no of each player that the rules let at most one player have (1000's four nines: the
+        deck has four nines): asked once, as who has it. Found by trial: a check of this field alone
+        refuses it for two players and takes it for one."""
+        if fdef.scope != "player" or fdef.type != "bool" or fdef.bidding or fdef.default is not False:
+            return False
+        checks = [c for c in self.rs.checks if check_field_names(self.game, c) == {fdef.name}]
+        if len(row.seats) < 2 or not checks:
+            return False
+        saved = list(row.values)
+        try:
+            row.values[:] = [None] * len(row.values)
+            row.values[row.seats[0]] = "yes"
+            one = self.problems_so_far(checks)
+            row.values[row.seats[1]] = "yes"
+            two = self.problems_so_far(checks)
+        finally:
+            row.values[:] = saved
+        return not one and bool(two)
+
+    def _pose_pick(self, fdef: FieldDef, row: _Row, p: _Pass) -> None:
+        """`nines (a player: ann, bob, cat) [-]: `: the player who has it, - for nobody."""
+        names = [row.names[i] for i in row.seats]
+        has = [row.names[i] for i in row.seats if self._yes(fdef, row, i)]
+        self._pose(fdef, None, None, (has[0] if has else None, "typed" if has else "none"), True, (), p)
+        assert self._current is not None
+        legal = _("a player: {names}").format(names=", ".join(names)) + ", " + _("or - for none")
+        self._current = replace(self._current, legal=legal, default=has[0] if has else "-",
+                                candidates=tuple(names), pick=True)
+
+    def _yes(self, fdef: FieldDef, row: _Row, i: int) -> bool:
+        text = row.values[i]
+        if text is None:
+            return False
+        try:
+            return bool(convert(self.game, fdef, text, row.names[i], self.state)[0])
+        except UserError:
+            return False
+
+    def _picked(self, q: Question, text: str) -> Reply:
+        """The answer to a pick: the row gets yes for that player and no value (no) for the others."""
+        p = self._pass
+        assert p is not None and p.row is not None
+        row = p.row
+        if text == "":
+            text = q.default or "-"
+        who: int | None = None
+        if text != "-" and text.lower() not in NO_WORDS:
+            try:
+                who = resolve_who(self.game, text, "player")
+            except UserError as exc:
+                return Reply([shown(exc.message)], not_a_value=True)
+            if who not in row.seats:
+                return Reply([_("{text} is not a player ({names})").format(
+                    text=repr(text), names=", ".join(q.candidates))], not_a_value=True)
+        for i in row.seats:
+            row.values[i] = "yes" if i == who else None
+        return self._accept(list(row.values))
 
     def _finish_row(self, fdef: FieldDef, p: _Pass) -> None:
         row = p.row

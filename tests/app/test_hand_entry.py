@@ -21,6 +21,7 @@ from scorepad.engine.assignments import split_assignments
 from scorepad.engine.game import Game, initial_state, make_game
 from scorepad.engine.hand_entry import HandEntry, Mode, Outcome, Question
 from scorepad.errors import ScorepadError
+from scorepad.locale import YES_WORDS
 from scorepad.rules.registry import load
 from scorepad.store import Store
 
@@ -41,6 +42,8 @@ def answer_for(game: Game, values: dict[str, Any], q: Question) -> str:
     value = values.get(q.field)
     if value is None:
         return ""
+    if q.pick:                                   # asked once: the player who has it
+        return next((game.players[i] for i, v in enumerate(value) if v is not None and str(v).lower() in YES_WORDS), "-")
     if q.seat is None:
         return str(value)
     one = value[q.seat]
@@ -196,3 +199,14 @@ def test_skid_a_player_out_of_the_game_is_not_offered() -> None:
     q = entry.question()
     assert q is not None and q.field == "out"
     assert q.legal == "a player: ann, bob" and "cat" not in q.candidates
+
+
+def test_thousand_asks_four_nines_once_as_who_and_the_marriages_on_one_line() -> None:
+    entry = new("1000", ["ann", "bob", "cat"])
+    asked, __ = asked_and_said(entry, ["ann", "120", "70,30", "h", "", "", "bob"])
+    marriages = next(q for q in asked if q.field == "marriages")
+    assert len(marriages.text) <= 80, marriages.text
+    nines = [q for q in asked if q.field == "nines"]
+    assert [(q.who, q.text) for q in nines] == [(None, "nines (a player: ann, bob, cat, or - for none) [-]: ")]
+    assert entry.outcome is not None and entry.outcome.hand["nines"] == [False, True, False]
+    assert entry.outcome.result.points == [120, 130, 20]
