@@ -22,8 +22,8 @@ def store(tmp_path: Path) -> Store:
 def test_edit_asks_each_players_cards_and_goes_back_to_them(store: Store) -> None:
     play.new_game(store, "skid", ["ann", "bob", "cat"])
     play.record_hand(store, None, ["out=ann", "bob.cards=QS 10H", "cat.cards=A 7"])
-    # out, jack, reshuffles kept; ann holds none; bob's cards typed again, then `<` from cat's back to bob's
-    console = Script(["", "", "", "", "QS", "<", "QS 9H", "", "y"])
+    # out, jack, reshuffles kept; ann went out, so her cards (none) are not asked; bob's cards typed again, then `<` from cat's back to bob's
+    console = Script(["", "", "", "QS", "<", "QS 9H", "", "y"])
     row, rows = edit_interactively(store, None, 1, console)
     assert "bob: cards [QS 10H]: " in console.questions
     assert "bob: cards [QS]: " in console.questions          # reached again with `<`
