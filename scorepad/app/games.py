@@ -21,6 +21,7 @@ from scorepad.app.rows import delete as delete
 from scorepad.app.rows import game_log as game_log
 from scorepad.app.rows import season_name as season_name
 from scorepad.app.rulesets import parse_opts as parse_opts  # re-exported: `rules derive` needs it without the engine
+from scorepad.app.story import story
 from scorepad.engine.assignments import (
     RawHand,
     copies_problems,
@@ -605,12 +606,14 @@ def sheet(store: Store, row: GameRow, lang: str | None = None) -> dict[str, Any]
             "fields": {name: h.hand.get(name) for name in pad},
         })
     out = {"game": str(row.id), "ruleset": row.ruleset_id, "variant": row.variant,
+           "title": game_title(row, lang, game.ruleset.name), "name": row.name,
            "sides": [s.name for s in game.sides], "hands": out_hands,
            "members": [list(s.members) for s in game.sides],
            "field_labels": {name: field_label(game.ruleset, name) for name in pad},
            "field_scopes": {name: game.ruleset.fields[name].scope for name in pad},
            "totals": [s["score"] for s in row.state["sides"]], "finished": row.state["finished"],
            "winner": row.state["winners"], "draw": bool(row.state.get("draw"))}
+    out.update(story(game, out_hands))
     finish = finish_entry(game, hands, row.state)
     if finish is not None:
         out["finish"] = finish
@@ -638,6 +641,29 @@ def finish_entry(game: Game, hands: Sequence[HandRow], final: State) -> dict[str
         pass
     return {"points": [totals[k] - before["sides"][k]["score"] for k in range(n)], "totals": totals,
             "breakdown": breakdown, "events": events}
+
+
+def finish_events_shown(store: Store, row: GameRow, events: Sequence[str], lang: str | None) -> list[str]:
+    """A finish's stored events (the ruleset's own texts, as the log holds them) in `lang`: the finish
+    is worked out again from the state it ended, found as the state after some hand whose finish says
+    exactly the stored events, with the translated ruleset. Events no state gives stay as stored."""
+    stored = list(events)
+    shown_game = game_of(row, lang) if lang else None
+    if shown_game is None or not stored:
+        return stored
+    game = game_of(row)
+    if shown_game.ruleset is game.ruleset:
+        return stored
+    states = [h.state for h in reversed(store.hands(row.id))] + [initial_state(game)]
+    for state in states:
+        if state.get("finished"):
+            continue
+        try:
+            if [str(e) for e in finish_game(game, state).events] == [str(e) for e in stored]:
+                return list(finish_game(shown_game, state).events)
+        except ScorepadError:
+            continue
+    return stored
 
 
 def rubber_pad(game: Game, hands: Sequence[HandRow], below: str,

@@ -21,7 +21,6 @@ from scorepad.cli.coerce import plain_coercion
 from scorepad.cli.context import CTX
 from scorepad.cli.context import config as _config
 from scorepad.cli.context import db_spec as _db_spec
-from scorepad.cli.context import fail as _fail
 from scorepad.cli.context import lang as _lang
 from scorepad.cli.context import on_terminal as _on_terminal
 from scorepad.cli.context import print_json as _print_json
@@ -30,7 +29,7 @@ from scorepad.cli.context import store as _store
 from scorepad.cli.context import table as _table
 from scorepad.cli.help import add_examples, words_not_types
 from scorepad.errors import ScorepadError
-from scorepad.locale import _, current, ngettext, shown
+from scorepad.locale import N_, _, current, ngettext, shown
 
 words_not_types()  # help in words (GAME, PLAYER), not Python types
 plain_coercion()  # str, int and flag values converted without building pydantic adapters
@@ -371,7 +370,7 @@ def hand(assignments: list[str] = typer.Argument(None, metavar="FIELD=VALUE...",
     clicore.hand(assignments, game, expect, key, as_json, quiet)
 
 
-EXPECT_HELP = "refuse unless the game is still at this version (`standings --json` shows it): a repeat is then safe"
+EXPECT_HELP = N_("refuse unless the game is still at this version (`standings --json` shows it): a repeat is then safe")
 
 
 @app.command("undo")
@@ -414,7 +413,8 @@ def redo(game: str | None = typer.Option(None, "--game", metavar="GAME", help="g
     from scorepad.app.redo import redo as put_back
     from scorepad.text.render import hand_short_text
 
-    rec = put_back(_store(), game, expect)
+    lang = _lang()
+    rec = put_back(_store(), game, expect, lang)
     typer.echo(hand_short_text(play.hand_json(rec)))
 
 
@@ -515,9 +515,18 @@ def _history_file(store: Any) -> Path:
 @app.command("sheet")
 def sheet(game: str | None = typer.Option(None, "--game", metavar="GAME", help="game id (default: the current game)"),
           as_json: bool = typer.Option(False, "--json", help="JSON output"),
-          chart: bool = typer.Option(False, "--chart", help="draw the running totals as a chart")) -> None:
-    """The score sheet: hand by hand, points and running totals (bridge: the WE/THEY pad)."""
-    clicore.sheet(game, as_json, chart)
+          chart: bool = typer.Option(False, "--chart", help="draw the running totals as a chart"),
+          fmt: str | None = typer.Option(None, "--format", metavar="FORMAT",
+                                         help="text, json, csv, md (Markdown) or html (a page with a chart)"),
+          output: str | None = typer.Option(None, "--output", metavar="FILE", help="write to this file (atomically)")) -> None:
+    """The score sheet: hand by hand, points and running totals (bridge: the WE/THEY pad).
+
+    --format html writes a page of its own: the sheet and a chart of every side's total after each
+    hand, the game's thresholds as lines and its events marked.
+
+    Example: scorepad sheet --format html --output evening.html
+    """
+    clicore.sheet(game, as_json, chart, fmt, output)
 
 
 @app.command("standings")
@@ -685,10 +694,14 @@ def log(game: str | None = typer.Option(None, "--game", metavar="GAME", help="ga
     if current() == "en":   # as typed: English needs no ruleset loaded (log scores nothing)
         typer.echo(audit_text(entries))
         return
-    from scorepad.app.games import game_of
+    from scorepad.app.games import finish_events_shown, game_of
     from scorepad.text.typed import typed_said
 
-    shown_game = game_of(store.game(gid))
+    row = store.game(gid)
+    entries = [{**e, "detail": {**e["detail"], "events": finish_events_shown(store, row, e["detail"]["events"], current())}}
+               if e["action"] == "finish" and isinstance(e.get("detail", {}).get("events"), list) else e
+               for e in entries]
+    shown_game = game_of(row)
     typer.echo(audit_text(entries, lambda typed: typed_said(shown_game, typed)))
 
 
@@ -1038,22 +1051,16 @@ def _run() -> None:
                 raise
         if code == 130:  # Ctrl-C inside a command: typer returns Exit(130) when not in standalone mode
             clicore.interrupted()
-    except ScorepadError as exc:
-        _fail(exc)
-    except SystemExit:
-        raise
-    except KeyboardInterrupt:
-        clicore.interrupted()
-    except Exception as exc:  # usage errors and the unexpected
-        aborts, usage = _click_errors()
-        if isinstance(exc, aborts):
-            clicore.aborted()
-        if type(exc).__name__ == "NoArgsIsHelpError" and getattr(exc, "ctx", None) is not None:
-            typer.echo(exc.ctx.get_help())  # type: ignore[attr-defined]
-            raise SystemExit(0) from None
-        if isinstance(exc, usage):
-            exc.show()  # type: ignore[attr-defined]
-            raise SystemExit(2) from None
-        if os.environ.get("SCOREPAD_DEBUG"):
-            raise
-        clicore.internal(exc)
+    except BaseException as exc:   # noqa: BLE001 - click's own endings here, then the one mapping (clicore.exit_for)
+        _click_ending(exc)
+        clicore.exit_for(exc)
+
+
+def _click_ending(exc: BaseException) -> None:
+    """click's help asked by a group without a command (exit 0) and its usage errors (exit 2)."""
+    if type(exc).__name__ == "NoArgsIsHelpError" and getattr(exc, "ctx", None) is not None:
+        typer.echo(exc.ctx.get_help())  # type: ignore[attr-defined]
+        raise SystemExit(0) from None
+    if isinstance(exc, _click_errors()[1]):
+        exc.show()  # type: ignore[attr-defined]
+        raise SystemExit(2) from None

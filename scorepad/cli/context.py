@@ -23,7 +23,7 @@ from typing import Any, NoReturn
 
 from scorepad.app.config import load_config
 from scorepad.app.settings import Settings, resolve
-from scorepad.errors import ScorepadError, UserError
+from scorepad.errors import ScorepadError, StoreUnreachable, UserError
 from scorepad.locale import _, current, set_language, shown
 from scorepad.store.choice import open_store
 from scorepad.text.output import terminal_safe
@@ -171,6 +171,31 @@ def table() -> Iterator[Any]:
         raise SystemExit(130 if exc.interrupted else 0) from None
 
 
+def exit_for(exc: BaseException) -> NoReturn:
+    """The one mapping from what ended a command to its sentence and exit status, for both routes (the
+    quick route and Typer's): a known error (its own status: 2 bad input, 1 the rest), Ctrl-C (130), the
+    end of input at a question (2), a reader gone away (`| head`: 1, quietly), and the unexpected (1, one
+    sentence; raised as it is with SCOREPAD_DEBUG set). An exit already decided passes through."""
+    if isinstance(exc, SystemExit):
+        raise exc
+    if isinstance(exc, ScorepadError):
+        fail(exc)
+    if isinstance(exc, KeyboardInterrupt):
+        interrupted()
+    if isinstance(exc, EOFError):
+        echo(err=True)  # as typer does before its Abort
+        aborted()
+    if type(exc).__name__ == "Abort":   # click's: the end of input at one of its questions
+        aborted()
+    if isinstance(exc, OSError) and exc.errno == errno.EPIPE:
+        sys.stdout = PacifyFlush(sys.stdout)  # the reader went away (`| head`): as click
+        sys.stderr = PacifyFlush(sys.stderr)
+        raise SystemExit(1) from None
+    if os.environ.get("SCOREPAD_DEBUG") or not isinstance(exc, Exception):
+        raise exc
+    internal(exc)
+
+
 def fail(exc: ScorepadError) -> NoReturn:
     """A known error: its sentence on stderr, and its exit status; with more than one problem, each
     on a line below (a single one is the sentence itself, perhaps with what led to it before it)."""
@@ -229,7 +254,10 @@ def hand(assignments: Sequence[str] | None, game: str | None, expect: int | None
     if key is not None and not 1 <= len(key) <= 200:
         raise UserError(_("--key: write 1 to 200 characters, e.g. a UUID"))
     write_key = key or _new_key()   # every hand is written with a key: a lost answer is asked about again
-    st = store()
+    try:
+        st = store()
+    except StoreUnreachable as exc:   # before anything was sent: certainly nothing was stored
+        raise StoreUnreachable(_("{error}; nothing was stored").format(error=shown(exc.message))) from None
     if on_terminal() and not as_json and expect is None:
         from scorepad.table.entry import enter_hand
 
@@ -246,18 +274,62 @@ def hand(assignments: Sequence[str] | None, game: str | None, expect: int | None
         emit(colour_lines(hand_short_text(data), sys.stdout))
 
 
-def sheet(game: str | None, as_json: bool, chart: bool) -> None:
-    """`scorepad sheet`: the score sheet, hand by hand."""
+SHEET_FORMATS = ("text", "json", "csv", "md", "markdown", "html")
+
+
+def sheet(game: str | None, as_json: bool, chart: bool, fmt: str | None = None, output: str | None = None) -> None:
+    """`scorepad sheet`: the score sheet, hand by hand, printed or written to a file."""
     from scorepad.app import games as play
+
+    if fmt is None:
+        fmt = "json" if as_json else "text"
+    shown_in = lang(fmt == "json")   # first: with JSON, the errors in English too
+    if fmt not in SHEET_FORMATS:
+        raise UserError(_("unknown format {fmt} (text, json, csv, md or html)").format(fmt=repr(fmt)))
+    if as_json and fmt != "json":
+        raise UserError(_("--json and --format {fmt} ask for two forms; give one").format(fmt=fmt))
+    if chart and fmt != "text":
+        raise UserError(_("--chart draws on the terminal; with --format html the page has its chart"))
+    st = store()
+    if output is not None:
+        from scorepad.text.output import check_not_database, check_output_path
+
+        check_output_path(output)   # before the work: a wrong place is said at once
+        if not st.server:
+            check_not_database(output, st.path)
+    row = st.game(game)
+    data = play.sheet(st, row, shown_in)
+    if fmt == "html":   # the page's heading gives the day it was played (not in the JSON: a moment, no score)
+        data["created"] = row.created
+    text = sheet_text_in(data, fmt, chart)
+    if output is None:
+        echo(text.removesuffix("\n"))
+        return
+    from scorepad.text.output import write_output
+
+    write_output(output, text)
+    echo(_("Wrote {output}.").format(output=output))
+
+
+def sheet_text_in(data: dict[str, Any], fmt: str, chart: bool) -> str:
+    """The sheet in the form asked for (the writers are in text/), ending with a newline."""
+    if fmt == "json":
+        return json.dumps(data, ensure_ascii=False, indent=2, allow_nan=False) + "\n"
+    if fmt == "csv":
+        from scorepad.text.sheet_table import sheet_csv
+
+        return sheet_csv(data)
+    if fmt in ("md", "markdown"):
+        from scorepad.text.sheet_table import sheet_markdown
+
+        return sheet_markdown(data, current())
+    if fmt == "html":
+        from scorepad.text.sheet_page import sheet_html
+
+        return sheet_html(data)
     from scorepad.text.render import chart_text, sheet_text
 
-    shown_in = lang(as_json)   # first: with --json, the errors in English too
-    st = store()
-    data = play.sheet(st, st.game(game), shown_in)
-    if as_json:
-        echo(json.dumps(data, ensure_ascii=False, indent=2, allow_nan=False))
-    else:
-        echo(chart_text(data) if chart else sheet_text(data))
+    return (chart_text(data) if chart else sheet_text(data)) + "\n"
 
 
 def standings(game: str | None, as_json: bool) -> None:

@@ -104,10 +104,7 @@ def parse(args: Sequence[str], environ: Any = None) -> Call | None:
 def run(call: Call) -> None:
     """Run a parsed command as the Typer app would: the global options, the body, and its errors
     turned into a sentence and an exit status (scorepad.cli.app._run and typer's main, for this route)."""
-    import errno
-
     from scorepad.cli import context as clicore
-    from scorepad.errors import ScorepadError
     from scorepad.text.output import terminal_safe_output
 
     command, glob, params = call
@@ -115,25 +112,8 @@ def run(call: Call) -> None:
         try:
             clicore.start(glob["db"], glob["rules_dir"], glob["lang"])
             getattr(clicore, command)(**params)
-        except ScorepadError as exc:
-            clicore.fail(exc)
-        except EOFError:
-            clicore.echo(err=True)  # as typer does before its Abort
-            clicore.aborted()
-        except KeyboardInterrupt:
-            clicore.interrupted()
-        except OSError as exc:
-            if exc.errno != errno.EPIPE:
-                if os.environ.get("SCOREPAD_DEBUG"):
-                    raise
-                clicore.internal(exc)
-            sys.stdout = clicore.PacifyFlush(sys.stdout)  # the reader went away (`| head`): as click
-            sys.stderr = clicore.PacifyFlush(sys.stderr)
-            raise SystemExit(1) from None
-        except Exception as exc:  # the unexpected
-            if os.environ.get("SCOREPAD_DEBUG"):
-                raise
-            clicore.internal(exc)
+        except BaseException as exc:   # noqa: BLE001 - one mapping to a sentence and a status (clicore.exit_for)
+            clicore.exit_for(exc)
 
 
 def main() -> None:

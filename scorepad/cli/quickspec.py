@@ -35,6 +35,8 @@ COMMANDS: Any = {'hand': {'options': {'--game': ('game', 'str'),
                'defaults': {'game': None, 'as_json': False}},
  'sheet': {'options': {'--game': ('game', 'str'),
                        '--json': ('as_json', 'flag'),
-                       '--chart': ('chart', 'flag')},
+                       '--chart': ('chart', 'flag'),
+                       '--format': ('fmt', 'str'),
+                       '--output': ('output', 'str')},
            'argument': None,
-           'defaults': {'game': None, 'as_json': False, 'chart': False}}}
+           'defaults': {'game': None, 'as_json': False, 'chart': False, 'fmt': None, 'output': None}}}

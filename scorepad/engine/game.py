@@ -557,7 +557,7 @@ def run_checks(game: Game, scope: _Scope, state: State, checks: Sequence[Check],
                 try:
                     problems.append(_total_refusal(game, check, env) or
                                     render_message(check.message, check.message_parts, env, cards,
-                                                   _words_shown(game)))
+                                                   _words_shown(game), game.ruleset.display_words))
                 except BudgetError as exc:
                     raise HandError(_hand_formula_problem(exc)) from None
                 if failed is not None:
@@ -679,10 +679,13 @@ def _hand_formula_problem(exc: FormulaError) -> Said:
 
 
 def render_message(text: str, parts: Sequence[Formula], env: Mapping[str, Any],
-                   cards: Collection[str] = (), words: Callable[[str, Any], str | None] | None = None) -> str:
+                   cards: Collection[str] = (), words: Callable[[str, Any], str | None] | None = None,
+                   shown_words: Mapping[str, str] | None = None) -> str:
     """Fill a message's `{formula}` parts; a part that cannot be evaluated shows as '?'. A part that
     is just one of the `cards` fields shows its cards as the rest of the output does (Q♦, not QD);
-    one that is just a field shows its value as `words` gives it (the word of the language shown)."""
+    one that is just a field shows its value as `words` gives it (the word of the language shown);
+    any other word it gives (a [tables] entry's, Lambapea's `must (all tricks)`) in the translation's
+    `shown_words` (its `display_words`), as the standings show them."""
     if not parts:
         return text
 
@@ -694,6 +697,8 @@ def render_message(text: str, parts: Sequence[Formula], env: Mapping[str, Any],
                 value = [card_label(c) if isinstance(c, str) else c for c in value]
             elif words is not None:
                 value = words(f.source.strip(), value) or value
+            if shown_words:
+                value = _shown(value, shown_words) if isinstance(value, (str, list, tuple)) else value
             values.append(format_value(value))
         except BudgetError:
             raise
@@ -942,7 +947,8 @@ def _run_rules(game: Game, scope: _Scope, state: State, rules: Sequence[Rule],
                 if when is not None and not when.fast(env):
                     continue
                 before = state["sides"][k]["score"] if k is not None else None
-                message = render_message(rule.message, rule.message_parts, env) if rule.message else ""
+                message = (render_message(rule.message, rule.message_parts, env, shown_words=game.ruleset.display_words)
+                           if rule.message else "")
                 adds = _apply_rule(rule, env, state, k)
                 if k is not None and before is not None and state["sides"][k]["score"] != before:
                     delta = state["sides"][k]["score"] - before

@@ -168,6 +168,7 @@ class HandEntry:
                                         for k, v in (given.values if given else {}).items()}
         self.keep = set(keep)
         self.asked = False            # the first pass is over
+        self.short_row = False        # a row given on the command line short by one: its total gave the rest
         self._known: set[str] = set(self.keep)   # fields typed or asked so far (their checks can run)
         self._refused: list[str] = []            # the fields to ask again when typing the hand failed
         self._seats: dict[str, set[int]] = {}    # of those, the players/sides whose value is missing
@@ -193,6 +194,7 @@ class HandEntry:
         entry = cls(game, state, given, keep=set(given.values), hand_no=hand_no, base=pending)
         if args:
             __, missing = type_hand(game, given, active_players(game, state), state)
+            entry.short_row = bool(given.rest_of_total)   # shown as worked out, and Record? asked
             if not missing:
                 entry.keep, entry._known = set(game.ruleset.fields), set(game.ruleset.fields)
                 entry.asked = True
@@ -473,7 +475,7 @@ class HandEntry:
                 row.j, row.answered = row.j + 1, True
         self._walk()
         problems, self._refusals = self._refusals, []
-        return Reply(problems)
+        return Reply([shown(line) for line in problems])   # a rule's sentence in the language shown, as `hand` says it
 
     # ------------------------------------------------------------------ questions
     def _pose(self, fdef: FieldDef, seat: int | None, who: str | None, default: tuple[str | None, str],

@@ -248,9 +248,9 @@ def _check_display(data: Mapping[str, Any], tr: Mapping[str, Any], key: str, out
     shown = _display_words(data)
     for word, text in _table(tr, "display_words", key, out).items():
         if word not in shown:
-            said = (Said(N_("no [display.side] or [display.next] formula shows the word {word} (they show: {words})"),
+            said = (Said(N_("no display formula or message placeholder shows the word {word} (they show: {words})"),
                          word=repr(word), words=", ".join(sorted(shown))) if shown else
-                    Said(N_("no [display.side] or [display.next] formula shows the word {word} (they show no words)"),
+                    Said(N_("no display formula or message placeholder shows the word {word} (they show no words)"),
                          word=repr(word)))
             out.append((f"{key}.display_words.{word}", said))
         elif not isinstance(text, str) or not text.strip():
@@ -258,9 +258,10 @@ def _check_display(data: Mapping[str, Any], tr: Mapping[str, Any], key: str, out
 
 
 def _display_words(data: Mapping[str, Any]) -> set[str]:
-    """The words the ruleset's [display.side] and [display.next] formulas can show: written in them
-    (`'neither'`), or the words of a [tables] entry they read (King's `schedule[hand_no]`): what a
-    translation's `display_words` may give in its language."""
+    """The words the ruleset shows from its formulas: those its [display.side] and [display.next]
+    formulas give, and those filled into a [[rule]] or [[check]] message's `{placeholders}` (Lambapea's
+    `{outcome_names[outcome]}`), written in them (`'neither'`) or held in a [tables] entry they read
+    (King's `schedule[hand_no]`): what a translation's `display_words` may give in its language."""
     words: set[str] = set()
     variants = data.get("variants", {})
     tables = [data, *(variants.values() if isinstance(variants, dict) else [])]
@@ -269,10 +270,17 @@ def _display_words(data: Mapping[str, Any]) -> set[str]:
     displays = [t.get("display", {}) for t in tables if isinstance(t, dict)]
     sources = [src for d in displays if isinstance(d, dict) for sub in ("side", "next")
                if isinstance(d.get(sub), dict) for src in d[sub].values() if isinstance(src, str)]
+    for t in tables:
+        for section in ("rule", "check"):
+            entries = t.get(section, []) if isinstance(t, dict) else []
+            for entry in entries if isinstance(entries, list) else []:
+                message = entry.get("message") if isinstance(entry, dict) else None
+                if isinstance(message, str):
+                    sources += [m.group(1) for m in TEMPLATE_RE.finditer(message)]
     for source in sources:
         if len(source) <= MAX_SOURCE:
             try:
-                tree = ast.parse(source, mode="eval")
+                tree = ast.parse(source.strip(), mode="eval")
             except (SyntaxError, ValueError, RecursionError, MemoryError):
                 continue   # the loader has said what is wrong with it
             for node in ast.walk(tree):

@@ -13,8 +13,7 @@ from collections.abc import Sequence
 from scorepad.app.answer_lost import new_key
 from scorepad.app.bids import Bid, bidding_or_refuse, record_bid
 from scorepad.app.games import Recorded, Typed, game_of, open_game, write_hand
-from scorepad.engine.assignments import split_assignments, type_hand
-from scorepad.engine.game import Game, State, active_players
+from scorepad.engine.assignments import split_assignments
 from scorepad.engine.hand_entry import HandEntry, Outcome
 from scorepad.errors import HandError, StoreConflict, UserError
 from scorepad.locale import _, current
@@ -38,8 +37,7 @@ def enter_hand(store: Store, game_id: int | str | None, args: Sequence[str], con
     pending = store.pending_bid(row.id) or []
     entry = HandEntry.next_hand(game, row.state, pending, args, hand_no=row.hands + 1)  # refused as `hand` refuses
     prompt = HandPrompt.driving(entry, console)
-    short = bool(args) and _short_row(game, row.state, [*pending, *args], len(pending))
-    if entry.asked and not short:   # complete on the command line: stored at once when it scores
+    if entry.asked and not entry.short_row:   # complete on the command line: stored at once when it scores
         try:
             outcome = entry.score()
         except HandError:
@@ -51,16 +49,6 @@ def enter_hand(store: Store, game_id: int | str | None, args: Sequence[str], con
             row = store.game(row.id)
             entry.rebase(row.state, row.hands + 1)
     return _run(store, row, prompt, console, key)
-
-
-def _short_row(game: Game, state: State, words: list[str], bid: int) -> bool:
-    """Whether a row typed on the command line is short by one (its total gives the value left out)."""
-    given = split_assignments(game, words, bid=bid)
-    try:
-        type_hand(game, given, active_players(game, state), state)   # fills the rest of a total in `given`
-    except UserError:
-        return False
-    return bool(given.rest_of_total)
 
 
 def _run(store: Store, row: GameRow, prompt: HandPrompt, console: Console, key: str) -> Recorded:

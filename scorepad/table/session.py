@@ -249,7 +249,7 @@ class Session:
     def cmd_redo(self, args: Sequence[str]) -> None:
 
         row = self.need_game()
-        self.after_hand(redo(self.store, row.id, row.version))
+        self.after_hand(redo(self.store, row.id, row.version, current()))
 
     def cmd_edit(self, args: Sequence[str]) -> None:
         row = self.need_game()
@@ -285,7 +285,7 @@ class Session:
         if answer == "no":
             self.console.say(_('The game goes on; nothing was stored.'), "dim")
             return
-        self.row, result = play.finish(self.store, row.id, expect=row.version)
+        self.row, result = play.finish(self.store, row.id, current(), expect=row.version)
         for side, pts, items in zip(self.row.sides, result.points, result.breakdown, strict=False):
             if items:
                 why = ", ".join(f"{line.label} {num(line.points)}" for line in items)

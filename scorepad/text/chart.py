@@ -35,6 +35,16 @@ def colours(n: int) -> list[str]:
     return out
 
 
+def _threshold(y: float, text: str, py: float, left: float, right: float, font: int) -> str:
+    """A line across the chart at `y` (the zero line grey; a named threshold red, with its name)."""
+    label = f"<title>{esc(text)}</title>" if text else ""
+    out = (f'<g class="threshold" data-value="{esc(y)}">{label}<line x1="{left}" x2="{right}" '
+           f'y1="{py:.1f}" y2="{py:.1f}" stroke="{"#b00" if text else "#bbb"}" stroke-dasharray="4"/>')
+    if text:
+        out += f'<text x="{right}" y="{py - 3:.1f}" font-size="{font}" text-anchor="end" fill="#900">{esc(text)}</text>'
+    return out + "</g>"
+
+
 def line_chart(series: Sequence[tuple[str, Sequence[tuple[float, float]]]], *, lang: str, width: int = 360,
                height: int = 200, title: str = "", labels: Sequence[str] | None = None,
                lines: Sequence[tuple[float, str]] = (), marks: Sequence[tuple[int, float, float, str]] = (),
@@ -70,14 +80,7 @@ def line_chart(series: Sequence[tuple[str, Sequence[tuple[float, float]]]], *, l
     svg = f'<svg viewBox="0 0 {width} {height}" role="img" aria-label="{esc(title)}" style="max-width:{width * 2}px">'
     parts = [svg]
     for y, text in ([(0.0, "")] if lo < 0 < hi else []) + list(lines):
-        _x, py = at(x0, y)
-        label = f"<title>{esc(text)}</title>" if text else ""
-        parts.append(f'<g class="threshold" data-value="{esc(y)}">{label}<line x1="{left}" x2="{width - pad}" '
-                     f'y1="{py:.1f}" y2="{py:.1f}" stroke="{"#b00" if text else "#bbb"}" stroke-dasharray="4"/>')
-        if text:
-            parts.append(f'<text x="{width - pad}" y="{py - 3:.1f}" font-size="{font}" text-anchor="end" '
-                         f'fill="#900">{esc(text)}</text>')
-        parts.append("</g>")
+        parts.append(_threshold(y, text, at(x0, y)[1], left, width - pad, font))
     for y in (hi, lo):
         _x, py = at(x0, y)
         parts.append(f'<text class="axis" x="{left - 4}" y="{py + font / 3:.1f}" font-size="{font}" '

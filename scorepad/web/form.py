@@ -1,60 +1,207 @@
-"""The scorer's hand form, for now the argument form on a page: one input per field of the ruleset (one
-per player, or per side, for their fields), the legal values in the page's language, read back into
-the `FIELD=VALUE` words that `scorepad hand` takes. Kept apart so that the hand model the prompt
-drives can take its place: only `form_html` and `typed_from` know the fields."""
+"""The scorer's hand form, a front end of HandEntry as the terminal prompt is one: each submit answers the
+entry's questions from the form's inputs in the order it asks them, so the fields shown are those that
+apply to what is typed so far, a value a rule refuses is refused at its field with the prompt's
+sentence, a value that follows from others (a declared total's rest, a count) is filled in and said,
+and a hand that reads whole goes to its summary before anything is stored. The page is stateless: what
+was typed travels in the form, and the entry is built again from the game as it stands at each submit.
+
+Inputs are named `v.FIELD` (a field of the hand) and `v.FIELD.SEAT` (a player's or side's value), with
+`SEAT` the place in the game's players (sides). A value the entry filled in is sent back in `w.NAME`:
+unchanged, it is taken as not typed, so it is worked out again from the values around it."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from dataclasses import dataclass, field
 
-from scorepad.engine.assignments import asking_order, describe_field, field_label
-from scorepad.engine.game import Game
+from scorepad.engine.assignments import describe_field, field_label
+from scorepad.engine.hand_entry import HandEntry, Note, Outcome, Question
+from scorepad.errors import HandError
+from scorepad.locale import _, shown
+from scorepad.rules.model import FieldDef
+from scorepad.text.render import num
 from scorepad.web.pages import esc
 
-State = dict[str, Any]
+
+def input_name(name: str, seat: int | None) -> str:
+    return f"v.{name}" if seat is None else f"v.{name}.{seat}"
 
 
-def _inputs(game: Game, fdef: Any, state: State) -> list[tuple[str, str]]:
-    """(input name, who) of a field: one for the hand, or one per player (side) in the order asked."""
-    if fdef.scope == "hand":
-        return [(f"v.{fdef.name}", "")]
-    names = list(game.players) if fdef.scope == "player" else [s.name for s in game.sides]
-    return [(f"v.{fdef.name}.{i}", names[i]) for i in asking_order(game, fdef, state)]
+@dataclass
+class Driven:
+    """What one submit made of the entry: the problems of each field where its value was refused
+    (`answer`'s sentences), what the entry said on the way (its notes), the hand read whole (`outcome`),
+    and the inputs it filled in itself."""
+
+    problems: dict[str, list[str]] = field(default_factory=dict)
+    notes: list[Note] = field(default_factory=list)
+    outcome: Outcome | None = None
+    filled: dict[str, str] = field(default_factory=dict)
+    asked: set[str] = field(default_factory=set)     # the fields the entry asked (the last one unanswered)
+    bid: list[str] = field(default_factory=list)     # the bid written down before, as read
+
+    @property
+    def refused(self) -> bool:
+        return bool(self.problems) or any(n.kind == "problem" for n in self.notes)
 
 
-def form_html(game: Game, state: State, values: Mapping[str, str], key: str, version: int, record: str) -> str:
-    """The fields as inputs (with what was typed, after a refusal), the form's idempotency key and the
-    game's version it was shown at, and the button."""
-    groups = []
-    for fdef in game.ruleset.fields.values():
-        label = field_label(game.ruleset, fdef.name)
-        legal = describe_field(game, fdef, state)
-        rows = []
-        for name, who in _inputs(game, fdef, state):
-            text = f"{who}: {label}" if who else label
-            rows.append(f'<label class="f"><span>{esc(text)}</span><input name="{esc(name)}" '
-                        f'value="{esc(values.get(name, ""))}" autocomplete="off" autocapitalize="off"></label>')
-        groups.append(f'<fieldset><legend>{esc(label)} <small>({esc(legal)})</small></legend>{"".join(rows)}</fieldset>')
-    return (f'<form method="post" action="hand" class="hand-form">{"".join(groups)}'
-            f'<input type="hidden" name="key" value="{esc(key)}"><input type="hidden" name="expect" value="{version}">'
-            f'<button type="submit">{esc(record)}</button></form>')
+def typed_values(values: Mapping[str, str]) -> dict[str, str]:
+    """The inputs as typed: a value the entry filled in and sent back unchanged (`w.NAME`) is blank,
+    to be worked out again from what is typed now."""
+    out = {k: v.strip() for k, v in values.items() if k.startswith("v.")}
+    for k, v in values.items():
+        if k.startswith("w.") and out.get(k[1:]) == v.strip():
+            out[k[1:]] = ""
+    return out
 
 
-def typed_from(game: Game, state: State, values: Mapping[str, str]) -> list[str]:
-    """The `FIELD=VALUE` words of what was typed: a row (`bid=4,3,3,3`) when every player's value is
-    there, else `who.field=value` for each one typed; blank inputs are not typed."""
-    typed = []
-    for fdef in game.ruleset.fields.values():
-        inputs = _inputs(game, fdef, state)
-        given = [(who, values.get(name, "").strip()) for name, who in inputs]
-        if fdef.scope == "hand":
-            if given[0][1]:
-                typed.append(f"{fdef.name}={given[0][1]}")
+def drive(entry: HandEntry, values: Mapping[str, str]) -> Driven:
+    """Answer the entry's questions from the typed inputs until the hand is read, a value is refused,
+    a question comes again (the hand as a whole was refused: the notes say why), or a field is asked
+    that the form did not show (it applies now): that field is shown and the form asked again."""
+    out = Driven(bid=entry.bid_summary() if entry.base else [])
+    answered: set[tuple[str, int | None]] = set()
+    while True:
+        try:
+            q = entry.question()
+        except HandError as exc:   # asked again and nothing left to ask: the refusal stands
+            out.notes += entry.notes() + [Note(shown(line), "problem") for line in exc.problems or [exc.message]]
+            break
+        out.notes += entry.notes()
+        if q is None:
+            out.outcome = entry.outcome
+            break
+        out.asked.add(q.field)
+        if (q.field, q.seat) in answered or input_name(q.field, q.seat) not in values:
+            break
+        fdef = entry.rs.fields[q.field]
+        text = values[input_name(q.field, q.seat)]
+        row = _whole_row(entry, fdef, q, values)
+        if row is not None:
+            text = row
+            answered |= {(q.field, seat) for seat in entry.turn(fdef)}
+        answered.add((q.field, q.seat))
+        reply = entry.answer(text)
+        out.notes += entry.notes()
+        if reply.problems:
+            out.problems.setdefault(q.field, []).extend(reply.problems)
+            break
+    for name in entry.fields_shown():
+        fdef = entry.rs.fields[name]
+        for seat in _seats(entry, fdef):
+            key = input_name(name, seat)
+            filled, source = entry.default_text(fdef, seat)
+            if not values.get(key) and filled is not None and source in ("typed", "worked") and name not in entry.keep:
+                out.filled[key] = filled
+    return out
+
+
+def _whole_row(entry: HandEntry, fdef: FieldDef, q: Question, values: Mapping[str, str]) -> str | None:
+    """A row typed for every player asked, as the one answer at its first question (`5,3,3,3`): the
+    values stand as typed, none of them left to a total; None where a value is blank or holds the
+    row's separator (then each player's is answered at its own question)."""
+    if not q.row_order:
+        return None
+    sep = "/" if fdef.type == "cards" else ","
+    texts = [values.get(input_name(fdef.name, seat), "") for seat in entry.turn(fdef)]
+    if len(texts) != len(q.row_order) or any(not t or sep in t for t in texts):
+        return None
+    return sep.join(texts)
+
+
+def _seats(entry: HandEntry, fdef: FieldDef) -> list[int | None]:
+    return [None] if fdef.scope == "hand" else list(entry.turn(fdef))
+
+
+def shown_fields(entry: HandEntry, driven: Driven) -> list[str]:
+    """The fields the form asks: those that apply to what is typed, in the order the entry asks them
+    (the bids first), less those a bid written down before gives and, of those the entry has not asked
+    yet, those it would not ask (not needed, or left no room by what is typed)."""
+    applies = set(entry.fields_shown())
+    out = []
+    for name in entry.rs.question_order:
+        fdef = entry.rs.fields[name]
+        if name not in applies or name in entry.keep:
             continue
-        by_seat = sorted(zip([int(name.rsplit(".", 1)[1]) for name, _who in inputs], given, strict=True))
-        if all(value for _seat, (_who, value) in by_seat) and not any("," in v for _s, (_w, v) in by_seat):
-            typed.append(f"{fdef.name}=" + ",".join(value for _seat, (_who, value) in by_seat))
-        else:
-            typed += [f"{who}.{fdef.name}={value}" for _seat, (who, value) in by_seat if value]
-    return typed
+        if name in driven.asked or not (entry.not_needed(fdef) or entry.forbidden(fdef)):
+            out.append(name)
+    return out
+
+
+def _field_html(entry: HandEntry, fdef: FieldDef, values: Mapping[str, str], driven: Driven) -> str:
+    label = field_label(entry.rs, fdef.name)
+    legal = describe_field(entry.game, fdef, entry.state)
+    names = entry.who_names(fdef)
+    problems = driven.problems.get(fdef.name, [])
+    err_id = f"e-{fdef.name}"
+    rows = []
+    for seat in _seats(entry, fdef):
+        key = input_name(fdef.name, seat)
+        text = f"{names[seat]}: {label}" if seat is not None else label
+        value, worked = values.get(key, ""), ""
+        if not value and key in driven.filled:
+            value = driven.filled[key]
+            said_worked = _("worked out")   # outside the f-string: Babel's extractor reads no call inside one
+            worked = (f'<small class="worked">{esc(said_worked)}</small>'
+                      f'<input type="hidden" name="w{esc(key[1:])}" value="{esc(value)}">')
+        default, source = entry.default_text(fdef, seat)
+        hint = f' placeholder="{esc(entry.in_language(fdef, default))}"' if source == "ruleset" and default else ""
+        described = f' aria-describedby="{err_id}" aria-invalid="true"' if problems else ""
+        wide = ' class="wide"' if fdef.type in ("cards", "combos") else ""   # a hand of cards, not a number
+        rows.append(f'<label class="f"><span>{esc(text)}{worked}</span><input{wide} name="{esc(key)}" '
+                    f'value="{esc(value)}"{hint}{described} autocomplete="off" autocapitalize="off"></label>')
+    said = "".join(f"<p>{esc(line)}</p>" for line in problems)
+    error = f'<div class="refused" id="{err_id}" role="alert">{said}</div>' if problems else ""
+    help_text = f'<p class="help">{esc(fdef.help)}</p>' if fdef.help and fdef.help != legal else ""
+    return (f'<fieldset><legend>{esc(label)} <small>({esc(legal)})</small></legend>{help_text}'
+            f'{"".join(rows)}{error}</fieldset>')
+
+
+def summary_html(entry: HandEntry, outcome: Outcome) -> str:
+    """What the prompt shows before Record?: the hand as read, a total's rest, each side's points and why."""
+    lines = [f"<li>{esc(line)}</li>" for line in entry.summary()]
+    if outcome.raw.rest_of_total:
+        lines.append("<li>" + esc(_("worked out, the rest of the total: {values}").format(
+            values=", ".join(outcome.raw.rest_of_total))) + "</li>")
+    for k, side in enumerate(entry.game.sides):
+        why = ", ".join(f"{line.label} {num(line.points)}" for line in outcome.result.breakdown[k]) or _("nothing")
+        lines.append(f'<li class="pts">= {esc(side.name)}: {esc(num(outcome.result.points[k]))} ({esc(why)})</li>')
+    lines += [f'<li class="event">{esc(shown(event))}</li>' for event in outcome.result.events]
+    return (f'<section class="summary" aria-labelledby="sum"><h2 id="sum">{esc(entry.title())}</h2>'
+            f'<ul>{"".join(lines)}</ul></section>')
+
+
+def notes_html(driven: Driven) -> str:
+    """The entry's sentences: the values it filled in, and why the hand as a whole cannot be scored."""
+    worked = [n.text for n in driven.notes if n.kind != "problem"]
+    refused = [n.text for n in driven.notes if n.kind == "problem"]
+    out = ""
+    if refused:
+        out += '<div class="refused" role="alert">' + "".join(f"<p>{esc(t)}</p>" for t in refused) + "</div>"
+    if worked:
+        out += '<ul class="notes">' + "".join(f"<li>{esc(t)}</li>" for t in worked) + "</ul>"
+    return out
+
+
+def form_html(entry: HandEntry, values: Mapping[str, str], driven: Driven, key: str, version: int) -> str:
+    """The fields that apply, with what was typed and what was filled in, each refusal at its field; the
+    entry's notes; the summary once the hand reads whole, with Record; the form's idempotency key and
+    the game's version it was shown at."""
+    bid = ""
+    if driven.bid:   # a bid written down before: it stands, and is not asked
+        said = "; ".join(driven.bid)
+        bid_line = _("Bid for hand {value}: {value2}").format(value=entry.hand_no, value2=said)
+        bid = f'<p class="bid">{esc(bid_line)}</p>'
+    fields = "".join(_field_html(entry, entry.rs.fields[name], values, driven) for name in shown_fields(entry, driven))
+    check_label, record_label = _("Check the hand"), _("Record")
+    check = f'<button type="submit" name="do" value="check">{esc(check_label)}</button>'
+    done = ""
+    if driven.outcome is not None:
+        seen = " ".join(driven.outcome.raw.typed)
+        done = (summary_html(entry, driven.outcome) + f'<input type="hidden" name="seen" value="{esc(seen)}">'
+                f'<button type="submit" name="do" value="record" class="record">{esc(record_label)}</button>')
+        check = check.replace("<button ", '<button class="again" ', 1)
+    hidden = f'<input type="hidden" name="key" value="{esc(key)}"><input type="hidden" name="expect" value="{version}">'
+    first = done + check if done else check
+    return (f'<form method="post" action="hand" class="hand-form">{bid}{notes_html(driven)}{fields}'
+            f'{hidden}{first}</form>')

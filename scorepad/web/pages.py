@@ -178,9 +178,18 @@ legend small { font-weight: 400; color: var(--muted); }
 label.f { display: flex; gap: .6rem; align-items: center; justify-content: space-between; margin: .35rem 0; }
 label.f input { font-size: 1.25rem; width: 9rem; padding: .35rem .5rem; border-radius: .4rem;
   border: 1px solid var(--muted); background: var(--card); color: var(--fg); }
+label.f input.wide { width: auto; flex: 1 1 12rem; min-width: 0; }
 button { font-size: 1.2rem; font-weight: 700; padding: .7rem 1.4rem; border-radius: .6rem; border: 0;
   background: var(--accent); color: var(--bg); margin: .5rem 0; }
-.undo button { background: var(--card); color: var(--fg); border: 1px solid var(--muted); }
+.undo button, button.again { background: var(--card); color: var(--fg); border: 1px solid var(--muted); }
+button.record { margin-right: .6rem; }
+.help { color: var(--muted); margin: 0 0 .3rem; font-size: .95rem; }
+.worked { display: block; color: var(--win); font-weight: 600; }
+.notes { color: var(--muted); margin: .5rem 0; padding-left: 1.2rem; }
+.summary { border: 2px solid var(--accent); border-radius: .6rem; padding: .2rem .9rem; margin: .8rem 0; }
+.summary h2 { margin: .5rem 0 .3rem; }
+.summary ul { list-style: none; margin: 0 0 .5rem; padding: 0; }
+.summary .pts { font-weight: 700; }
 .refused { border: 2px solid #b3261e; border-radius: .6rem; padding: .2rem .9rem; margin: .8rem 0; }
 .refused p { margin: .4rem 0; font-weight: 600; }
 .stored { font-weight: 700; font-size: 1.2rem; }

@@ -1,17 +1,23 @@
-"""The scorer's page: the hand form, a hand stored through the same use case as `scorepad hand`
-(`app.games.record_hand`: one transaction, the version the form was shown at, the form's idempotency
-key, so a double tap stores one hand), undo of the last hand, and a refusal in the words `hand` says
-it with, in the page's language. Each call has its own store connection (a worker thread's)."""
+"""The scorer's page: the hand form driven by the hand model the prompt drives (scorepad.web.form), a
+hand stored through the one write every front end uses (`app.games.write_hand`: one transaction, the
+version the form was shown at, the form's idempotency key, so a double tap stores one hand), undo of the
+last hand, and a refusal in the words `hand` says it with, in the page's language. Each call has its
+own store connection (a worker thread's)."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 
 from scorepad.app import games as play
+from scorepad.app.answer_lost import key_written
+from scorepad.app.games import open_game
+from scorepad.engine.game import Game
+from scorepad.engine.hand_entry import HandEntry
 from scorepad.errors import ScorepadError, UserError
 from scorepad.locale import _, shown, speaking
+from scorepad.store import GameRow, Store
 from scorepad.text.render import num
-from scorepad.web.form import form_html, typed_from
+from scorepad.web.form import drive, form_html, typed_values
 from scorepad.web.live import opened
 from scorepad.web.pages import esc, nothing_html, sides_html, title_of
 from scorepad.web.tokens import new_token
@@ -24,24 +30,36 @@ def refusal(exc: ScorepadError) -> str:
     return '<div class="refused" role="alert">' + "".join(f"<p>{esc(line)}</p>" for line in lines) + "</div>"
 
 
+def _entry(store: Store, row: GameRow, game: Game) -> HandEntry:
+    """The entry of the game's next hand, the bid written down for it standing, as `hand` reads it."""
+    return HandEntry.next_hand(game, row.state, store.pending_bid(row.id) or [], hand_no=row.hands + 1)
+
+
 def scorer_page(spec: str | None, game: str | None, lang: str, values: Mapping[str, str] | None = None,
-                note: str = "") -> tuple[str, str]:
-    """(title, the scorer's part of the page): the standings, the form (with `values` after a refusal,
-    and a new key), the undo button, `note` (a refusal, or the hand just stored) above them."""
+                note: str = "", key: str | None = None) -> tuple[str, str]:
+    """(title, the scorer's part of the page): the standings, the form driven by what was typed
+    (`values`; none: the form of a new hand, with a new key), the undo button, `note` above them."""
     with opened(spec) as store, speaking(lang):
         try:
             row, st = play.standings_with_bid(store, game, lang)
         except ScorepadError as exc:
             return "scorepad", nothing_html(shown(exc.message))
-        g = play.game_of(row, lang)
         body = [f'<h1>{esc(title_of(st))}</h1>', sides_html(st), note]
         if not st["finished"] and not st.get("abandoned"):
-            body.append(form_html(g, row.state, values or {}, new_token(), row.version, _("Record")))
-        if row.hands:
-            undo_label = esc(_("Undo the last hand"))
-            body.append(f'<form method="post" action="undo" class="undo"><input type="hidden" name="expect" '
-                        f'value="{row.version}"><button type="submit">{undo_label}</button></form>')
+            entry = _entry(store, row, play.game_of(row, lang))
+            typed = typed_values(values or {})
+            driven = drive(entry, typed)
+            body.append(form_html(entry, typed, driven, key or new_token(), row.version))
+        body.append(_undo_html(row))
         return title_of(st), "".join(body)
+
+
+def _undo_html(row: GameRow) -> str:
+    if not row.hands:
+        return ""
+    label = _("Undo the last hand")   # outside the f-string: Babel's extractor reads no call inside one
+    return (f'<form method="post" action="undo" class="undo"><input type="hidden" name="expect" '
+            f'value="{row.version}"><button type="submit">{esc(label)}</button></form>')
 
 
 def version_of(values: Mapping[str, str]) -> int | None:
@@ -50,21 +68,38 @@ def version_of(values: Mapping[str, str]) -> int | None:
 
 
 def record(spec: str | None, game: str | None, lang: str, values: Mapping[str, str]) -> tuple[int, str, str]:
-    """Store the hand typed in the form: (status, title, page); a refusal is 422 with nothing stored."""
+    """A submit of the form: the entry driven by what was typed shows the fields that apply, a value
+    refused at its field (422), or the summary; Record on the summary just shown stores the hand through
+    `write_hand` (one transaction, the version shown, the form's key). Nothing else is stored."""
+    key = values.get("key", "")
     with opened(spec) as store, speaking(lang):
         try:
-            row = store.game(game)
-            g = play.game_of(row, lang)
-            typed = typed_from(g, row.state, values)
-            key = values.get("key", "")
             if not 1 <= len(key) <= 200:
                 raise UserError(_("--key: write 1 to 200 characters, e.g. a UUID"))
-            rec = play.record_hand(store, row.id, typed, lang, expect=version_of(values), key=key)
+            row = open_game(store.game(game))
+            done = key_written(store, row.id, key)
+            if done is not None:     # a second tap of Record: the hand the first one stored
+                return _stored(spec, game, lang, play.repeated(store, row.id, done, key))
+            if row.state["finished"]:
+                raise UserError(_('this game has ended and takes no more hands (undo or edit still work)'))
+            g = play.game_of(row, lang)
+            entry = _entry(store, row, g)
+            driven = drive(entry, typed_values(values))
+            outcome = driven.outcome
+            if values.get("do") != "record" or outcome is None or values.get("seen") != " ".join(outcome.raw.typed):
+                title, page = scorer_page(spec, game, lang, values, key=key)   # the fields, a refusal, the summary
+                return (422 if driven.refused else 200), title, page
+            rec = play.write_hand(store, row, g, play.Typed(outcome.raw, outcome.hand, outcome.result), lang=lang,
+                                  expect=version_of(values), key=key, bid=len(entry.base))
         except ScorepadError as exc:
-            title, page = scorer_page(spec, game, lang, values, refusal(exc))
+            title, page = scorer_page(spec, game, lang, values, refusal(exc), key=key)
             return 422, title, page
-        stored = _("Hand {n}").format(n=rec.n) + ": " + ", ".join(
-            f"{s.name} {num(p)}" for s, p in zip(rec.game.sides, rec.result.points, strict=True))
+        return _stored(spec, game, lang, rec)
+
+
+def _stored(spec: str | None, game: str | None, lang: str, rec: play.Recorded) -> tuple[int, str, str]:
+    stored = _("Hand {n}").format(n=rec.n) + ": " + ", ".join(
+        f"{s.name} {num(p)}" for s, p in zip(rec.game.sides, rec.result.points, strict=True))
     title, page = scorer_page(spec, game, lang, None, f'<p class="stored" role="status">{esc(stored)}</p>')
     return 200, title, page
 

@@ -210,3 +210,17 @@ def test_thousand_asks_four_nines_once_as_who_and_the_marriages_on_one_line() ->
     assert [(q.who, q.text) for q in nines] == [(None, "nines (a player: ann, bob, cat, or - for none) [-]: ")]
     assert entry.outcome is not None and entry.outcome.hand["nines"] == [False, True, False]
     assert entry.outcome.result.points == [120, 130, 20]
+
+
+def test_a_rule_refused_where_it_is_typed_is_said_in_the_language_shown() -> None:
+    """The sentence of a rule a value breaks, in the language the questions are asked in, as `hand`
+    says it (the page's form shows it beside the field, the prompt under the question)."""
+    from scorepad.locale import speaking
+
+    with speaking("ru"):
+        game = make_game(load("spades"), ["ann", "bob", "cat", "dan"])
+        entry = HandEntry.next_hand(game, initial_state(game), args=["bid=4,3,3,3"])
+        q = entry.question()
+        assert q is not None and q.field == "tricks"
+        reply = entry.answer("5,3,3,3")
+    assert reply.problems == ["взятки — в сумме должно быть 13, а получается 14"]

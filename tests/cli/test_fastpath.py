@@ -56,6 +56,10 @@ CORPUS: list[list[str]] = [
     ["hand", "--expect", "x", *HAND], ["hand", "--expect", "-1", *HAND], ["hand", "--expect", " 3", *HAND],
     ["hand", "--expect", "1_0", *HAND], ["hand", "--expect", "٣", *HAND], ["hand", "--game", "--json", *HAND],
     ["sheet", "--chart", "-h"], ["--lang", "ru", "hand", "-h"], ["hand", "--", "-h"],
+    # the sheet's forms and a file to write it to
+    ["sheet", "--format", "csv"], ["sheet", "--format=md"], ["--lang", "et", "sheet", "--format", "html"],
+    ["sheet", "--format", "xx"], ["sheet", "--json", "--format", "csv"], ["sheet", "--chart", "--format", "md"],
+    ["sheet", "--format", "html", "--output", "{tmp}/sheet.html"], ["sheet", "--output", "{tmp}"],
 ]
 
 MUST_TAKE = [["standings"], ["sheet", "--chart"], ["hand", *HAND], ["--db={db}", "sheet"], ["hand", "-q", *HAND],
@@ -88,7 +92,8 @@ def test_parser_reads_like_click() -> None:
         "hand", {"db": "a", "rules_dir": ["x", "y"], "lang": "ru"},
         {"assignments": ["a=1", "--json"], "game": "h", "expect": 12, "key": None, "as_json": False, "quiet": True})
     assert fastpath.parse(["sheet"], {}) == ("sheet", {"db": None, "rules_dir": [], "lang": None},
-                                             {"game": None, "as_json": False, "chart": False})
+                                             {"game": None, "as_json": False, "chart": False, "fmt": None,
+                                              "output": None})
 
 
 _STAMP = re.compile(r"\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d(\.\d+)?([+-]\d\d:\d\d|Z)?")

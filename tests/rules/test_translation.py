@@ -218,7 +218,7 @@ def test_a_display_word_no_display_formula_writes_is_refused() -> None:
     text = (bundled_dir() / "bridge.toml").read_text(encoding="utf-8") + '\n[translations.de.display_words]\nnobody = "x"\n'
     with pytest.raises(RulesetError) as exc:
         load_text(text, "b.toml")
-    assert ("translations.de.display_words.nobody: no [display.side] or [display.next] formula shows the word "
+    assert ("translations.de.display_words.nobody: no display formula or message placeholder shows the word "
             "'nobody' (they show: both, neither)") in str(exc.value)
 
 
@@ -236,5 +236,5 @@ def test_a_display_word_read_from_a_table_is_translated() -> None:
     text = (bundled_dir() / "king.toml").read_text(encoding="utf-8") + '\n[translations.de.display_words]\n"7" = "x"\n'
     with pytest.raises(RulesetError) as exc:
         load_text(text, "k.toml")
-    assert "translations.de.display_words.7: no [display.side] or [display.next] formula shows the word '7'" \
+    assert "translations.de.display_words.7: no display formula or message placeholder shows the word '7'" \
         in str(exc.value)

@@ -73,7 +73,10 @@ def test_server_stopped_during_load_loses_and_duplicates_nothing(own_server: tup
     assert sum(line["cuts"] for line in lines) >= 1, "the server stop hit no command; the timing needs a look"
     for text in cut:
         assert text.startswith("error: cannot reach the club database 127.0.0.1:"), text
-        assert "Traceback" not in text and "internal error" not in text and "--key" in text
+        assert "Traceback" not in text and "internal error" not in text
+        # either it is known (nothing reached the server, or the hand was asked about again and not found)
+        # or the sentence names the key that repeats it safely
+        assert "--key" in text or "nothing was stored" in text or "the hand was not stored" in text, text
     acknowledged = Counter((int(line["args"][2]), tag_of(line["args"])) for line in lines)
     stored = Counter((game, tag) for game in [shared, *own] for tag in tags_in(url, game))
     assert stored == acknowledged  # every hand exactly once: none lost, none duplicated by the retries

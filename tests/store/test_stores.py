@@ -177,7 +177,7 @@ def test_games_use_and_season(acli: Callable[..., Run]) -> None:
     assert acli("use", "1").code == 0 and "*1" in acli("games").out
     r = acli("season", "club 2027", "--format", "json", "--include-unfinished")
     assert r.code == 0, r.err
-    rows = {p["player"]: p for p in json.loads(r.out)["players"]}
+    rows = {p["player"]: p for p in json.loads(r.out)["rulesets"][0]["players"]}   # the Hearts leaderboard
     assert rows["ann"]["games"] == 2 and rows["ann"]["points"] == 18 and rows["eve"]["points"] == 6
     r = acli("season", "use", "club 2028")
     assert r.code == 0

@@ -112,6 +112,7 @@ TYPED = {
     "sqlite", "postgresql", "postgres", "toml", "csv", "html", "utf", "ctrl", "enter", "tab", "scorepad's",
     "copy", "delete", "abandon", "rename", "backup", "rescore", "player", "games", "serve", "db", "init", "schema",
     "derive", "list", "show", "check", "test", "get", "set", "language", "club", "shell", "markdown", "text",
+    "pip", "install", "host", "port", "scorer",   # `pip install 'scorepad[serve]'`, serve's own options
     # names of games the rule texts compare with, the same in every language
     "sheepshead", "binokel", "skat", "belote", "whist", "tabulate", "tomli", "migrate", "grant", "revoke",
 }

@@ -145,9 +145,15 @@ def test_the_scorer_form_in_chromium(cli: Callable[..., Run], chromium: str) -> 
             assert audit(phone) == []
             phone.screenshot(path=str(artifacts / "serve-scorer-refused-390.png"), full_page=True)
             phone.screenshot(path="/tmp/scorepad-serve-scorer-refused-390.png", full_page=True)
-            phone.fill("input[name='v.tricks.3']", "2")
-            typed = time.monotonic()
+            phone.fill("input[name='v.tricks.3']", "")     # left to the total: the entry fills it in
             phone.click("form.hand-form button")
+            assert phone.input_value("input[name='v.tricks.3']") == "2"
+            assert "= ann+cat: +71 (contract +70, bags +1)" in phone.locator(".summary").inner_text()
+            assert audit(phone) == []
+            phone.screenshot(path=str(artifacts / "serve-scorer-summary-390.png"), full_page=True)
+            phone.screenshot(path="/tmp/scorepad-serve-scorer-summary-390.png", full_page=True)
+            typed = time.monotonic()
+            phone.click("form.hand-form button.record")
             assert "Hand 1: ann+cat +71, bob+dan -60" in phone.locator(".stored").inner_text()
             assert shown_within(viewer, "after 1 hand", typed, "#live .sub") < 1.5
             assert cli("standings", "--json").out.count('"hands": 1') == 1

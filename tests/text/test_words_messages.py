@@ -88,8 +88,8 @@ def test_an_unreachable_club_database_in_ukrainian(cli: Callable[..., Run], monk
     monkeypatch.setenv("SCOREPAD_DB", "postgresql://ann:hunter2@127.0.0.1:1/club?connect_timeout=2")
     r = cli("--lang", "uk", "hand", "bid=4,3,3,3", "tricks=5,3,3,2", "--key", "k1")
     assert r.code == 1 and r.err.startswith("помилка: немає зв'язку з базою даних клубу 127.0.0.1:1/club"), r.err
-    # nothing reached the server: nothing can have been stored, so no repeat is suggested
-    assert "--key" not in r.err and "hunter2" not in r.err
+    # nothing reached the server: nothing can have been stored, and it says so
+    assert "нічого не збережено" in r.err and "--key" not in r.err and "hunter2" not in r.err
     monkeypatch.setenv("SCOREPAD_DB", "")
     r = cli("--lang", "ru", "club", "init")
     assert r.code == 2 and "club init настраивает базу данных PostgreSQL" in r.err, r.err

@@ -51,6 +51,10 @@ def test_a_hand_from_the_form_is_what_hand_stores(cli: Callable[..., Run], db: P
         fields = {"v.bid.0": "4", "v.bid.1": "3", "v.bid.2": "3", "v.bid.3": "3",
                   "v.tricks.0": "5", "v.tricks.1": "3", "v.tricks.2": "3", "v.tricks.3": "2", **hidden}
         same_site = {"Origin": served.origin, "Sec-Fetch-Site": "same-origin"}
+        status, page = post(scorer + "hand", fields, same_site)   # checked: the summary, nothing stored yet
+        assert status == 200 and "= ann+cat: +71 (contract +70, bags +1)" in page, page
+        assert json.loads(cli("standings", "--json").out)["hands"] == 0
+        fields = {**fields, **form_of(page), "do": "record"}
         status, page = post(scorer + "hand", fields, same_site)
         assert status == 200 and "Hand 1: ann+cat +71, bob+dan -60" in page, page
         assert post(scorer + "hand", fields, same_site)[0] == 200   # the double tap: the same key
