@@ -88,14 +88,25 @@ def _bound(formula: Formula | None, env: Mapping[str, Any]) -> Any:
 
 
 ASIDE = re.compile(r"\s*\([^()]*\)")
+FEW_WORDS = 4        # a list of words this long or shorter is said with a shortened question
 
 
-def question_legal(game: Game, fdef: FieldDef, state: State | None = None) -> str:
-    """The legal values said with a question, on one line: as `describe_field`, but a pattern is said
-    by its help without the asides in brackets and without its words (`?` and Tab still give them)."""
-    if fdef.type == "pattern" and fdef.help:
-        return ASIDE.sub("", fdef.help)
-    return describe_field(game, fdef, state)
+def question_legal(game: Game, fdef: FieldDef, state: State | None = None, room: int | None = None) -> str:
+    """The legal values said with a question, on one line where they can be: as `describe_field`;
+    where that is longer than `room` characters, a pattern is said by its help with a long list of
+    words left out (`?` and Tab still give them), then also without the asides in brackets, whichever
+    first fits (1000's marriages). A text that fits neither way is said whole: shortened, it would
+    lose what it says and still not fit."""
+    full = describe_field(game, fdef, state)
+    if room is None or len(full) <= room or fdef.type != "pattern" or not fdef.help:
+        return full
+    words = words_shown(game.ruleset, fdef)
+    kept = [", ".join(words)] if words and len(words) <= FEW_WORDS else []
+    for said in (fdef.help, ASIDE.sub("", fdef.help)):
+        shorter = "; ".join([said, *kept])
+        if len(shorter) <= room:
+            return shorter
+    return full
 
 
 def describe_field(game: Game, fdef: FieldDef, state: State | None = None) -> str:

@@ -39,6 +39,7 @@ from scorepad.engine.assignments import (
     checks_on,
     convert,
     copies_problems,
+    describe_field,
     field_applies,
     field_candidates,
     field_label,
@@ -62,6 +63,7 @@ from scorepad.rules.model import Check, FieldDef
 from scorepad.rules.values import format_value
 
 Mode = Literal["hand", "bids", "edit"]
+LINE = 80          # a question said with its legal values fits this many characters where it can
 SINGLE = object()  # an answer with commas that is one value, not a row of values
 
 
@@ -483,12 +485,12 @@ class HandEntry:
         shown_default = default[0]
         if shown_default is None and fdef.optional:
             shown_default = "-"
-        described = question_legal(self.game, fdef, self.state)
-        self._current = Question(
-            field=fdef.name, label=field_label(self.rs, fdef.name), who=who, seat=seat, legal=described,
+        question = Question(
+            field=fdef.name, label=field_label(self.rs, fdef.name), who=who, seat=seat, legal="",
             show_legal=legal, default=self.in_language(fdef, shown_default) if shown_default is not None else None,
-            help=fdef.help or described, candidates=tuple(field_candidates(self.game, fdef, self.state)),
-            row_order=tuple(row_order))
+            help="", candidates=tuple(field_candidates(self.game, fdef, self.state)), row_order=tuple(row_order))
+        described = question_legal(self.game, fdef, self.state, room=LINE - len(question.text))
+        self._current = replace(question, legal=described, help=fdef.help or describe_field(self.game, fdef, self.state))
         self._default = default
         self._may_wait = not p.fixing and (fdef.default_from is not None or fdef.total is not None)
         p.posed = True
