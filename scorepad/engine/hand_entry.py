@@ -543,6 +543,12 @@ class HandEntry:
             self._note(_("{value}: {name} = {filled} (follows from what is typed)").format(
                            value=row.names[i], name=name, filled="-"), "worked")
             return True
+        if row.values[i] is None and not p.fixing and self.listed(fdef, i):
+            given = self.from_list(fdef, i)
+            if given is not None:        # the counts the list leaves at none are not said, one by one
+                self._note(_("{value}: {name} = {filled} (follows from what is typed)").format(
+                               value=row.names[i], name=name, filled=given), "worked")
+            return True
         if row.values[i] is None and not p.fixing:
             worked = self.worked_out(fdef, i)
             if worked is not None:
@@ -847,6 +853,31 @@ class HandEntry:
             return None
         value = hand.get(fdef.name) if who is None else hand.get(fdef.name, [None] * (who + 1))[who]
         return value_text(value) if value is not None else None
+
+    def listed(self, fdef: FieldDef, who: int) -> bool:
+        """Whether a list of combinations typed for this player (side) sets this field: a count or the
+        points of a combination it has codes for (Pinochle's aces, Piquet's sequences). The list is
+        the whole call, so the field follows from it, none where the list names no such combination."""
+        for cdef in self.rs.fields.values():
+            if cdef.type != "combos" or cdef.scope != fdef.scope:
+                continue
+            if fdef.name != cdef.rest and all(c.field != fdef.name for c in cdef.combos.values()):
+                continue
+            typed = self.answers.get(cdef.name)
+            if isinstance(typed, list) and who < len(typed) and typed[who] is not None:
+                return True
+        return False
+
+    def from_list(self, fdef: FieldDef, who: int) -> str | None:
+        """The value a typed list of combinations gives this field for this player, as the hand is read
+        (`4A p`: aces 1, pinochles 1); None where it is the field's default (none) or cannot be read yet."""
+        try:
+            hand, __ = type_hand(self.game, self.raw(), active_players(self.game, self.state), self.state)
+        except UserError:
+            return None
+        values = hand.get(fdef.name)
+        value = values[who] if isinstance(values, list) and who < len(values) else None
+        return None if value is None or value == fdef.default else value_text(value)
 
     def in_language(self, fdef: FieldDef, text: str) -> str:
         """A default as the language shown writes it where the value has a word there (`[ні]` for no at

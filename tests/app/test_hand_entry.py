@@ -224,3 +224,29 @@ def test_a_rule_refused_where_it_is_typed_is_said_in_the_language_shown() -> Non
         assert q is not None and q.field == "tricks"
         reply = entry.answer("5,3,3,3")
     assert reply.problems == ["взятки — в сумме должно быть 13, а получается 14"]
+
+
+def test_pinochle_the_counts_a_meld_list_gives_are_shown_not_asked() -> None:
+    """Melds typed as codes give every count of that player: said as worked out, never asked (before:
+    all 17 counts asked for each player, showing [0] where the codes gave 1)."""
+    entry = new("pinochle", ["ann", "bob"])
+    asked, said = asked_and_said(entry, ["4A p", "m", "", "", "150", "ann"])   # meld: one number instead
+    targets = {c.field for c in entry.rs.fields["melds"].combos.values()}
+    assert not [q.text for q in asked if q.field in targets]
+    assert [q.field for q in asked][:5] == ["melds", "melds", "meld", "meld", "card_points"]
+    assert {"ann: aces = 1 (follows from what is typed)", "ann: pinochles = 1 (follows from what is typed)",
+            "bob: marriages = 1 (follows from what is typed)"} <= set(said)
+    assert not [line for line in said if "= 0 (" in line]        # a count the list leaves at none is not said
+    assert entry.outcome is not None
+    assert entry.outcome.hand["aces"] == [1, 0] and entry.outcome.hand["marriages"] == [0, 1]
+
+
+def test_piquet_the_points_an_announcement_gives_are_shown_not_asked() -> None:
+    """`quint trio` gives ann's sequences and sets; bob, who announced nothing by name, is asked his."""
+    entry = new("piquet", ["ann", "bob"])
+    asked, said = asked_and_said(entry, ["", "", "", "quint trio", "", "", "", "7", "8", "6"])
+    assert [(q.field, q.who) for q in asked if q.field in ("sequences", "sets")] == [("sequences", "bob"),
+                                                                                    ("sets", "bob")]
+    assert {"ann: sequences = 15 (follows from what is typed)", "ann: sets = 3 (follows from what is typed)"} <= set(said)
+    assert entry.outcome is not None and entry.outcome.hand["sequences"] == [15, 0]
+    assert entry.outcome.hand["sets"] == [3, 0] and entry.outcome.raw.values["announced"][0] == "quint trio"
