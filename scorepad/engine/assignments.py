@@ -87,6 +87,28 @@ def _bound(formula: Formula | None, env: Mapping[str, Any]) -> Any:
         return None            # a bound that reads the coming hand, asked without one
 
 
+ASIDE = re.compile(r"\s*\([^()]*\)")
+FEW_WORDS = 4        # a list of words this long or shorter is said with a shortened question
+
+
+def question_legal(game: Game, fdef: FieldDef, state: State | None = None, room: int | None = None) -> str:
+    """The legal values said with a question, on one line where they can be: as `describe_field`;
+    where that is longer than `room` characters, a pattern is said by its help with a long list of
+    words left out (`?` and Tab still give them), then also without the asides in brackets, whichever
+    first fits (1000's marriages). A text that fits neither way is said whole: shortened, it would
+    lose what it says and still not fit."""
+    full = describe_field(game, fdef, state)
+    if room is None or len(full) <= room or fdef.type != "pattern" or not fdef.help:
+        return full
+    words = words_shown(game.ruleset, fdef)
+    kept = [", ".join(words)] if words and len(words) <= FEW_WORDS else []
+    for said in (fdef.help, ASIDE.sub("", fdef.help)):
+        shorter = "; ".join([said, *kept])
+        if len(shorter) <= room:
+            return shorter
+    return full
+
+
 def describe_field(game: Game, fdef: FieldDef, state: State | None = None) -> str:
     """The legal values of a field, as the prompt and `rules show` print them."""
     parts: list[str] = []
@@ -105,7 +127,7 @@ def describe_field(game: Game, fdef: FieldDef, state: State | None = None) -> st
     elif fdef.type == "word" and (current() == "en" or words_shown(game.ruleset, fdef) == list(fdef.words)):
         parts.append("/".join(fdef.values))       # else the language's words for them, below
     elif fdef.type == "player":
-        parts.append(_("a player: {names}").format(names=", ".join(game.players)))
+        parts.append(_("a player: {names}").format(names=", ".join(players_offered(game, state))))
     elif fdef.type == "side":
         parts.append(_("a side: {names}").format(names=", ".join(s.name for s in game.sides)))
     elif fdef.type == "cards":
@@ -384,16 +406,25 @@ def typed_assignments(game: Game, values: Mapping[str, Any], skip_defaults: bool
     return typed
 
 
-def field_candidates(game: Game, fdef: FieldDef) -> list[str]:
+def players_offered(game: Game, state: State | None = None) -> list[str]:
+    """The players a player-valued field offers: those still playing (a player who is out of the game
+    in `state` ends no deal and declares nothing), everyone when no state is given."""
+    if state is None:
+        return list(game.players)
+    active = active_players(game, state)
+    return [p for p, playing in zip(game.players, active, strict=True) if playing] or list(game.players)
+
+
+def field_candidates(game: Game, fdef: FieldDef, state: State | None = None) -> list[str]:
     """The values a person may type for a field (what Tab offers at the prompt and in the shell):
-    its words, player or side names, yes/no."""
+    its words, player or side names (the players still playing, given the state), yes/no."""
     out: list[str] = []
     if fdef.type == "word":
         out += list(fdef.values)
     elif fdef.type == "bool":
         out += ["yes", "no"]
     elif fdef.type == "player":
-        out += list(game.players)
+        out += players_offered(game, state)
     elif fdef.type == "side":
         out += [s.name for s in game.sides]
     out += [w for w in fdef.words if w not in out]

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Collection, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 from scorepad.engine.assignments import (
@@ -46,6 +46,8 @@ from scorepad.engine.assignments import (
     field_required,
     fill_total,
     missing_sentence,
+    question_legal,
+    resolve_who,
     split_assignments,
     type_bids,
     type_hand,
@@ -56,11 +58,12 @@ from scorepad.engine.assignments import (
 from scorepad.engine.game import Game, Hand, HandResult, State, active_players, checks_in_force, run_checks_on
 from scorepad.engine.scoring import apply_hand
 from scorepad.errors import HandError, UserError
-from scorepad.locale import _, shown
+from scorepad.locale import NO_WORDS, _, shown
 from scorepad.rules.model import Check, FieldDef
 from scorepad.rules.values import format_value
 
 Mode = Literal["hand", "bids", "edit"]
+LINE = 80          # a question said with its legal values fits this many characters where it can
 SINGLE = object()  # an answer with commas that is one value, not a row of values
 
 
@@ -78,6 +81,7 @@ class Question:
     help: str                # the field's help in the language shown
     candidates: tuple[str, ...]   # what may be completed
     row_order: tuple[str, ...]    # where the whole row may be typed at once: the names in the order asked
+    pick: bool = False            # a yes/no of each player that at most one may have, asked once: who?
 
     @property
     def text(self) -> str:
@@ -236,6 +240,8 @@ class HandEntry:
             raise RuntimeError("an answer with no question asked")   # a front end's mistake, not a person's
         fdef = self.rs.fields[q.field]
         text = text.strip()
+        if q.pick:
+            return self._picked(q, text)
         if q.row_order and text:
             row = self._pass.row
             assert row is not None
@@ -479,12 +485,12 @@ class HandEntry:
         shown_default = default[0]
         if shown_default is None and fdef.optional:
             shown_default = "-"
-        described = describe_field(self.game, fdef, self.state)
-        self._current = Question(
-            field=fdef.name, label=field_label(self.rs, fdef.name), who=who, seat=seat, legal=described,
+        question = Question(
+            field=fdef.name, label=field_label(self.rs, fdef.name), who=who, seat=seat, legal="",
             show_legal=legal, default=self.in_language(fdef, shown_default) if shown_default is not None else None,
-            help=fdef.help or described, candidates=tuple(field_candidates(self.game, fdef)),
-            row_order=tuple(row_order))
+            help="", candidates=tuple(field_candidates(self.game, fdef, self.state)), row_order=tuple(row_order))
+        described = question_legal(self.game, fdef, self.state, room=LINE - len(question.text))
+        self._current = replace(question, legal=described, help=fdef.help or describe_field(self.game, fdef, self.state))
         self._default = default
         self._may_wait = not p.fixing and (fdef.default_from is not None or fdef.total is not None)
         p.posed = True
@@ -509,6 +515,9 @@ class HandEntry:
         row = p.row
         assert row is not None
         whole_allowed = fdef.name not in p.only and fdef.type != "combos"
+        if row.j == 0 and not row.asked and fdef.name not in p.only and self.picks_one(fdef, row):
+            self._pose_pick(fdef, row, p)
+            return True
         while row.j < len(row.seats):
             i = row.seats[row.j]
             if self._filled_in(fdef, row, i, p):
@@ -530,6 +539,16 @@ class HandEntry:
                 self._note(_("{value}: {name} = {filled} (the rest of the total)").format(
                                value=row.names[i], name=name, filled=filled), "worked")
                 return True
+        if row.values[i] is None and not p.fixing and self.forbidden_at(fdef, i):
+            self._note(_("{value}: {name} = {filled} (follows from what is typed)").format(
+                           value=row.names[i], name=name, filled="-"), "worked")
+            return True
+        if row.values[i] is None and not p.fixing and self.listed(fdef, i):
+            given = self.from_list(fdef, i)
+            if given is not None:        # the counts the list leaves at none are not said, one by one
+                self._note(_("{value}: {name} = {filled} (follows from what is typed)").format(
+                               value=row.names[i], name=name, filled=given), "worked")
+            return True
         if row.values[i] is None and not p.fixing:
             worked = self.worked_out(fdef, i)
             if worked is not None:
@@ -538,6 +557,65 @@ class HandEntry:
                                value=row.names[i], name=name, filled=worked), "worked")
                 return True
         return False
+
+    def picks_one(self, fdef: FieldDef, row: _Row) -> bool:
+        """A yes/no of each player that the rules let at most one player have (1000's four nines: the
+        deck has four nines): asked once, as who has it. Found by trial: a check of this field alone
+        refuses it for two players and takes it for one."""
+        if fdef.scope != "player" or fdef.type != "bool" or fdef.bidding or fdef.default is not False:
+            return False
+        checks = [c for c in self.rs.checks if check_field_names(self.game, c) == {fdef.name}]
+        if len(row.seats) < 2 or not checks:
+            return False
+        saved = list(row.values)
+        try:
+            row.values[:] = [None] * len(row.values)
+            row.values[row.seats[0]] = "yes"
+            one = self.problems_so_far(checks)
+            row.values[row.seats[1]] = "yes"
+            two = self.problems_so_far(checks)
+        finally:
+            row.values[:] = saved
+        return not one and bool(two)
+
+    def _pose_pick(self, fdef: FieldDef, row: _Row, p: _Pass) -> None:
+        """`nines (a player: ann, bob, cat) [-]: `: the player who has it, - for nobody."""
+        names = [row.names[i] for i in row.seats]
+        has = [row.names[i] for i in row.seats if self._yes(fdef, row, i)]
+        self._pose(fdef, None, None, (has[0] if has else None, "typed" if has else "none"), True, (), p)
+        assert self._current is not None
+        legal = _("a player: {names}").format(names=", ".join(names)) + ", " + _("or - for none")
+        self._current = replace(self._current, legal=legal, default=has[0] if has else "-",
+                                candidates=tuple(names), pick=True)
+
+    def _yes(self, fdef: FieldDef, row: _Row, i: int) -> bool:
+        text = row.values[i]
+        if text is None:
+            return False
+        try:
+            return bool(convert(self.game, fdef, text, row.names[i], self.state)[0])
+        except UserError:
+            return False
+
+    def _picked(self, q: Question, text: str) -> Reply:
+        """The answer to a pick: the row gets yes for that player and no value (no) for the others."""
+        p = self._pass
+        assert p is not None and p.row is not None
+        row = p.row
+        if text == "":
+            text = q.default or "-"
+        who: int | None = None
+        if text != "-" and text.lower() not in NO_WORDS:
+            try:
+                who = resolve_who(self.game, text, "player")
+            except UserError as exc:
+                return Reply([shown(exc.message)], not_a_value=True)
+            if who not in row.seats:
+                return Reply([_("{text} is not a player ({names})").format(
+                    text=repr(text), names=", ".join(q.candidates))], not_a_value=True)
+        for i in row.seats:
+            row.values[i] = "yes" if i == who else None
+        return self._accept(list(row.values))
 
     def _finish_row(self, fdef: FieldDef, p: _Pass) -> None:
         row = p.row
@@ -638,26 +716,65 @@ class HandEntry:
         if not samples or not checks:
             return False
         try:
-            return self._refuses_every(fdef, samples, checks)
+            if fdef.scope == "hand":
+                return self._refuses_every(fdef, samples, checks)
+            self.answers[fdef.name] = [None] * len(self.who_names(fdef))   # every player's place, in turn
+            try:
+                return all(self._refuses_every(fdef, samples, checks, seat) for seat in self.turn(fdef))
+            finally:
+                self.answers.pop(fdef.name, None)
         except UserError:
             return False
 
-    def _refuses_every(self, fdef: FieldDef, samples: Sequence[str], checks: list[Check]) -> bool:
+    def _refuses_every(self, fdef: FieldDef, samples: Sequence[str], checks: list[Check],
+                       seat: int | None = None) -> bool:
+        """Whether the checks that pass without a value here refuse every sample tried in its place
+        (at `seat` of a per-player row under way, else the field's first place). A check that fails
+        anyway (the cards not typed yet for the others) has no say."""
         active = active_players(self.game, self.state)
+        row = self.answers.get(fdef.name) if seat is not None else None
         seats = 1 if fdef.scope == "hand" else len(self.who_names(fdef))
         without, __ = type_hand(self.game, self.raw(), active, self.state)
         checks = checks_in_force(self.game, self.state, without, checks)   # they apply to what is typed
-        if not checks or run_checks_on(self.game, self.state, without, checks):
+        checks = [c for c in checks if not run_checks_on(self.game, self.state, without, [c])]
+        if not checks:
             return False
         for one in samples:
-            self.answers[fdef.name] = one if fdef.scope == "hand" else [one, *[None] * (seats - 1)]
+            if isinstance(row, list) and seat is not None:
+                saved, row[seat] = row[seat], one
+            else:
+                self.answers[fdef.name] = one if fdef.scope == "hand" else [one, *[None] * (seats - 1)]
             try:
                 trial, __ = type_hand(self.game, self.raw(), active, self.state)
             finally:
-                self.answers.pop(fdef.name, None)
+                if isinstance(row, list) and seat is not None:
+                    row[seat] = saved
+                else:
+                    self.answers.pop(fdef.name, None)
             if not run_checks_on(self.game, self.state, trial, checks):
                 return False      # a value the rules take: the field is asked
         return True
+
+    def forbidden_at(self, fdef: FieldDef, seat: int) -> bool:
+        """An optional per-player (per-side) field whose value for this player the answers so far leave
+        no room for: a rule that passes without it refuses every value tried there (Skid: the cards of
+        the player who went out). Its value follows (none, no cards): shown, not asked. Only for a
+        field whose value left out is no value at all (cards, a player, a side): a number left out
+        is no number, and the one a rule leaves may be any."""
+        row = self.answers.get(fdef.name)
+        if (not fdef.optional or fdef.type not in ("cards", "player", "side") or not isinstance(row, list)
+                or row[seat] is not None):
+            return False
+        samples = _samples(self.game, fdef)
+        empty = {name for name, f in self.rs.fields.items() if f.optional and self.answers.get(name) is None}
+        checks = [c for c in checks_on(self.game, self._known | empty | {fdef.name})
+                  if fdef.name in check_field_names(self.game, c)]
+        if not samples or not checks:
+            return False
+        try:
+            return self._refuses_every(fdef, samples, checks, seat)
+        except UserError:
+            return False
 
     def refused_now(self, fdef: FieldDef) -> list[str]:
         """What the checks that need only the fields typed so far and use this one refuse. (The bids
@@ -736,6 +853,31 @@ class HandEntry:
             return None
         value = hand.get(fdef.name) if who is None else hand.get(fdef.name, [None] * (who + 1))[who]
         return value_text(value) if value is not None else None
+
+    def listed(self, fdef: FieldDef, who: int) -> bool:
+        """Whether a list of combinations typed for this player (side) sets this field: a count or the
+        points of a combination it has codes for (Pinochle's aces, Piquet's sequences). The list is
+        the whole call, so the field follows from it, none where the list names no such combination."""
+        for cdef in self.rs.fields.values():
+            if cdef.type != "combos" or cdef.scope != fdef.scope:
+                continue
+            if fdef.name != cdef.rest and all(c.field != fdef.name for c in cdef.combos.values()):
+                continue
+            typed = self.answers.get(cdef.name)
+            if isinstance(typed, list) and who < len(typed) and typed[who] is not None:
+                return True
+        return False
+
+    def from_list(self, fdef: FieldDef, who: int) -> str | None:
+        """The value a typed list of combinations gives this field for this player, as the hand is read
+        (`4A p`: aces 1, pinochles 1); None where it is the field's default (none) or cannot be read yet."""
+        try:
+            hand, __ = type_hand(self.game, self.raw(), active_players(self.game, self.state), self.state)
+        except UserError:
+            return None
+        values = hand.get(fdef.name)
+        value = values[who] if isinstance(values, list) and who < len(values) else None
+        return None if value is None or value == fdef.default else value_text(value)
 
     def in_language(self, fdef: FieldDef, text: str) -> str:
         """A default as the language shown writes it where the value has a word there (`[ні]` for no at
@@ -841,6 +983,9 @@ def _samples(game: Game, fdef: FieldDef) -> list[str]:
         return [str(v) for v in fdef.values]
     if fdef.type in ("int", "number"):
         return ["1", "2"]
+    if fdef.type == "cards":         # a low and a high card of the deck (a rule that wants none refuses both)
+        ranks = game.ruleset.deck.ranks
+        return [f"{ranks[0]}H", f"{ranks[-1]}C"] if ranks else []
     if fdef.type == "pattern":       # a word of each value it stands for (bridge's result: made)
         firsts: dict[str, str] = {}
         for word, value in fdef.words.items():

@@ -21,6 +21,7 @@ from scorepad.engine.assignments import split_assignments
 from scorepad.engine.game import Game, initial_state, make_game
 from scorepad.engine.hand_entry import HandEntry, Mode, Outcome, Question
 from scorepad.errors import ScorepadError
+from scorepad.locale import YES_WORDS
 from scorepad.rules.registry import load
 from scorepad.store import Store
 
@@ -41,6 +42,8 @@ def answer_for(game: Game, values: dict[str, Any], q: Question) -> str:
     value = values.get(q.field)
     if value is None:
         return ""
+    if q.pick:                                   # asked once: the player who has it
+        return next((game.players[i] for i, v in enumerate(value) if v is not None and str(v).lower() in YES_WORDS), "-")
     if q.seat is None:
         return str(value)
     one = value[q.seat]
@@ -161,6 +164,54 @@ def test_edit_asks_every_player_of_a_field_typed_for_some() -> None:
     assert ("cards", "bob", "QS 10H") in asked and ("cards", "cat", "A 7") in asked
 
 
+def asked_and_said(entry: HandEntry, answers: Sequence[str]) -> tuple[list[Question], list[str]]:
+    """The questions asked while answering from a list (Enter once it runs out), and the notes said."""
+    asked: list[Question] = []
+    said: list[str] = []
+    todo = list(answers)
+    while (q := entry.question()) is not None:
+        said += [n.text for n in entry.notes()]
+        asked.append(q)
+        assert len(asked) < 50, [a.text for a in asked]
+        entry.answer(todo.pop(0) if todo else "")
+    said += [n.text for n in entry.notes()]
+    return asked, said
+
+
+def test_skid_once_out_is_typed_bridge_and_the_cards_of_who_went_out_are_not_asked() -> None:
+    entry = new("skid", ["ann", "bob", "cat"])
+    asked, said = asked_and_said(entry, ["ann", "", "", "QS 10H", "A 7"])
+    assert [(q.field, q.who) for q in asked] == [("out", None), ("jack", None), ("reshuffles", None),
+                                                 ("cards", "bob"), ("cards", "cat")]
+    assert "ann: cards = - (follows from what is typed)" in said
+    assert entry.outcome is not None and entry.outcome.result.points == [0, 60, 15]
+    entry = new("skid", ["ann", "bob", "cat"])        # a Bridge: everybody's cards, the declarer's too
+    asked, __ = asked_and_said(entry, ["", "bob", "", "QS 10H", "A 7", "6"])
+    assert [(q.field, q.who) for q in asked][:2] == [("out", None), ("bridge", None)]
+    assert [q.who for q in asked if q.field == "cards"] == ["ann", "bob", "cat"]
+
+
+def test_skid_a_player_out_of_the_game_is_not_offered() -> None:
+    game = make_game(load("skid"), ["ann", "bob", "cat"])
+    state = initial_state(game)
+    state["sides"][2]["status"] = "out"
+    entry = HandEntry(game, state)
+    q = entry.question()
+    assert q is not None and q.field == "out"
+    assert q.legal == "a player: ann, bob" and "cat" not in q.candidates
+
+
+def test_thousand_asks_four_nines_once_as_who_and_the_marriages_on_one_line() -> None:
+    entry = new("1000", ["ann", "bob", "cat"])
+    asked, __ = asked_and_said(entry, ["ann", "120", "70,30", "h", "", "", "bob"])
+    marriages = next(q for q in asked if q.field == "marriages")
+    assert len(marriages.text) <= 80, marriages.text
+    nines = [q for q in asked if q.field == "nines"]
+    assert [(q.who, q.text) for q in nines] == [(None, "nines (a player: ann, bob, cat, or - for none) [-]: ")]
+    assert entry.outcome is not None and entry.outcome.hand["nines"] == [False, True, False]
+    assert entry.outcome.result.points == [120, 130, 20]
+
+
 def test_a_rule_refused_where_it_is_typed_is_said_in_the_language_shown() -> None:
     """The sentence of a rule a value breaks, in the language the questions are asked in, as `hand`
     says it (the page's form shows it beside the field, the prompt under the question)."""
@@ -173,3 +224,29 @@ def test_a_rule_refused_where_it_is_typed_is_said_in_the_language_shown() -> Non
         assert q is not None and q.field == "tricks"
         reply = entry.answer("5,3,3,3")
     assert reply.problems == ["взятки — в сумме должно быть 13, а получается 14"]
+
+
+def test_pinochle_the_counts_a_meld_list_gives_are_shown_not_asked() -> None:
+    """Melds typed as codes give every count of that player: said as worked out, never asked (before:
+    all 17 counts asked for each player, showing [0] where the codes gave 1)."""
+    entry = new("pinochle", ["ann", "bob"])
+    asked, said = asked_and_said(entry, ["4A p", "m", "", "", "150", "ann"])   # meld: one number instead
+    targets = {c.field for c in entry.rs.fields["melds"].combos.values()}
+    assert not [q.text for q in asked if q.field in targets]
+    assert [q.field for q in asked][:5] == ["melds", "melds", "meld", "meld", "card_points"]
+    assert {"ann: aces = 1 (follows from what is typed)", "ann: pinochles = 1 (follows from what is typed)",
+            "bob: marriages = 1 (follows from what is typed)"} <= set(said)
+    assert not [line for line in said if "= 0 (" in line]        # a count the list leaves at none is not said
+    assert entry.outcome is not None
+    assert entry.outcome.hand["aces"] == [1, 0] and entry.outcome.hand["marriages"] == [0, 1]
+
+
+def test_piquet_the_points_an_announcement_gives_are_shown_not_asked() -> None:
+    """`quint trio` gives ann's sequences and sets; bob, who announced nothing by name, is asked his."""
+    entry = new("piquet", ["ann", "bob"])
+    asked, said = asked_and_said(entry, ["", "", "", "quint trio", "", "", "", "7", "8", "6"])
+    assert [(q.field, q.who) for q in asked if q.field in ("sequences", "sets")] == [("sequences", "bob"),
+                                                                                    ("sets", "bob")]
+    assert {"ann: sequences = 15 (follows from what is typed)", "ann: sets = 3 (follows from what is typed)"} <= set(said)
+    assert entry.outcome is not None and entry.outcome.hand["sequences"] == [15, 0]
+    assert entry.outcome.hand["sets"] == [3, 0] and entry.outcome.raw.values["announced"][0] == "quint trio"

@@ -22,11 +22,14 @@ def store(tmp_path: Path) -> Store:
 def test_edit_asks_each_players_cards_and_goes_back_to_them(store: Store) -> None:
     play.new_game(store, "skid", ["ann", "bob", "cat"])
     play.record_hand(store, None, ["out=ann", "bob.cards=QS 10H", "cat.cards=A 7"])
-    # out, jack, reshuffles kept; ann holds none; bob's cards typed again, then `<` from cat's back to bob's
-    console = Script(["", "", "", "", "QS", "<", "QS 9H", "", "y"])
+    # out, jack, reshuffles kept; ann went out, so her cards (none) are not asked; bob's cards typed
+    # again, then `<` from cat's back to bob's
+    console = Script(["", "", "", "QS", "<", "QS 9H", "", "y"])
     row, rows = edit_interactively(store, None, 1, console)
-    assert "bob: cards [QS 10H]: " in console.questions
-    assert "bob: cards [QS]: " in console.questions          # reached again with `<`
+    # bob is now the first asked of the row, so his question says what cards may be typed
+    assert "bob: cards (cards like QS 10H A, or - for none) [QS 10H]: " in console.questions
+    assert "bob: cards (cards like QS 10H A, or - for none) [QS]: " in console.questions   # reached again with `<`
+    assert not any(q.startswith("ann: cards") for q in console.questions)
     assert "cat: cards [A 7]: " in console.questions
     hand = store.hands(row.id)[0]
     assert hand.hand["cards"] == [[], ["QS", "9H"], ["A", "7"]]

@@ -131,7 +131,7 @@ def test_the_prompt_in_russian_stores_the_rulesets_own_texts(store: Store, tmp_p
     play.new_game(store, "skid", ["ann", "bob"])
     set_language("ru")
     try:
-        console = Script(["ann", "", "", "x", "0", "", "QS JH", "y"])
+        console = Script(["ann", "", "x", "0", "QS JH", "y"])   # out=ann: bridge and her cards are not asked
         rec = enter_hand(store, None, [], console)
     finally:
         set_language(None)
@@ -260,7 +260,7 @@ def test_quit_at_a_question_of_play_leaves_the_hand_and_the_commands_say_how(sto
 
 def test_quit_where_it_is_a_value_is_the_value(store: Store) -> None:
     play.new_game(store, "skid", ["quit", "bob", "cat"])
-    console = Script(["quit", "", "", "", "-", "QS", "A", "y"])
+    console = Script(["quit", "", "", "QS", "A", "y"])   # out=quit: bridge and that player's cards are not asked
     rec = enter_hand(store, None, [], console)
     assert store.hands(rec.row.id)[-1].typed[0] == "out=quit"
 
@@ -268,7 +268,7 @@ def test_quit_where_it_is_a_value_is_the_value(store: Store) -> None:
 def test_play_shows_how_the_cards_were_read(store: Store) -> None:
     """As `hand` prints it: `bob: QS 10H read as Q♠ 10♥ = 60` (before: only the points)."""
     play.new_game(store, "skid", ["ann", "bob", "cat"])
-    console = Script(["out=ann cards=-/QS 10H/A 7", "", "bob", "", "", "", "K", "-", "JD", "y", "quit"])
+    console = Script(["out=ann cards=-/QS 10H/A 7", "", "bob", "", "", "K", "JD", "y", "quit"])   # no bridge, no bob.cards
     assert Session(store, console).run() == 0
     assert "  bob: QS 10H read as Q♠ 10♥ = 60" in console.said and "  cat: A 7 read as A 7 = 15" in console.said
     assert "  cat: JD read as J♦ = 20" in console.said             # typed question by question too
@@ -282,11 +282,11 @@ def test_a_yes_no_default_is_shown_in_the_language(store: Store) -> None:
     play.new_game(store, "skid", ["ann", "bob", "cat"])
     set_language("uk")
     try:
-        console = Script(["ann", "", "", "", "-", "QS", "A", "y"])
+        console = Script(["ann", "", "", "QS", "A", "y"])      # out=ann: no bridge, no ann.cards
         rec = enter_hand(store, None, [], console)
     finally:
         set_language(None)
-    assert console.questions[2] == "валет (так/ні) [ні]: "
+    assert console.questions[1] == "валет (так/ні) [ні]: "
     assert rec.row.hands == 1 and store.hands(rec.row.id)[-1].hand["jack"] is False
 
 

@@ -133,15 +133,11 @@ def test_a_thousand_hand_asks_marriages_and_nines(env: dict[str, str]) -> None:
     child.sendline("")
     child.expect_exact("cat: marriages [-]: ")
     child.sendline("")
-    child.expect_exact("ann: nines (yes/no) [no]: ")
-    child.sendline("")
-    child.expect_exact("bob: nines [no]: ")
+    child.expect_exact("nines (a player: ann, bob, cat, or - for none) [-]: ")   # at most one: asked once
     child.sendline("maybe")                            # checked as typed, only this question again
-    child.expect("must be yes or no")
-    child.expect_exact("bob: nines [no]: ")
-    child.sendline("yes")
-    child.expect_exact("cat: nines [no]: ")
-    child.sendline("")
+    child.expect("is not a player")
+    child.expect_exact("nines (a player: ann, bob, cat, or - for none) [-]: ")
+    child.sendline("bob")
     child.expect("marriages: ann H")
     child.expect_exact("Record? [Y/n/e] ")
     child.sendline("y")
@@ -695,3 +691,31 @@ def test_colour_on_a_terminal_only_and_never_with_no_color(env: dict[str, str]) 
     child = spawn(env, "hand", "bid=6,3,6,3", "tricks=7,0,6,0")                # NO_COLOR=1
     child.expect(pexpect.EOF)
     assert "\x1b[" not in child.before and "Finished: ann+cat won" in child.before
+
+
+def test_skid_in_play_does_not_ask_what_follows_from_who_went_out(env: dict[str, str]) -> None:
+    """Once `out` is typed, Bridge is not asked (a deal ends one way), nor the cards of the player who
+    went out (none); a player out of the game is not offered."""
+    assert run(env, "new", "skid", "ann", "bob", "cat", "--opt", "limit=125").returncode == 0
+    assert run(env, "hand", "out=ann", "bob.cards=QS J J J A A", "cat.cards=A 7").returncode == 0   # bob 140: out
+    child = spawn(env, "play")
+    child.expect_exact("hand 2> ")
+    child.sendline("")
+    child.expect_exact("out (a player: ann, cat) [-]: ")
+    child.sendline("cat")
+    child.expect_exact("jack (yes/no) [no]: ")
+    assert "bridge" not in child.before
+    child.sendline("")
+    child.expect_exact("reshuffles (0-50) [0]: ")
+    child.sendline("")
+    child.expect_exact("ann: cards (cards like QS 10H A, or - for none) [-]: ")
+    child.sendline("K")
+    child.expect_exact("cat: cards = - (follows from what is typed)")
+    child.expect_exact("Record? [Y/n/e] ")
+    assert "bob: cards" not in child.before
+    child.sendline("y")
+    child.expect("Hand 2 recorded")
+    child.expect_exact("> ")
+    child.sendline("quit")
+    assert finish(child) == 0
+    assert scores(env) == [10, 140, 15]

@@ -17,6 +17,7 @@ from collections.abc import Sequence
 
 from scorepad.engine.assignments import RawHand
 from scorepad.engine.game import Game
+from scorepad.locale import YES_WORDS
 
 MAX_QUESTIONS = 400
 QUESTION = re.compile(r"^(?:(?P<who>[^:]+): )?(?P<field>[^ :(\[]+)(?: \(.*\))?(?: \[[^\]]*\])?: $")
@@ -49,6 +50,9 @@ class Typist:
         value = self.raw.values.get(name)
         if value is None:
             return ""
+        if who is None and isinstance(value, list):   # a yes/no of each player asked once: who has it
+            names = list(self.game.players)
+            return next((names[i] for i, v in enumerate(value) if v is not None and str(v).lower() in YES_WORDS), "-")
         if who is None:
             return str(value)
         fdef = self.game.ruleset.fields[name]
