@@ -96,7 +96,7 @@ AT_THE_TABLE = {
     "ru": ["new bridge ann bob cid dan", "contract=2HX by=S tricks=8", "contract=1S by=E tricks=7",
            "finish", "да", "нет", "quit"],
     "uk": ["new skid ann bob cid", "out=ann bob.cards=KH 7C AD cid.cards=QS 6S",
-           "edit 1", "", "", "", "", "", "", "", "quit"],
+           "edit 1", "", "", "", "", "", "", "quit"],   # ann went out: her cards follow, not asked
 }
 
 
