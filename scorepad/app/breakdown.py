@@ -130,7 +130,7 @@ def named_breakdown(game: Game, stored: Sequence[Sequence[Any]]) -> list[list[St
 
 def _migrate_game(row: Mapping[str, Any], breakdowns: list[Any]) -> list[Any]:
     """The schema-8 step's namer: one game's stored breakdowns (as parsed) with ids for words."""
-    from scorepad.app.games import pinned_ruleset  # here: app/games imports this module
+    from scorepad.app.pinned import pinned_ruleset  # start-up: the loader only when old rows are migrated
     from scorepad.engine.game import Game, Side  # start-up: the engine only when a breakdown is read
     from scorepad.errors import ScorepadError  # start-up: beside the engine, only when a breakdown is read
 

@@ -10,12 +10,12 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import ExitStack, contextmanager, suppress
 from dataclasses import dataclass, field, replace
-from functools import lru_cache
 from typing import Any
 
 import scorepad.rules.cards as cardlib
 from scorepad.app.answer_lost import CommitHeld, change_done, change_unknown, hand_unknown, key_written, new_key
 from scorepad.app.breakdown import shown_breakdown, stored_breakdown, words_breakdown
+from scorepad.app.pinned import pinned_ruleset as pinned_ruleset  # re-exported: season reads games with it
 from scorepad.app.rows import abandon as abandon  # re-exported: the commands that need no engine import gamerows
 from scorepad.app.rows import current_season, game_title
 from scorepad.app.rows import delete as delete
@@ -50,16 +50,9 @@ from scorepad.engine.scoring import apply_hand
 from scorepad.errors import HandError, ScorepadError, StoreConflict, StoreError, StoreUnreachable, UserError
 from scorepad.locale import _, current, ngettext, shown
 from scorepad.names import MAX_GAME_NAME, check_name
-from scorepad.rules.loader import load_text
-from scorepad.rules.model import Ruleset
 from scorepad.rules.registry import load
 from scorepad.rules.values import format_value
 from scorepad.store import GameRow, HandRow, Store, now
-
-
-@lru_cache(maxsize=32)
-def pinned_ruleset(text: str, source: str, variant: str | None) -> Ruleset:
-    return load_text(text, source, variant, pinned=True)
 
 
 def game_of(row: GameRow, lang: str | None = None) -> Game:
