@@ -196,12 +196,29 @@ def resolve(spec: str, extra_dirs: Sequence[str] = ()) -> tuple[Path, str | None
     hits = [e for e in known.values() if want in e.names]
     if len(hits) == 1:
         return _usable(hits[0]), variant
+    if not hits and variant is None:
+        named = _variant_named(known, want)
+        if named is not None:
+            return named
     if not hits:
         guess = closest(name, [n for e in known.values() for n in (e.id, *e.names)], lambda n: _id_of(known, n))
         raise UserError(_("unknown game {name}{value}; `scorepad rules list` shows the games").format(
                             name=repr(name), value=did_you_mean(guess)))
     raise UserError(_("{name} could mean {value}; use the id").format(
                         name=repr(name), value=', '.join(e.id for e in hits)))
+
+
+def _variant_named(known: Mapping[str, Entry | Unreadable], want: str) -> tuple[Path, str] | None:
+    """A bundled variant's own name standing for its game and itself (`chicago` for `bridge:chicago`),
+    when no game has that name and exactly one bundled game has a variant of it."""
+    found = []
+    for entry in known.values():
+        if isinstance(entry, Entry) and entry.digest:
+            variants = (rules_index.summary(entry.digest, None) or {}).get("variants") or {}
+            found += [(entry, v) for v in variants if fold(v) == want]
+    if len(found) != 1:
+        return None
+    return _usable(found[0][0]), found[0][1]
 
 
 def _id_of(known: Mapping[str, Entry | Unreadable], name: str) -> str:
