@@ -38,6 +38,8 @@ import os, signal, sys, time
 from pathlib import Path
 from scorepad.table.console import TerminalConsole
 
+signal.signal(signal.SIGHUP, signal.SIG_DFL)   # a terminal's process ends on a hang-up (even under nohup)
+
 class Readline:
     def write_history_file(self, path):
         tmp = Path(f"{path}-{os.getpid()}.tmp")
