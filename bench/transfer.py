@@ -89,7 +89,7 @@ def build(db: Path, games: int, commit: str | None) -> float:
             audit = [(gid, day, "new", None, dumps({"players": list(game.players), "options": dict(game.options)}))]
             if g % 10 == 9:  # a 21st hand recorded and taken back
                 hands.append((gid, len(rows) + 1, "undone", dumps(spare_typed), dumps(spare), "[0,0]", "[[],[]]",
-                              "[]", dumps(rows[-1].state), day))
+                              "[]", dumps(dict(rows[-1].state, hands=len(rows) + 1)), day))   # its own count
                 audit.append((gid, day, "undo", len(rows) + 1, dumps({"removed": {"n": len(rows) + 1,
                                                                                   "typed": spare_typed}})))
             audit.append((gid, day, "finish", None, dumps({"points": finish.points, "events": finish.events})))
