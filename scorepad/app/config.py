@@ -34,11 +34,6 @@ def user_data_dir() -> Path:
     return Path(data_dir())
 
 
-def user_rules_dir() -> Path:
-    """Where `rules derive` and `rules new` write when no rules directory is given."""
-    return user_data_dir() / "rules"
-
-
 def load_config(path: Path | None = None) -> dict[str, Any]:
     path = path or config_path()
     if not path.exists():

@@ -62,9 +62,7 @@ class Settings:
     def write_rules_dir(self) -> Path:
         """Where `rules derive` and `rules new` write: the first directory of the strongest source given
         (--rules-dir, SCOREPAD_RULES, the config), else the user rules directory."""
-        flags = self._flags[1]
-        from_env = [d for d in self._env.get("SCOREPAD_RULES", "").split(os.pathsep) if d]
-        for dirs in (flags, from_env, self._config.get("rules_dirs") or []):
+        for dirs in (self._flags[1], _env_rules_dirs(self._env), self._config.get("rules_dirs") or []):
             if dirs:
                 return Path(dirs[0])
         return Path(self.home.value) / "rules"
@@ -123,10 +121,13 @@ def _db(flag: str | None, env: Mapping[str, str], config: Mapping[str, Any],
 
 def _rules_dirs(flags: Sequence[str], env: Mapping[str, str], config: Mapping[str, Any],
                 home: Callable[[], Setting]) -> Setting:
-    from_env = [d for d in env.get("SCOREPAD_RULES", "").split(os.pathsep) if d]
+    from_env = _env_rules_dirs(env)
     dirs = [str(Path(home().value) / "rules"), *config.get("rules_dirs", []), *from_env, *flags]
     sources = [name for name, given in (("--rules-dir", flags), ("SCOREPAD_RULES", from_env),
                                         ("config", config.get("rules_dirs"))) if given]
     return Setting(tuple(dirs), " > ".join([*sources, "default"]))
 
 
+def _env_rules_dirs(env: Mapping[str, str]) -> list[str]:
+    """SCOREPAD_RULES' directories, in the order given."""
+    return [d for d in env.get("SCOREPAD_RULES", "").split(os.pathsep) if d]
