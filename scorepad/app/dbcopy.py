@@ -25,7 +25,7 @@ from scorepad.errors import StoreError, UserError
 from scorepad.locale import _, ngettext
 from scorepad.store import Store
 from scorepad.store.choice import open_store
-from scorepad.store.migrations import SCHEMA_VERSION, TABLES
+from scorepad.store.migrations import SCHEMA_VERSION, TABLES, table_columns
 from scorepad.store.protocol import is_server, mask
 from scorepad.store.rowshape import JSON_COLUMNS, DamagedRow, column_problem, game_problem, hand_values, where
 
@@ -57,20 +57,11 @@ def tables(store: Store, where: str = "") -> list[str]:
                           "(db copy copies only scorepad's own tables and columns)").format(
                               db=mask(where), version=SCHEMA_VERSION))
     for table, expected in TABLES.items():
-        if set(_columns_found(store, table)) != set(expected):
+        if set(table_columns(store.db, table)) != set(expected):
             raise UserError(_("{db} is not a scorepad database of schema {version}: the columns of its table "
                               "{table} are not scorepad's (db copy copies only scorepad's own tables and columns)")
                             .format(db=mask(where), version=SCHEMA_VERSION, table=table))
     return list(TABLES)
-
-
-def _columns_found(store: Store, table: str) -> list[str]:
-    """The column names a store reports for one of the schema's tables (read as data, compared, never run)."""
-    if is_pg(store):
-        return [str(c) for (c,) in store.db.execute(
-            "SELECT column_name FROM information_schema.columns WHERE table_schema = current_schema()"
-            " AND table_name = ?", (table,))]
-    return [str(r[1]) for r in store.db.execute("SELECT name, name FROM pragma_table_info(?)", (table,))]
 
 
 def columns(table: str) -> list[str]:

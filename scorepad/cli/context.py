@@ -230,20 +230,13 @@ def internal(exc: Exception) -> NoReturn:
     raise SystemExit(1) from None
 
 
-def _new_key() -> str:
-    """A random idempotency key, as uuid.uuid4().hex (without importing uuid, which imports platform)."""
-    raw = bytearray(os.urandom(16))
-    raw[6] = raw[6] & 0x0F | 0x40
-    raw[8] = raw[8] & 0x3F | 0x80
-    return raw.hex()
-
-
 # ------------------------------------------------------------------ the hot commands
 
 def hand(assignments: Sequence[str] | None, game: str | None, expect: int | None, key: str | None,
          as_json: bool, quiet: bool) -> None:
     """`scorepad hand`: record one hand, print the points with the why (see cli.hand for the help)."""
     from scorepad.app import games as play
+    from scorepad.app.answer_lost import new_key
     from scorepad.text.render import hand_short_text
 
     shown_in = lang(as_json)   # first: with --json, the errors in English too
@@ -253,7 +246,7 @@ def hand(assignments: Sequence[str] | None, game: str | None, expect: int | None
         utf8_text(key, "--key")
     if key is not None and not 1 <= len(key) <= 200:
         raise UserError(_("--key: write 1 to 200 characters, e.g. a UUID"))
-    write_key = key or _new_key()   # every hand is written with a key: a lost answer is asked about again
+    write_key = key or new_key()   # every hand is written with a key: a lost answer is asked about again
     try:
         st = store()
     except StoreUnreachable as exc:   # before anything was sent: certainly nothing was stored

@@ -98,10 +98,17 @@ def _v6(db: sqlite3.Connection) -> None:
 
 
 def _has_column(db: sqlite3.Connection, table: str, column: str) -> bool:
+    return column in table_columns(db, table)
+
+
+def table_columns(db: sqlite3.Connection, table: str) -> list[str]:
+    """The column names the database's catalog reports for a table: read as data (the table's name is a
+    parameter, never SQL text), to compare with the schema's list, never run."""
     if isinstance(db, sqlite3.Connection):
-        return any(row[1] == column for row in db.execute(f"PRAGMA table_info({table})"))
-    return db.execute("SELECT 1 FROM information_schema.columns WHERE table_schema = current_schema()"
-                      " AND table_name = ? AND column_name = ?", (table, column)).fetchone() is not None
+        return [str(r[1]) for r in db.execute("SELECT name, name FROM pragma_table_info(?)", (table,))]
+    return [str(c) for (c,) in db.execute(
+        "SELECT column_name FROM information_schema.columns WHERE table_schema = current_schema()"
+        " AND table_name = ?", (table,))]
 
 
 def _v7(db: sqlite3.Connection) -> None:
