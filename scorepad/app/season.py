@@ -20,10 +20,11 @@ from typing import TYPE_CHECKING, Any
 
 from scorepad.app.games import pinned_ruleset
 from scorepad.app.rows import game_title, season_name
-from scorepad.errors import UserError
+from scorepad.errors import ScorepadError, UserError
 from scorepad.locale import _, current
 from scorepad.names import closest, did_you_mean
 from scorepad.rules.registry import ruleset_id
+from scorepad.rules.thresholds import thresholds
 from scorepad.rules.vocabulary import Vocabulary
 from scorepad.store import GameRow
 from scorepad.store.sqlite import gc_paused
@@ -434,13 +435,24 @@ def _only(rows: list[dict[str, Any]], player: str | None) -> list[dict[str, Any]
 
 
 def game_card_data(store: Store, g: GameRow, lang: str) -> dict[str, Any]:
-    """What a game's card on the season page shows: its sides, result and running totals."""
+    """What a game's card on the season page shows: its sides, result, running totals and the totals its
+    ruleset makes a threshold (drawn as lines, as on the game's sheet)."""
     return {"id": g.id, "ruleset": game_title(g, lang), "board": g.ruleset_id, "date": local_day(g.created),
             "name": g.name, "sides": [s["name"] for s in g.sides],
             "finished": bool(g.state.get("finished")), "draw": bool(g.state.get("draw")),
             "winners": list(g.state.get("winners") or []),
             "final": [s["score"] for s in g.state["sides"]],
-            "totals": [[s["score"] for s in h.state["sides"]] for h in store.hands(g.id)]}
+            "totals": [[s["score"] for s in h.state["sides"]] for h in store.hands(g.id)],
+            "thresholds": game_thresholds(g)}
+
+
+def game_thresholds(g: GameRow) -> list[int | float]:
+    """The stored game's thresholds under its options (none when its pinned ruleset no longer reads)."""
+    try:
+        rs = pinned_ruleset(g.ruleset_text, g.ruleset_source, g.variant)
+    except ScorepadError:
+        return []
+    return thresholds(rs, g.options)   # option defaults under the stored options
 
 
 # --------------------------------------------------------------------------- one player

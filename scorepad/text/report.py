@@ -149,7 +149,7 @@ def table(key: str, rows: Sequence[Mapping[str, Any]], columns: Sequence[str], l
 
 
 def game_card(g: Mapping[str, Any], lang: str) -> str:
-    """One game: its progression, each side's final score, and who won."""
+    """One game: its progression (with the ruleset's thresholds as lines), each side's final score, and who won."""
     series = [(side, [(0.0, 0.0), *((float(i + 1), float(t[k])) for i, t in enumerate(g["totals"]))])
               for k, side in enumerate(g["sides"])]
     winners = set(g.get("winners") or [])
@@ -171,8 +171,9 @@ def game_card(g: Mapping[str, Any], lang: str) -> str:
                                                             date=local_date(g["date"], lang)))
     if g.get("name"):
         caption += f" — {esc(g['name'])}"
+    lines = [(float(v), local_number(v, lang)) for v in g.get("thresholds", ())]
     chart = line_chart(series, lang=lang, width=300, height=160, title=_("game {id}").format(id=g["id"]),
-                       labels=labels, font=13) if g["totals"] else ""
+                       labels=labels, lines=lines, font=13) if g["totals"] else ""
     scores = "" if chart else f" · {final}"   # with a chart, its legend gives each side's final score
     return (f'<figure class="game" data-game="{esc(g["id"])}"><figcaption>{caption}</figcaption>'
             f'<p class="result"><strong>{result}</strong>{scores}</p>{chart}</figure>')

@@ -7,6 +7,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -112,3 +113,17 @@ def test_player_in_the_language_with_partners_and_head_to_head(cli: Callable[...
     assert "As partners (2): 1 won, 0 drawn, 1 lost." in shown
     assert cli("player", "ann", "--vs", "nobody").code == 2
     assert cli("player", "ann", "--vs", "ANN").code == 2
+
+
+def test_each_game_card_draws_its_rulesets_thresholds_under_its_options(cli: Callable[..., Run]) -> None:
+    # Spades to 100 (an option): a line at 100 on that game's card, not at the default 500.
+    assert cli("new", "spades", "ann", "bob", "cat", "dan", "--opt", "target=100").code == 0
+    assert cli("hand", "bid=4,3,4,3", "tricks=5,3,3,2").code == 0
+    assert cli("hand", "bid=4,3,4,3", "tricks=5,3,3,2").code == 0
+    page = cli("season", "--format", "html").out
+    card = page[page.index('<figure class="game"'):]
+    card = card[:card.index("</figure>")]
+    lines = [float(v) for v in re.findall(r'class="threshold" data-value="([-\d.]+)"', card)]
+    assert 100.0 in lines and 500.0 not in lines
+    data = json.loads(cli("season", "--format", "json").out)
+    assert "thresholds" not in json.dumps(data)   # the page draws them; the JSON report stays as it was
