@@ -398,6 +398,8 @@ def season_report(store: Store, name: str | None, *, ruleset: str | None = None,
             entry["history"] = {n: line.history for n, line in board.lines.items()
                                 if line.history and (not player or n == player)}
             entry["order"] = list(board.games)
+            entry["places"] = {n: line.places for n, line in board.lines.items()
+                               if line.places and (not player or n == player)}
         boards.append(entry)
     out: dict[str, Any] = {
         "season": season,

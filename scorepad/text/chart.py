@@ -121,3 +121,21 @@ def line_chart(series: Sequence[tuple[str, Sequence[tuple[float, float]]]], *, l
                      f'fill="none" stroke="{member_of.get(k, "#222")}" stroke-width="2"/></g>')
     parts.append("</svg>")
     return "".join(parts) + f'<div class="legend">{"".join(legend)}</div>'
+
+
+def sparkline(places: Sequence[int], worst: int, label: str, width: int = 96, height: int = 20) -> str:
+    """A player's places game by game as a small line (first place at the top, `worst` at the bottom), a
+    dot on each game, a larger one on each game won; `label` (the places in words) is what a screen
+    reader says."""
+    if not places:
+        return ""
+    step = (width - 6) / max(len(places) - 1, 1)
+    span = max(worst - 1, 1)
+    xy = [(3 + i * step if len(places) > 1 else width / 2, 3 + (height - 6) * (p - 1) / span)
+          for i, p in enumerate(places)]
+    line = " ".join(f"{x:.1f},{y:.1f}" for x, y in xy)
+    dots = "".join(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{3 if p == 1 else 1.5}"/>'
+                   for (x, y), p in zip(xy, places, strict=True))
+    return (f'<svg class="spark" viewBox="0 0 {width} {height}" width="{width}" height="{height}" role="img" '
+            f'aria-label="{esc(label)}"><polyline points="{line}" fill="none" stroke="currentColor" '
+            f'stroke-width="1.5"/>{dots}</svg>')

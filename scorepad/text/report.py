@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from scorepad.locale import _, current, ngettext
-from scorepad.text.chart import esc, line_chart
+from scorepad.text.chart import esc, line_chart, sparkline
 from scorepad.text.numbers import local_date, local_number, plain
 from scorepad.text.season_lines import cell, column_label
 from scorepad.text.season_table import (
@@ -53,6 +53,9 @@ th.sorted-asc button::after{content:" \\25B2"}th.sorted-desc button::after{conte
  color:#222;cursor:pointer}
 details{margin:.6rem 0}
 svg{display:block;width:100%;height:auto;background:#fafafa;border:1px solid #eee}
+.form{list-style:none;padding:0;display:flex;flex-wrap:wrap;gap:.3rem 1.2rem}
+.form li{display:flex;align-items:center;gap:.4rem}
+.form svg.spark{display:inline-block;width:6rem;background:none;border:0}.spark circle{fill:currentColor}
 .games{display:grid;grid-template-columns:repeat(auto-fill,minmax(min(18rem,100%),1fr));gap:.8rem}
 figure{margin:0;min-width:0;border:1px solid #eee;padding:.4rem}
 figcaption{font-size:.9rem;margin-bottom:.3rem;overflow-wrap:anywhere}
@@ -179,6 +182,21 @@ def game_card(g: Mapping[str, Any], lang: str) -> str:
             f'<p class="result"><strong>{result}</strong>{scores}</p>{chart}</figure>')
 
 
+def form_list(b: Mapping[str, Any], lang: str) -> str:
+    """Each ranked player's places in this game's counted games, in the order played: a sparkline with
+    the places in words beside it for a screen reader (1 = first)."""
+    places = b.get("places") or {}
+    worst = max((p for ps in places.values() for p in ps), default=1)
+    items = []
+    for r in b["players"]:
+        mine = places.get(r["player"], [])
+        if mine:
+            label = _("{player}: places {places}").format(
+                player=r["player"], places=", ".join(local_number(p, lang) for p in mine))
+            items.append(f'<li><span class="who">{esc(r["player"])}</span>{sparkline(mine, worst, label)}</li>')
+    return f'<ul class="form">{"".join(items)}</ul>' if items else ""
+
+
 def board_section(k: int, b: Mapping[str, Any], data: Mapping[str, Any], lang: str) -> str:
     """One game's section: its leaderboard, mu and sigma behind a toggle, partnerships, rating chart, cards."""
     key = f"game-{k + 1}"
@@ -199,6 +217,10 @@ def board_section(k: int, b: Mapping[str, Any], data: Mapping[str, Any], lang: s
         parts.append(f"<h3>{esc(heading)}</h3>" + table(f"{key}-statistics", statistics_cells(b),
                                                          statistics_columns(b), lang, b.get("statistic_names"),
                                                          _("Statistics: {game}").format(game=b["name"])))
+    form = form_list(b, lang)
+    if form:
+        heading = _("Places, game by game")
+        parts.append(f"<h3>{esc(heading)}</h3>{form}")
     position = {gid: i + 1 for i, gid in enumerate(b.get("order", []))}
     series = [(name, [(float(position.get(gid, i + 1)), v) for i, (gid, v) in enumerate(points)])
               for name, points in b.get("history", {}).items()]

@@ -79,7 +79,7 @@ def statistics_cells(board: Mapping[str, Any]) -> list[dict[str, Any]]:
 
 def season_json(data: Mapping[str, Any]) -> str:
     """The season as JSON: the same in every language (no words, ids only)."""
-    boards = [{k: v for k, v in b.items() if k not in ("counter_words", "statistic_names", "history", "order")}
+    boards = [{k: v for k, v in b.items() if k not in ("counter_words", "statistic_names", "history", "order", "places")}
               for b in data["rulesets"]]
     out = {k: v for k, v in data.items() if k != "cards"} | {"rulesets": boards}
     return json.dumps(out, ensure_ascii=False, indent=2, allow_nan=False) + "\n"

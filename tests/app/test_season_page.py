@@ -127,3 +127,17 @@ def test_each_game_card_draws_its_rulesets_thresholds_under_its_options(cli: Cal
     assert 100.0 in lines and 500.0 not in lines
     data = json.loads(cli("season", "--format", "json").out)
     assert "thresholds" not in json.dumps(data)   # the page draws them; the JSON report stays as it was
+
+
+def test_each_player_has_a_sparkline_of_his_places_in_the_order_played(cli: Callable[..., Run]) -> None:
+    # ann wins three Skid games against bob, then loses one to cat: ann 1, 1, 1, 2; bob 2, 2, 2; cat 1.
+    for _ in range(3):
+        skid(cli, "ann", "bob")
+    skid(cli, "cat", "ann")
+    page = cli("--lang", "et", "season", "--format", "html").out
+    labels = re.findall(r'<svg class="spark"[^>]*aria-label="([^"]*)"', page)
+    assert labels == ["ann: kohad 1, 1, 1, 2", "bob: kohad 2, 2, 2", "cat: kohad 1"]
+    ann = page[page.index("ann: kohad"):]
+    ann = ann[:ann.index("</svg>")]
+    assert ann.count('r="3"') == 3 and ann.count('r="1.5"') == 1   # a dot on each game, larger when won
+    assert "places" not in season(cli)["rulesets"][0]   # the JSON report keeps its shape
