@@ -108,10 +108,17 @@ def test_a_bid_taken_back_is_in_the_audit_trail_and_imports(cli: Callable[..., R
     assert cli("undo").code == 0                  # takes the bid back: an 'undo bid' audit entry
     out = tmp_path / "all.json"
     assert cli("export", "--output", str(out)).code == 0
-    assert "pending_bid" not in json.loads(out.read_text())["games"][0]
+    game = json.loads(out.read_text())["games"][0]
+    assert "pending_bid" not in game
+    bid = ["ann.bid=4", "bob.bid=3", "cat.bid=2", "dan.bid=3"]
+    assert [(a["action"], a["detail"]) for a in game["audit"][-2:]] == [("bid", {"bid": bid}),
+                                                                        ("undo bid", {"removed_bid": bid})]
     monkeypatch.setenv("SCOREPAD_DB", str(tmp_path / "fresh.db"))
     r = cli("import", str(out))
     assert r.code == 0, r.err
+    log = cli("log", "--game", "1")
+    assert log.code == 0, log.err
+    assert "took back ann.bid=4 bob.bid=3 cat.bid=2 dan.bid=3" in log.out.splitlines()[-1]
 
 
 def test_a_value_typed_twice_names_the_bid_it_came_from(cli: Callable[..., Run]) -> None:

@@ -58,15 +58,20 @@ def test_bad_player_names_are_refused_at_new(cli: Callable[..., Run], db: Path, 
     assert cli("games", "--json").out.strip() == "[]"
 
 
-@pytest.mark.parametrize("args", [
-    ["new", "spades", "ann", "bob", "cat", "dan", "--team", "\u202eus=ann,cat", "--team", "them=bob,dan"],
-    ["new", "hearts", "ann", "bob", "cat", "dan", "--name", "friday\x1b[8m"],
-    ["new", "hearts", "ann", "bob", "cat", "dan", "--name", "x" * 81],
-    ["new", "hearts", "ann", "bob", "cat", "dan", "--season", "2026\x1b[2J"],
+@pytest.mark.parametrize(("args", "said"), [
+    (["new", "spades", "ann", "bob", "cat", "dan", "--team", "\u202eus=ann,cat", "--team", "them=bob,dan"],
+     "a team name '?us' contains the control character U+202E"),
+    (["new", "hearts", "ann", "bob", "cat", "dan", "--name", "friday\x1b[8m"],
+     "a game name 'friday?[8m' contains the control character U+001B"),
+    (["new", "hearts", "ann", "bob", "cat", "dan", "--name", "x" * 81], "is longer than 80 characters"),
+    (["new", "hearts", "ann", "bob", "cat", "dan", "--season", "2026\x1b[2J"],
+     "a season name '2026?[2J' contains the control character U+001B"),
 ])
-def test_bad_team_game_and_season_names_are_refused(cli: Callable[..., Run], args: list[str]) -> None:
+def test_bad_team_game_and_season_names_are_refused(cli: Callable[..., Run], args: list[str], said: str) -> None:
+    """Each refused with a sentence naming the name and what is wrong in it, the name shown harmless."""
     run = cli(*args)
-    assert run.code == 2 and "error:" in run.err, run
+    assert run.code == 2 and run.err.startswith("error: ") and said in run.err, run
+    assert unsafe_in(run.err) == []
     assert cli("games", "--json").out.strip() == "[]"
 
 
