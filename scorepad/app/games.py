@@ -25,19 +25,16 @@ from scorepad.app.rulesets import parse_opts as parse_opts  # re-exported: `rule
 from scorepad.app.story import story
 from scorepad.engine.assignments import (
     RawHand,
-    copies_problems,
     field_label,
-    missing_sentence,
     split_assignments,
-    type_hand,
     typed_assignments,
+    whole_hand,
 )
 from scorepad.engine.game import (
     Game,
     HandResult,
     Side,
     State,
-    active_players,
     current_dealer,
     finish_game,
     info_lines,
@@ -46,6 +43,7 @@ from scorepad.engine.game import (
     next_hand_info,
     side_display,
 )
+from scorepad.engine.hand_entry import HandEntry
 from scorepad.engine.scoring import apply_hand
 from scorepad.errors import HandError, ScorepadError, StoreConflict, StoreError, StoreUnreachable, UserError
 from scorepad.locale import _, current, ngettext, shown
@@ -129,7 +127,7 @@ def type_and_score(game: Game, state: State, args: Sequence[str],
     if state["finished"]:
         raise UserError(_('this game has ended and takes no more hands (undo or edit still work)'))
     raw = split_assignments(game, args, strict, bid)
-    hand = _whole_hand(game, state, raw)
+    hand = whole_hand(game, state, raw)
     return raw, hand, apply_hand(game, state, hand)
 
 
@@ -137,21 +135,7 @@ def typed_again(game: Game, state: State, typed: Sequence[str]) -> dict[str, Any
     """A stored hand's typed text typed again as `type_and_score` typed it, against the state before
     the hand: the values it gives (which must be the ones stored with it). `import` and `verify`
     check every stored hand this way; raises what typing the text now would."""
-    return _whole_hand(game, state, split_assignments(game, typed))
-
-
-def _whole_hand(game: Game, state: State, raw: RawHand) -> dict[str, Any]:
-    """The typed values of a hand, every one there and no card or combination held twice; else HandError."""
-    hand, missing = type_hand(game, raw, active_players(game, state), state)
-    if missing:
-        sentences = missing_sentence(game, missing)
-        raise HandError(sentences[0] if len(sentences) == 1 else
-                        ngettext("{n} value is missing", "{n} values are missing", len(sentences)).format(n=len(sentences)),
-                        sentences)
-    problems = copies_problems(game, hand)
-    if problems:
-        raise HandError(problems[0], problems)
-    return hand
+    return whole_hand(game, state, split_assignments(game, typed))
 
 
 def open_game(row: GameRow) -> GameRow:
@@ -176,15 +160,40 @@ def record_hand(store: Store, game_id: int | str | None, args: Sequence[str],
     language's field names and words and the result shown speaks it, while the stored hand keeps the
     ruleset's own texts.
     """
+    return record_given(store, start_hand(store, game_id, args, lang), expect=expect, key=key)
+
+
+@dataclass
+class HandStart:
+    """The next hand of a stored game, begun: the game as read, and its entry holding the bid written
+    down and the values given on the command line (read as `hand` reads them)."""
+    row: GameRow
+    game: Game
+    entry: HandEntry
+    lang: str | None
+
+
+def start_hand(store: Store, game_id: int | str | None, args: Sequence[str], lang: str | None) -> HandStart:
+    """Every front end's first step with a hand typed: the game (one that takes hands), in `lang`, and
+    the typed text read once, into a HandEntry (which the prompt goes on to ask, or which is stored as
+    given)."""
     row = open_game(store.game(game_id))
+    if row.state["finished"]:
+        raise UserError(_('this game has ended and takes no more hands (undo or edit still work)'))
     game = game_of(row, lang)
-    bid = store.pending_bid(row.id)
-    args = [*(bid or []), *args]  # a bid written down before completes this hand
-    raw, hand, result = type_and_score(game, row.state, args, strict=True, bid=len(bid or []))
+    pending = store.pending_bid(row.id) or []   # a bid written down before completes this hand
+    entry = HandEntry.next_hand(game, row.state, pending, args, hand_no=row.hands + 1)
+    return HandStart(row, game, entry, lang)
+
+
+def record_given(store: Store, start: HandStart, *, expect: int | None = None, key: str | None = None) -> Recorded:
+    """Store the hand exactly as given (no question asked): refused as `hand` refuses a value missing."""
+    outcome = start.entry.as_given()
+    bid = len(start.entry.base)
     if bid and expect is None:
-        expect = row.version  # decided on this view of the game (the bid written down)
-    return write_hand(store, row, game, Typed(raw, hand, result), lang=lang, expect=expect, key=key,
-                      bid=len(bid or []))
+        expect = start.row.version  # decided on this view of the game (the bid written down)
+    return write_hand(store, start.row, start.game, Typed(outcome.raw, outcome.hand, outcome.result),
+                      lang=start.lang, expect=expect, key=key, bid=bid)
 
 
 @dataclass

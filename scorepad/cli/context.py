@@ -18,7 +18,7 @@ import os
 import re
 import sys
 from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from typing import Any, NoReturn
 
 from scorepad.app.config import load_config
@@ -239,7 +239,7 @@ def hand(assignments: Sequence[str] | None, game: str | None, expect: int | None
     from scorepad.app.answer_lost import new_key
     from scorepad.text.render import hand_short_text
 
-    shown_in = lang(as_json)   # first: with --json, the errors in English too
+    lang(as_json)   # first: with --json, the errors in English too
     if key is not None:
         from scorepad.names import utf8_text
 
@@ -251,13 +251,11 @@ def hand(assignments: Sequence[str] | None, game: str | None, expect: int | None
         st = store()
     except StoreUnreachable as exc:   # before anything was sent: certainly nothing was stored
         raise StoreUnreachable(_("{error}; nothing was stored").format(error=shown(exc.message))) from None
-    if on_terminal() and not as_json and expect is None:
-        from scorepad.table.entry import enter_hand
+    from scorepad.table.entry import take_hand
 
-        with table() as console:
-            rec = enter_hand(st, game, list(assignments or []), console, write_key)
-    else:
-        rec = play.record_hand(st, game, list(assignments or []), shown_in, expect=expect, key=write_key)
+    prompted = on_terminal() and not as_json and expect is None
+    with table() if prompted else nullcontext() as console:
+        rec = take_hand(st, game, list(assignments or []), console, write_key, expect)
     data = play.hand_json(rec)
     if as_json:
         echo(json.dumps(data, ensure_ascii=False, indent=2, allow_nan=False))

@@ -1390,6 +1390,21 @@ def _empty(fdef: FieldDef) -> Any:
     return None
 
 
+def whole_hand(game: Game, state: State, raw: RawHand) -> Hand:
+    """The typed values of a hand, every one there and no card or combination held twice; else HandError
+    (one sentence per value missing, or "N values are missing" before them)."""
+    hand, missing = type_hand(game, raw, active_players(game, state), state)
+    if missing:
+        sentences = missing_sentence(game, missing)
+        raise HandError(sentences[0] if len(sentences) == 1 else
+                        ngettext("{n} value is missing", "{n} values are missing", len(sentences)).format(n=len(sentences)),
+                        sentences)
+    problems = copies_problems(game, hand)
+    if problems:
+        raise HandError(problems[0], problems)
+    return hand
+
+
 def missing_sentence(game: Game, missing: Sequence[Missing]) -> list[str]:
     out = []
     for m in missing:

@@ -54,6 +54,7 @@ from scorepad.engine.assignments import (
     typed_assignments,
     value_shown,
     value_text,
+    whole_hand,
 )
 from scorepad.engine.game import Game, Hand, HandResult, State, active_players, checks_in_force, run_checks_on
 from scorepad.engine.scoring import apply_hand
@@ -164,6 +165,7 @@ class HandEntry:
         self.rs = game.ruleset
         self.state = state
         self.base = list(base)
+        self.given = given if given is not None else RawHand({}, [])   # as typed: what `as_given` stores
         self.hand_no = hand_no
         self.mode = mode
         self.answers: dict[str, Any] = {k: (list(v) if isinstance(v, list) else v)
@@ -334,6 +336,15 @@ class HandEntry:
         (values equal to the field's default left out, unless `full`)."""
         values = {name: self.answers[name] for name in self.rs.fields if self.answers.get(name) is not None}
         return RawHand(values, typed_assignments(self.game, values, skip_defaults=not full))
+
+    def as_given(self) -> Outcome:
+        """The hand as the command line (and the bid written down) gave it, with nothing asked: its typed
+        text kept as typed, scored against the game's state; HandError (every value missing named) as
+        `hand` refuses it."""
+        if self.state["finished"]:
+            raise UserError(_('this game has ended and takes no more hands (undo or edit still work)'))
+        hand = whole_hand(self.game, self.state, self.given)
+        return Outcome(self.given, hand, apply_hand(self.game, self.state, hand))
 
     def score(self) -> Outcome:
         """The answers typed and scored against the game's state; HandError says what to fix."""

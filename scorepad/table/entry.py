@@ -12,9 +12,9 @@ from collections.abc import Sequence
 
 from scorepad.app.answer_lost import new_key
 from scorepad.app.bids import Bid, bidding_or_refuse, record_bid
-from scorepad.app.games import Recorded, Typed, game_of, open_game, write_hand
+from scorepad.app.games import HandStart, Recorded, Typed, game_of, open_game, record_given, start_hand, write_hand
 from scorepad.engine.assignments import split_assignments
-from scorepad.engine.hand_entry import HandEntry, Outcome
+from scorepad.engine.hand_entry import Outcome
 from scorepad.errors import HandError, StoreConflict, UserError
 from scorepad.locale import _, current
 from scorepad.store import GameRow, Store
@@ -23,19 +23,28 @@ from scorepad.table.prompt import HandPrompt
 from scorepad.text.render import num
 
 
+def take_hand(store: Store, game_id: int | str | None, args: Sequence[str], console: Console | None,
+              key: str, expect: int | None = None) -> Recorded:
+    """`scorepad hand`: the typed text read once (`start_hand`); stored as given without a terminal (or
+    with `expect`, a script's), else the prompt asks what is left (`enter_hand`)."""
+    start = start_hand(store, game_id, args, current())
+    if console is None or expect is not None:
+        return record_given(store, start, expect=expect, key=key)
+    return _prompted(store, start, console, key)
+
+
 def enter_hand(store: Store, game_id: int | str | None, args: Sequence[str], console: Console,
                key: str | None = None) -> Recorded:
     """Record the next hand: `args` (and a bid written down before) stand; every other field that
     applies is asked. Complete, legal `args` are stored at once, without questions, unless a row of
     them is short by one (its total gives the value left out): that is shown and Record? asked. `key`
     (made here when not given) is the hand's idempotency key."""
-    key = key or new_key()
-    row = open_game(store.game(game_id))
-    if row.state["finished"]:
-        raise UserError(_('this game has ended and takes no more hands (undo or edit still work)'))
-    game = game_of(row, current())   # the questions, the words typed and the result in the chosen language
-    pending = store.pending_bid(row.id) or []
-    entry = HandEntry.next_hand(game, row.state, pending, args, hand_no=row.hands + 1)  # refused as `hand` refuses
+    # the questions, the words typed and the result in the chosen language
+    return _prompted(store, start_hand(store, game_id, args, current()), console, key or new_key())
+
+
+def _prompted(store: Store, start: HandStart, console: Console, key: str) -> Recorded:
+    row, entry = start.row, start.entry
     prompt = HandPrompt.driving(entry, console)
     if entry.asked and not entry.short_row:   # complete on the command line: stored at once when it scores
         try:
