@@ -108,13 +108,16 @@ class Rule:
 @dataclass(frozen=True)
 class Statistic:
     """A number the players of a game keep over their hands: each hand, per player or side, the hands
-    where `formula` holds are counted (`kind` "count") or its values added up ("sum")."""
+    where `formula` holds are counted (`kind` "count"), its values added up ("sum") or averaged over
+    the hands where `of` holds ("mean"), or the hands where it holds counted out of those where `of`
+    holds ("rate": made / of)."""
 
     id: str
     name: str
     per: str
     kind: str
     formula: Formula
+    of: Formula | None = None   # mean (optional) and rate (required): the hands it is taken over
 
 
 @dataclass(frozen=True)
