@@ -59,8 +59,13 @@ def game_statistics(store: Store, row: GameRow, lang: str | None) -> tuple[list[
     totals: Totals = {p: {s.id: zero(s.kind) for s in stats} for p in game.players}
     state = initial_state(game)
     try:
-        for _n, hand, after in store.replay_hands(row.id):
-            values = hand_statistics(game, state, hand)
+        hands: list[tuple[dict[str, Any], list[list[Any]] | None, dict[str, Any]]]
+        if any(s.reads_breakdown for s in stats):   # line(id), rule(id): the stored lines too
+            hands = [(h.hand, h.breakdown, h.state) for h in store.hands(row.id)]
+        else:
+            hands = [(hand, None, after) for _n, hand, after in store.replay_hands(row.id)]
+        for hand, breakdown, after in hands:
+            values = hand_statistics(game, state, hand, breakdown)
             for s in stats:
                 per_player = s.per == "player"
                 for i, player in enumerate(game.players):

@@ -118,6 +118,14 @@ class Statistic:
     kind: str
     formula: Formula
     of: Formula | None = None   # mean (optional) and rate (required): the hands it is taken over
+    reads_breakdown: bool = False   # calls line() or rule(): needs the hand's stored breakdown
+
+
+STORED_LINES = "__lines"
+"""The key of a statistic's names that holds, by [[score]] id, the points this player (side) got from
+each score line in the hand as stored; `line(id)` reads it (a formula cannot name it: no name has __)."""
+STORED_RULES = "__rules"
+"""The same for what each [[rule]] wrote into the side's score in the hand; `rule(id)` reads it."""
 
 
 @dataclass(frozen=True)
