@@ -19,6 +19,7 @@ from scorepad.errors import ScorepadError
 from scorepad.store import GameRow
 
 if TYPE_CHECKING:
+    from scorepad.engine.game import Game
     from scorepad.store import Store
 
 Total = Any   # a number (count, sum) or {"sum", "hands"} (mean) or {"made", "of"} (rate)
@@ -44,6 +45,22 @@ def added(kind: str, total: Total, value: Any) -> Total:
     return {part: total.get(part, 0) + v for part, v in zip(PARTS[kind], value, strict=True)}
 
 
+def starting_totals(game: Game) -> Totals:
+    """Each player's totals of the game's statistics before any hand."""
+    return {p: {s.id: zero(s.kind) for s in game.ruleset.statistics} for p in game.players}
+
+
+def credit(game: Game, totals: Totals, values: dict[str, list[Any]]) -> None:
+    """One hand's statistic values (engine.scoring.hand_statistics) added to each player's totals: a
+    side's value to each of its players; a side out of the game adds nothing."""
+    for s in game.ruleset.statistics:
+        per_player = s.per == "player"
+        for i, player in enumerate(game.players):
+            v = values[s.id][i if per_player else game.side_of[i]]
+            if v is not None:
+                totals[player][s.id] = added(s.kind, totals[player][s.id], v)
+
+
 def game_statistics(store: Store, row: GameRow, lang: str | None) -> tuple[list[dict[str, str]], Totals]:
     """One game's declared statistics (id, name in `lang`, kind; in the ruleset's order) and each of its
     players' totals over the game's active hands. A game whose pinned ruleset declares none, or whose
@@ -56,7 +73,7 @@ def game_statistics(store: Store, row: GameRow, lang: str | None) -> tuple[list[
     if not stats:
         return [], {}
     declared = [{"id": s.id, "name": s.name, "kind": s.kind} for s in stats]
-    totals: Totals = {p: {s.id: zero(s.kind) for s in stats} for p in game.players}
+    totals = starting_totals(game)
     state = initial_state(game)
     try:
         hands: list[tuple[dict[str, Any], list[list[Any]] | None, dict[str, Any]]]
@@ -65,13 +82,7 @@ def game_statistics(store: Store, row: GameRow, lang: str | None) -> tuple[list[
         else:
             hands = [(hand, None, after) for _n, hand, after in store.replay_hands(row.id)]
         for hand, breakdown, after in hands:
-            values = hand_statistics(game, state, hand, breakdown)
-            for s in stats:
-                per_player = s.per == "player"
-                for i, player in enumerate(game.players):
-                    v = values[s.id][i if per_player else game.side_of[i]]
-                    if v is not None:
-                        totals[player][s.id] = added(s.kind, totals[player][s.id], v)
+            credit(game, totals, hand_statistics(game, state, hand, breakdown))
             state = after
     except ScorepadError:
         return [], {}
