@@ -13,7 +13,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from scorepad.app.breakdown import stored_breakdown
 from scorepad.app.games import type_and_score
+from scorepad.app.statistics import Totals, credit, starting_totals
 from scorepad.engine.game import (
     Game,
     HandResult,
@@ -24,6 +26,7 @@ from scorepad.engine.game import (
     next_hand_info,
     side_display,
 )
+from scorepad.engine.scoring import hand_statistics
 from scorepad.errors import ScorepadError, UserError
 from scorepad.locale import N_, _, neutral
 from scorepad.rules.loader import load_text
@@ -33,7 +36,7 @@ from scorepad.rules.registry import load
 SCENARIO_KEYS = {"ruleset", "variant", "players", "teams", "options", "description", "hand", "result"}
 HAND_KEYS = {"input", "points", "totals", "state", "events", "no_events", "error", "finish", "note", "display",
              "next"}
-RESULT_KEYS = {"finished", "winner", "draw", "totals", "status", "state", "display"}
+RESULT_KEYS = {"finished", "winner", "draw", "totals", "status", "state", "display", "stats"}
 
 
 @dataclass
@@ -124,14 +127,19 @@ def _play(data: dict[str, Any], game: Game) -> list[Mismatch]:
     """Every hand of the scenario in turn, each compared with what it expects; then [result]."""
     state = initial_state(game)
     out: list[Mismatch] = []
+    stats = starting_totals(game)
     for n, spec in enumerate(data.get("hand", []), start=1):
         unknown = set(spec) - HAND_KEYS
         if unknown:
             out.append(Mismatch(n, N_("unknown keys {keys}"), {"keys": sorted(unknown)}))
             continue
         try:
-            result = (finish_game(game, state) if spec.get("finish")
-                      else record(game, state, [str(a) for a in spec.get("input", [])]))
+            if spec.get("finish"):
+                result = finish_game(game, state)
+            else:
+                _raw, hand, result = type_and_score(game, state, [str(a) for a in spec.get("input", [])])
+                if "error" not in spec:   # as `scorepad stats` reads the stored hand: with its breakdown
+                    credit(game, stats, hand_statistics(game, state, hand, stored_breakdown(result)))
         except ScorepadError as exc:
             if _refusal_mismatch(spec, exc, n, out):
                 return out
@@ -143,7 +151,28 @@ def _play(data: dict[str, Any], game: Game) -> list[Mismatch]:
         state = result.state
         _compare_hand(spec, game, result, n, out)
     _compare_result(data.get("result", {}), game, state, out)
+    _compare_statistics(data.get("result", {}).get("stats", {}), stats, out)
     return out
+
+
+def _compare_statistics(expect: Any, got: Totals, out: list[Mismatch]) -> None:
+    """`[result.stats]`: per player, his totals of the declared statistics over the scenario's hands, by
+    id, as `scorepad stats --json` gives them (a number; a mean {sum, hands}; a rate {made, of})."""
+    if not isinstance(expect, dict):
+        out.append(Mismatch(0, N_("[result.stats] must be a table of player = {{statistic = value}}")))
+        return
+    for player, wants in expect.items():
+        if player not in got or not isinstance(wants, dict):
+            out.append(Mismatch(0, N_("[result.stats]: no player {name} (players: {players})"),
+                                {"name": repr(player), "players": list(got)}))
+            continue
+        for sid, want in wants.items():
+            if sid not in got[player]:
+                out.append(Mismatch(0, N_("[result.stats]: the ruleset has no statistic {id} (it has: {ids})"),
+                                    {"id": repr(sid), "ids": list(got[player])}))
+            elif got[player][sid] != want:
+                out.append(Mismatch(0, _EXPECTED, {"key": f"stats.{player}.{sid}", "want": want,
+                                                   "got": got[player][sid]}))
 
 
 def _refusal_mismatch(spec: dict[str, Any], exc: ScorepadError, n: int, out: list[Mismatch]) -> bool:

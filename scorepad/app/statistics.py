@@ -1,7 +1,9 @@
 """The statistics each ruleset declares (`[stats]`), totalled over the stored hands of a player or
 of a season's games: read only, from each hand as stored and the state before it (no game is scored
 again, nothing is written). A count adds 1 for each hand where its formula holds, a sum adds the
-formula's value; a per-side statistic is credited to each player of the side."""
+formula's value; a mean keeps its sum and its hands ({"sum": s, "hands": n}), a rate the hands made and
+the hands taken ({"made": m, "of": n}), so that totals over games and players add up exactly (never an
+average of averages); a per-side statistic is credited to each player of the side."""
 
 from __future__ import annotations
 
@@ -17,9 +19,46 @@ from scorepad.errors import ScorepadError
 from scorepad.store import GameRow
 
 if TYPE_CHECKING:
+    from scorepad.engine.game import Game
     from scorepad.store import Store
 
-Totals = dict[str, dict[str, int | float]]   # player -> statistic id -> total
+Total = Any   # a number (count, sum) or {"sum", "hands"} (mean) or {"made", "of"} (rate)
+Totals = dict[str, dict[str, Total]]   # player -> statistic id -> total
+PARTS = {"mean": ("sum", "hands"), "rate": ("made", "of")}
+"""The parts a mean or a rate keeps, in the order a hand's pair gives them (engine.game.statistic_value)."""
+
+
+def zero(kind: str) -> Total:
+    """A statistic's total before any hand."""
+    return dict.fromkeys(PARTS[kind], 0) if kind in PARTS else 0
+
+
+def added(kind: str, total: Total, value: Any) -> Total:
+    """`total` with one hand's value (a number or a pair) or another total (a number or parts) added;
+    a value of another shape (a game whose ruleset declared the statistic as another kind) adds nothing."""
+    if (kind in PARTS) != isinstance(value, (dict, tuple, list)):
+        return total
+    if kind not in PARTS:
+        return total + value
+    if isinstance(value, dict):
+        value = [value.get(part, 0) for part in PARTS[kind]]
+    return {part: total.get(part, 0) + v for part, v in zip(PARTS[kind], value, strict=True)}
+
+
+def starting_totals(game: Game) -> Totals:
+    """Each player's totals of the game's statistics before any hand."""
+    return {p: {s.id: zero(s.kind) for s in game.ruleset.statistics} for p in game.players}
+
+
+def credit(game: Game, totals: Totals, values: dict[str, list[Any]]) -> None:
+    """One hand's statistic values (engine.scoring.hand_statistics) added to each player's totals: a
+    side's value to each of its players; a side out of the game adds nothing."""
+    for s in game.ruleset.statistics:
+        per_player = s.per == "player"
+        for i, player in enumerate(game.players):
+            v = values[s.id][i if per_player else game.side_of[i]]
+            if v is not None:
+                totals[player][s.id] = added(s.kind, totals[player][s.id], v)
 
 
 def game_statistics(store: Store, row: GameRow, lang: str | None) -> tuple[list[dict[str, str]], Totals]:
@@ -34,17 +73,16 @@ def game_statistics(store: Store, row: GameRow, lang: str | None) -> tuple[list[
     if not stats:
         return [], {}
     declared = [{"id": s.id, "name": s.name, "kind": s.kind} for s in stats]
-    totals: Totals = {p: {s.id: 0 for s in stats} for p in game.players}
+    totals = starting_totals(game)
     state = initial_state(game)
     try:
-        for _n, hand, after in store.replay_hands(row.id):
-            values = hand_statistics(game, state, hand)
-            for s in stats:
-                per_player = s.per == "player"
-                for i, player in enumerate(game.players):
-                    v = values[s.id][i if per_player else game.side_of[i]]
-                    if v is not None:
-                        totals[player][s.id] += v
+        hands: list[tuple[dict[str, Any], list[list[Any]] | None, dict[str, Any]]]
+        if any(s.reads_breakdown for s in stats):   # line(id), rule(id): the stored lines too
+            hands = [(h.hand, h.breakdown, h.state) for h in store.hands(row.id)]
+        else:
+            hands = [(hand, None, after) for _n, hand, after in store.replay_hands(row.id)]
+        for hand, breakdown, after in hands:
+            credit(game, totals, hand_statistics(game, state, hand, breakdown))
             state = after
     except ScorepadError:
         return [], {}
@@ -70,22 +108,22 @@ def statistics_over(store: Store, rows: Iterable[GameRow], lang: str | None,
                 continue
             mine = totals.setdefault(player, {})
             for sid, v in values.items():
-                mine[sid] = mine.get(sid, 0) + v
-    ids = list(declared)
+                kind = declared[sid]["kind"]
+                mine[sid] = added(kind, mine.get(sid, zero(kind)), v)
     for mine in totals.values():
-        for sid in ids:
-            mine.setdefault(sid, 0)
+        for sid, s in declared.items():
+            mine.setdefault(sid, zero(s["kind"]))
     return list(declared.values()), totals
 
 
 def player_statistics(store: Store, games: Sequence[GameRow], name: str,
-                      lang: str | None) -> tuple[list[dict[str, Any]], dict[int, dict[str, int | float]]]:
+                      lang: str | None) -> tuple[list[dict[str, Any]], dict[int, dict[str, Total]]]:
     """The player's declared statistics: per kind of game (ruleset, variants together) whose ruleset
     declares any, its id, its name in `lang`, his games of it and each statistic's total; and per game
     (by id) his values in that game, by statistic id."""
-    by_kind: dict[str, list[tuple[list[dict[str, str]], dict[str, int | float]]]] = {}
+    by_kind: dict[str, list[tuple[list[dict[str, str]], dict[str, Total]]]] = {}
     titles: dict[str, str] = {}
-    per_game: dict[int, dict[str, int | float]] = {}
+    per_game: dict[int, dict[str, Total]] = {}
     for row in games:
         if not any(p.casefold() == name.casefold() for p in row.players):
             continue
@@ -99,12 +137,13 @@ def player_statistics(store: Store, games: Sequence[GameRow], name: str,
     out = []
     for rid, played in sorted(by_kind.items()):
         named: dict[str, dict[str, str]] = {}
-        sums: dict[str, int | float] = {}
+        sums: dict[str, Total] = {}
         for declared, mine in played:
+            kinds = {s["id"]: s["kind"] for s in declared}
             for s in declared:
                 named[s["id"]] = s   # the latest game's name and kind
             for sid, v in mine.items():
-                sums[sid] = sums.get(sid, 0) + v
+                sums[sid] = added(kinds[sid], sums.get(sid, zero(kinds[sid])), v)
         out.append({"ruleset": rid, "name": titles[rid], "games": len(played),
-                    "statistics": [{**s, "value": sums.get(sid, 0)} for sid, s in named.items()]})
+                    "statistics": [{**s, "value": sums.get(sid, zero(s["kind"]))} for sid, s in named.items()]})
     return out, per_game

@@ -862,6 +862,28 @@ def player(name: str = typer.Argument(..., help="player name"),
     typer.echo(player_text(rows) + partners_text(name, partners(rows, name)) + statistics_text(stats))
 
 
+@app.command("stats")
+def stats(player: str | None = typer.Argument(None, help="only this player (a name, an alias or its start)"),
+          ruleset: str | None = typer.Option(None, "--ruleset", metavar="GAME",
+                                             help="only games of this ruleset (id, alias or native name)"),
+          season_: str | None = typer.Option(None, "--season", metavar="S", help="this season (default: the current one)"),
+          as_json: bool = typer.Option(False, "--json", help="JSON output")) -> None:
+    """The statistics each game's ruleset declares (nils made, bids made %, bags per hand), per game and
+    player, over the season's finished games."""
+    from scorepad.app.season_statistics import stats_report
+    from scorepad.locale import current
+
+    _lang(as_json)   # first: with --json, the errors in English too
+    report = stats_report(_store(), season_, ruleset=ruleset, player=player, rules_dirs=_rules_dirs(),
+                          aliases=_config().get("aliases", {}), lang=current())
+    from scorepad.text.statistics import stats_json, stats_text
+
+    if as_json:
+        _print_json(stats_json(report))
+        return
+    typer.echo(stats_text(report), nl=False)
+
+
 @app.command("export")
 def export(output: Path = typer.Option(..., "--output", help="file to write"),
            game: str | None = typer.Option(None, "--game", metavar="GAME", help="only this game (with --format toml)"),

@@ -20,7 +20,7 @@ from scorepad.locale import N_, NO_WORDS, YES_WORDS, Said, current
 from scorepad.names import check_name
 from scorepad.rules.cards import card_label
 from scorepad.rules.expr import BudgetError, Formula, budgeted, value_kind
-from scorepad.rules.model import Check, Rule, Ruleset, ScoreItem
+from scorepad.rules.model import STORED_LINES, STORED_RULES, Check, Rule, Ruleset, ScoreItem, Statistic
 from scorepad.rules.names import TEMPLATE_RE
 from scorepad.rules.values import format_value
 
@@ -746,36 +746,74 @@ def score_by_formula(game: Game, state: State, hand: Hand) -> HandResult:
     return HandResult(new, points, breakdown, events)
 
 
-def statistic_values(game: Game, state: State, hand: Hand) -> dict[str, list[Any]]:
+def statistic_values(game: Game, state: State, hand: Hand,
+                     breakdown: Sequence[Sequence[Any]] | None = None) -> dict[str, list[Any]]:
     """Each `[stats]` entry's value in this hand (the state as it starts), per player or per side
-    as the statistic says: 1 or 0 for a count, the number for a sum, None for a side out of the game.
-    Read from the same names the hand was scored with; nothing of the state changes."""
+    as the statistic says (statistic_value); None for a side out of the game. Read from the same
+    names the hand was scored with and the hand's `breakdown` as stored (what `line(id)` and
+    `rule(id)` read); nothing of the state changes."""
     rs = game.ruleset
     if not rs.statistics:
         return {}
     scope = _checked_scope(game, state, hand)
     playing = [side["status"] == "playing" for side in state["sides"]]
+    if any(stat.reads_breakdown for stat in rs.statistics):
+        _put_stored_lines(game, scope, breakdown or [])
     out: dict[str, list[Any]] = {}
     for stat in rs.statistics:
         per_player = stat.per == "player"
         envs = scope.player_envs if per_player else scope.side_envs
-        values: list[Any] = []
-        for i, env in enumerate(envs):
-            if not playing[game.side_of[i] if per_player else i]:
-                values.append(None)
-                continue
-            try:
-                value = stat.formula.fast(env)
-            except FormulaError as exc:
-                raise HandError(_hand_formula_problem(exc)) from None
-            if stat.kind == "count":
-                value = 1 if value else 0
-            elif type(value) is not int and (isinstance(value, bool) or not isinstance(value, (int, float))):
-                raise HandError(Said(N_("this hand cannot be scored: {problem}"), problem=Said(
-                    N_("statistic {id} must be a number, got {kind}"), id=stat.id, kind=value_kind(value))))
-            values.append(value)
-        out[stat.id] = values
+        try:
+            out[stat.id] = [statistic_value(stat, env) if playing[game.side_of[i] if per_player else i] else None
+                            for i, env in enumerate(envs)]
+        except FormulaError as exc:
+            raise HandError(_hand_formula_problem(exc)) from None
     return out
+
+
+def _put_stored_lines(game: Game, scope: _Scope, breakdown: Sequence[Sequence[Any]]) -> None:
+    """Each player's and side's points in the stored breakdown, by [[score]] id and by [[rule]] id, into
+    their names (STORED_LINES, STORED_RULES). A side's line counts for each of its players, a
+    per-player line for its player only; a line stored as words (before schema 8) by no id."""
+    sides: list[tuple[dict[str, Any], dict[str, Any]]] = []
+    players: list[dict[str, Any]] = [{} for _ in game.players]
+    for k in range(len(game.sides)):
+        lines: dict[str, Any] = {}
+        rules: dict[str, Any] = {}
+        for line in breakdown[k] if k < len(breakdown) else ():
+            if not isinstance(line, Mapping) or not isinstance(line.get("points"), (int, float)):
+                continue
+            if "rule" in line:
+                rules[line["rule"]] = rules.get(line["rule"], 0) + line["points"]
+                continue
+            ident = str(line.get("id"))
+            lines[ident] = lines.get(ident, 0) + line["points"]
+            player = (line.get("args") or {}).get("player")
+            for i, name in enumerate(game.players):
+                if game.side_of[i] == k and player in (None, name):
+                    players[i][ident] = players[i].get(ident, 0) + line["points"]
+        sides.append((lines, rules))
+    for env, (lines, rules) in zip(scope.side_envs, sides, strict=True):
+        env[STORED_LINES], env[STORED_RULES] = lines, rules
+    for i, env in enumerate(scope.player_envs):
+        env[STORED_LINES], env[STORED_RULES] = players[i], sides[game.side_of[i]][1]
+
+
+def statistic_value(stat: Statistic, env: Mapping[str, Any]) -> Any:
+    """One player's (side's) value of a statistic in a hand: 1 or 0 for a count, the number for a sum;
+    for a mean (number, 1), or (0, 0) in a hand its `of` leaves out; for a rate (1 or 0, 1) in a hand
+    its `of` holds, else (0, 0). The pairs are added up part by part, so a total stays exact."""
+    if stat.kind == "count":
+        return 1 if stat.formula.fast(env) else 0
+    if stat.of is not None and not stat.of.fast(env):
+        return (0, 0)
+    if stat.kind == "rate":
+        return (1 if stat.formula.fast(env) else 0, 1)
+    value = stat.formula.fast(env)
+    if type(value) is not int and (isinstance(value, bool) or not isinstance(value, (int, float))):
+        raise HandError(Said(N_("this hand cannot be scored: {problem}"), problem=Said(
+            N_("statistic {id} must be a number, got {kind}"), id=stat.id, kind=value_kind(value))))
+    return (value, 1) if stat.kind == "mean" else value
 
 
 def _checked_scope(game: Game, state: State, hand: Hand) -> _Scope:

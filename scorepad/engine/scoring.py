@@ -6,6 +6,7 @@ pass what an export can carry back is refused here.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from scorepad.engine.game import Game, Hand, HandResult, State, score_by_formula, statistic_values
@@ -26,9 +27,11 @@ def apply_hand(game: Game, state: State, hand: Hand) -> HandResult:
 
 
 @budgeted
-def hand_statistics(game: Game, state: State, hand: Hand) -> dict[str, list[Any]]:
-    """A hand's `[stats]` values, per player or side (game.statistic_values), on a budget of its own."""
-    return statistic_values(game, state, hand)
+def hand_statistics(game: Game, state: State, hand: Hand,
+                    breakdown: Sequence[Sequence[Any]] | None = None) -> dict[str, list[Any]]:
+    """A hand's `[stats]` values, per player or side (game.statistic_values), on a budget of its own;
+    `breakdown`: the hand's as stored, for statistics that read its lines by id."""
+    return statistic_values(game, state, hand, breakdown)
 
 
 def _within_bounds(result: HandResult) -> None:

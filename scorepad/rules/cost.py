@@ -260,7 +260,7 @@ def _estimates(rs: Ruleset) -> tuple[dict[str, Group], list[tuple[Formula, Size]
         add(hand, [f for _, f in (*rule.set, *rule.add, *rule.set_all)], rule.per, counter=True)
     add(hand, [rs.end.when, rs.next_dealer], "game")
     for stat in rs.statistics:   # counted on the hand's names as scored: on the budget of a hand
-        add(hand, [stat.formula], stat.per)
+        add(hand, [stat.formula, *([stat.of] if stat.of else [])], stat.per)
 
     display: Group = []
     add(display, rs.display_side.values(), "side")

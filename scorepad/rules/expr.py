@@ -510,6 +510,14 @@ def _parts(node: ast.AST) -> int:
     return sum(1 for _ in ast.walk(node))
 
 
+class EnvFunction:
+    """A function that reads, besides its arguments, what the formula runs on: a statistic's `line(id)`
+    and `rule(id)` read the hand's stored breakdown that way. Offered only where it is passed in."""
+
+    def __init__(self, run: Callable[..., Any]) -> None:
+        self.run = run
+
+
 class _Compiler:
     def __init__(self, source: str, key: str, known: Collection[str],
                  functions: Mapping[str, Callable[..., Any]]) -> None:
@@ -668,6 +676,14 @@ class _Compiler:
         test, body, orelse = self.compile(node.test), self.compile(node.body), self.compile(node.orelse)
         return lambda env: body(env) if test(env) else orelse(env)
 
+    def _arguments(self, node: ast.Call) -> list[Evaluator]:
+        """A call's arguments compiled: positional ones only, none starred."""
+        if node.keywords:
+            raise self.fail(node, Said(N_("functions take positional arguments only")))
+        if any(isinstance(a, ast.Starred) for a in node.args):
+            raise self.fail(node, Said(N_("* arguments are not allowed")))
+        return [self.compile(a) for a in node.args]
+
     def c_Call(self, node: ast.Call) -> Evaluator:
         if not isinstance(node.func, ast.Name):
             raise self.fail(node, Said(N_("only the listed functions can be called, by name")))
@@ -676,11 +692,10 @@ class _Compiler:
         if fn is None:
             known = ", ".join(sorted({*BUILTINS, *self.functions}))
             raise self.fail(node, Said(N_("unknown function {name} (known: {known})"), name=repr(name), known=known))
-        if node.keywords:
-            raise self.fail(node, Said(N_("functions take positional arguments only")))
-        if any(isinstance(a, ast.Starred) for a in node.args):
-            raise self.fail(node, Said(N_("* arguments are not allowed")))
-        args = [self.compile(a) for a in node.args]
+        args = self._arguments(node)
+        if isinstance(fn, EnvFunction):
+            reader = fn.run
+            return lambda env: reader(env, *[a(env) for a in args])
         if name == "if_":
             if len(args) != 3:
                 raise self.fail(node, Said(N_("if_ takes three arguments")))

@@ -184,7 +184,12 @@ STATISTIC = Map("statistic", (
     Optional("per", Choice({}, Said(N_("must be player or side")), ("player", "side"))),
     Optional("count", Formula("the hands where this holds are counted")),
     Optional("sum", Formula("this number is added up over the hands")),
-), extra={"oneOf": [{"required": ["count"]}, {"required": ["sum"]}]})
+    Optional("mean", Formula("this number is averaged over the hands where it applies (`of`, else every hand)")),
+    Optional("made", Formula("a rate: the hands where this holds, out of those where `of` holds")),
+    Optional("of", Formula("the hands a rate (or a mean) is taken over: where this holds")),
+), extra={"oneOf": [{"required": ["count"]}, {"required": ["sum"]}, {"required": ["mean"]},
+                    {"required": ["made", "of"]}],
+         "dependentRequired": {"made": ["of"]}})
 STATISTICS = Map("stats", entries=STATISTIC, entry_names=NAME_PATTERN,
                  description="what the players of the game count over their hands (nils made, bags taken)")
 

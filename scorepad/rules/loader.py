@@ -125,7 +125,7 @@ def build(data: dict[str, Any], base: dict[str, Any], text: str, source: str,
                    if players.next_dealer is not None else None)
     end = read_end(data, names, comp, p)
     display = read_display(data, set(side_state_raw), names, comp, p)
-    statistics = read_statistics(data, names, comp, p)
+    statistics = read_statistics(data, names, comp, p, [s.id for s in scores], [r.id for r in rules])
     if not translations_later:
         read_translations(base, p)
 

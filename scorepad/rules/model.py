@@ -108,13 +108,24 @@ class Rule:
 @dataclass(frozen=True)
 class Statistic:
     """A number the players of a game keep over their hands: each hand, per player or side, the hands
-    where `formula` holds are counted (`kind` "count") or its values added up ("sum")."""
+    where `formula` holds are counted (`kind` "count"), its values added up ("sum") or averaged over
+    the hands where `of` holds ("mean"), or the hands where it holds counted out of those where `of`
+    holds ("rate": made / of)."""
 
     id: str
     name: str
     per: str
     kind: str
     formula: Formula
+    of: Formula | None = None   # mean (optional) and rate (required): the hands it is taken over
+    reads_breakdown: bool = False   # calls line() or rule(): needs the hand's stored breakdown
+
+
+STORED_LINES = "__lines"
+"""The key of a statistic's names that holds, by [[score]] id, the points this player (side) got from
+each score line in the hand as stored; `line(id)` reads it (a formula cannot name it: no name has __)."""
+STORED_RULES = "__rules"
+"""The same for what each [[rule]] wrote into the side's score in the hand; `rule(id)` reads it."""
 
 
 @dataclass(frozen=True)

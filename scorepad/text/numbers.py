@@ -43,3 +43,11 @@ def local_date(text: str, lang: str) -> str:
         return str(format_date(date.fromisoformat(text), format="medium", locale=lang))
     except ValueError:
         return text
+
+
+def local_percent(part: int | float, whole: int | float, lang: str) -> str:
+    """`part` of `whole` as a percentage with at most two decimals, as the language writes it (66,67%
+    in Estonian); "–" when `whole` is 0 (nothing to take a share of)."""
+    if not whole:
+        return "–"
+    return local_number(100 * part / whole, lang, 2) + "%"

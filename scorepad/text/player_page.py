@@ -9,6 +9,7 @@ from typing import Any
 from scorepad.locale import N_, _, current, ngettext
 from scorepad.text.numbers import local_number, plain
 from scorepad.text.render import simple_table
+from scorepad.text.statistics import statistic_shown
 
 RESULT_WORDS = {"W": N_("won"), "D": N_("draw"), "L": N_("lost"), "unfinished": N_("not finished"),
                 "abandoned": N_("abandoned")}
@@ -75,6 +76,6 @@ def statistics_text(kinds: Sequence[Mapping[str, Any]]) -> str:
     parts = []
     for kind in kinds:
         games = ngettext("{n} game", "{n} games", kind["games"]).format(n=kind["games"])
-        table = [[s["name"], _score(s["value"])] for s in kind["statistics"]]
+        table = [[s["name"], statistic_shown(s["kind"], s["value"])] for s in kind["statistics"]]
         parts.append(f"{kind['name']} ({games}):\n" + simple_table(table, [_("statistic"), _("total")]))
     return "\n\n" + _("Statistics:") + "\n" + "\n\n".join(parts) if parts else ""

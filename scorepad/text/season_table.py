@@ -19,6 +19,7 @@ from scorepad.locale import _, current, ngettext
 from scorepad.text.numbers import local_number
 from scorepad.text.output import markdown_cell, spreadsheet_safe
 from scorepad.text.season_lines import cell, column_label
+from scorepad.text.statistics import PARTS, statistic_shown
 
 OVERALL = ["player", "games", "wins", "draws", "losses", "win_rate", "evenings", "last5"]
 BOARD = ["rank", "player", "rating", "games", "wins", "draws", "losses", "win_rate", "avg_place", "points",
@@ -72,8 +73,11 @@ def statistics_columns(board: Mapping[str, Any]) -> list[str]:
 
 
 def statistics_cells(board: Mapping[str, Any]) -> list[dict[str, Any]]:
-    """Each player's totals of the declared statistics, as `statistic …` cells."""
-    return [{"player": r["player"], **{f"statistic {k}": v for k, v in r.get("statistics", {}).items()}}
+    """Each player's totals of the declared statistics, as `statistic …` cells: a mean or a rate as the
+    language writes it (its parts stay in the JSON)."""
+    kinds = {s["id"]: s["kind"] for s in board.get("statistics", [])}
+    return [{"player": r["player"], **{f"statistic {k}": statistic_shown(kinds[k], v) if kinds.get(k) in PARTS else v
+                                       for k, v in r.get("statistics", {}).items()}}
             for r in board["players"]]
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from pathlib import Path
 
 from tests.conftest import Run
 
@@ -66,3 +67,61 @@ def test_player_totals_every_hand_he_played_in_his_language(cli: Callable[..., R
     assert "Hearts (" not in out[out.index("Statistics:"):]
     assert "statistics" not in json.loads(cli("player", "ann", "--json").out)[-1]
 
+
+
+DUEL = '''[game]
+id = "duel"
+name = "Duel"
+
+[players]
+min = 2
+max = 4
+
+[fields.pts]
+scope = "player"
+type = "int"
+min = 0
+max = 100
+
+[[score]]
+per = "player"
+points = "pts"
+
+[stats.avg]
+label = "points per hand"
+mean = "pts"
+
+[stats.high]
+label = "high hands"
+made = "pts >= 50"
+of = "pts > 0"
+'''
+
+
+def test_a_mean_and_a_rate_add_up_their_parts_over_games_not_their_averages(
+        cli: Callable[..., Run], tmp_path: Path) -> None:
+    path = tmp_path / "duel.toml"
+    path.write_text(DUEL)
+    # Game 1: ann 10, 20, 40 (mean 70/3; none of 3 high), bob 0, 0, 0 (mean 0; no hand counts for the rate).
+    assert cli("new", str(path), "ann", "bob").code == 0
+    for ann in (10, 20, 40):
+        assert cli("hand", f"pts={ann},0").code == 0
+    # Game 2: ann 100 (1 of 1 high). Over both: mean 170/4 = 42.5 (not (23.33 + 100) / 2), high 1 of 4 = 25 %.
+    assert cli("new", str(path), "ann", "bob").code == 0
+    assert cli("hand", "pts=100,0").code == 0
+    rows = json.loads(cli("player", "ann", "--json").out)
+    assert [r["statistics"] for r in rows] == [{"avg": {"sum": 70, "hands": 3}, "high": {"made": 0, "of": 3}},
+                                               {"avg": {"sum": 100, "hands": 1}, "high": {"made": 1, "of": 1}}]
+    out = cli("player", "ann").out
+    table = out[out.index("Statistics:"):]
+    assert [line.split()[-1] for line in table.splitlines() if line.startswith(("points per", "high"))] == [
+        "42.5", "25%"]
+    out = cli("--lang", "et", "player", "ann").out
+    assert "42,5" in out and "25%" in out
+    out = cli("player", "bob").out
+    assert [line.split()[-1] for line in out.splitlines() if line.startswith(("points per", "high"))] == ["0", "–"]
+    assert cli("new", str(path), "ann", "bob").code == 0
+    assert cli("hand", "pts=1,2").code == 0
+    out = cli("--lang", "et", "player", "ann").out
+    assert "34,2%" not in out and "34,2" in out   # 171 / 5 hands
+    assert "20%" in out                          # 1 of 5

@@ -114,3 +114,62 @@ def test_the_json_schema_knows_the_section() -> None:
             jsonschema.validate({**ok, "stats": bad}, schema)
     shipped = json.loads((Path(__file__).resolve().parents[2] / "rulesets" / "ruleset.schema.json").read_text())
     assert shipped == schema
+
+
+def test_a_mean_and_a_rate_read_their_formulas_and_the_hands_they_are_over() -> None:
+    text = BASE + ('[stats.avg]\nlabel = "avg"\nmean = "pts"\n'
+                   '[stats.avg_big]\nlabel = "avg of big"\nmean = "pts"\nof = "pts >= 50"\n'
+                   '[stats.won]\nlabel = "won %"\nper = "side"\nmade = "pts == 100"\nof = "pts > 0"\n')
+    rs = load_text(text, "duel.toml")
+    assert [(s.id, s.kind, s.per, s.formula.source, s.of.source if s.of else None) for s in rs.statistics] == [
+        ("avg", "mean", "player", "pts", None), ("avg_big", "mean", "player", "pts", "pts >= 50"),
+        ("won", "rate", "side", "pts == 100", "pts > 0")]
+
+
+@pytest.mark.parametrize(("extra", "words"), [
+    ('[stats.x]\nlabel = "x"\nmade = "pts > 1"\n', "a rate needs of"),
+    ('[stats.x]\nlabel = "x"\ncount = "pts > 1"\nof = "pts > 0"\n', "stats.x.of: of belongs to a rate"),
+    ('[stats.x]\nlabel = "x"\nmean = "pts"\nmade = "pts > 1"\nof = "true"\n', "one of count"),
+    ('[stats.x]\nlabel = "x"\nmade = "pts > 1"\nof = "nonesuch"\n', "stats.x.of"),
+    ('[stats.x]\nlabel = "x"\nmean = "nonesuch"\n', "stats.x.mean"),
+])
+def test_a_wrong_mean_or_rate_is_refused_at_load(extra: str, words: str) -> None:
+    with pytest.raises(RulesetError) as err:
+        load_text(BASE + extra, "duel.toml")
+    assert words in str(err.value.problems)
+
+
+def test_rules_check_names_a_rates_of_by_file_line_and_column(cli: Callable[..., Run], tmp_path: Path) -> None:
+    path = tmp_path / "duel.toml"
+    path.write_text(BASE + '\n[stats.x]\nlabel = "x"\nmade = "pts > 1"\nof = "pts > nonesuch"\n')
+    r = cli("rules", "check", str(path))
+    assert r.code == 2
+    assert f"duel.toml:{BASE.count(chr(10)) + 5}:1: stats.x.of:" in r.out + r.err
+
+
+def test_a_costly_of_counts_on_the_hands_budget(cli: Callable[..., Run], tmp_path: Path) -> None:
+    path = tmp_path / "duel.toml"
+    table = "[tables]\nt = [" + ", ".join(map(str, range(1999))) + "]\n"
+    path.write_text(BASE + table + '[stats.slow]\nlabel = "slow"\nmean = "pts"\n'
+                    'of = "sum([count(t, x) for x in t]) > 0"\n')
+    r = cli("rules", "check", str(path))
+    assert r.code == 2
+    said = r.out + r.err
+    assert f"duel.toml:{(BASE + table).count(chr(10)) + 4}:1: stats.slow.of:" in said
+    assert "more than the 50,000 allowed" in said
+
+
+def test_the_json_schema_knows_mean_and_rate() -> None:
+    import jsonschema
+
+    from scorepad.rules.format import json_schema
+
+    schema = json_schema()
+    base = {"game": {"id": "duel", "name": "Duel"}}
+    for good in ({"label": "x", "mean": "pts"}, {"label": "x", "mean": "pts", "of": "pts > 0"},
+                 {"label": "x", "made": "pts > 1", "of": "pts > 0"}):
+        jsonschema.validate({**base, "stats": {"x": good}}, schema)
+    for bad in ({"label": "x", "made": "pts > 1"}, {"label": "x", "mean": "pts", "made": "a", "of": "b"},
+                {"label": "x", "mean": "pts", "sum": "pts"}):
+        with pytest.raises(jsonschema.ValidationError):
+            jsonschema.validate({**base, "stats": {"x": bad}}, schema)

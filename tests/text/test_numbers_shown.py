@@ -26,3 +26,17 @@ def test_a_preferans_balance_in_the_terminal_and_in_json(cli: Callable[..., Run]
     assert "5.33" in shown and "-6.67" in shown and "333" not in shown and "666" not in shown
     scores = [s["score"] for s in json.loads(cli("standings", "--json").out)["sides"]]
     assert abs(scores[0] - 16 / 3) < 1e-9   # the exact balance is kept
+
+
+def test_a_mean_and_a_rate_are_shown_with_at_most_two_decimals_in_the_language() -> None:
+    from scorepad.text.numbers import local_percent
+    from scorepad.text.statistics import statistic_shown
+
+    assert local_percent(2, 3, "et") == "66,67%"
+    assert local_percent(2, 3, "en") == "66.67%"
+    assert local_percent(1, 4, "ru") == "25%"
+    assert local_percent(0, 0, "en") == "–"
+    assert statistic_shown("rate", {"made": 1, "of": 8}, "uk") == "12,5%"
+    assert statistic_shown("mean", {"sum": 70, "hands": 3}, "et") == "23,33"
+    assert statistic_shown("mean", {"sum": 0, "hands": 0}, "en") == "–"
+    assert statistic_shown("sum", 142.0, "et") == "142"
