@@ -89,6 +89,7 @@ class Live:
             routes += [Route("/s/{token}/", scorer.checked(scorer.page)), Route("/s/{token}/page.css",
                                                                               scorer.checked(self.style)),
                        Route("/s/{token}/hand", scorer.checked(scorer.hand), methods=["POST"]),
+                       Route("/s/{token}/bid", scorer.checked(scorer.bid), methods=["POST"]),
                        Route("/s/{token}/undo", scorer.checked(scorer.undo), methods=["POST"]),
                        Route("/s/{token}/api/hand", scorer.checked(scorer.api_hand), methods=["POST"]),
                        Route("/s/{token}/api/bid", scorer.checked(scorer.api_bid), methods=["POST"])]
@@ -223,6 +224,9 @@ class Scorer:
 
     async def hand(self, request: Request) -> Response:
         return await self.write(request, scoring.record)
+
+    async def bid(self, request: Request) -> Response:
+        return await self.write(request, scoring.bid)
 
     async def undo(self, request: Request) -> Response:
         return await self.write(request, scoring.undo)
