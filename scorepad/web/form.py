@@ -183,10 +183,17 @@ def notes_html(driven: Driven) -> str:
     return out
 
 
+def bids_first(entry: HandEntry) -> bool:
+    """Whether the form offers to write the bids down before the play: the ruleset has fields written
+    down at bid time (`bidding`) and no bid is written down for this hand yet."""
+    return not entry.base and any(f.bidding for f in entry.rs.fields.values())
+
+
 def form_html(entry: HandEntry, values: Mapping[str, str], driven: Driven, key: str, version: int) -> str:
     """The fields that apply, with what was typed and what was filled in, each refusal at its field; the
-    entry's notes; the summary once the hand reads whole, with Record; the form's idempotency key and
-    the game's version it was shown at."""
+    entry's notes; the summary once the hand reads whole, with Record; where the game bids before the
+    play, a button that writes the bids down first (`bid`, as `scorepad bid`); the form's idempotency
+    key and the game's version it was shown at."""
     bid = ""
     if driven.bid:   # a bid written down before: it stands, and is not asked
         said = "; ".join(driven.bid)
@@ -203,5 +210,9 @@ def form_html(entry: HandEntry, values: Mapping[str, str], driven: Driven, key: 
         check = check.replace("<button ", '<button class="again" ', 1)
     hidden = f'<input type="hidden" name="key" value="{esc(key)}"><input type="hidden" name="expect" value="{version}">'
     first = done + check if done else check
+    if bids_first(entry) and driven.outcome is None:
+        bid_label = _("Write down the bids")
+        first += (f'<button type="submit" name="do" value="bid" formaction="bid" class="again">'
+                  f'{esc(bid_label)}</button>')
     return (f'<form method="post" action="hand" class="hand-form">{bid}{notes_html(driven)}{fields}'
             f'{hidden}{first}</form>')

@@ -16,6 +16,7 @@ from scorepad.app import games as play
 from scorepad.errors import ScorepadError
 from scorepad.locale import shown, speaking
 from scorepad.store.choice import open_store
+from scorepad.web.club import club_html, club_key
 from scorepad.web.pages import live_html, nothing_html, title_of
 
 
@@ -35,35 +36,43 @@ def standings_json(spec: str | None, game: str | None) -> str:
     return json.dumps(data, ensure_ascii=False, indent=2, allow_nan=False) + "\n"
 
 
-def live_part(spec: str | None, game: str | None, lang: str) -> tuple[tuple[Any, ...], str, str]:
-    """(what it shows: game and version, the page's title, the live part's HTML) in `lang`."""
+def live_part(spec: str | None, game: str | None, lang: str, club: bool = False) -> tuple[tuple[Any, ...], str, str]:
+    """(what it shows: game and version, the page's title, the live part's HTML) in `lang`; with `club`
+    (serve without --game, on its home page) the club's games in progress and season table below."""
     with opened(spec) as store, speaking(lang):
+        extra = club_html if club else None
         try:
             row, st = play.standings_with_bid(store, game, lang)
             sheet = play.sheet(store, row, lang)
         except ScorepadError as exc:   # no game yet, or GAME deleted: the page says so, in the reader's words
             message = shown(exc.message)
-            return ("none", message), "scorepad", nothing_html(message)
-        return (row.id, row.version), title_of(st), live_html(st, sheet)
+            if extra is None:
+                return ("none", message), "scorepad", nothing_html(message)
+            return ("none", message, club_key(store)), "scorepad", nothing_html(message) + extra(store, None)
+        if extra is None:
+            return (row.id, row.version), title_of(st), live_html(st, sheet)
+        return ((row.id, row.version, club_key(store)), title_of(st),
+                live_html(st, sheet) + extra(store, row.id))
 
 
 Rendered = tuple[tuple[Any, ...], str, str]
 
 
 class Renders:
-    """One rendering per (change, language) for all the streams that wait on it."""
+    """One rendering per (change, language, page) for all the streams that wait on it: the page is None
+    for the home page, else the id of the game whose own page it is (club mode's `g/ID/`)."""
 
-    def __init__(self, render: Callable[[str], Awaitable[Rendered]]) -> None:
+    def __init__(self, render: Callable[[str, str | None], Awaitable[Rendered]]) -> None:
         self.render = render
-        self._made: dict[tuple[int, str], asyncio.Task[Rendered]] = {}
+        self._made: dict[tuple[int, str, str | None], asyncio.Task[Rendered]] = {}
 
-    async def get(self, generation: int, lang: str) -> Rendered:
-        key = (generation, lang)
+    async def get(self, generation: int, lang: str, page: str | None = None) -> Rendered:
+        key = (generation, lang, page)
         task = self._made.get(key)
         if task is None:
             for old in [k for k in self._made if k[0] < generation]:
                 del self._made[old]   # a newer change makes the older renderings useless
-            task = self._made[key] = asyncio.ensure_future(self.render(lang))
+            task = self._made[key] = asyncio.ensure_future(self.render(lang, page))
         try:
             return await asyncio.shield(task)
         except Exception:

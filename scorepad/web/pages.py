@@ -210,6 +210,13 @@ button.record { margin-right: .6rem; }
 .legend span { overflow-wrap: anywhere; min-width: 0; }
 .legend .swatch { display: inline-block; width: .9em; height: .9em; margin-right: .35em; vertical-align: -.1em; }
 p.key { color: var(--muted); font-size: .95rem; margin: .3rem 0; }
+.games { list-style: none; margin: 0; padding: 0; }
+.games li { border-top: 1px solid var(--line); padding: .5rem 0; display: flex; flex-direction: column; }
+.games a, .back a { color: var(--accent); font-weight: 700; font-size: 1.1rem; overflow-wrap: anywhere; }
+.games .players, .games .here { color: var(--muted); overflow-wrap: anywhere; }
+.back { margin: 0 0 .5rem; }
+th button { all: inherit; padding: 0; }
+.toggle { display: none; }
 #link { position: fixed; bottom: 0; left: 0; right: 0; margin: 0; text-align: center; background: var(--fg);
   color: var(--bg); font-weight: 600; }
 #link:empty { display: none; }

@@ -10,14 +10,16 @@ from collections.abc import Mapping
 
 from scorepad.app import games as play
 from scorepad.app.answer_lost import key_written
+from scorepad.app.bids import bidding_or_refuse, record_bid
 from scorepad.app.games import open_game
+from scorepad.engine.assignments import canonical_names
 from scorepad.engine.game import Game
 from scorepad.engine.hand_entry import HandEntry
-from scorepad.errors import ScorepadError, UserError
+from scorepad.errors import ScorepadError, StoreConflict, UserError
 from scorepad.locale import _, shown, speaking
 from scorepad.store import GameRow, Store
 from scorepad.text.render import num
-from scorepad.web.form import drive, form_html, typed_values
+from scorepad.web.form import drive, form_html, notes_html, typed_values
 from scorepad.web.live import opened
 from scorepad.web.pages import esc, nothing_html, sides_html, title_of
 from scorepad.web.tokens import new_token
@@ -95,6 +97,44 @@ def record(spec: str | None, game: str | None, lang: str, values: Mapping[str, s
             title, page = scorer_page(spec, game, lang, values, refusal(exc), key=key)
             return 422, title, page
         return _stored(spec, game, lang, rec)
+
+
+def bid(spec: str | None, game: str | None, lang: str, values: Mapping[str, str]) -> tuple[int, str, str]:
+    """"Write down the bids" on the form: the bidding fields typed, read by the entry in its "bids" mode as
+    the terminal's `bid` prompt reads them (a bid a rule refuses is refused at its field), written down by
+    `app.bids.record_bid`, the use case of `scorepad bid`; the form then asks the rest of the hand. The
+    form's version guards a double tap: once the bid is written the game has moved on, and the same bid
+    sent again is answered as written, nothing stored twice; another one is refused."""
+    with opened(spec) as store, speaking(lang):
+        try:
+            row = open_game(store.game(game))
+            if row.state["finished"]:
+                raise UserError(_('this game has ended and takes no more hands (undo or edit still work)'))
+            g = play.game_of(row, lang)
+            bidding_or_refuse(g.ruleset)
+            entry = HandEntry(g, row.state, hand_no=row.hands + 1, mode="bids")
+            driven = drive(entry, typed_values(values))
+            if driven.refused or entry.question() is not None:   # a bid refused, or a field that applies now
+                title, page = scorer_page(spec, game, lang, values, notes_html(driven), key=values.get("key"))
+                return (422 if driven.refused else 200), title, page
+            typed = entry.raw().typed
+            expect = version_of(values)
+            if expect is not None and expect != row.version:
+                if store.pending_bid(row.id) == canonical_names(g, typed):   # the second tap of the same bid
+                    return _bid_written(spec, game, lang)
+                raise StoreConflict(play.moved(store, row, expect))
+            record_bid(store, row.id, typed)
+        except ScorepadError as exc:
+            title, page = scorer_page(spec, game, lang, values, refusal(exc), key=values.get("key"))
+            return 422, title, page
+    return _bid_written(spec, game, lang)
+
+
+def _bid_written(spec: str | None, game: str | None, lang: str) -> tuple[int, str, str]:
+    with speaking(lang):
+        said = _("The bids are written down; type the play when the hand is over.")
+    title, page = scorer_page(spec, game, lang, None, f'<p class="stored" role="status">{esc(said)}</p>')
+    return 200, title, page
 
 
 def _stored(spec: str | None, game: str | None, lang: str, rec: play.Recorded) -> tuple[int, str, str]:

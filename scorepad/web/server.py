@@ -16,10 +16,11 @@ from starlette.requests import Request
 from starlette.responses import PlainTextResponse, Response
 from starlette.routing import Route
 
+from scorepad.locale import _
 from scorepad.web import api, scoring
 from scorepad.web.language import request_language
 from scorepad.web.live import Renders, live_part, standings_json
-from scorepad.web.pages import SCRIPT, STYLE, document
+from scorepad.web.pages import SCRIPT, STYLE, document, esc
 from scorepad.web.tokens import same
 from scorepad.web.watch import Changes, Watcher
 
@@ -43,6 +44,12 @@ class Settings:
         self.scorer = scorer   # the scorer's token (serve --scorer), else no /s/ path at all
 
 
+def shown_game(request: Request) -> str | None:
+    """The game of a club's game page (`/t/TOKEN/g/ID/...`), else None: the page of `serve` itself."""
+    game = request.path_params.get("game")
+    return None if game is None else str(game)
+
+
 def not_found() -> Response:
     return PlainTextResponse("Not Found", status_code=404, headers=SECURITY)
 
@@ -60,11 +67,21 @@ class Live:
         s = self.settings
         return request_language(s.lang, request.headers.get("accept-language"), s.fallback)
 
-    async def render(self, lang: str) -> Any:
-        return await run_in_threadpool(live_part, self.settings.spec, self.settings.game, lang)
+    def club(self) -> bool:
+        """Club mode: `serve` without --game, whose home page adds the games in progress and the season."""
+        return self.settings.game is None
+
+    async def render(self, lang: str, page: str | None) -> Any:
+        """The home page's live part (`page` None), or the live part of game `page`'s own page."""
+        if page is None:
+            return await run_in_threadpool(live_part, self.settings.spec, self.settings.game, lang, self.club())
+        key, title, live = await run_in_threadpool(live_part, self.settings.spec, page, lang)
+        back = esc(_("All games in progress and the season"))
+        return key, title, f'<p class="back"><a href="../../">{back}</a></p>{live}'
 
     def app(self) -> Starlette:
-        routes = [Route(f"/t/{{token}}/{path}", self.viewer(handler)) for path, handler in (
+        pages = ["/t/{token}/", *(["/t/{token}/g/{game:int}/"] if self.club() else [])]
+        routes = [Route(f"{base}{path}", self.viewer(handler)) for base in pages for path, handler in (
             ("", self.page), ("api/standings", self.standings), ("events", self.events),
             ("page.css", self.style), ("live.js", self.script))]
         if self.settings.scorer:
@@ -72,6 +89,7 @@ class Live:
             routes += [Route("/s/{token}/", scorer.checked(scorer.page)), Route("/s/{token}/page.css",
                                                                               scorer.checked(self.style)),
                        Route("/s/{token}/hand", scorer.checked(scorer.hand), methods=["POST"]),
+                       Route("/s/{token}/bid", scorer.checked(scorer.bid), methods=["POST"]),
                        Route("/s/{token}/undo", scorer.checked(scorer.undo), methods=["POST"]),
                        Route("/s/{token}/api/hand", scorer.checked(scorer.api_hand), methods=["POST"]),
                        Route("/s/{token}/api/bid", scorer.checked(scorer.api_bid), methods=["POST"])]
@@ -92,15 +110,16 @@ class Live:
 
     async def page(self, request: Request) -> Response:
         lang = self.language(request)
-        _key, title, live = await self.renders.get(self.generation(), lang)
+        _key, title, live = await self.renders.get(self.generation(), lang, shown_game(request))
         return Response(document(lang, title, live), media_type="text/html; charset=utf-8", headers=SECURITY)
 
     async def standings(self, request: Request) -> Response:
-        text = await run_in_threadpool(standings_json, self.settings.spec, self.settings.game)
+        text = await run_in_threadpool(standings_json, self.settings.spec, shown_game(request) or self.settings.game)
         return Response(text, media_type="application/json", headers=SECURITY)
 
     async def events(self, request: Request) -> Response:
         lang = self.language(request)
+        page = shown_game(request)
         changes = self.changes
         assert changes is not None
 
@@ -108,7 +127,7 @@ class Live:
             sent: Any = None
             while True:
                 generation = changes.generation
-                key, _title, live = await self.renders.get(generation, lang)
+                key, _title, live = await self.renders.get(generation, lang, page)
                 if key != sent:   # a change elsewhere in the database leaves this game's page as it is
                     sent = key
                     yield {"event": "page", "data": live}
@@ -205,6 +224,9 @@ class Scorer:
 
     async def hand(self, request: Request) -> Response:
         return await self.write(request, scoring.record)
+
+    async def bid(self, request: Request) -> Response:
+        return await self.write(request, scoring.bid)
 
     async def undo(self, request: Request) -> Response:
         return await self.write(request, scoring.undo)
