@@ -36,6 +36,16 @@ def standings_json(spec: str | None, game: str | None) -> str:
     return json.dumps(data, ensure_ascii=False, indent=2, allow_nan=False) + "\n"
 
 
+def game_exists(spec: str | None, game: str) -> bool:
+    """Whether the club's database holds game `game` (a club page of any other number is 404)."""
+    with opened(spec) as store:
+        try:
+            store.game(int(game))
+        except ScorepadError:
+            return False
+    return True
+
+
 def live_part(spec: str | None, game: str | None, lang: str, club: bool = False) -> tuple[tuple[Any, ...], str, str]:
     """(what it shows: game and version, the page's title, the live part's HTML) in `lang`; with `club`
     (serve without --game, on its home page) the club's games in progress and season table below."""

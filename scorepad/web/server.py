@@ -19,7 +19,7 @@ from starlette.routing import Route
 from scorepad.locale import _
 from scorepad.web import api, scoring
 from scorepad.web.language import request_language
-from scorepad.web.live import Renders, live_part, standings_json
+from scorepad.web.live import Renders, game_exists, live_part, standings_json
 from scorepad.web.pages import SCRIPT, STYLE, document, esc
 from scorepad.web.tokens import same
 from scorepad.web.watch import Changes, Watcher
@@ -100,6 +100,9 @@ class Live:
     def viewer(self, handler: Callable[[Request], Awaitable[Response]]) -> Callable[[Request], Awaitable[Response]]:
         async def checked(request: Request) -> Response:
             if not same(request.path_params["token"], self.settings.token):
+                return not_found()
+            game = shown_game(request)
+            if game is not None and not await run_in_threadpool(game_exists, self.settings.spec, game):
                 return not_found()
             return await handler(request)
         return checked

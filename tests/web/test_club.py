@@ -53,6 +53,8 @@ def test_serve_without_game_shows_the_games_in_progress_and_the_season(acli: Cal
         assert status == 200 and "Kitchen &amp; co" in game2 and "Games in progress" not in game2
         assert get(served.url + "g/2/api/standings")[2] == acli("standings", "--json", "--game", "2").out
         assert get(served.url + "g/2/live.js")[0] == 200 and get(served.url + "g/x/")[0] == 404
+        # a game the club does not hold has no page, its stream and JSON neither
+        assert [get(served.url + f"g/9/{part}")[0] for part in ("", "api/standings", "events")] == [404] * 3
         home, own = Stream(served.url + "events"), Stream(served.url + "g/2/events")
         try:
             assert "Game 3" in page_event(home)[1] and "Kitchen" in page_event(own)[1]
