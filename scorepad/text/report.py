@@ -124,14 +124,18 @@ def shown(column: str, value: Any, lang: str) -> str:
 
 
 def table(key: str, rows: Sequence[Mapping[str, Any]], columns: Sequence[str], lang: str,
-          counters: Mapping[str, str] | None = None, caption: str = "") -> str:
-    """A sortable table (a click on a heading sorts it); columns beyond ALWAYS hide on a phone until a tap."""
+          counters: Mapping[str, str] | None = None, caption: str = "", sortable: bool = True) -> str:
+    """A sortable table (a click on a heading sorts it); columns beyond ALWAYS hide on a phone until a tap.
+    Not `sortable` (a page without the season page's script): plain headings, every column shown."""
     def cls(c: str) -> str:
         names = ["player"] if c in ("player", "pair") else []
         return " ".join([*names, *([] if c in ALWAYS or c.startswith("statistic ") else ["more"])])
 
-    head = "".join(f'<th scope="col" class="{cls(c)}"><button type="button">'
-                   f'{esc(column_label(c, counters).replace("_", " "))}</button></th>' for c in columns)
+    def heading(c: str) -> str:
+        words = esc(column_label(c, counters).replace("_", " "))
+        return f'<button type="button">{words}</button>' if sortable else words
+
+    head = "".join(f'<th scope="col" class="{cls(c)}">{heading(c)}</th>' for c in columns)
     body = []
     for r in rows:
         cells = []
@@ -141,13 +145,14 @@ def table(key: str, rows: Sequence[Mapping[str, Any]], columns: Sequence[str], l
             cells.append(f'<td class="{cls(c)}" data-v="{esc(sort)}">{esc(shown(c, v, lang))}</td>')
         mark = ' class="provisional"' if r.get("provisional") else ""
         body.append(f"<tr{mark}>{''.join(cells)}</tr>")
-    hidden = any(c not in ALWAYS for c in columns)
+    hidden = sortable and any(c not in ALWAYS for c in columns)
     words = _("All columns")
     toggle = (f'<button type="button" class="toggle" aria-expanded="false" aria-controls="{esc(key)}-wrap">'
               f'{esc(words)}</button>') if hidden else ""
     label = f' aria-label="{esc(caption)}"' if caption else ""
+    sorts = ' class="sortable"' if sortable else ""
     return (f'{toggle}<div class="board-wrap scroll" id="{esc(key)}-wrap" tabindex="0" role="region"{label}>'
-            f'<table class="sortable" id="{esc(key)}"><thead><tr>{head}</tr></thead>'
+            f'<table{sorts} id="{esc(key)}"><thead><tr>{head}</tr></thead>'
             f'<tbody>{"".join(body)}</tbody></table></div>')
 
 

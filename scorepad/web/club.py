@@ -51,7 +51,7 @@ def games_html(games: list[Any], shown_id: int | None, lang: str) -> str:
 
 def season_html(data: dict[str, Any], lang: str) -> str:
     """The season's leaderboards, one per game played, as the season page writes them (sortable there;
-    here a plain table that scrolls in its box), with the sentences that say what they count."""
+    here plain headings, every column in a box that scrolls), with the sentences that say what they count."""
     title = ngettext("Season {season}: {n} game", "Season {season}: {n} games", data["games"]).format(
         season=data["season"], n=data["games"])
     parts = [f'<section aria-labelledby="season"><h2 id="season">{esc(title)}</h2>']
@@ -59,7 +59,7 @@ def season_html(data: dict[str, Any], lang: str) -> str:
         n = ngettext("{n} game", "{n} games", b["games"]).format(n=b["games"])
         parts.append(f"<h3>{esc(b['name'])} · {esc(n)}</h3>"
                      + table(f"season-{k + 1}", board_cells(b), board_columns(b), lang, b.get("counter_words"),
-                             b["name"]))
+                             b["name"], sortable=False))
     notes = [rating_sentence()] if data["rulesets"] else [_("No finished games yet.")]
     if data["unfinished"]:
         notes.append(unfinished_sentence(data["unfinished"]))
