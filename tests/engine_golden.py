@@ -16,8 +16,8 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from scorepad.app.games import split_assignments, type_hand
 from scorepad.app.scenario import load_scenario
+from scorepad.engine.assignments import split_assignments, type_hand
 from scorepad.engine.scoring import apply_hand
 from scorepad.errors import ScorepadError
 from scorepad.rules.loader import load_text

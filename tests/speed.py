@@ -14,7 +14,7 @@ import statistics
 import time
 from pathlib import Path
 
-from scorepad.app.games import split_assignments, type_hand
+from scorepad.engine.assignments import split_assignments, type_hand
 from scorepad.engine.game import initial_state, make_game
 from scorepad.engine.scoring import apply_hand
 from scorepad.rules.loader import load_text

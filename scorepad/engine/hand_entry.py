@@ -378,9 +378,11 @@ class HandEntry:
         return summary_lines(self.game, hand, set(self.fields_shown()))
 
     def bid_summary(self) -> list[str]:
-        """The bids as read, each player's by name."""
+        """The bids as read, each player's by name (a bidding field that does not apply under the game's
+        options, Spades' blind bid while blind bids are off, is not said)."""
         bids, __ = type_bids(self.game, self.raw(), active_players(self.game, self.state), self.state)
-        return summary_lines(self.game, bids, [n for n, f in self.rs.fields.items() if f.bidding])
+        return summary_lines(self.game, bids, [n for n, f in self.rs.fields.items()
+                                               if f.bidding and field_applies(self.game, f, bids, self.state)])
 
     # ------------------------------------------------------------------ the passes
     def _restart(self) -> None:

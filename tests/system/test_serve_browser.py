@@ -4,6 +4,7 @@ axe-core audit without serious or critical findings, light and dark; screenshots
 
 from __future__ import annotations
 
+import json
 import os
 import time
 from collections.abc import Callable
@@ -137,3 +138,41 @@ def test_the_scorer_form_in_chromium(cli: Callable[..., Run], chromium: str) -> 
             assert cli("standings", "--json").out.count('"hands": 1') == 1
         finally:
             b.close()
+
+
+@pytest.mark.slow
+def test_bids_written_down_from_the_scorer_form_in_chromium(cli: Callable[..., Run], chromium: str) -> None:
+    """The scorer writes the bids down before the play, then types the tricks: the hand scores as
+    `scorepad hand` scores the same bids and tricks (Spades: ann+cat bid 7, take 8: +71; bob+dan bid 6,
+    take 5: -60), and the page with the bid passes the audit."""
+    from playwright.sync_api import sync_playwright
+
+    artifacts = Path(os.environ.get("SCOREPAD_ARTIFACTS", Path(__file__).parents[2] / "test-artifacts"))
+    artifacts.mkdir(parents=True, exist_ok=True)
+    assert cli("new", "spades", "ann", "bob", "cat", "dan").code == 0
+    with serving("--scorer") as served, sync_playwright() as p:
+        assert served.process.stdout is not None
+        scorer = served.process.stdout.readline().strip()
+        b = p.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
+        try:
+            phone = b.new_page(viewport={"width": 390, "height": 844})
+            phone.goto(scorer)
+            for i, bid in enumerate("4333"):
+                phone.fill(f"input[name='v.bid.{i}']", bid)
+            phone.click("form.hand-form button[formaction='bid']")
+            bid = phone.locator("p.bid").inner_text()
+            assert bid == "Bid for hand 1: bid: ann 4, bob 3, cat 3, dan 3", bid   # no blind bid: they are off
+            assert phone.locator("input[name='v.bid.0']").count() == 0   # written down: not asked again
+            assert serious_findings(phone) == []
+            phone.screenshot(path=str(artifacts / "serve-scorer-bid-390.png"), full_page=True)
+            for i, tricks in enumerate("533"):
+                phone.fill(f"input[name='v.tricks.{i}']", tricks)
+            phone.click("form.hand-form button")
+            assert "= ann+cat: +71 (contract +70, bags +1)" in phone.locator(".summary").inner_text()
+            phone.click("form.hand-form button.record")
+            assert "Hand 1: ann+cat +71, bob+dan -60" in phone.locator(".stored").inner_text()
+        finally:
+            b.close()
+    log = cli("log").out
+    assert sum(" bid " in line for line in log.splitlines()) == 1
+    assert [s["score"] for s in json.loads(cli("standings", "--json").out)["sides"]] == [71, -60]
