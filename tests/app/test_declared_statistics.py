@@ -47,7 +47,7 @@ def test_the_season_adds_up_each_players_statistics_over_the_counted_games(cli: 
     assert 'id="game-1-statistics"' in page and ">nils failed</button>" in page
 
 
-def test_player_totals_every_hand_he_played_in_his_language(cli: Callable[..., Run]) -> None:
+def test_player_totals_every_hand_he_played_in_his_language(cli: Callable[..., Run], tmp_path: Path) -> None:
     spades_season(cli)
     rows = json.loads(cli("player", "ann", "--json").out)
     assert [r["statistics"] for r in rows] == [{"nils_made": 1, "nils_failed": 0, "bags_taken": 2},
@@ -62,9 +62,12 @@ def test_player_totals_every_hand_he_played_in_his_language(cli: Callable[..., R
     assert lines == {"нолей выполнено": "1", "нолей не выполнено": "1", "мешков взято": "10"}
     assert "statistic" not in out and "nils" not in out
     # a game whose ruleset declares none adds no table, and its rows no values
-    assert cli("new", "hearts", "ann", "bob", "cat", "dan").code == 0
+    plain = tmp_path / "plain.toml"
+    plain.write_text(DUEL[:DUEL.index("[stats.avg]")].replace('"duel"', '"plain"').replace('"Duel"', '"Plain"'))
+    assert cli("new", str(plain), "ann", "bob", "cat", "dan").code == 0
+    assert cli("hand", "pts=1,2,3,4").code == 0
     out = cli("player", "ann").out
-    assert "Hearts (" not in out[out.index("Statistics:"):]
+    assert "Plain (" not in out[out.index("Statistics:"):]
     assert "statistics" not in json.loads(cli("player", "ann", "--json").out)[-1]
 
 
@@ -125,3 +128,19 @@ def test_a_mean_and_a_rate_add_up_their_parts_over_games_not_their_averages(
     out = cli("--lang", "et", "player", "ann").out
     assert "34,2%" not in out and "34,2" in out   # 171 / 5 hands
     assert "20%" in out                          # 1 of 5
+
+
+def test_hearts_counts_moons_queens_and_points_per_deal_from_the_stored_deals(cli: Callable[..., Run]) -> None:
+    # Deal 1: bob shoots the moon (13 hearts and the queen): ann, cat, dan 26 each, bob 0.
+    # Deal 2: ann 4 hearts and the queen = 17, bob 5, cat 4, dan 0.
+    # ann: no moon, one queen, 26 + 17 = 43 over 2 deals (21.5); bob: one moon, one queen, 0 + 5 = 5 over 2.
+    assert cli("new", "hearts", "ann", "bob", "cat", "dan").code == 0
+    assert cli("hand", "hearts=0,13,0,0", "queen=bob").code == 0
+    assert cli("hand", "hearts=4,5,4,0", "queen=ann").code == 0
+    rows = json.loads(cli("player", "ann", "--json").out)
+    assert rows[-1]["statistics"] == {"moons_shot": 0, "queens_taken": 1, "points_per_hand": {"sum": 43, "hands": 2}}
+    rows = json.loads(cli("player", "bob", "--json").out)
+    assert rows[-1]["statistics"] == {"moons_shot": 1, "queens_taken": 1, "points_per_hand": {"sum": 5, "hands": 2}}
+    out = cli("--lang", "ru", "player", "ann").out
+    table = out[out.index("Статистика:"):]
+    assert [line.split()[-1] for line in table.splitlines() if line.strip().startswith("очков за раздачу")] == ["21,5"]

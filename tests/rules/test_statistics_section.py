@@ -50,7 +50,8 @@ def test_spades_declares_its_statistics_in_four_languages() -> None:
     assert translate(rs, "et").statistics[0].name == "nulle täidetud"
     assert [s.name for s in translate(rs, "uk").statistics][2] == "мішків узято"
     skid = load_bundled("skid")
-    assert [(s.id, s.kind) for s in skid.statistics] == [("went_out", "count"), ("jack_finishes", "count")]
+    assert [(s.id, s.kind) for s in skid.statistics] == [("went_out", "count"), ("jack_finishes", "count"),
+                                                         ("busts", "count"), ("burns", "count")]
 
 
 def test_a_statistic_reads_the_names_of_its_per() -> None:
