@@ -45,13 +45,15 @@ def test_a_derived_ruleset_adds_and_replaces_statistics(cli: Callable[..., Run],
     rs = load_text(resolved_text(path)[0], str(path))
     assert [(s.id, s.name, s.kind, s.formula.source) for s in rs.statistics] == [
         ("nils_made", "nils made", "rate", "tricks == 0"), ("nils_failed", "nils failed", "count", "is_nil and tricks > 0"),
-        ("bags_taken", "bags", "sum", "new_bags"), ("tricks_per_hand", "tricks per hand", "mean", "tricks")]
+        ("bags_taken", "bags", "sum", "new_bags"), ("bids_made", "bids made", "rate", "made"),
+        ("bags_per_hand", "bags per hand", "mean", "new_bags"), ("tricks_per_hand", "tricks per hand", "mean", "tricks")]
     # ann's nil made (1 of 1); she took 0 tricks, cat 6; NS bid 4, take 6: 2 bags. Over 100: the game ends.
     assert cli("new", "club-spades", "ann", "bob", "cat", "dan").code == 0
     assert cli("hand", "bid=nil,3,4,3", "tricks=0,4,6,3").code == 0
     players = json.loads(cli("stats", "--json").out)["games"][0]["players"]
     got = {r["player"]: r["statistics"] for r in players}
     assert got["ann"] == {"nils_made": {"made": 1, "of": 1}, "nils_failed": 0, "bags_taken": 2,
+                          "bids_made": {"made": 1, "of": 1}, "bags_per_hand": {"sum": 2, "hands": 1},
                           "tricks_per_hand": {"sum": 0, "hands": 1}}
     assert got["cat"]["nils_made"] == {"made": 0, "of": 0} and got["cat"]["tricks_per_hand"] == {"sum": 6, "hands": 1}
     # the base's Russian name of bags_taken was for its old label: the house label is shown instead

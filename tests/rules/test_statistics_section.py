@@ -44,9 +44,11 @@ def test_spades_declares_its_statistics_in_four_languages() -> None:
     rs = load_bundled("spades")
     assert [(s.id, s.name, s.per, s.kind) for s in rs.statistics] == [
         ("nils_made", "nils made", "player", "count"), ("nils_failed", "nils failed", "player", "count"),
-        ("bags_taken", "bags taken", "side", "sum")]
+        ("bags_taken", "bags taken", "side", "sum"), ("bids_made", "bids made", "side", "rate"),
+        ("bags_per_hand", "bags per hand", "side", "mean")]
     assert [s.name for s in translate(rs, "ru").statistics] == ["нолей выполнено", "нолей не выполнено",
-                                                               "мешков взято"]
+                                                               "мешков взято", "заказов выполнено",
+                                                               "мешков за раздачу"]
     assert translate(rs, "et").statistics[0].name == "nulle täidetud"
     assert [s.name for s in translate(rs, "uk").statistics][2] == "мішків узято"
     skid = load_bundled("skid")
