@@ -85,6 +85,7 @@ def command_list(p: Paths) -> list[Command]:
         # serves until Ctrl-C: timed up to its refusal of a game that does not exist (its start-up and imports)
         Command("serve (a game that does not exist: refused)", fixed("serve", "--game", "no-such-game"), ok=(2,)),
         Command("season", fixed("season")),
+        Command("stats", fixed("stats", "bob")),
         Command("verify", fixed("verify")),
         Command("backup", lambda r: ["backup", str(p.tmp / f"backup-{r}.db")]),
         Command("export", fixed("export", "--output", str(p.tmp / "out.json"), "--force")),

@@ -433,20 +433,7 @@ def drop_stale(merged: dict[str, Any], overlay: Mapping[str, Any]) -> dict[str, 
     if not isinstance(table, dict):
         return merged
     own = overlay.get("translations", {}) if isinstance(overlay.get("translations"), dict) else {}
-    game = overlay.get("game", {}) if isinstance(overlay.get("game"), dict) else {}
-    replaced: list[tuple[str, ...]] = [(k,) for k in ("name", "description", "notes") if k in game]
-    if "description" in (overlay.get("end") or {}):
-        replaced.append(("end",))
-    if "info" in (overlay.get("display") or {}):
-        replaced.append(("info",))
-    for section, key in (("fields", "help"), ("options", "help")):
-        for name, spec in (overlay.get(section) or {}).items():
-            if isinstance(spec, dict) and key in spec:
-                replaced.append((section, name, key))
-    for section, group in (("check", "checks"), ("score", "scores"), ("rule", "rules")):
-        for entry in overlay.get(section) or []:
-            if isinstance(entry, dict) and "id" in entry:
-                replaced.append((group, str(entry["id"])))
+    replaced = _replaced_texts(overlay)
     for lang, tr in table.items():
         if not isinstance(tr, dict):
             continue
@@ -459,6 +446,28 @@ def drop_stale(merged: dict[str, Any], overlay: Mapping[str, Any]) -> dict[str, 
             path = tuple(re.sub(r"\[\d+\]$", "", p) for p in parts[2:])
             _drop(table[parts[1]], path, own.get(parts[1], {}) if isinstance(own.get(parts[1]), dict) else {})
     return merged
+
+
+def _replaced_texts(overlay: Mapping[str, Any]) -> list[tuple[str, ...]]:
+    """Where, in a translation, the texts an overlay replaces are (a translation of them is stale)."""
+    game = overlay.get("game", {}) if isinstance(overlay.get("game"), dict) else {}
+    replaced: list[tuple[str, ...]] = [(k,) for k in ("name", "description", "notes") if k in game]
+    if "description" in (overlay.get("end") or {}):
+        replaced.append(("end",))
+    if "info" in (overlay.get("display") or {}):
+        replaced.append(("info",))
+    for section, key in (("fields", "help"), ("options", "help")):
+        for name, spec in (overlay.get(section) or {}).items():
+            if isinstance(spec, dict) and key in spec:
+                replaced.append((section, name, key))
+    for sid, spec in (overlay.get("stats") or {}).items():
+        if isinstance(spec, dict) and "label" in spec:
+            replaced.append(("stats", str(sid)))
+    for section, group in (("check", "checks"), ("score", "scores"), ("rule", "rules")):
+        for entry in overlay.get(section) or []:
+            if isinstance(entry, dict) and "id" in entry:
+                replaced.append((group, str(entry["id"])))
+    return replaced
 
 
 def _drop(tr: dict[str, Any], path: tuple[str, ...], keep: Mapping[str, Any]) -> None:

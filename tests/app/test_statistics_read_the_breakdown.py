@@ -47,8 +47,10 @@ def test_line_and_rule_read_the_stored_lines_by_id(cli: Callable[..., Run], tmp_
     # bob's nil fails: his nil line -100 (dan's none). NS bid 6, take 6: +60. EW bid 4, take at least 6: +40.
     assert cli("hand", "bid=3,nil,3,4", "tricks=3,1,3,6").code == 0
     rows = json.loads(cli("player", "ann", "--json").out)
-    assert rows[0]["statistics"] == {"nils_made": 1, "nils_failed": 0, "bags_taken": 10, "nil_points": 100,
-                                     "penalties": 1, "contract_points": 120}
+    # NS made all three contracts (4/6, 2/10, 6/6): 10 bags over 3 hands
+    assert rows[0]["statistics"] == {"nils_made": 1, "nils_failed": 0, "bags_taken": 10,
+                                     "bids_made": {"made": 3, "of": 3}, "bags_per_hand": {"sum": 10, "hands": 3},
+                                     "nil_points": 100, "penalties": 1, "contract_points": 120}
     got = {p: json.loads(cli("player", p, "--json").out)[0]["statistics"] for p in ("bob", "cat", "dan")}
     assert {p: (v["nil_points"], v["penalties"], v["contract_points"]) for p, v in got.items()} == {
         "bob": (-100, 0, 120), "cat": (0, 1, 120), "dan": (0, 0, 120)}

@@ -26,7 +26,12 @@ def test_stats_adds_up_the_finished_games_per_player(cli: Callable[..., Run]) ->
         "ann": (2, 1, 0, 5), "cat": (2, 0, 0, 5), "bob": (2, 0, 1, 6), "dan": (2, 0, 1, 6)}
     text = cli("stats").out
     assert text.startswith("Spades (2 games):")
-    assert [line.split()[:5] for line in text.splitlines() if line.startswith("bob")] == [["bob", "2", "0", "1", "6"]]
+    assert [line.split() for line in text.splitlines() if line.startswith("bob")] == [
+        ["bob", "2", "0", "1", "6", "50%", "2"]]
+    # ann: 3 contracts of 3 made, 5 bags over 3 hands, as Estonian writes them
+    text = cli("--lang", "et", "stats").out
+    assert [line.split() for line in text.splitlines() if line.startswith("ann")] == [
+        ["ann", "2", "1", "0", "5", "100%", "1,67"]]
 
 
 def test_stats_of_one_player_by_the_start_of_his_name_in_his_language(cli: Callable[..., Run]) -> None:

@@ -114,6 +114,9 @@ def required(data: dict[str, Any]) -> dict[tuple[str, ...], Any]:
         for kind in ("side", "next"):
             for label in section.get("display", {}).get(kind, {}):
                 need.setdefault(("display", label), label)
+        for name, spec in section.get("stats", {}).items():
+            if "label" in spec:
+                need.setdefault(("stats", name), spec["label"])
     for vid, variant in data.get("variants", {}).items():
         # a text the variant words differently from the base game is translated for that variant
         for key, text in _section_texts(variant).items():

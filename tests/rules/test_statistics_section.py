@@ -44,13 +44,16 @@ def test_spades_declares_its_statistics_in_four_languages() -> None:
     rs = load_bundled("spades")
     assert [(s.id, s.name, s.per, s.kind) for s in rs.statistics] == [
         ("nils_made", "nils made", "player", "count"), ("nils_failed", "nils failed", "player", "count"),
-        ("bags_taken", "bags taken", "side", "sum")]
+        ("bags_taken", "bags taken", "side", "sum"), ("bids_made", "bids made", "side", "rate"),
+        ("bags_per_hand", "bags per hand", "side", "mean")]
     assert [s.name for s in translate(rs, "ru").statistics] == ["нолей выполнено", "нолей не выполнено",
-                                                               "мешков взято"]
+                                                               "мешков взято", "заказов выполнено",
+                                                               "мешков за раздачу"]
     assert translate(rs, "et").statistics[0].name == "nulle täidetud"
     assert [s.name for s in translate(rs, "uk").statistics][2] == "мішків узято"
     skid = load_bundled("skid")
-    assert [(s.id, s.kind) for s in skid.statistics] == [("went_out", "count"), ("jack_finishes", "count")]
+    assert [(s.id, s.kind) for s in skid.statistics] == [("went_out", "count"), ("jack_finishes", "count"),
+                                                         ("busts", "count"), ("burns", "count")]
 
 
 def test_a_statistic_reads_the_names_of_its_per() -> None:
@@ -129,9 +132,9 @@ def test_a_mean_and_a_rate_read_their_formulas_and_the_hands_they_are_over() -> 
 @pytest.mark.parametrize(("extra", "words"), [
     ('[stats.x]\nlabel = "x"\nmade = "pts > 1"\n', "a rate needs of"),
     ('[stats.x]\nlabel = "x"\ncount = "pts > 1"\nof = "pts > 0"\n', "stats.x.of: of belongs to a rate"),
-    ('[stats.x]\nlabel = "x"\nmean = "pts"\nmade = "pts > 1"\nof = "true"\n', "one of count"),
-    ('[stats.x]\nlabel = "x"\nmade = "pts > 1"\nof = "nonesuch"\n', "stats.x.of"),
-    ('[stats.x]\nlabel = "x"\nmean = "nonesuch"\n', "stats.x.mean"),
+    ('[stats.x]\nlabel = "x"\nmean = "pts"\nmade = "pts > 1"\nof = "true"\n', "mean (its average over the hands)"),
+    ('[stats.x]\nlabel = "x"\nmade = "pts > 1"\nof = "nonesuch"\n', "stats.x.of: unknown name 'nonesuch'"),
+    ('[stats.x]\nlabel = "x"\nmean = "nonesuch"\n', "stats.x.mean: unknown name 'nonesuch'"),
 ])
 def test_a_wrong_mean_or_rate_is_refused_at_load(extra: str, words: str) -> None:
     with pytest.raises(RulesetError) as err:
@@ -144,7 +147,7 @@ def test_rules_check_names_a_rates_of_by_file_line_and_column(cli: Callable[...,
     path.write_text(BASE + '\n[stats.x]\nlabel = "x"\nmade = "pts > 1"\nof = "pts > nonesuch"\n')
     r = cli("rules", "check", str(path))
     assert r.code == 2
-    assert f"duel.toml:{BASE.count(chr(10)) + 5}:1: stats.x.of:" in r.out + r.err
+    assert f"duel.toml:{BASE.count(chr(10)) + 5}:1: stats.x.of: unknown name 'nonesuch'" in r.out + r.err
 
 
 def test_a_costly_of_counts_on_the_hands_budget(cli: Callable[..., Run], tmp_path: Path) -> None:

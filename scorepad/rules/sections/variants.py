@@ -75,10 +75,32 @@ def merge(base: dict[str, Any], overlay: Mapping[str, Any]) -> dict[str, Any]:
                 else:
                     items[pos] = tree_copy(entry)
             out[key] = items
+        elif key == "stats" and isinstance(value, dict) and isinstance(out.get(key), dict):
+            out[key] = _merged_statistics(out[key], value)
         elif isinstance(value, dict) and isinstance(out.get(key), dict):
             out[key] = merge(out[key], value)
         else:
             out[key] = tree_copy(value)
+    return out
+
+
+STATISTIC_KINDS = ("count", "sum", "mean", "made", "of")
+"""The keys that say what a statistic counts: an overlay that gives one replaces all of the base's."""
+
+
+def _merged_statistics(base: dict[str, Any], overlay: Mapping[str, Any]) -> dict[str, Any]:
+    """`[stats]` under an overlay (a variant, a derived ruleset): a new id is added; one the base has
+    merges key by key (a new label keeps the formula), except that a statistic given a kind (count,
+    sum, mean or made and of) is counted that way only: the base's count does not stay beside a new sum."""
+    out: dict[str, Any] = tree_copy(base)
+    for sid, entry in overlay.items():
+        old = out.get(sid)
+        if isinstance(entry, dict) and isinstance(old, dict):
+            if any(k in entry for k in STATISTIC_KINDS):
+                old = {k: v for k, v in old.items() if k not in STATISTIC_KINDS}
+            out[sid] = merge(old, entry)
+        else:
+            out[sid] = tree_copy(entry)
     return out
 
 
