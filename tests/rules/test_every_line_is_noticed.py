@@ -38,9 +38,7 @@ SCENARIO_DIR = Path(__file__).parents[1] / "scenarios"
 RULESET_FILES = sorted(bundled_dir().glob("*.toml"))
 
 # (game id, mutant) -> why no scenario can notice it. Only lines that cannot be reached belong here.
-DEAD: dict[tuple[str, str], str] = {
-    ("sitaratas", "check bid_range"): "the field bid's max is the same schedule entry, so a bid over it is refused first",
-}
+DEAD: dict[tuple[str, str], str] = {}
 
 # Functions whose value is a number: a formula that is one of these (or arithmetic) is numeric.
 _NUMERIC_CALLS = {"sum", "len", "count", "max", "min", "abs", "round", "int", "floor", "ceil", "index",
