@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import ast
 import copy
+import functools
 import time
 import tomllib
 from collections.abc import Iterator
@@ -113,9 +114,10 @@ def mutants(data: dict[str, Any]) -> Iterator[tuple[str, str | None, dict[str, A
         yield name, variant, mutated
 
 
+@functools.cache
 def scenarios_by_game() -> dict[str, list[tuple[Path, str | None]]]:
     """Every scenario file with the variant it plays, by the id of the game it names (by id, alias or
-    native name: `ruleset = "две руки"` is two-hands-down's)."""
+    native name: `ruleset = "две руки"` is two-hands-down's). Read when the audit runs, not when tests are collected."""
     out: dict[str, list[tuple[Path, str | None]]] = {}
     for path in sorted(SCENARIO_DIR.rglob("*.toml")):
         data = tomllib.loads(path.read_text(encoding="utf-8"))
@@ -155,8 +157,6 @@ def audit(ruleset_file: Path, scenarios: list[tuple[Path, str | None]]) -> Audit
     return result
 
 
-SCENARIOS = scenarios_by_game()
-
 
 def _game_id(path: Path) -> str:
     return str(tomllib.loads(path.read_text(encoding="utf-8"))["game"]["id"])
@@ -165,7 +165,7 @@ def _game_id(path: Path) -> str:
 @pytest.mark.parametrize("ruleset_file", RULESET_FILES, ids=[p.stem for p in RULESET_FILES])
 def test_every_line_is_noticed(ruleset_file: Path) -> None:
     game = _game_id(ruleset_file)
-    scenarios = SCENARIOS.get(game, [])
+    scenarios = scenarios_by_game().get(game, [])
     assert scenarios, f"{game}: no scenario file plays this ruleset"
     result = audit(ruleset_file, scenarios)
     missed = [m for m in result.missed if (game, m) not in DEAD]
@@ -191,7 +191,7 @@ if __name__ == "__main__":
     total = noticed = unloadable = 0
     began = time.perf_counter()
     for file in RULESET_FILES:
-        got = audit(file, SCENARIOS.get(_game_id(file), []))
+        got = audit(file, scenarios_by_game().get(_game_id(file), []))
         total += got.mutants
         unloadable += len(got.unloadable)
         noticed += got.mutants - len(got.unloadable) - len(got.missed)
