@@ -148,8 +148,11 @@ def test_check_field_names_follows_lets() -> None:
 
 def test_bid_time_checks_and_typing_bids() -> None:
     g = game("sitaratas", ["a", "b", "c"])
-    assert {c.id for c in bid_checks(g)} == {"bid_range", "dealer_bid"}
+    assert {c.id for c in bid_checks(g)} == {"dealer_bid"}
     state = initial_state(g)
+    # a bid over the cards dealt is refused by the bid field itself (its max is the deal's size), as it is typed
+    with pytest.raises(HandError, match=r"a\.bid must be 0-1, not 2"):
+        type_bids(g, split_assignments(g, ["bid=2,0,0"]), [True] * 3, state)
     raw = split_assignments(g, ["bid=1,0,0"])
     hand, missing = type_bids(g, raw, [True] * 3, state)
     assert missing == []

@@ -466,7 +466,9 @@ def test_scenario_through_the_store(scenario_store: Store | None, path: Path) ->
 def test_every_scenario_game_verifies(scenario_store: Store | None) -> None:
     """Runs after the scenarios (same module, same store): every stored game replays to its totals."""
     if scenario_store is None:
-        pytest.skip("no store")
+        from tests.conftest import PG_REASON, _pg_missing
+
+        _pg_missing(PG_REASON[0])   # skips, or fails where PostgreSQL is required (CI)
     assert scenario_store.games(), "the scenario games were not stored"
     assert verification.verify(scenario_store) == []
 
