@@ -11,12 +11,8 @@ shown in the reader's language. A leaf module: every floor may declare its docum
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
-from datetime import datetime
-from functools import cached_property
 from typing import Any
 
 from scorepad.locale import N_, Said
@@ -47,6 +43,8 @@ def join(path: str, key: str) -> str:
 
 def short(value: str) -> str:
     """A text quoted for a message, cut at 40 characters."""
+    import json  # start-up: only a message quotes a text
+
     return json.dumps(value[:40] + ("..." if len(value) > 40 else ""), ensure_ascii=True)
 
 
@@ -55,7 +53,6 @@ def said_at(path: str, message: str) -> Said:
     return Said("{path}: {message}", path=path, message=message)
 
 
-@dataclass(frozen=True, kw_only=True)
 class Shape:
     """A declared shape of a value.
 
@@ -63,9 +60,11 @@ class Shape:
     included (a key's own words, like "must be a whole number 1..12" or "must be a list of text").
     `json` adds JSON Schema words (a description) to `schema()`. `nullable`: null is allowed."""
 
-    message: str | None = None
-    json: Mapping[str, Any] = field(default_factory=dict)
-    nullable: bool = False
+    __slots__ = ("json", "message", "nullable")
+
+    def __init__(self, *, message: str | None = None, json: Mapping[str, Any] | None = None,
+                 nullable: bool = False) -> None:
+        self.message, self.json, self.nullable = message, json or {}, nullable
 
     def check(self, value: Any, path: str, out: list[str]) -> None:
         if value is None and self.nullable:
@@ -92,23 +91,29 @@ class Shape:
         return {}
 
 
-@dataclass(frozen=True, kw_only=True)
 class Anything(Shape):
     """Any value (a reader checks it in its own words); `table` asks for a table."""
 
-    table: bool = False
+    __slots__ = ("table",)
+
+    def __init__(self, *, table: bool = False, **kw: Any) -> None:
+        super().__init__(**kw)
+        self.table = table
 
     def check_value(self, value: Any, path: str, out: list[str]) -> None:
         if self.table and not isinstance(value, dict):
             self.said(out, path, N_("must be a table, not {kind}"), kind=kind(value))
 
 
-@dataclass(frozen=True, kw_only=True)
 class Text(Shape):
-    max_len: int = MAX_TEXT
-    pattern: str | None = None
-    hint: str = ""           # marked with N_(), translated where the sentence is shown
-    name: bool = False       # a name people give: the one check of names (scorepad.names)
+    __slots__ = ("hint", "max_len", "name", "pattern")
+
+    def __init__(self, *, max_len: int = MAX_TEXT, pattern: str | None = None, hint: str = "", name: bool = False,
+                 **kw: Any) -> None:
+        super().__init__(**kw)
+        self.max_len, self.pattern = max_len, pattern
+        self.hint = hint        # marked with N_(), translated where the sentence is shown
+        self.name = name        # a name people give: the one check of names (scorepad.names)
 
     def check_value(self, value: Any, path: str, out: list[str]) -> None:
         if not isinstance(value, str):
@@ -125,11 +130,14 @@ class Text(Shape):
         return {"type": "string", "maxLength": self.max_len, **({"pattern": self.pattern} if self.pattern else {})}
 
 
-@dataclass(frozen=True, kw_only=True)
 class Choice(Shape):
     """One of a few words (or numbers)."""
 
-    values: tuple[Any, ...] = ()
+    __slots__ = ("values",)
+
+    def __init__(self, *, values: tuple[Any, ...] = (), **kw: Any) -> None:
+        super().__init__(**kw)
+        self.values = values
 
     def check_value(self, value: Any, path: str, out: list[str]) -> None:
         if not isinstance(value, (str, int)) or isinstance(value, bool) or value not in self.values:
@@ -141,10 +149,12 @@ class Choice(Shape):
         return {"enum": list(self.values)}
 
 
-@dataclass(frozen=True)
 class Int(Shape):
-    low: int = -MAX_NUMBER
-    high: int = MAX_NUMBER
+    __slots__ = ("high", "low")
+
+    def __init__(self, low: int = -MAX_NUMBER, high: int = MAX_NUMBER, **kw: Any) -> None:
+        super().__init__(**kw)
+        self.low, self.high = low, high
 
     def check_value(self, value: Any, path: str, out: list[str]) -> None:
         if not isinstance(value, int) or isinstance(value, bool):
@@ -157,7 +167,6 @@ class Int(Shape):
         return {"type": "integer", "minimum": self.low, "maximum": self.high}
 
 
-@dataclass(frozen=True, kw_only=True)
 class Number(Shape):
     def check_value(self, value: Any, path: str, out: list[str]) -> None:
         if not isinstance(value, (int, float)) or isinstance(value, bool):
@@ -167,7 +176,6 @@ class Number(Shape):
         return {"type": "number"}
 
 
-@dataclass(frozen=True, kw_only=True)
 class Bool(Shape):
     def check_value(self, value: Any, path: str, out: list[str]) -> None:
         if not isinstance(value, bool):
@@ -177,7 +185,6 @@ class Bool(Shape):
         return {"type": "boolean"}
 
 
-@dataclass(frozen=True, kw_only=True)
 class Time(Shape):
     """A moment as scorepad writes it: ISO 8601, e.g. 2026-11-29T14:00:00+00:00."""
 
@@ -185,6 +192,8 @@ class Time(Shape):
         if not isinstance(value, str):
             self.said(out, path, N_("must be a date and time as text, not {kind}"), kind=kind(value))
             return
+        from datetime import datetime  # start-up: only a checked file holds times
+
         try:
             ok = len(value) <= 40 and value[:4].isdigit() and bool(datetime.fromisoformat(value))
         except ValueError:
@@ -197,11 +206,12 @@ class Time(Shape):
         return {"type": "string", "format": "date-time"}
 
 
-@dataclass(frozen=True)
 class ListOf(Shape):
-    item: Shape
-    min_len: int = 0
-    max_len: int = 1_000_000
+    __slots__ = ("item", "max_len", "min_len")
+
+    def __init__(self, item: Shape, min_len: int = 0, max_len: int = 1_000_000, **kw: Any) -> None:
+        super().__init__(**kw)
+        self.item, self.min_len, self.max_len = item, min_len, max_len
 
     def check_value(self, value: Any, path: str, out: list[str]) -> None:
         if not isinstance(value, list):
@@ -225,11 +235,14 @@ class ListOf(Shape):
         return out
 
 
-@dataclass(frozen=True)
 class Items(Shape):
     """A list of a fixed length whose entries have their own shapes (a breakdown line)."""
 
-    items: Sequence[Shape]
+    __slots__ = ("items",)
+
+    def __init__(self, items: Sequence[Shape], **kw: Any) -> None:
+        super().__init__(**kw)
+        self.items = items
 
     def check_value(self, value: Any, path: str, out: list[str]) -> None:
         if not isinstance(value, list):
@@ -245,12 +258,14 @@ class Items(Shape):
         return {"type": "array", "prefixItems": [s.schema() for s in self.items], "items": False}
 
 
-@dataclass(frozen=True)
 class TableOf(Shape):
     """A table of names people choose, each value of one shape; `names`: a pattern the names follow."""
 
-    values: Shape
-    names: str | None = None
+    __slots__ = ("names", "values")
+
+    def __init__(self, values: Shape, names: str | None = None, **kw: Any) -> None:
+        super().__init__(**kw)
+        self.values, self.names = values, names
 
     def check_value(self, value: Any, path: str, out: list[str]) -> None:
         if not isinstance(value, dict):
@@ -264,20 +279,19 @@ class TableOf(Shape):
                 **({"propertyNames": {"pattern": self.names}} if self.names else {})}
 
 
-@dataclass(frozen=True)
 class Record(Shape):
     """A table with declared keys: a missing required key and an unknown key are both problems.
 
     `unknown`, when given, is the sentence for an unknown key (default: one naming the keys)."""
 
-    fields: Mapping[str, Shape]
-    optional: frozenset[str] = frozenset()
-    unknown: str | None = None
+    __slots__ = ("fields", "optional", "unknown_said")
 
-    @cached_property
-    def unknown_said(self) -> str:
-        return self.unknown if self.unknown is not None else Said(N_("unknown key (expected {names})"),
-                                                                    names=", ".join(self.fields))
+    def __init__(self, fields: Mapping[str, Shape], optional: frozenset[str] = frozenset(), unknown: str | None = None,
+                 **kw: Any) -> None:
+        super().__init__(**kw)
+        self.fields, self.optional = fields, optional
+        self.unknown_said = unknown if unknown is not None else Said(N_("unknown key (expected {names})"),
+                                                                       names=", ".join(fields))
 
     def check_value(self, value: Any, path: str, out: list[str]) -> None:
         if not isinstance(value, dict):

@@ -10,11 +10,7 @@ from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import Any
 
-from scorepad.app.shapes import (
-    MAX_PROBLEMS,
-    problems,
-    read_json,
-)
+from scorepad.app.shapes import problems, read_json
 from scorepad.app.transfer.checks import Checker, check_export, rulesets_checked
 from scorepad.app.transfer.pieces import AN_EXPORT, FileChanged, Layout, check_size, read_document, unreadable
 from scorepad.app.transfer.schema import EXPORT, FORMAT, READS, file_name
@@ -22,7 +18,7 @@ from scorepad.app.transfer.writing import AUDIT_COLUMNS, GAME_COLUMNS, HAND_COLU
 from scorepad.errors import UserError
 from scorepad.locale import _
 from scorepad.locale import shown as shown_said
-from scorepad.shape import kind
+from scorepad.shape import MAX_PROBLEMS, kind
 from scorepad.store import Store
 
 

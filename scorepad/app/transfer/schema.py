@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass, field
 from typing import Any
 
 from scorepad.locale import N_, Said
@@ -57,14 +56,12 @@ RULESET = Record({"hash": HASH, "ruleset_id": RULESET_ID, "source": Text(max_len
 WORDS_LINE = Items([Text(max_len=1000), Number(), ListOf(Text(max_len=100))])
 
 
-@dataclass(frozen=True)
 class NamedLine(Shape):
     """A breakdown line by id: exactly one of "id" (a [[score]]) and "rule" (a [[rule]]), its points,
     and, when they apply, "args" (the player of a per-player line) and "to" (its counters)."""
 
-    record: Record = field(default_factory=lambda: Record(
-        {"id": Text(max_len=100), "rule": Text(max_len=100), "args": Record({"player": NAME}),
-         "points": Number(), "to": ListOf(Text(max_len=100))}, optional=frozenset({"id", "rule", "args", "to"})))
+    record = Record({"id": Text(max_len=100), "rule": Text(max_len=100), "args": Record({"player": NAME}),
+                     "points": Number(), "to": ListOf(Text(max_len=100))}, optional=frozenset({"id", "rule", "args", "to"}))
 
     def check_value(self, value: Any, path: str, out: list[str]) -> None:
         self.record.check(value, path, out)
@@ -72,7 +69,6 @@ class NamedLine(Shape):
             out.append(said_at(path, Said(N_("must have either an id or a rule"))))
 
 
-@dataclass(frozen=True)
 class Line(Shape):
     """A breakdown line: in words (a list) or by id (a table)."""
 
