@@ -22,8 +22,8 @@ def test_every_problem_names_the_file_and_the_key() -> None:
         'c.toml: language: must be one of en, et, ru, uk, not "fr"',
         "c.toml: defaults: must be tables per game, like [defaults.skid] limit = 505",
         "c.toml: aliases: must map a short name to a player name",
-        "c.toml: serve: holds the tokens `scorepad serve --keep-tokens` keeps (viewer, scorer: 22 to 100 letters, "
-        "digits, - or _)"]
+        ("c.toml: serve: holds the tokens `scorepad serve --keep-tokens` keeps (viewer, scorer: 22 to 100 letters, "
+        "digits, - or _)")]
     good = {"db": "x.db", "rules_dirs": ["a"], "language": "et", "aliases": {"a": "ann"},
             "defaults": {"skid": {"limit": 505}}, "serve": {"viewer": "v" * 22, "scorer": "s" * 30}}
     assert validate(good, "c.toml") == []
