@@ -8,18 +8,20 @@ a typo never silently does nothing.
 from __future__ import annotations
 
 import os
-import re
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from scorepad.errors import UserError
-from scorepad.locale import _
+from scorepad.locale import N_, Said, _, shown
 from scorepad.names import utf8_text
 from scorepad.store.sqlite import user_data_dir as data_dir
 from scorepad.text.output import write_atomic
 
-TOP_KEYS = {"db", "rules_dirs", "language", "defaults", "aliases", "serve"}
+if TYPE_CHECKING:
+    from scorepad.shape import Shape
+
 LANGUAGES = ("en", "et", "ru", "uk")
+TOKEN = r"[A-Za-z0-9_-]{22,100}"
 
 
 def config_path() -> Path:
@@ -50,29 +52,28 @@ def load_config(path: Path | None = None) -> dict[str, Any]:
     return data
 
 
+def config_shape() -> Shape:
+    """The config file's declared shape (built when a config file is read: start-up needs no shapes)."""
+    from scorepad.shape import Anything, Choice, ListOf, Record, TableOf, Text
+
+    return Record({
+        "db": Text(message=Said(N_("must be a file path or a postgresql:// URL"))),
+        "rules_dirs": ListOf(Text(), message=Said(N_("must be a list of directories"))),
+        "language": Choice(values=LANGUAGES),
+        "defaults": TableOf(Anything(table=True),
+                            message=Said(N_("must be tables per game, like [defaults.skid] limit = 505"))),
+        "aliases": TableOf(Text(), message=Said(N_("must map a short name to a player name"))),
+        "serve": Record({"viewer": Text(pattern=TOKEN), "scorer": Text(pattern=TOKEN)}, frozenset({"viewer", "scorer"}),
+                        message=Said(N_("holds the tokens `scorepad serve --keep-tokens` keeps (viewer, scorer: "
+                                        "22 to 100 letters, digits, - or _)"))),
+    }, frozenset({"db", "rules_dirs", "language", "defaults", "aliases", "serve"}))
+
+
 def validate(data: dict[str, Any], source: str) -> list[str]:
-    problems = []
-    for key, value in data.items():
-        if key not in TOP_KEYS:
-            problems.append(_("{source}: unknown key {key} (known: {value})").format(
-                                source=source, key=repr(key), value=', '.join(sorted(TOP_KEYS))))
-        elif key == "db" and not isinstance(value, str):
-            problems.append(_("{source}: db must be a file path or a postgresql:// URL").format(source=source))
-        elif key == "rules_dirs" and (not isinstance(value, list) or not all(isinstance(v, str) for v in value)):
-            problems.append(_("{source}: rules_dirs must be a list of directories").format(source=source))
-        elif key == "language" and value not in LANGUAGES:
-            problems.append(_("{source}: language must be one of {value}").format(
-                                source=source, value=', '.join(LANGUAGES)))
-        elif key == "aliases" and (not isinstance(value, dict) or not all(isinstance(v, str) for v in value.values())):
-            problems.append(_("{source}: aliases must map a short name to a player name").format(source=source))
-        elif key == "defaults" and (not isinstance(value, dict) or not all(isinstance(v, dict) for v in value.values())):
-            problems.append(_("{source}: defaults must be tables per game, like [defaults.skid] limit = 505").format(
-                                source=source))
-        elif key == "serve" and (not isinstance(value, dict) or set(value) - {"viewer", "scorer"} or not all(
-                isinstance(v, str) and re.fullmatch(r"[A-Za-z0-9_-]{22,100}", v) for v in value.values())):
-            problems.append(_("{source}: serve holds the tokens `scorepad serve --keep-tokens` keeps (viewer, scorer: "
-                              "22 to 100 letters, digits, - or _)").format(source=source))
-    return problems
+    """One sentence per problem of the config file, each naming the file and the key."""
+    found: list[str] = []
+    config_shape().check(data, "", found)
+    return [f"{source}: {shown(said)}" for said in found]
 
 
 def save_config(data: dict[str, Any], path: Path | None = None) -> Path:

@@ -14,7 +14,7 @@ from typing import Any
 
 from scorepad.app.breakdown import stored_breakdown
 from scorepad.app.games import ended_by_finish, hand_row, type_and_score
-from scorepad.app.shapes import MAX_NAME, Bool, Int, ListOf, Record, Text, Time, name_problem, problems
+from scorepad.app.shapes import problems
 from scorepad.app.transfer.checks import option_problems, pending_bid_problems, player_problems, side_problems
 from scorepad.app.transfer.importing import refuse
 from scorepad.app.transfer.pieces import A_GAME_FILE, read_document
@@ -23,14 +23,15 @@ from scorepad.app.transfer.writing import audit_entry, insert_games
 from scorepad.engine.game import Game, Side, finish_game, initial_state, resolve_options
 from scorepad.errors import ScorepadError, UserError
 from scorepad.locale import _, shown
-from scorepad.names import MAX_GAME_NAME
+from scorepad.names import MAX_GAME_NAME, MAX_NAME, name_problem
 from scorepad.rules.loader import load_text
+from scorepad.shape import Bool, Choice, Int, ListOf, Record, Text, Time
 from scorepad.store import Store, now
 
 FORMAT = "scorepad-game"
 VERSION = 1
 GAME_FILE = Record({
-    "format": Text(choices=[FORMAT]), "version": Int(), "uid": UID, "ruleset": RULESET_ID,
+    "format": Choice(values=(FORMAT,)), "version": Int(), "uid": UID, "ruleset": RULESET_ID,
     "variant": Text(max_len=100), "name": Text(max_len=MAX_GAME_NAME), "season": Text(max_len=MAX_NAME),
     "created": Time(), "players": ListOf(NAME, 1, 64),
     "sides": ListOf(Record({"name": SIDE_NAME, "members": ListOf(NAME, 1, 64)}), 1, 64), "options": TABLE,

@@ -11,7 +11,7 @@ from typing import Any
 
 from scorepad.app.breakdown import same_breakdown_text
 from scorepad.app.games import game_of, hand_row, typed_again
-from scorepad.app.shapes import scan
+from scorepad.app.shapes import checked, scan
 from scorepad.app.transfer.schema import TYPED, canonical_json, same_as_stored
 from scorepad.engine.game import Game, finish_game, initial_state
 from scorepad.engine.scoring import apply_hand
@@ -238,7 +238,7 @@ def _retyped(game: Game, state: Any, typed_text: str, hand_text: str, gid: int, 
         typed = typed_text  # not JSON: its shape says what it is not
     said = scan(typed, "typed")
     if not said:
-        TYPED.check(typed, "typed", said)
+        checked(TYPED, typed, "typed", said)
     try:
         if not said and not same_as_stored(typed_again(game, state, typed), hand_text):
             return _("game {id}: hand {n}: its typed text ({typed}) does not give the values stored with "

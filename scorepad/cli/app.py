@@ -27,6 +27,7 @@ from scorepad.cli.context import print_json as _print_json
 from scorepad.cli.context import rules_dirs as _rules_dirs
 from scorepad.cli.context import store as _store
 from scorepad.cli.context import table as _table
+from scorepad.cli.early import Early
 from scorepad.cli.help import add_examples, words_not_types
 from scorepad.errors import ScorepadError
 from scorepad.locale import N_, _, current, ngettext, shown
@@ -977,11 +978,11 @@ def _click_errors() -> tuple[tuple[type[BaseException], ...], tuple[type[Excepti
 add_examples(("", app), ("rules", rules_app), ("config", config_app))
 
 
-def _hand_help() -> None:
+def _hand_help(early: Early) -> None:
     """`hand --help` ends with the fields of the current game, the way it would ask them."""
     from scorepad.cli.completion import current_fields
 
-    fields = current_fields(_argv_option("--db"), _argv_option("--game"))
+    fields = current_fields(early.db, early.game)
     for info in app.registered_commands:
         if info.name == "hand" and fields and info.help:
             text, example, rest = info.help.partition("\n\nExample:")
@@ -994,23 +995,9 @@ def _completion() -> None:
     attach(app, rules_app)
 
 
-def _argv_option(name: str) -> str | None:
-    """An option's value on the command line (`--db X` or `--db=X`, the last one given before a `--`),
-    read where Typer has not parsed it: help texts are built first, a usage error stopped it."""
-    value = None
-    args = sys.argv[1:]
-    args = args[:args.index("--")] if "--" in args else args
-    for i, arg in enumerate(args):
-        if arg == name and i + 1 < len(args):
-            value = args[i + 1]
-        elif arg.startswith(name + "="):
-            value = arg.partition("=")[2]
-    return value
-
-
-def _usage_error(exc: Exception, usage_error: Any) -> None:
+def _usage_error(exc: Exception, usage_error: Any, early: Early) -> None:
     """A click usage error in the language shown; with --json in English (a script's error)."""
-    if not _json_asked():
+    if not early.json:
         usage_error(exc)
         return
     from scorepad.locale import neutral
@@ -1019,19 +1006,12 @@ def _usage_error(exc: Exception, usage_error: Any) -> None:
         usage_error(exc)
 
 
-def _json_asked() -> bool:
-    """`--json` (or `--format json`) on the command line, before a `--`: output for a script, whose
-    usage errors are in English as its other errors (docs/translating.md)."""
-    args = sys.argv[1:]
-    return "--json" in (args[:args.index("--")] if "--" in args else args) or _argv_option("--format") == "json"
-
-
-def _help_language() -> None:
+def _help_language(early: Early) -> None:
     """The language of --help, chosen before Typer builds the commands (their help texts are
     read then): --lang from the command line, else as the callback chooses (SCOREPAD_LANG, config, locale)."""
     from scorepad.locale import choose, set_language
 
-    flag = _argv_option("--lang")
+    flag = early.lang
     CTX.config = None
     try:
         configured = _config().get("language")
@@ -1048,20 +1028,21 @@ def main() -> None:
     database or from a ruleset never reaches the terminal with its control characters."""
     from scorepad.text.output import terminal_safe_output
 
-    if {"--install-completion", "--show-completion"} & set(sys.argv[1:]):
-        _run()          # Typer's own words (its colour, the shell's script) reach the terminal as they are
+    early = Early(sys.argv[1:])
+    if early.completion_script:
+        _run(early)     # Typer's own words (its colour, the shell's script) reach the terminal as they are
         return
     with terminal_safe_output():
-        _run()
+        _run(early)
 
 
-def _run() -> None:
+def _run(early: Early) -> None:
     if any(k.endswith("_COMPLETE") for k in os.environ):  # the shell asks for Tab candidates
         _completion()
     try:
-        _help_language()
-        if "hand" in sys.argv[1:] and {"-h", "--help"} & set(sys.argv[1:]):
-            _hand_help()   # after the language: the fields by their names in it
+        _help_language(early)
+        if early.hand_help:
+            _hand_help(early)   # after the language: the fields by their names in it
         from scorepad.locale.cli_help import localized, usage_error
 
         with localized(app):
@@ -1072,7 +1053,7 @@ def _run() -> None:
                     typer.echo(exc.ctx.get_help())  # type: ignore[attr-defined]
                     raise SystemExit(0) from None
                 if isinstance(exc, _click_errors()[1]) and type(exc).__name__ != "Abort":
-                    _usage_error(exc, usage_error)
+                    _usage_error(exc, usage_error, early)
                     raise SystemExit(2) from None
                 raise
         if code == 130:  # Ctrl-C inside a command: typer returns Exit(130) when not in standalone mode

@@ -69,8 +69,8 @@ def check_limits(data: dict[str, Any], p: Problems) -> None:
 def check_top(data: dict[str, Any], p: Problems) -> None:
     """Only known sections, and the format version this scorepad reads."""
     for key in data:
-        if key not in TOP.allowed:
-            p.add(key, Said(N_("{unknown} (known: {names})"), unknown=TOP.unknown, names=", ".join(sorted(TOP.allowed))))
+        if key not in TOP.fields:
+            p.add(key, TOP.unknown_said)
     fmt = data.get("format", FORMAT_VERSION)
     if fmt != FORMAT_VERSION:
         p.add("format", Said(N_("this scorepad reads ruleset format {version}, not {value}"), version=FORMAT_VERSION,

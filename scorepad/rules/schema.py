@@ -1,21 +1,20 @@
-"""The ruleset format declared once, as data: each section's keys, their kinds and what they mean.
+"""The words the ruleset format is declared in (rules/format.py): its kinds of keys, each with the
+JSON Schema that editors use (`scorepad rules schema`) and the loader's sentence when a value is not
+of its kind, made of the one shape model (scorepad.shape).
 
-In the spirit of pre-commit's cfgv: a `Map` of `Required` and `Optional` keys. From this one
-declaration come the loader's checks of unknown keys and simple types (`validate`) and the JSON
-Schema that editors use (`json_schema`, printed by `scorepad rules schema`). Checks that need more
-than a key's kind (a formula compiles, a card exists, partnerships use each seat once) stay in the
-section readers.
+Checks that need more than a key's kind (a formula compiles, a card exists, partnerships use each
+seat once) stay in the section readers.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
-from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
+from scorepad import shape
 from scorepad.locale import N_, Said
 from scorepad.rules.expr import MAX_NUMBER
+from scorepad.shape import Anything, ListOf, Record, Shape, TableOf, join
 
 if TYPE_CHECKING:
     from scorepad.rules.problems import Problems
@@ -25,102 +24,8 @@ MAX_TEXT = 10000
 NAME_PATTERN = r"^[a-z_][a-z0-9_]{0,40}$"
 SCHEMA_ID = "urn:scorepad:ruleset:format-1"
 
-
-# ------------------------------------------------------------------------------------ kinds
-
-@dataclass(frozen=True)
-class Kind:
-    """What a value may be; `message` is the loader's sentence when it is not (None: a reader checks it)."""
-
-    json: Mapping[str, Any]
-    message: str | None = None
-
-    def ok(self, value: Any) -> bool:
-        return True
-
-    def schema(self) -> dict[str, Any]:
-        return dict(self.json)
-
-
-class _Text(Kind):
-    def ok(self, value: Any) -> bool:
-        return isinstance(value, str)
-
-
-class _Bool(Kind):
-    def ok(self, value: Any) -> bool:
-        return isinstance(value, bool)
-
-
-class _TextList(Kind):
-    def ok(self, value: Any) -> bool:
-        return isinstance(value, list) and all(isinstance(v, str) for v in value)
-
-
-class _TextMap(Kind):
-    def ok(self, value: Any) -> bool:
-        return isinstance(value, dict) and all(isinstance(v, str) for v in value.values())
-
-
-class _Table(Kind):
-    def ok(self, value: Any) -> bool:
-        return isinstance(value, dict)
-
-
-@dataclass(frozen=True)
-class Int(Kind):
-    """A whole number in low..high."""
-
-    low: int = 0
-    high: int = MAX_NUMBER
-
-    def ok(self, value: Any) -> bool:
-        return isinstance(value, int) and not isinstance(value, bool) and self.low <= value <= self.high
-
-    def schema(self) -> dict[str, Any]:
-        return {"type": "integer", "minimum": self.low, "maximum": self.high}
-
-
-@dataclass(frozen=True)
-class Choice(Kind):
-    """One of a few words."""
-
-    values: tuple[Any, ...] = ()
-
-    def ok(self, value: Any) -> bool:
-        return isinstance(value, (str, int)) and not isinstance(value, bool) and value in self.values
-
-    def schema(self) -> dict[str, Any]:
-        return {"enum": list(self.values), **self.json}
-
-
-def Text(description: str = "") -> Kind:
-    return _Text({"type": "string", "maxLength": MAX_TEXT, **_described(description)}, Said(N_("must be text")))
-
-
-def Bool(description: str = "") -> Kind:
-    return _Bool({"type": "boolean", **_described(description)}, Said(N_("must be true or false")))
-
-
-def TextList(description: str = "", items: Mapping[str, Any] | None = None) -> Kind:
-    return _TextList({"type": "array", "items": dict(items or {"type": "string", "maxLength": MAX_TEXT}),
-                      **_described(description)}, Said(N_("must be a list of text")))
-
-
-def TextMap(description: str = "", message: str = Said(N_("must be a table of language = name"))) -> Kind:
-    return _TextMap({"type": "object", "additionalProperties": {"type": "string", "maxLength": MAX_TEXT},
-                     **_described(description)}, message)
-
-
 NUMBER: dict[str, Any] = {"type": "number", "minimum": -MAX_NUMBER, "maximum": MAX_NUMBER}
 FORMULA_JSON: dict[str, Any] = {"anyOf": [{"type": "string", "maxLength": 2000}, NUMBER, {"type": "boolean"}]}
-
-
-def Formula(description: str = "") -> Kind:
-    """A formula (text), or a plain number or true/false; the reader compiles it."""
-    return Kind({**FORMULA_JSON, **_described(description)})
-
-
 MAX_ITEMS = 2000
 VALUE_JSON: dict[str, Any] = {"$ref": "#/$defs/value"}
 VALUE_DEF: dict[str, Any] = {   # any value a ruleset may hold: bounded numbers, texts and lists
@@ -129,125 +34,90 @@ VALUE_DEF: dict[str, Any] = {   # any value a ruleset may hold: bounded numbers,
               {"type": "object", "additionalProperties": VALUE_JSON}]}
 
 
-def Value(description: str = "") -> Kind:
-    """Any TOML value (a default, a table's entry); the reader checks it against its use."""
-    return Kind({**VALUE_JSON, **_described(description)})
-
-
-def Table(description: str = "", values: Mapping[str, Any] | None = None, message: str | None = None) -> Kind:
-    """A table of arbitrary names; `values` is the JSON Schema of each entry."""
-    json: dict[str, Any] = {"type": "object", **_described(description)}
-    if values is not None:
-        json["additionalProperties"] = dict(values)
-    return _Table(json, message)
-
-
 def _described(description: str) -> dict[str, Any]:
     return {"description": description} if description else {}
 
 
-# ------------------------------------------------------------------------------------ keys and maps
-
-@dataclass(frozen=True)
-class Key:
-    name: str
-    kind: Kind
-    required: bool = False
+def Text(description: str = "") -> Shape:
+    return shape.Text(max_len=MAX_TEXT, message=Said(N_("must be text")), json=_described(description))
 
 
-def Required(name: str, kind: Kind) -> Key:
-    return Key(name, kind, True)
+def Bool(description: str = "") -> Shape:
+    return shape.Bool(message=Said(N_("must be true or false")), json=_described(description))
 
 
-def Optional(name: str, kind: Kind) -> Key:
-    return Key(name, kind, False)
+def TextList(description: str = "", items: Mapping[str, Any] | None = None) -> Shape:
+    """A list of texts (`items`: the JSON Schema of each, checked by the reader)."""
+    item = Anything(json=items) if items is not None else shape.Text(max_len=MAX_TEXT)
+    return ListOf(item, message=Said(N_("must be a list of text")), json=_described(description))
 
 
-@dataclass(frozen=True)
-class Map:
-    """A TOML table with declared keys; `entries` (if given) is the Map of each entry of a table of names."""
-
-    name: str
-    keys: tuple[Key, ...] = ()
-    description: str = ""
-    unknown: str = Said(N_("unknown key"))
-    entries: Map | None = None
-    entry_names: str | None = None      # a pattern the names of `entries` follow
-    array: bool = False                 # [[name]]: a list of such tables
-    extra: Mapping[str, Any] = field(default_factory=dict)   # more JSON Schema (e.g. on the whole map)
-
-    @cached_property
-    def by_name(self) -> dict[str, Key]:
-        """The declared keys by name (read for every key of every table a ruleset has)."""
-        return {k.name: k for k in self.keys}
-
-    @property
-    def allowed(self) -> set[str]:
-        return set(self.by_name)
-
-    def key(self, name: str) -> Key:
-        return self.by_name[name]
-
-    def json_schema(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"type": "object", **_described(self.description)}
-        if self.keys:
-            out["properties"] = {k.name: _key_schema(k) for k in self.keys}
-            required = [k.name for k in self.keys if k.required]
-            if required:
-                out["required"] = required
-        if self.entries is not None:
-            out["additionalProperties"] = self.entries.json_schema()
-            if self.entry_names:
-                out["propertyNames"] = {"pattern": self.entry_names}
-        elif self.keys:
-            out["additionalProperties"] = False
-        out.update(self.extra)
-        if self.array:
-            return {"type": "array", "items": out, **_described(self.description)}
-        return out
+def TextMap(description: str = "", message: str = Said(N_("must be a table of language = name"))) -> Shape:
+    return TableOf(shape.Text(max_len=MAX_TEXT), message=message, json=_described(description))
 
 
-def _key_schema(key: Key) -> dict[str, Any]:
-    return key.kind.schema() if not isinstance(key.kind, MapKind) else key.kind.map.json_schema()
+def Formula(description: str = "") -> Shape:
+    """A formula (text), or a plain number or true/false; the reader compiles it."""
+    return Anything(json={**FORMULA_JSON, **_described(description)})
 
 
-@dataclass(frozen=True)
-class MapKind(Kind):
-    """A key whose value is itself a declared table (a nested section)."""
-
-    map: Map = field(default_factory=lambda: Map(""))
-
-    def ok(self, value: Any) -> bool:
-        return isinstance(value, list) if self.map.array else isinstance(value, dict)
+def Value(description: str = "") -> Shape:
+    """Any TOML value (a default, a table's entry); the reader checks it against its use."""
+    return Anything(json={**VALUE_JSON, **_described(description)})
 
 
-def Section(m: Map) -> Kind:
-    return MapKind({}, None, m)
+def Table(description: str = "", values: Mapping[str, Any] | None = None, message: str | None = None) -> Shape:
+    """A table of arbitrary names (`values`: the JSON Schema of each entry, checked by the reader);
+    without a `message` the reader checks that it is a table."""
+    json: dict[str, Any] = {"type": "object", **_described(description)}
+    if values is not None:
+        json["additionalProperties"] = dict(values)
+    return Anything(table=message is not None, message=message, json=json)
 
 
-# ------------------------------------------------------------------------------------ validation
+Key = tuple[str, Shape, bool]
 
-def validate(value: Mapping[str, Any], m: Map, where: str, p: Problems) -> dict[str, Any]:
+
+def Required(name: str, kind: Shape) -> Key:
+    return name, kind, True
+
+
+def Optional(name: str, kind: Shape) -> Key:
+    return name, kind, False
+
+
+def Map(keys: tuple[Key, ...], description: str = "", unknown: str = Said(N_("unknown key")),
+        extra: Mapping[str, Any] | None = None, known: bool = True) -> Record:
+    """A TOML table with declared keys; an unknown key is reported as `unknown`, followed by the known
+    keys unless `known` is False (a variant may hold any section: the list would be long)."""
+    names = ", ".join(sorted(name for name, _, _ in keys))
+    return Record({name: kind for name, kind, _ in keys}, frozenset(name for name, _, req in keys if not req),
+                    Said(N_("{unknown} (known: {names})"), unknown=unknown, names=names) if known else unknown,
+                    json={**(extra or {}), **_described(description)})
+
+
+def Tables(m: Record) -> Shape:
+    """[[name]]: a list of tables of one declared shape."""
+    return ListOf(m, json={k: v for k, v in m.json.items() if k == "description"})
+
+
+def Entries(entry: Shape, names: str, description: str) -> Shape:
+    """A table of names people choose ([options.NAME], [fields.NAME]), each entry of one shape."""
+    return TableOf(entry, names, json=_described(description))
+
+
+def validate(value: Mapping[str, Any], m: Record, where: str, p: Problems) -> dict[str, Any]:
     """Report unknown keys and values of the wrong kind (file order); return the table without them,
     so a reader falls back to the key's default and reports nothing twice."""
-    out: dict[str, Any] = {}
-    allowed = m.by_name
-    for k, v in value.items():
-        key = f"{where}.{k}" if where else str(k)
-        if k not in allowed:
-            p.add(key, Said(N_("{unknown} (known: {names})"), unknown=m.unknown, names=", ".join(sorted(allowed))))
-            continue
-        kind = allowed[k].kind
-        if kind.message is not None and not kind.ok(v):
-            p.add(key, kind.message)
-            continue
-        out[k] = v
-    return out
+    found: list[str] = []
+    kept = m.known(value, where, found)
+    for said in found:
+        p.add(said.args["path"], said.args["message"]) if isinstance(said, Said) else p.add(where, said)
+    return kept
 
 
-def unknown_keys(value: Mapping[str, Any], m: Map, where: str, p: Problems) -> None:
+def unknown_keys(value: Mapping[str, Any], m: Record, where: str, p: Problems) -> None:
     """Only the unknown keys (for tables whose values a reader checks in its own words)."""
     for k in value:
-        if k not in m.allowed:
-            p.add(f"{where}.{k}", Said(N_("{unknown} (known: {names})"), unknown=m.unknown,
-                                       names=", ".join(sorted(m.allowed))))
+        if k not in m.fields:
+            p.add(join(where, str(k)), m.unknown_said)

@@ -357,7 +357,8 @@ def test_pin_repairs_texts_filed_under_each_others_hash(db: Path) -> None:
 
 
 def test_shape_paths_and_readers() -> None:
-    from scorepad.app.shapes import Int, ListOf, Record, Text, problems, read_json
+    from scorepad.app.shapes import problems, read_json
+    from scorepad.shape import Int, ListOf, Record, Text
 
     shape = Record({"games": ListOf(Record({"n": Int(1, 9), "who": Text(name=True)}))})
     doc = read_json('{"games": [{"n": 3, "who": "ann"}, {"n": 10, "who": "\\u202eann", "odd key\\u001b": 1}]}')

@@ -77,8 +77,8 @@ def test_the_declaration_drives_validation() -> None:
     kept = validate({"id": "a", "name": 5, "colour": "red"}, GAME, "game", p)
     assert kept == {"id": "a"}
     assert p.items[0] == "t.toml: game.name: must be text"
-    assert FIELD.key("bidding").kind.message == "must be true or false"
-    assert {"game", "fields", "variants", "check"} <= TOP.allowed
+    assert FIELD.fields["bidding"].message == "must be true or false"
+    assert {"game", "fields", "variants", "check"} <= TOP.fields.keys()
 
 
 def test_a_check_per_that_is_no_word_is_a_sentence() -> None:

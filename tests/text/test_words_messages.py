@@ -106,8 +106,9 @@ def test_db_copy_reports_in_the_language(cli: Callable[..., Run], db: Path, tmp_
 
 def test_a_file_s_problems_read_in_the_language() -> None:
     """The import and game-file checks (scorepad.app.shapes) say what is wrong in the reader's language."""
-    from scorepad.app.shapes import Int, ListOf, Record, Text, problems
+    from scorepad.app.shapes import problems
     from scorepad.app.transfer.schema import HASH
+    from scorepad.shape import Int, ListOf, Record, Text
 
     shape = Record({"n": Int(low=0, high=9), "tags": ListOf(Text()), "hash": HASH, "who": Text(name=True)})
     doc = {"n": 12, "tags": "x", "hash": "XYZ", "who": "a\x07", "extra": 1}

@@ -12,27 +12,7 @@ from typing import Any
 from scorepad.app.bids import bid_problems, bidding_fields
 from scorepad.app.breakdown import same_breakdown
 from scorepad.app.games import hand_row, typed_again
-from scorepad.app.shapes import (
-    MAX_DEPTH,
-    MAX_NUMBER,
-    MAX_PROBLEMS,
-    MAX_TEXT,
-    Anything,
-    Bool,
-    Int,
-    Items,
-    ListOf,
-    NotFinite,
-    Number,
-    Record,
-    Shape,
-    Text,
-    _parse_float,
-    _parse_int,
-    name_problem,
-    problems,
-    scan,
-)
+from scorepad.app.shapes import MAX_DEPTH, NotFinite, _parse_float, _parse_int, checked, problems, scan
 from scorepad.app.transfer.forked import forked_in_order
 from scorepad.app.transfer.pieces import FileChanged
 from scorepad.app.transfer.schema import AUDIT_DETAILS, EXPORT, GAME, same, same_as_stored, written_json
@@ -42,7 +22,23 @@ from scorepad.engine.game import Game, Side, finish_game, initial_state, resolve
 from scorepad.engine.scoring import apply_hand
 from scorepad.errors import ScorepadError, UserError
 from scorepad.locale import _, ngettext, shown
+from scorepad.names import name_problem
 from scorepad.rules.loader import load_text
+from scorepad.shape import (
+    MAX_NUMBER,
+    MAX_PROBLEMS,
+    MAX_TEXT,
+    Anything,
+    Bool,
+    Choice,
+    Int,
+    Items,
+    ListOf,
+    Number,
+    Record,
+    Shape,
+    Text,
+)
 from scorepad.store import text_hash
 from scorepad.store.rowshape import first_dealer_problem
 from scorepad.store.sqlite import gc_paused
@@ -169,7 +165,7 @@ def _fits_items(shape: Any) -> Callable[[Any], bool]:
 
 def _fits_text(shape: Any) -> Callable[[Any], bool]:
     pattern = re.compile(shape.pattern) if shape.pattern is not None else None
-    return lambda v: (type(v) is str and (not shape.choices or v in shape.choices) and len(v) <= shape.max_len
+    return lambda v: (type(v) is str and len(v) <= shape.max_len
                       and (pattern is None or pattern.fullmatch(v) is not None)
                       and (not shape.name or name_problem(v, shape.max_len) is None))
 
@@ -184,6 +180,7 @@ _FITS: dict[type, Callable[[Any], Callable[[Any], bool]]] = {
     Number: lambda _shape: lambda v: type(v) is int or type(v) is float,
     Bool: lambda _shape: lambda v: type(v) is bool,
     Anything: lambda shape: lambda v: type(v) is dict or not shape.table,
+    Choice: lambda shape: lambda v: type(v) in (str, int) and v in shape.values,
 }
 
 
@@ -223,7 +220,7 @@ class Checker:
             raise FileChanged from None
         out = [] if plain else scan(g, where, [], 2)
         if not out and not _GAME_FITS(g):
-            GAME.check(g, where, out)
+            checked(GAME, g, where, out)
         if out:
             return None, out[:MAX_PROBLEMS], None
         said, rows = self.game(g, where)
@@ -323,7 +320,7 @@ def _checked_game(g: Mapping[str, Any], where: str, rs: Any) -> tuple[list[str],
     for j, a in enumerate(g["audit"]):
         shape = AUDIT_DETAILS.get(a["action"])
         if shape is not None:
-            shape.check(a["detail"], f"{where}.audit[{j}].detail", out)
+            checked(shape, a["detail"], f"{where}.audit[{j}].detail", out)
     if out:
         return out, None
     game = Game(rs, tuple(players), tuple(Side(s["name"], tuple(s["members"])) for s in g["sides"]), dict(g["options"]),

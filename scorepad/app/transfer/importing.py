@@ -10,18 +10,15 @@ from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import Any
 
-from scorepad.app.shapes import (
-    MAX_PROBLEMS,
-    kind,
-    problems,
-    read_json,
-)
+from scorepad.app.shapes import problems, read_json
 from scorepad.app.transfer.checks import Checker, check_export, rulesets_checked
 from scorepad.app.transfer.pieces import AN_EXPORT, FileChanged, Layout, check_size, read_document, unreadable
 from scorepad.app.transfer.schema import EXPORT, FORMAT, READS, file_name
 from scorepad.app.transfer.writing import AUDIT_COLUMNS, GAME_COLUMNS, HAND_COLUMNS, Checked, Writer, insert_games
 from scorepad.errors import UserError
 from scorepad.locale import _
+from scorepad.locale import shown as shown_said
+from scorepad.shape import MAX_PROBLEMS, kind
 from scorepad.store import Store
 
 
@@ -82,7 +79,7 @@ def _check_format(path: Path, data: Any) -> None:
         raise UserError(_("{path}: not a scorepad export (no \"format\": \"{FORMAT}\")").format(path=path, FORMAT=FORMAT))
     if data.get("version") not in READS or isinstance(data.get("version"), bool):
         version = data.get("version")
-        shown = version if isinstance(version, int) and not isinstance(version, bool) else kind(version)
+        shown = version if isinstance(version, int) and not isinstance(version, bool) else shown_said(kind(version))
         raise UserError(_("{path}: export version {shown}; this scorepad reads {VERSION}").format(
                             path=path, shown=shown, VERSION=", ".join(map(str, READS))))
 

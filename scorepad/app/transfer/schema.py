@@ -6,24 +6,11 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass, field
 from typing import Any
 
-from scorepad.app.shapes import (
-    MAX_NAME,
-    Anything,
-    Bool,
-    Int,
-    Items,
-    ListOf,
-    Number,
-    Record,
-    Shape,
-    Text,
-    Time,
-)
-from scorepad.locale import N_, _
-from scorepad.names import MAX_GAME_NAME, MAX_SIDE_NAME
+from scorepad.locale import N_, Said
+from scorepad.names import MAX_GAME_NAME, MAX_NAME, MAX_SIDE_NAME
+from scorepad.shape import Anything, Bool, Choice, Int, Items, ListOf, Number, Record, Shape, Text, Time, said_at
 
 FORMAT = "scorepad-export"
 
@@ -69,22 +56,19 @@ RULESET = Record({"hash": HASH, "ruleset_id": RULESET_ID, "source": Text(max_len
 WORDS_LINE = Items([Text(max_len=1000), Number(), ListOf(Text(max_len=100))])
 
 
-@dataclass
 class NamedLine(Shape):
     """A breakdown line by id: exactly one of "id" (a [[score]]) and "rule" (a [[rule]]), its points,
     and, when they apply, "args" (the player of a per-player line) and "to" (its counters)."""
 
-    record: Record = field(default_factory=lambda: Record(
-        {"id": Text(max_len=100), "rule": Text(max_len=100), "args": Record({"player": NAME}),
-         "points": Number(), "to": ListOf(Text(max_len=100))}, optional=frozenset({"id", "rule", "args", "to"})))
+    record = Record({"id": Text(max_len=100), "rule": Text(max_len=100), "args": Record({"player": NAME}),
+                     "points": Number(), "to": ListOf(Text(max_len=100))}, optional=frozenset({"id", "rule", "args", "to"}))
 
     def check_value(self, value: Any, path: str, out: list[str]) -> None:
         self.record.check(value, path, out)
         if isinstance(value, dict) and ("id" in value) == ("rule" in value):
-            out.append(_("{path}: must have either an id or a rule").format(path=path))
+            out.append(said_at(path, Said(N_("must have either an id or a rule"))))
 
 
-@dataclass
 class Line(Shape):
     """A breakdown line: in words (a list) or by id (a table)."""
 
@@ -96,7 +80,7 @@ LINE = Line()
 
 
 HAND_ROW = Record({
-    "n": Int(1, 10**9), "status": Text(choices=STATUSES), "typed": TYPED, "hand": TABLE,
+    "n": Int(1, 10**9), "status": Choice(values=STATUSES), "typed": TYPED, "hand": TABLE,
     "points": ListOf(Number()), "breakdown": ListOf(ListOf(LINE)), "events": ListOf(Text(max_len=10_000)),
     "state": TABLE, "created": Time()})
 
@@ -116,7 +100,7 @@ GAME = Record({
     frozenset({"pending_bid", "first_dealer"}))
 
 
-EXPORT = Record({"format": Text(choices=[FORMAT]), "version": Int(), "meta": Record({"current_season": NAME},
+EXPORT = Record({"format": Choice(values=(FORMAT,)), "version": Int(), "meta": Record({"current_season": NAME},
                                                                                      frozenset({"current_season"})),
                  "rulesets": ListOf(RULESET), "games": ListOf(GAME)})
 

@@ -10,10 +10,11 @@ from typing import Any
 
 from scorepad.locale import N_, Said
 from scorepad.rules.problems import Problems
-from scorepad.rules.schema import Map, validate
+from scorepad.rules.schema import validate
+from scorepad.shape import Record
 
 
-def section(data: dict[str, Any], name: str, m: Map | None, p: Problems) -> dict[str, Any]:
+def section(data: dict[str, Any], name: str, m: Record | None, p: Problems) -> dict[str, Any]:
     """A top-level table, checked against its declaration (None: a table of names the reader checks)."""
     value = data.get(name, {})
     if not isinstance(value, dict):

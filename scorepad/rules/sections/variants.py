@@ -29,8 +29,8 @@ def check_variants(data: dict[str, Any], p: Problems) -> None:
             p.add(f"variants.{name}", Said(N_("must be a table")))
             continue
         for key in overlay:
-            if key not in VARIANT.allowed:
-                p.add(f"variants.{name}.{key}", VARIANT.unknown)
+            if key not in VARIANT.fields:
+                p.add(f"variants.{name}.{key}", VARIANT.unknown_said)
 
 
 def variant_names(base: dict[str, Any]) -> dict[str, str]:
