@@ -8,13 +8,14 @@ started, never with whatever the ruleset file says today.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from contextlib import ExitStack, contextmanager, suppress
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 import scorepad.rules.cards as cardlib
 from scorepad.app.answer_lost import CommitHeld, change_done, change_unknown, hand_unknown, key_written, new_key
 from scorepad.app.breakdown import shown_breakdown, stored_breakdown, words_breakdown
+from scorepad.app.events import shown_events, stored_events
 from scorepad.app.pinned import pinned_ruleset as pinned_ruleset  # re-exported: season reads games with it
 from scorepad.app.rows import abandon as abandon  # re-exported: the commands that need no engine import gamerows
 from scorepad.app.rows import current_season, game_title
@@ -332,7 +333,7 @@ def cards_read(game: Game, typed: Sequence[str], hand: Mapping[str, Any]) -> lis
 
 def hand_row(n: int, typed: list[str], hand: dict[str, Any], result: HandResult, created: str | None = None) -> HandRow:
     """The stored form of a scored hand: as typed, the typed values, and what the engine made of them."""
-    return HandRow(n, typed, hand, result.points, stored_breakdown(result), result.events, result.state,
+    return HandRow(n, typed, hand, result.points, stored_breakdown(result), stored_events(result), result.state,
                    created or now())
 
 
@@ -569,19 +570,11 @@ def pad_fields(game: Game) -> list[str]:
 def sheet(store: Store, row: GameRow, lang: str | None = None) -> dict[str, Any]:
     """Hand by hand: each side's points, breakdown and running total, like the paper pad.
 
-    A stored breakdown holds each line's id: its words are the labels of the ruleset in `lang`, no hand
-    scored again. The stored events are the ruleset's own texts; with `lang` only a hand that has
-    events is replayed from the stored state before it with the translated ruleset, for its events."""
+    A stored breakdown line and event hold their ids: their words are the ruleset's in `lang` and the
+    program's in the language of the call, no hand scored again."""
     game = game_of(row, lang)
     hands = store.hands(row.id)
-    texts = [(shown_breakdown(game, h.breakdown), h.events) for h in hands]
-    if any(h.events for h in hands) and game.ruleset is not game_of(row).ruleset:
-        before = initial_state(game)
-        for i, h in enumerate(hands):
-            if h.events:
-                with suppress(ScorepadError):
-                    texts[i] = (texts[i][0], apply_hand(game, before, h.hand).events)
-            before = h.state
+    texts = [(shown_breakdown(game, h.breakdown), shown_events(game, h.events)) for h in hands]
     out_hands = []
     pad = pad_fields(game)
     for h, (breakdown, events) in zip(hands, texts, strict=True):

@@ -28,12 +28,13 @@ from scorepad.names import MAX_GAME_NAME, MAX_SIDE_NAME
 FORMAT = "scorepad-export"
 
 
-VERSION = 2
-"""Version 2 stores a breakdown line by its id ({"id"|"rule", "points", "args", "to"}); version 1 wrote
-every line in words ([label, points, counters]). Both are read: a line in words is stored by id when
-the replayed hand's line of that label is the same."""
+VERSION = 3
+"""Version 3 stores a hand's event by its message's id ({"msgid"|"rule", "args"}); version 2 stores a
+breakdown line by its id ({"id"|"rule", "points", "args", "to"}); version 1 wrote every line in words
+([label, points, counters]), versions 1 and 2 every event in words. All are read: a line or an event
+in words is stored by id when the replayed hand's line or event of those words is the same."""
 
-READS = (1, 2)
+READS = (1, 2, 3)
 
 
 MAX_FILE_BYTES = 1 << 30
@@ -95,9 +96,27 @@ class Line(Shape):
 LINE = Line()
 
 
+@dataclass
+class Event(Shape):
+    """A hand's event: in words (a text) or by id (a table): exactly one of "msgid" (the program's
+    message) and "rule" (a [[rule]]'s), with its "args"."""
+
+    record: Record = field(default_factory=lambda: Record(
+        {"msgid": Text(max_len=10_000), "rule": Text(max_len=100), "args": TABLE},
+        optional=frozenset({"msgid", "rule", "args"})))
+
+    def check_value(self, value: Any, path: str, out: list[str]) -> None:
+        if not isinstance(value, dict):
+            Text(max_len=10_000).check(value, path, out)
+            return
+        self.record.check(value, path, out)
+        if ("msgid" in value) == ("rule" in value):
+            out.append(_("{path}: must have either a msgid or a rule").format(path=path))
+
+
 HAND_ROW = Record({
     "n": Int(1, 10**9), "status": Text(choices=STATUSES), "typed": TYPED, "hand": TABLE,
-    "points": ListOf(Number()), "breakdown": ListOf(ListOf(LINE)), "events": ListOf(Text(max_len=10_000)),
+    "points": ListOf(Number()), "breakdown": ListOf(ListOf(LINE)), "events": ListOf(Event()),
     "state": TABLE, "created": Time()})
 
 
