@@ -42,7 +42,7 @@ def _stored_arg(value: Any) -> Any:
         return [_stored_arg(v) for v in value]
     line_id = getattr(value, "id", None)   # a LineLabel: its line's id (its words if the id is gone)
     if isinstance(value, str) and isinstance(line_id, str):
-        return {"score": line_id, "text": str(value)}
+        return {"score": line_id}
     if isinstance(value, Grouped):
         return int(value)
     return str(value) if isinstance(value, str) else value
@@ -76,7 +76,7 @@ def _arg_shown(game: Game, value: Any) -> Any:
     if isinstance(value, list):
         return [_arg_shown(game, v) for v in value]
     if isinstance(value, dict) and "score" in value:
-        return next((s.label for s in game.ruleset.scores if s.id == value["score"]), str(value.get("text", "")))
+        return next((s.label for s in game.ruleset.scores if s.id == value["score"]), str(value["score"]))
     if isinstance(value, dict) and "msgid" in value:
         return event_shown(game, value)
     return value

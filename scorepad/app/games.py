@@ -218,10 +218,7 @@ def write_hand(store: Store, row: GameRow, game: Game, typed: Typed, *, lang: st
                     row, game = fresh, game_of(fresh, lang)
                     raw, hand, result = type_and_score(game, fresh.state, raw.typed, strict=True, bid=bid)
                 n = fresh.hands + 1
-                stored = result
-                if game.ruleset is not game_of(row).ruleset:
-                    stored = apply_hand(game_of(row), row.state, hand)
-                store.append_hand(db, row.id, hand_row(n, raw.typed, hand, stored), key)
+                store.append_hand(db, row.id, stored_row(row, game, n, raw.typed, hand, result), key)
             holding.enter_context(held.holding())   # the commit: a Ctrl-C now waits for its answer
     except (StoreUnreachable, KeyboardInterrupt) as exc:
         if isinstance(exc, KeyboardInterrupt) and not held.reached:
@@ -237,6 +234,23 @@ def write_hand(store: Store, row: GameRow, game: Game, typed: Typed, *, lang: st
         return repeated(store, row.id, done, key, hand)
     return Recorded(store.game(row.id), game, n, result, cards_read(game, raw.typed, hand),
                     list(raw.worked_out_shown))
+
+
+def stored_row(row: GameRow, game: Game, n: int, typed: list[str], hand: dict[str, Any], result: HandResult) -> HandRow:
+    """The row of a hand scored with `game` (its ruleset in the language shown): its lines and events
+    are stored by id, the same in every language; only a line or an event of an id its ruleset has
+    twice, stored in words, needs the hand scored again with the ruleset's own texts."""
+    out = hand_row(n, typed, hand, result)
+    pinned = game_of(row)
+    if game.ruleset is not pinned.ruleset and in_words(out):
+        out = hand_row(n, typed, hand, apply_hand(pinned, row.state, hand))
+    return out
+
+
+def in_words(row: HandRow) -> bool:
+    """Whether a hand row holds words of its ruleset (a line or an event whose id is not its ruleset's only one)."""
+    return any(isinstance(e, str) for e in row.events) or any(
+        isinstance(line, list) for side in row.breakdown for line in side)
 
 
 @contextmanager

@@ -50,7 +50,8 @@ def stored(spec: str) -> list[Any]:
 
 def shown(spec: str, lang: str | None, monkeypatch: pytest.MonkeyPatch) -> tuple[list[Any], int]:
     """Each hand's events on the sheet in `lang` (as printed), and how many hands were scored to show them."""
-    from scorepad.locale import shown as said, speaking
+    from scorepad.locale import shown as said
+    from scorepad.locale import speaking
 
     scored = [0]
     real = play.apply_hand
@@ -142,3 +143,27 @@ def test_an_export_holds_event_ids_and_an_older_export_in_words_imports(
     old.write_text(json.dumps(data))
     r = acli("import", str(old))
     assert r.code == 2 and "must have either a msgid or a rule" in r.err, r.err
+
+
+def test_a_hand_typed_in_a_language_is_scored_once_and_stored_as_in_english(
+        acli: Callable[..., Run], anydb: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    scored = [0]
+    real = play.apply_hand
+
+    def counted(*args: Any, **kw: Any) -> Any:
+        scored[0] += 1
+        return real(*args, **kw)
+
+    monkeypatch.setattr(play, "apply_hand", counted)
+    recorded_in_russian(acli)
+    assert scored[0] == len(HANDS)   # the ruleset in Russian scores each hand; nothing scores it again to store it
+    store = open_store(anydb)
+    try:
+        rows = store.db.execute("SELECT breakdown, events FROM hands ORDER BY n").fetchall()
+    finally:
+        store.close()
+    assert rows[3] == (json.dumps([[{"id": "contract", "points": 40}, {"id": "bags", "points": 3},
+                                    {"rule": "bag_penalty", "points": -100}],
+                                   [{"id": "contract", "points": 30}, {"id": "bags", "points": 3},
+                                    {"rule": "bag_penalty", "points": -100}]],
+                                  separators=(",", ":")), json.dumps(PENALTY, separators=(",", ":")))
