@@ -513,7 +513,7 @@ def finish(store: Store, game_id: int | str | None, lang: str | None = None,
     key = new_key()
     changed_once(store, row, key, _("finish"), "scorepad finish", lambda: store.set_state(
         row.id, result.state, "finish", {"points": result.points, "breakdown": stored_breakdown(result),
-                                         "events": result.events, "key": key}, expected_version=row.version))
+                                         "events": stored_events(result), "key": key}, expected_version=row.version))
     return store.game(row.id), shown
 
 
@@ -639,11 +639,14 @@ def finish_entry(game: Game, hands: Sequence[HandRow], final: State) -> dict[str
             "breakdown": breakdown, "events": events}
 
 
-def finish_events_shown(store: Store, row: GameRow, events: Sequence[str], lang: str | None) -> list[str]:
-    """A finish's stored events (the ruleset's own texts, as the log holds them) in `lang`: the finish
-    is worked out again from the state it ended, found as the state after some hand whose finish says
-    exactly the stored events, with the translated ruleset. Events no state gives stay as stored."""
-    stored = list(events)
+def finish_events_shown(store: Store, row: GameRow, events: Sequence[Any], lang: str | None) -> list[str]:
+    """A finish's stored events in `lang`: by id (as stored since schema 9), found in the ruleset's and
+    the program's words; in words (the ruleset's own texts, stored before), the finish is worked out
+    again from the state it ended, found as the state after some hand whose finish says exactly the
+    stored events, with the translated ruleset. Events no state gives stay as stored."""
+    if not any(isinstance(e, str) for e in events):
+        return shown_events(game_of(row, lang), events)
+    stored = [str(e) for e in events]
     shown_game = game_of(row, lang) if lang else None
     if shown_game is None or not stored:
         return stored

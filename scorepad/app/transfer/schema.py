@@ -158,7 +158,7 @@ AUDIT_DETAILS: dict[str, Shape] = {
     "undo": _Open({"removed": _Open({"n": Int(), "typed": TYPED})}, frozenset({"removed"})),
     "edit": _Open({"hand": Int(), "old": _TYPED_ONLY, "new": _TYPED_ONLY}),
     "new": _Open({"players": ListOf(Text(max_len=1000))}, frozenset({"players"})),
-    "finish": _Open({"events": ListOf(Text(max_len=10_000))}, frozenset({"events"})),
+    "finish": _Open({"events": ListOf(Event())}, frozenset({"events"})),
     "redo": _Open({"restored": _Open({"n": Int(), "typed": TYPED})}, frozenset({"restored"})),
     "bid": _Open({"bid": TYPED}, frozenset({"bid"})),
 }
