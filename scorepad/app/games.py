@@ -242,15 +242,15 @@ def stored_row(row: GameRow, game: Game, n: int, typed: list[str], hand: dict[st
     twice, stored in words, needs the hand scored again with the ruleset's own texts."""
     out = hand_row(n, typed, hand, result)
     pinned = game_of(row)
-    if game.ruleset is not pinned.ruleset and in_words(out):
+    if game.ruleset is not pinned.ruleset and in_words(out.breakdown, out.events):
         out = hand_row(n, typed, hand, apply_hand(pinned, row.state, hand))
     return out
 
 
-def in_words(row: HandRow) -> bool:
-    """Whether a hand row holds words of its ruleset (a line or an event whose id is not its ruleset's only one)."""
-    return any(isinstance(e, str) for e in row.events) or any(
-        isinstance(line, list) for side in row.breakdown for line in side)
+def in_words(breakdown: Sequence[Sequence[Any]], events: Sequence[Any]) -> bool:
+    """Whether a stored breakdown and events hold words of their ruleset (a line or an event whose id is
+    not its ruleset's only one)."""
+    return any(isinstance(e, str) for e in events) or any(isinstance(line, list) for side in breakdown for line in side)
 
 
 @contextmanager
@@ -506,10 +506,10 @@ def finish(store: Store, game_id: int | str | None, lang: str | None = None,
     """End the game by the ruleset's rule; the result shown speaks `lang`, the stored one the ruleset's texts.
     `expect`, as for undo."""
     row = expected(store, open_game(store.game(game_id)), expect)
-    game = game_of(row)
-    result = finish_game(game, row.state)
     shown_game = game_of(row, lang)
-    shown = finish_game(shown_game, row.state) if shown_game.ruleset is not game.ruleset else result
+    result = shown = finish_game(shown_game, row.state)   # stored by id: the same in every language
+    if shown_game.ruleset is not game_of(row).ruleset and in_words(stored_breakdown(shown), stored_events(shown)):
+        result = finish_game(game_of(row), row.state)   # a line or event in words: the ruleset's own
     key = new_key()
     changed_once(store, row, key, _("finish"), "scorepad finish", lambda: store.set_state(
         row.id, result.state, "finish", {"points": result.points, "breakdown": stored_breakdown(result),

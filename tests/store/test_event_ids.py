@@ -193,3 +193,28 @@ def test_a_finish_stores_its_events_by_id_and_the_log_says_them_in_the_language(
     r = acli("--lang", "ru", "log")
     assert r.code == 0 and "игра окончена" in r.out and "game over" not in r.out, r.out
     assert finished[0] == 0   # the log reads the finish's events, it does not finish the game again
+
+
+def test_a_finish_in_a_language_is_worked_out_once_and_stored_as_in_english(
+        acli: Callable[..., Run], anydb: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    assert acli("new", "bridge", "a", "b", "c", "d").code == 0
+    assert acli("hand", "contract=2S", "by=E", "tricks=8").code == 0
+    finished = [0]
+    real = play.finish_game
+
+    def counted(*args: Any, **kw: Any) -> Any:
+        finished[0] += 1
+        return real(*args, **kw)
+
+    monkeypatch.setattr(play, "finish_game", counted)
+    r = acli("--lang", "ru", "finish")
+    assert r.code == 0 and "игра окончена" in r.out, r.out
+    assert finished[0] == 1
+    store = open_store(anydb)
+    try:
+        (detail,) = store.db.execute("SELECT detail FROM audit WHERE action = 'finish'").fetchone()
+    finally:
+        store.close()
+    detail = json.loads(detail)
+    assert detail["events"][0] == {"rule": "unfinished_partscore", "args": {"unfinished_partscore": 100, "me": "EW"}}
+    assert detail["breakdown"] == [[], [{"rule": "unfinished_partscore", "points": 100, "to": ["score", "above"]}]]
