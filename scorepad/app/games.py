@@ -639,15 +639,16 @@ def finish_entry(game: Game, hands: Sequence[HandRow], final: State) -> dict[str
             "breakdown": breakdown, "events": events}
 
 
-def finish_events_shown(store: Store, row: GameRow, events: Sequence[Any], lang: str | None) -> list[str]:
-    """A finish's stored events in `lang`: by id (as stored since schema 9), found in the ruleset's and
+def finish_events_shown(store: Store, row: GameRow, events: Sequence[Any]) -> list[str]:
+    """A finish's stored events in the language of the call: by id (as stored since schema 9), found in the ruleset's and
     the program's words; in words (the ruleset's own texts, stored before), the finish is worked out
     again from the state it ended, found as the state after some hand whose finish says exactly the
     stored events, with the translated ruleset. Events no state gives stay as stored."""
+    lang = current()
     if not any(isinstance(e, str) for e in events):
         return shown_events(game_of(row, lang), events)
     stored = [str(e) for e in events]
-    shown_game = game_of(row, lang) if lang else None
+    shown_game = game_of(row, lang) if lang != "en" else None
     if shown_game is None or not stored:
         return stored
     game = game_of(row)
