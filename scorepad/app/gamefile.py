@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from scorepad.app.breakdown import stored_breakdown
+from scorepad.app.events import stored_events
 from scorepad.app.games import ended_by_finish, hand_row, type_and_score
 from scorepad.app.shapes import problems
 from scorepad.app.transfer.checks import option_problems, pending_bid_problems, player_problems, side_problems
@@ -158,7 +159,7 @@ def checked_game(data: dict[str, Any], path: Path) -> tuple[dict[str, Any], dict
         result = finish_game(game, state)
         state = result.state
         audit.append(audit_entry("finish", None, {
-            "points": result.points, "events": result.events,
+            "points": result.points, "events": stored_events(result),
             "breakdown": stored_breakdown(result)}))
     if data.get("abandoned"):
         if state["finished"]:

@@ -8,13 +8,14 @@ started, never with whatever the ruleset file says today.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from contextlib import ExitStack, contextmanager, suppress
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 import scorepad.rules.cards as cardlib
 from scorepad.app.answer_lost import CommitHeld, change_done, change_unknown, hand_unknown, key_written, new_key
 from scorepad.app.breakdown import shown_breakdown, stored_breakdown, words_breakdown
+from scorepad.app.events import shown_events, stored_events
 from scorepad.app.pinned import pinned_ruleset as pinned_ruleset  # re-exported: season reads games with it
 from scorepad.app.rows import abandon as abandon  # re-exported: the commands that need no engine import gamerows
 from scorepad.app.rows import current_season, game_title
@@ -226,10 +227,7 @@ def write_hand(store: Store, row: GameRow, game: Game, typed: Typed, *, lang: st
                     row, game = fresh, game_of(fresh, lang)
                     raw, hand, result = type_and_score(game, fresh.state, raw.typed, strict=True, bid=bid)
                 n = fresh.hands + 1
-                stored = result
-                if game.ruleset is not game_of(row).ruleset:
-                    stored = apply_hand(game_of(row), row.state, hand)
-                store.append_hand(db, row.id, hand_row(n, raw.typed, hand, stored), key)
+                store.append_hand(db, row.id, stored_row(row, game, n, raw.typed, hand, result), key)
             holding.enter_context(held.holding())   # the commit: a Ctrl-C now waits for its answer
     except (StoreUnreachable, KeyboardInterrupt) as exc:
         if isinstance(exc, KeyboardInterrupt) and not held.reached:
@@ -245,6 +243,23 @@ def write_hand(store: Store, row: GameRow, game: Game, typed: Typed, *, lang: st
         return repeated(store, row.id, done, key, hand)
     return Recorded(store.game(row.id), game, n, result, cards_read(game, raw.typed, hand),
                     list(raw.worked_out_shown))
+
+
+def stored_row(row: GameRow, game: Game, n: int, typed: list[str], hand: dict[str, Any], result: HandResult) -> HandRow:
+    """The row of a hand scored with `game` (its ruleset in the language shown): its lines and events
+    are stored by id, the same in every language; only a line or an event of an id its ruleset has
+    twice, stored in words, needs the hand scored again with the ruleset's own texts."""
+    out = hand_row(n, typed, hand, result)
+    pinned = game_of(row)
+    if game.ruleset is not pinned.ruleset and in_words(out.breakdown, out.events):
+        out = hand_row(n, typed, hand, apply_hand(pinned, row.state, hand))
+    return out
+
+
+def in_words(breakdown: Sequence[Sequence[Any]], events: Sequence[Any]) -> bool:
+    """Whether a stored breakdown and events hold words of their ruleset (a line or an event whose id is
+    not its ruleset's only one)."""
+    return any(isinstance(e, str) for e in events) or any(isinstance(line, list) for side in breakdown for line in side)
 
 
 @contextmanager
@@ -341,7 +356,7 @@ def cards_read(game: Game, typed: Sequence[str], hand: Mapping[str, Any]) -> lis
 
 def hand_row(n: int, typed: list[str], hand: dict[str, Any], result: HandResult, created: str | None = None) -> HandRow:
     """The stored form of a scored hand: as typed, the typed values, and what the engine made of them."""
-    return HandRow(n, typed, hand, result.points, stored_breakdown(result), result.events, result.state,
+    return HandRow(n, typed, hand, result.points, stored_breakdown(result), stored_events(result), result.state,
                    created or now())
 
 
@@ -500,14 +515,14 @@ def finish(store: Store, game_id: int | str | None, lang: str | None = None,
     """End the game by the ruleset's rule; the result shown speaks `lang`, the stored one the ruleset's texts.
     `expect`, as for undo."""
     row = expected(store, open_game(store.game(game_id)), expect)
-    game = game_of(row)
-    result = finish_game(game, row.state)
     shown_game = game_of(row, lang)
-    shown = finish_game(shown_game, row.state) if shown_game.ruleset is not game.ruleset else result
+    result = shown = finish_game(shown_game, row.state)   # stored by id: the same in every language
+    if shown_game.ruleset is not game_of(row).ruleset and in_words(stored_breakdown(shown), stored_events(shown)):
+        result = finish_game(game_of(row), row.state)   # a line or event in words: the ruleset's own
     key = new_key()
     changed_once(store, row, key, _("finish"), "scorepad finish", lambda: store.set_state(
         row.id, result.state, "finish", {"points": result.points, "breakdown": stored_breakdown(result),
-                                         "events": result.events, "key": key}, expected_version=row.version))
+                                         "events": stored_events(result), "key": key}, expected_version=row.version))
     return store.game(row.id), shown
 
 
@@ -578,19 +593,11 @@ def pad_fields(game: Game) -> list[str]:
 def sheet(store: Store, row: GameRow, lang: str | None = None) -> dict[str, Any]:
     """Hand by hand: each side's points, breakdown and running total, like the paper pad.
 
-    A stored breakdown holds each line's id: its words are the labels of the ruleset in `lang`, no hand
-    scored again. The stored events are the ruleset's own texts; with `lang` only a hand that has
-    events is replayed from the stored state before it with the translated ruleset, for its events."""
+    A stored breakdown line and event hold their ids: their words are the ruleset's in `lang` and the
+    program's in the language of the call, no hand scored again."""
     game = game_of(row, lang)
     hands = store.hands(row.id)
-    texts = [(shown_breakdown(game, h.breakdown), h.events) for h in hands]
-    if any(h.events for h in hands) and game.ruleset is not game_of(row).ruleset:
-        before = initial_state(game)
-        for i, h in enumerate(hands):
-            if h.events:
-                with suppress(ScorepadError):
-                    texts[i] = (texts[i][0], apply_hand(game, before, h.hand).events)
-            before = h.state
+    texts = [(shown_breakdown(game, h.breakdown), shown_events(game, h.events)) for h in hands]
     out_hands = []
     pad = pad_fields(game)
     for h, (breakdown, events) in zip(hands, texts, strict=True):
@@ -641,12 +648,16 @@ def finish_entry(game: Game, hands: Sequence[HandRow], final: State) -> dict[str
             "breakdown": breakdown, "events": events}
 
 
-def finish_events_shown(store: Store, row: GameRow, events: Sequence[str], lang: str | None) -> list[str]:
-    """A finish's stored events (the ruleset's own texts, as the log holds them) in `lang`: the finish
-    is worked out again from the state it ended, found as the state after some hand whose finish says
-    exactly the stored events, with the translated ruleset. Events no state gives stay as stored."""
-    stored = list(events)
-    shown_game = game_of(row, lang) if lang else None
+def finish_events_shown(store: Store, row: GameRow, events: Sequence[Any]) -> list[str]:
+    """A finish's stored events in the language of the call: by id (as stored since schema 9), found in the ruleset's and
+    the program's words; in words (the ruleset's own texts, stored before), the finish is worked out
+    again from the state it ended, found as the state after some hand whose finish says exactly the
+    stored events, with the translated ruleset. Events no state gives stay as stored."""
+    lang = current()
+    if not any(isinstance(e, str) for e in events):
+        return shown_events(game_of(row, lang), events)
+    stored = [str(e) for e in events]
+    shown_game = game_of(row, lang) if lang != "en" else None
     if shown_game is None or not stored:
         return stored
     game = game_of(row)

@@ -5,15 +5,15 @@ from __future__ import annotations
 from scorepad.app.answer_lost import new_key
 from scorepad.app.games import Recorded, changed_once, expected, game_of, hand_row, scored_hand, type_and_score
 from scorepad.errors import ScorepadError, UserError
-from scorepad.locale import _, shown
+from scorepad.locale import _, current, shown
 from scorepad.store import Store
 
 
-def redo(store: Store, game_id: int | str | None, expect: int | None = None, lang: str | None = None) -> Recorded:
+def redo(store: Store, game_id: int | str | None, expect: int | None = None) -> Recorded:
     """The hand most recently undone at the next number comes back as it was typed; if the game
     changed since so that it no longer fits, it is refused with the reason. `expect`: the version the
     person saw (a repeat of a redo already done is refused with what happened). The hand is stored in
-    the ruleset's own texts and shown in `lang` (its breakdown and events), as `hand` shows one."""
+    the ruleset's own texts and shown in the language of the call (its breakdown and events), as `hand` shows one."""
     row = expected(store, store.game(game_id), expect)
     n = row.hands + 1
     undone = store.undone_hand(row.id, n)
@@ -31,6 +31,7 @@ def redo(store: Store, game_id: int | str | None, expect: int | None = None, lan
     changed_once(store, row, key, _("redo"), "scorepad redo", lambda: store.add_hand(
         row.id, row.version, hand_row(n, undone.typed, hand, result),
         audit=("redo", {"restored": {"n": n, "typed": list(undone.typed)}, "key": key})))
-    if lang and game_of(row, lang).ruleset is not game.ruleset:
+    lang = current()
+    if lang != "en" and game_of(row, lang).ruleset is not game.ruleset:
         return scored_hand(store, store.game(row.id), n, lang)
     return Recorded(store.game(row.id), game, n, result)

@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from scorepad.app.breakdown import same_breakdown_text
+from scorepad.app.events import same_events_text
 from scorepad.app.games import game_of, hand_row, typed_again
 from scorepad.app.shapes import checked, scan
 from scorepad.app.transfer.schema import TYPED, canonical_json, same_as_stored
@@ -214,11 +215,13 @@ def _verify_game(row: GameRow, hands: list[StoredHand], retype: bool = False) ->
 def _replays_differ(game: Game, gid: int, n: int, hand: dict[str, Any], result: Any,
                     stored: Sequence[str]) -> str | None:
     """What differs between hand n as stored and as replayed (a damaged column named as such); None: nothing.
-    A breakdown with lines stored as words (schema 7's, a label no single line had) is compared by its words."""
+    A breakdown line or an event stored as words (before schema 8 or 9, words naming no single line or
+    message) is compared by its words."""
     replayed = hand_row(n, [], hand, result, "-")
     differ = [key for key, text in zip(_COMPARED, stored, strict=True)
               if not same_as_stored(getattr(replayed, key), text)
-              and not (key == "breakdown" and same_breakdown_text(game, result, text))]
+              and not (key == "breakdown" and same_breakdown_text(game, result, text))
+              and not (key == "events" and same_events_text(result, text))]
     if not differ:
         return None
     said = next((p for key, text in zip(_COMPARED, stored, strict=True) if key in differ

@@ -414,8 +414,8 @@ def redo(game: str | None = typer.Option(None, "--game", metavar="GAME", help="g
     from scorepad.app.redo import redo as put_back
     from scorepad.text.render import hand_short_text
 
-    lang = _lang()
-    rec = put_back(_store(), game, expect, lang)
+    _lang()   # the language of the call: the hand put back is shown in it
+    rec = put_back(_store(), game, expect)
     typer.echo(hand_short_text(play.hand_json(rec)))
 
 
@@ -699,7 +699,7 @@ def log(game: str | None = typer.Option(None, "--game", metavar="GAME", help="ga
     from scorepad.text.typed import typed_said
 
     row = store.game(gid)
-    entries = [{**e, "detail": {**e["detail"], "events": finish_events_shown(store, row, e["detail"]["events"], current())}}
+    entries = [{**e, "detail": {**e["detail"], "events": finish_events_shown(store, row, e["detail"]["events"])}}
                if e["action"] == "finish" and isinstance(e.get("detail", {}).get("events"), list) else e
                for e in entries]
     shown_game = game_of(row)

@@ -727,6 +727,68 @@ def render_message(text: str, parts: Sequence[Formula], env: Mapping[str, Any],
     return TEMPLATE_RE.sub(lambda m: next(it, "?"), text)
 
 
+class RuleEvent(str):
+    """A [[rule]]'s message as its hand said it: as a string, its words in the ruleset scored with;
+    `rule` is the rule's id and `values` each `{placeholder}`'s value by its text (one that could not
+    be worked out is left out), so the message is said in another language without scoring again."""
+
+    rule: str
+    values: dict[str, Any]
+
+    def __new__(cls, text: str, rule: str, values: dict[str, Any]) -> RuleEvent:
+        self = super().__new__(cls, text)
+        self.rule, self.values = rule, values
+        return self
+
+    def __getnewargs__(self) -> tuple[str, str, dict[str, Any]]:   # type: ignore[override]
+        return str(self), self.rule, self.values
+
+
+class LineLabel(str):
+    """A score line's label in an event (`reaches 500 first (card points)`), with the line's id: the
+    event's words are found again in the language it is shown in."""
+
+    id: str
+
+    def __new__(cls, text: str, line_id: str) -> LineLabel:
+        self = super().__new__(cls, text)
+        self.id = line_id
+        return self
+
+    def __getnewargs__(self) -> tuple[str, str]:   # type: ignore[override]
+        return str(self), self.id
+
+
+def rule_event(game: Game, rule: Rule, env: Mapping[str, Any]) -> str:
+    """A rule's message with its `{formula}` parts worked out: a RuleEvent (by the rule's id) when the
+    rule is the only one of its id, else its words alone."""
+    values: dict[str, Any] = {}
+    for m, f in zip(TEMPLATE_RE.finditer(rule.message), rule.message_parts, strict=False):
+        try:
+            values[m.group(1).strip()] = f(env)
+        except BudgetError:
+            raise
+        except FormulaError:
+            continue
+    text = rule_message(rule.message, values, game.ruleset.display_words) if rule.message_parts else rule.message
+    return RuleEvent(text, rule.id, values) if rule.id in game.plan.rule_ids else text
+
+
+def rule_message(message: str, values: Mapping[str, Any], shown_words: Mapping[str, str] | None) -> str:
+    """A rule's message (in any language) filled from its parts' `values` by their text, as render_message
+    fills it: a word in `shown_words`, a part without a value '?'."""
+    def fill(m: Any) -> str:
+        key = m.group(1).strip()
+        if key not in values:
+            return "?"
+        value = values[key]
+        if shown_words and isinstance(value, (str, list, tuple)):
+            value = _shown(value, shown_words)
+        return format_value(value)
+
+    return TEMPLATE_RE.sub(fill, message)
+
+
 def score_by_formula(game: Game, state: State, hand: Hand) -> HandResult:
     """One hand scored formula by formula, every refusal and error said in its own words (through
     engine/scoring.py, which also bounds the numbers)."""
@@ -859,7 +921,8 @@ def _score_lines(game: Game, scope: _Scope, state: State, new: State,
                 continue
             stage.append((k, (label, player), pts))
         if race is not None:
-            stage = race.count(stage, item.label, "score" in item.to, new)
+            label = LineLabel(item.label, item.id) if item.id in game.plan.score_ids else item.label
+            stage = race.count(stage, label, "score" in item.to, new)
         to_score = "score" in item.to  # a line to other counters only is no part of the hand's points
         for k, (label, player), pts in stage:
             if to_score:
@@ -1037,8 +1100,7 @@ def _run_rules(game: Game, scope: _Scope, state: State, rules: Sequence[Rule],
                 if when is not None and not when.fast(env):
                     continue
                 before = state["sides"][k]["score"] if k is not None else None
-                message = (render_message(rule.message, rule.message_parts, env, shown_words=game.ruleset.display_words)
-                           if rule.message else "")
+                message = rule_event(game, rule, env) if rule.message else ""
                 adds = _apply_rule(rule, env, state, k)
                 if k is not None and before is not None and state["sides"][k]["score"] != before:
                     delta = state["sides"][k]["score"] - before

@@ -15,7 +15,7 @@ from typing import Any
 
 from scorepad.store.rowshape import JSON_COLUMNS
 
-SCHEMA_VERSION = 8
+SCHEMA_VERSION = 9
 
 
 def _v1(db: sqlite3.Connection) -> None:
@@ -202,7 +202,51 @@ def _v8(db: sqlite3.Connection) -> None:
                            (json.dumps(after, ensure_ascii=False, separators=(",", ":")), hid))
 
 
-MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [_v1, _v2, _v3, _v4, _v5, _v6, _v7, _v8]
+# Who names a game's stored events by id (scorepad.app.events adds itself here when imported): (the
+# game's row, its hands as (n, status, hand, state, events) parsed) -> each hand's events, named.
+EVENT_NAMERS: list[Callable[[Mapping[str, Any], list[tuple[int, str, Any, Any, list[Any]]]], list[list[Any]]]] = []
+
+
+def _v9(db: sqlite3.Connection) -> None:
+    """A hand's events hold each message's id, not its words (scorepad.app.events): an event whose
+    English words are those of exactly one event of its hand scored again becomes that event's id;
+    any other keeps its words. Run again, it finds nothing in words to name."""
+    for gid, row in _game_rows(db):
+        hands = db.execute("SELECT id, n, status, hand, state, events FROM hands WHERE game_id = ? ORDER BY n, id",
+                           (gid,)).fetchall()
+        parsed: list[tuple[int, str, Any, Any, list[Any]]] = []
+        for _hid, n, status, hand, state, events in hands:
+            try:
+                parsed.append((n, status, json.loads(hand), json.loads(state), json.loads(events)))
+            except (TypeError, ValueError, RecursionError):
+                parsed.append((n, status, None, None, []))   # damaged: left as it is, `verify` names it
+        if not any(isinstance(p[4], list) and any(isinstance(e, str) for e in p[4]) for p in parsed):
+            continue
+        if not EVENT_NAMERS:
+            raise RuntimeError("schema 9 needs scorepad.app.events imported to name stored events")
+        for (hid, *_rest), before, after in zip(hands, parsed, EVENT_NAMERS[0](row, parsed), strict=True):
+            if after != before[4]:
+                db.execute("UPDATE hands SET events = ? WHERE id = ?",
+                           (json.dumps(after, ensure_ascii=False, separators=(",", ":")), hid))
+
+
+def _game_rows(db: sqlite3.Connection) -> list[tuple[int, dict[str, Any]]]:
+    """Every game's id with what replaying it needs (its pinned ruleset's text, players, sides ...); a
+    game whose columns are not JSON is left out (`verify` names it)."""
+    out = []
+    for gid, text, source, variant, players, sides, options, first_dealer in db.execute(
+            "SELECT g.id, r.text, r.source, g.variant, g.players, g.sides, g.options, g.first_dealer"
+            " FROM games g JOIN rulesets r ON r.hash = g.ruleset_hash ORDER BY g.id").fetchall():
+        try:
+            out.append((gid, {"ruleset_text": text, "ruleset_source": source, "variant": variant,
+                              "players": json.loads(players), "sides": json.loads(sides),
+                              "options": json.loads(options), "first_dealer": first_dealer}))
+        except (TypeError, ValueError, RecursionError):
+            continue
+    return out
+
+
+MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [_v1, _v2, _v3, _v4, _v5, _v6, _v7, _v8, _v9]
 
 # The data tables the migrations above leave, parents first (the order foreign keys need), with their
 # columns. Code that must name a table or a column in SQL text (db copy, a batch insert) takes the

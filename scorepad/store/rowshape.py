@@ -100,7 +100,7 @@ def hand_values(game_id: int, n: int, texts: Sequence[Any]) -> list[Any]:
     values = [decoded(text, name, kind, where(game_id, n)) for text, (name, kind) in zip(
         texts, JSON_COLUMNS["hands"], strict=True)]
     typed, _hand, points, _breakdown, events, state = values
-    if not all(isinstance(t, str) for t in typed) or not all(isinstance(e, str) for e in events):
+    if not all(isinstance(t, str) for t in typed) or not all(event_ok(e) for e in events):
         raise damaged(where(game_id, n), _("its typed text or events are not lists of texts"))
     if not all(type(p) in (int, float) for p in points):
         raise damaged(where(game_id, n), _("its points are not numbers"))
@@ -108,6 +108,15 @@ def hand_values(game_id: int, n: int, texts: Sequence[Any]) -> list[Any]:
     if problem is not None:
         raise damaged(where(game_id, n), _("the totals stored with it are damaged ({value})").format(value=problem))
     return values
+
+
+def event_ok(event: Any) -> bool:
+    """Whether a stored event is of a shape scorepad writes: words, or a table naming its message (a
+    program message's "msgid" or a [[rule]]'s "rule") with its "args" (scorepad.app.events)."""
+    if isinstance(event, str):
+        return True
+    return (isinstance(event, dict) and isinstance(event.get("args", {}), dict)
+            and (isinstance(event.get("msgid"), str) or isinstance(event.get("rule"), str)))
 
 
 def state_problem(state: Any, sides: int, hands: int) -> str | None:

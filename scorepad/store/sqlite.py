@@ -115,7 +115,7 @@ class HandRow:
     hand: dict[str, Any]
     points: list[Any]
     breakdown: list[list[Any]]   # per side, each line by its id (a table) or, stored before schema 8, in words (a list)
-    events: list[str]
+    events: list[Any]   # each by its message's id (a table) or, stored before schema 9, in words
     state: dict[str, Any]
     created: str
 

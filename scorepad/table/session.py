@@ -249,7 +249,7 @@ class Session:
     def cmd_redo(self, args: Sequence[str]) -> None:
 
         row = self.need_game()
-        self.after_hand(redo(self.store, row.id, row.version, current()))
+        self.after_hand(redo(self.store, row.id, row.version))
 
     def cmd_edit(self, args: Sequence[str]) -> None:
         row = self.need_game()

@@ -73,7 +73,7 @@ def test_stored_lines_are_ids_and_shown_in_the_language_asked(acli: Callable[...
     assert breakdowns[0][0] == [["контракт", 30, ["score"]], ["мішки", 1, ["score"]], ["нуль (n)", 100, ["score"]]]
     assert ["штраф за мішки", -100, ["score"]] in breakdowns[4][0]
     assert events[4] == ["n+s: мішків набралося 10, штраф -100", "e+w: мішків набралося 10, штраф -100"]
-    assert scored == 1   # only hand 5, for its events; no hand is scored for its breakdown
+    assert scored == 0   # no hand is scored for its breakdown or its events
     breakdowns, _events, scored = shown(anydb, "et", monkeypatch)
     assert breakdowns[0][0][2] == ["null (n)", 100, ["score"]] and ["pagasi karistus", -100, ["score"]] in breakdowns[4][1]
     breakdowns, _events, scored = shown(anydb, None, monkeypatch)
@@ -132,7 +132,7 @@ def test_an_export_holds_ids_and_an_older_export_in_words_imports(acli: Callable
     out = tmp_path / "new.json"
     assert acli("export", "--output", str(out)).code == 0
     data = json.loads(out.read_text())
-    assert data["version"] == 2
+    assert data["version"] == 3
     rows = data["games"][0]["hand_rows"]
     assert rows[0]["breakdown"] == FIRST
     data["version"] = 1

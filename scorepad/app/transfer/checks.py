@@ -11,6 +11,7 @@ from typing import Any
 
 from scorepad.app.bids import bid_problems, bidding_fields
 from scorepad.app.breakdown import same_breakdown
+from scorepad.app.events import same_events
 from scorepad.app.games import hand_row, typed_again
 from scorepad.app.shapes import MAX_DEPTH, NotFinite, _parse_float, _parse_int, checked, problems, scan
 from scorepad.app.transfer.forked import forked_in_order
@@ -487,6 +488,8 @@ def _replayed(game: Any, state: Any, h: Mapping[str, Any], at: str, texts: dict[
         equal, text = _as_stored(getattr(row, key), h[key])
         if not equal and key == "breakdown" and same_breakdown(game, result, h[key]):
             equal, text = True, written_json(row.breakdown)   # an older export's words: stored by id
+        if not equal and key == "events" and same_events(result, h[key]):
+            equal, text = True, written_json(row.events)   # an older export's words: stored by id
         if not equal:
             return _("{at}.{key}: differs from a replay of the hand with the pinned ruleset").format(at=at, key=key)
         stored.append(text)

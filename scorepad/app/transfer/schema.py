@@ -15,12 +15,13 @@ from scorepad.shape import Anything, Bool, Choice, Int, Items, ListOf, Number, R
 FORMAT = "scorepad-export"
 
 
-VERSION = 2
-"""Version 2 stores a breakdown line by its id ({"id"|"rule", "points", "args", "to"}); version 1 wrote
-every line in words ([label, points, counters]). Both are read: a line in words is stored by id when
-the replayed hand's line of that label is the same."""
+VERSION = 3
+"""Version 3 stores a hand's event by its message's id ({"msgid"|"rule", "args"}); version 2 stores a
+breakdown line by its id ({"id"|"rule", "points", "args", "to"}); version 1 wrote every line in words
+([label, points, counters]), versions 1 and 2 every event in words. All are read: a line or an event
+in words is stored by id when the replayed hand's line or event of those words is the same."""
 
-READS = (1, 2)
+READS = (1, 2, 3)
 
 
 MAX_FILE_BYTES = 1 << 30
@@ -79,9 +80,25 @@ class Line(Shape):
 LINE = Line()
 
 
+class Event(Shape):
+    """A hand's event: in words (a text) or by id (a table): exactly one of "msgid" (the program's
+    message) and "rule" (a [[rule]]'s), with its "args"."""
+
+    record = Record({"msgid": Text(max_len=10_000), "rule": Text(max_len=100), "args": TABLE},
+                    optional=frozenset({"msgid", "rule", "args"}))
+
+    def check_value(self, value: Any, path: str, out: list[str]) -> None:
+        if not isinstance(value, dict):
+            Text(max_len=10_000).check(value, path, out)
+            return
+        self.record.check(value, path, out)
+        if ("msgid" in value) == ("rule" in value):
+            out.append(said_at(path, Said(N_("must have either a msgid or a rule"))))
+
+
 HAND_ROW = Record({
     "n": Int(1, 10**9), "status": Choice(values=STATUSES), "typed": TYPED, "hand": TABLE,
-    "points": ListOf(Number()), "breakdown": ListOf(ListOf(LINE)), "events": ListOf(Text(max_len=10_000)),
+    "points": ListOf(Number()), "breakdown": ListOf(ListOf(LINE)), "events": ListOf(Event()),
     "state": TABLE, "created": Time()})
 
 
@@ -123,7 +140,7 @@ AUDIT_DETAILS: dict[str, Shape] = {
     "undo": _Open({"removed": _Open({"n": Int(), "typed": TYPED})}, frozenset({"removed"})),
     "edit": _Open({"hand": Int(), "old": _TYPED_ONLY, "new": _TYPED_ONLY}),
     "new": _Open({"players": ListOf(Text(max_len=1000))}, frozenset({"players"})),
-    "finish": _Open({"events": ListOf(Text(max_len=10_000))}, frozenset({"events"})),
+    "finish": _Open({"events": ListOf(Event())}, frozenset({"events"})),
     "redo": _Open({"restored": _Open({"n": Int(), "typed": TYPED})}, frozenset({"restored"})),
     "bid": _Open({"bid": TYPED}, frozenset({"bid"})),
 }
