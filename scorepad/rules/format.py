@@ -177,18 +177,25 @@ DISPLAY = Map((
     Optional("sheet_below", Text("the side counter written below the line")),
 ), "what the standings show")
 
-STATISTIC = Map((
-    Required("label", Text("what the players call it, shown on the player and season pages")),
+STATISTIC_PARTS = (
     Optional("per", Choice(values=("player", "side"), message=Said(N_("must be player or side")))),
     Optional("count", Formula("the hands where this holds are counted")),
     Optional("sum", Formula("this number is added up over the hands")),
     Optional("mean", Formula("this number is averaged over the hands where it applies (`of`, else every hand)")),
     Optional("made", Formula("a rate: the hands where this holds, out of those where `of` holds")),
     Optional("of", Formula("the hands a rate (or a mean) is taken over: where this holds")),
-), extra={"oneOf": [{"required": ["count"]}, {"required": ["sum"]}, {"required": ["mean"]},
-                    {"required": ["made", "of"]}],
-         "dependentRequired": {"made": ["of"]}})
+)
+LABEL = "what the players call it, shown on the player and season pages"
+STATISTIC = Map((Required("label", Text(LABEL)), *STATISTIC_PARTS),
+                extra={"oneOf": [{"required": ["count"]}, {"required": ["sum"]}, {"required": ["mean"]},
+                                 {"required": ["made", "of"]}],
+                       "dependentRequired": {"made": ["of"]}})
 STATISTICS = Entries(STATISTIC, NAME_PATTERN, "what the players of the game count over their hands (nils made, bags taken)")
+# In a variant a statistic is an overlay on the base's: a new label, or a new kind, or both; the
+# statistic as merged is checked like the base's.
+VARIANT_STATISTICS = Entries(Map((Optional("label", Text(LABEL)), *STATISTIC_PARTS),
+                                 extra={"dependentRequired": {"made": ["of"]}}),
+                             NAME_PATTERN, "statistics added, or the base's replaced (label, kind or both)")
 
 LETS = Table("name = formula", FORMULA_JSON)
 
@@ -212,7 +219,7 @@ SECTIONS: tuple[tuple[str, Shape], ...] = (
 )
 VARIANT_EXTRA = (Optional("remove", TextList("ids of checks, score lines and rules to drop")),
                  Optional("name", Text()), Optional("names", TextMap()), Optional("description", Text()))
-VARIANT = Map((*(Optional(n, k) for n, k in SECTIONS if n != "game"),
+VARIANT = Map((*(Optional(n, VARIANT_STATISTICS if n == "stats" else k) for n, k in SECTIONS if n != "game"),
                          Optional("game", Anything(json={"type": "object"})), *VARIANT_EXTRA),
               unknown=Said(N_("unknown key in a variant")), known=False)
 VARIANTS = Entries(VARIANT, r"^[a-z0-9_][a-z0-9_-]{0,40}$", "overlays of the base ruleset, chosen as GAME:VARIANT")

@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from scorepad.app import games as play
+from scorepad.engine import hand_entry
 from scorepad.store.choice import open_store
 from scorepad.store.protocol import is_server
 from tests.conftest import Run
@@ -154,7 +155,8 @@ def test_a_hand_typed_in_a_language_is_scored_once_and_stored_as_in_english(
         scored[0] += 1
         return real(*args, **kw)
 
-    monkeypatch.setattr(play, "apply_hand", counted)
+    for typing in (play, hand_entry):   # the store's use case and the entry that reads a typed hand
+        monkeypatch.setattr(typing, "apply_hand", counted)
     recorded_in_russian(acli)
     assert scored[0] == len(HANDS)   # the ruleset in Russian scores each hand; nothing scores it again to store it
     store = open_store(anydb)
