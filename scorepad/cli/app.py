@@ -870,7 +870,9 @@ def stats(player: str | None = typer.Argument(None, help="only this player (a na
           season_: str | None = typer.Option(None, "--season", metavar="S", help="this season (default: the current one)"),
           as_json: bool = typer.Option(False, "--json", help="JSON output")) -> None:
     """The statistics each game's ruleset declares (nils made, bids made %, bags per hand), per game and
-    player, over the season's finished games."""
+    player, over the season's finished games.
+
+    Example: scorepad stats ann --ruleset spades"""
     from scorepad.app.season_statistics import stats_report
     from scorepad.locale import current
 
