@@ -60,6 +60,7 @@ from scorepad.engine.game import Game, Hand, HandResult, State, active_players, 
 from scorepad.engine.scoring import apply_hand
 from scorepad.errors import HandError, UserError
 from scorepad.locale import NO_WORDS, _, shown
+from scorepad.rules.cards import card_shown
 from scorepad.rules.model import Check, FieldDef
 from scorepad.rules.values import format_value
 
@@ -1014,6 +1015,8 @@ def summary_lines(game: Game, hand: Hand, shown: Collection[str] | None = None) 
     lines = []
 
     def said(fdef: FieldDef, value: Any) -> str:
+        if isinstance(value, (list, tuple)) and fdef.type == "cards":   # Д♠ 10♥ in Russian, QS 10H in English
+            return " ".join(card_shown(c) if isinstance(c, str) else str(c) for c in value) or "-"
         if isinstance(value, list):
             return value_text(value)
         return value_shown(rs, fdef, value) or format_value(value)

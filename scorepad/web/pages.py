@@ -180,7 +180,7 @@ th, td { padding: .35rem .6rem; border-bottom: 1px solid var(--line); text-align
 td.n { white-space: nowrap; }
 th { min-width: 3.5rem; vertical-align: bottom; }
 td.n { text-align: right; }
-fieldset { border: 1px solid var(--line); border-radius: .6rem; margin: .8rem 0; padding: .5rem .8rem; }
+fieldset { border: 1px solid var(--line); border-radius: .6rem; margin: .8rem 0; padding: .5rem .8rem; min-width: 0; }
 legend { font-weight: 700; padding: 0 .3rem; }
 legend small { font-weight: 400; color: var(--muted); }
 label.f { display: flex; gap: .6rem; align-items: center; justify-content: space-between; margin: .35rem 0; }

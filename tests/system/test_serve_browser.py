@@ -176,3 +176,69 @@ def test_bids_written_down_from_the_scorer_form_in_chromium(cli: Callable[..., R
     log = cli("log").out
     assert sum(" bid " in line for line in log.splitlines()) == 1
     assert [s["score"] for s in json.loads(cli("standings", "--json").out)["sides"]] == [71, -60]
+
+
+@pytest.mark.slow
+def test_a_skid_and_a_bridge_hand_from_the_scorer_form_in_chromium(cli: Callable[..., Run], chromium: str) -> None:
+    """A Skid hand typed with Russian cards on a phone whose language is Russian, and a bridge contract:
+    each stored as the command line stores the same hand (the same points and totals), and each page
+    passes the audit. Skid: ann goes out; Богдан holds ДП 10Ч (the queen of spades 50 + 10♥ 10 = 60),
+    cat Q♥ A♦ (10 + 15 = 25). Bridge: 4♥ by NS, one over: 120 below the line, 30 above."""
+    from playwright.sync_api import sync_playwright
+
+    artifacts = Path(os.environ.get("SCOREPAD_ARTIFACTS", Path(__file__).parents[2] / "test-artifacts"))
+    artifacts.mkdir(parents=True, exist_ok=True)
+    assert cli("new", "skid", "ann", "Богдан", "cat").code == 0
+    assert cli("new", "bridge", "ann", "bob", "cat", "dan").code == 0
+    with serving("--scorer", "--game", "1") as skid_served, sync_playwright() as p:
+        assert skid_served.process.stdout is not None
+        scorer = skid_served.process.stdout.readline().strip()
+        b = p.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
+        try:
+            phone = b.new_context(viewport={"width": 390, "height": 844}, locale="ru-RU").new_page()
+            phone.goto(scorer)
+            assert phone.locator("html").get_attribute("lang") == "ru"
+            phone.fill("input[name='v.out']", "ann")
+            phone.fill("input[name='v.cards.1']", "ДП 10Ч")
+            phone.fill("input[name='v.cards.2']", "дама червей, туз бубен")
+            phone.click("form.hand-form button")
+            phone.fill("input[name='v.jack']", "нет")   # asked once someone went out
+            phone.click("form.hand-form button")
+            summary = phone.locator(".summary").inner_text()
+            assert "Богдан Д♠ 10♥, cat Д♥ Т♦" in summary, summary   # the cards as a Russian player writes them
+            assert phone.evaluate("document.documentElement.scrollWidth") <= 390   # nothing wider than the phone
+            assert serious_findings(phone) == []
+            phone.screenshot(path=str(artifacts / "serve-scorer-skid-ru-390.png"), full_page=True)
+            phone.click("form.hand-form button.record")
+            assert phone.locator(".stored").count() == 1
+        finally:
+            b.close()
+    with serving("--scorer", "--game", "2") as bridge_served, sync_playwright() as p:
+        assert bridge_served.process.stdout is not None
+        scorer = bridge_served.process.stdout.readline().strip()
+        b = p.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
+        try:
+            phone = b.new_page(viewport={"width": 390, "height": 844})
+            phone.goto(scorer)
+            phone.fill("input[name='v.contract']", "4H")
+            phone.click("form.hand-form button")
+            phone.fill("input[name='v.by']", "NS")        # asked once a contract is typed
+            phone.fill("input[name='v.result']", "+1")
+            phone.click("form.hand-form button")
+            assert "result: +1" in phone.locator(".summary").inner_text()
+            assert serious_findings(phone) == []
+            phone.click("form.hand-form button.record")
+            assert phone.locator(".stored").count() == 1
+        finally:
+            b.close()
+    assert cli("new", "skid", "ann", "Богдан", "cat").code == 0
+    assert cli("--lang", "ru", "hand", "вышел=ann", "Богдан.карты=ДП 10Ч", "cat.карты=дама червей, туз бубен").code == 0
+    assert cli("new", "bridge", "ann", "bob", "cat", "dan").code == 0
+    assert cli("hand", "contract=4H", "by=NS", "result=+1").code == 0
+
+    def scores(game: int) -> list[Any]:
+        data = json.loads(cli("standings", "--json", "--game", str(game)).out)
+        return [(s["score"], s.get("counters")) for s in data["sides"]]
+
+    assert scores(1) == scores(3) and scores(2) == scores(4)
+    assert [s for s, _ in scores(1)] == [0, 60, 25]
