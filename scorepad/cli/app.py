@@ -422,7 +422,8 @@ def redo(game: str | None = typer.Option(None, "--game", metavar="GAME", help="g
 @app.command("bid")
 def bid(assignments: list[str] = typer.Argument(None, metavar="FIELD=VALUE...",
                                                 help="the bidding fields, e.g. bid=4,3,3,3 or contract=4HX by=S"),
-        game: str | None = typer.Option(None, "--game", metavar="GAME", help="game id (default: the current game)")) -> None:
+        game: str | None = typer.Option(None, "--game", metavar="GAME", help="game id (default: the current game)"),
+        expect: int | None = typer.Option(None, "--expect", metavar="VERSION", help=EXPECT_HELP)) -> None:
     """Write down the bids of the next hand before it is played; `hand` completes it.
 
     Example: scorepad bid bid=4,3,3,3; scorepad hand tricks=5,3,3,2   (the bids before the play, the tricks after it)
@@ -430,13 +431,13 @@ def bid(assignments: list[str] = typer.Argument(None, metavar="FIELD=VALUE...",
     from scorepad.app.bids import record_bid
 
     store = _store()
-    if not assignments and _on_terminal():
+    if not assignments and _on_terminal() and expect is None:
         from scorepad.table.entry import enter_bid
 
         with _table() as console:
             done = enter_bid(store, game, console)
     else:
-        done = record_bid(store, game, assignments or [])
+        done = record_bid(store, game, assignments or [], expect)
     if done.replaced:
         typer.echo(_("The bid written down before ({value}) is replaced.").format(value=' '.join(done.replaced)))
     typer.echo(_("Bid for hand {n} written down: {value}").format(n=done.n, value=' '.join(done.typed)))
