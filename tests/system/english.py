@@ -58,7 +58,8 @@ def _ids(data: dict[str, Any]) -> Iterator[str]:
     sections = [data, *data.get("variants", {}).values()]
     yield from data.get("variants", {})
     for section in sections:
-        for group in ("fields", "options", "tables", "let", "counters"):
+        # options are not here: `rules show` and the reminder lines name them and their values in the language
+        for group in ("fields", "tables", "let", "counters"):
             block = section.get(group, {})
             if isinstance(block, dict):
                 for name, spec in block.items():
