@@ -216,8 +216,8 @@ def value_shown(rs: Ruleset, fdef: FieldDef, value: Any) -> str | None:
     lang = current()
     if isinstance(value, bool):
         return _("yes") if value else _("no")
-    if lang == "en" or not isinstance(value, str) or not fdef.words:
-        return None
+    if lang == "en" or not isinstance(value, str) or not (fdef.words or fdef.values):
+        return None   # a word field, or a field of values whose words the translation gives (Canasta's `обычно`)
     return rs.reading.shown(fdef.name, value, lang)
 
 

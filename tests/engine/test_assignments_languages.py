@@ -284,3 +284,19 @@ def test_a_combination_field_s_example_is_in_the_language_shown(interface: Any) 
     interface(None)
     g = game("pinochle", "ab")
     assert "marriage m tm royal 2xmarriage" in describe_field(g, g.ruleset.fields["melds"])
+
+
+@pytest.mark.parametrize(("lang", "normal", "pickup"), [("ru", "обычно", "первый"), ("uk", "звичайно", "перший"),
+                                                         ("et", "tavaline", "esimene")])
+def test_a_choice_field_s_values_are_said_in_the_language(interface: Any, lang: str, normal: str,
+                                                          pickup: str) -> None:
+    """Canasta's `out_kind` (a field of values, its words given by the translation): the prompt's default and
+    the summary say `обычно`, not `normal`, and the word said reads back as the same value."""
+    from scorepad.engine.assignments import value_shown
+
+    interface(lang)
+    g = game("canasta", ["a", "b", "c", "d"], lang)
+    out_kind = g.ruleset.fields["out_kind"]
+    assert value_shown(g.ruleset, out_kind, "normal") == normal
+    assert value_shown(g.ruleset, out_kind, "pickup") == pickup
+    assert convert(g, out_kind, pickup, None, initial_state(g))[0] == "pickup"
