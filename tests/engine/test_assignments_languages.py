@@ -300,3 +300,22 @@ def test_a_choice_field_s_values_are_said_in_the_language(interface: Any, lang: 
     assert value_shown(g.ruleset, out_kind, "normal") == normal
     assert value_shown(g.ruleset, out_kind, "pickup") == pickup
     assert convert(g, out_kind, pickup, None, initial_state(g))[0] == "pickup"
+
+
+@pytest.mark.parametrize(("lang", "typed_as"), [("uk", "хрести,піки"), ("uk", "хрести піки"), ("ru", "трефы+пики"),
+                                                ("et", "risti/poti"), ("uk", "трефи,вини")])
+def test_thousand_marriages_as_a_list_of_suit_words(interface: Any, lang: str, typed_as: str) -> None:
+    """1000's marriages of one player typed as the language's suit names, as its help offers: the same
+    hand as the suit letters CS (clubs 100 + spades 80)."""
+    interface(lang)
+    g = game("thousand", ["ann", "bob", "cat"], lang)
+    by_words = typed(g, ["bidder=cat", "bid=120", "points=10,10,100", f"cat.marriages={typed_as}"])
+    by_letters = typed(g, ["bidder=cat", "bid=120", "points=10,10,100", "cat.marriages=CS"])
+    assert by_words == by_letters
+
+
+def test_a_list_with_a_word_the_field_does_not_know_is_still_refused(interface: Any) -> None:
+    interface("uk")
+    g = game("thousand", ["ann", "bob", "cat"], "uk")
+    with pytest.raises(UserError, match="хрести,дупа"):
+        typed(g, ["bidder=cat", "bid=120", "points=10,10,100", "cat.marriages=хрести,дупа"])
