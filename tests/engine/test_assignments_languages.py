@@ -319,3 +319,13 @@ def test_a_list_with_a_word_the_field_does_not_know_is_still_refused(interface: 
     g = game("thousand", ["ann", "bob", "cat"], "uk")
     with pytest.raises(UserError, match="хрести,дупа"):
         typed(g, ["bidder=cat", "bid=120", "points=10,10,100", "cat.marriages=хрести,дупа"])
+
+
+@pytest.mark.parametrize(("lang", "seat", "side"), [("en", "S", "NS"), ("en", "W", "EW"), ("ru", "Ю", "NS"),
+                                                    ("ru", "З", "EW"), ("uk", "З", "EW"), ("et", "O", "EW")])
+def test_a_seat_typed_for_the_declarer_is_read_as_its_side(interface: Any, lang: str, seat: str, side: str) -> None:
+    """Bridge's declarer is a side: a seat letter (of any language the ruleset gives seats) is looked at and
+    read as the side of the player sitting there, never kept as the letter."""
+    interface(None if lang == "en" else lang)
+    g = game("bridge", ["ann", "bob", "cid", "dan"], None if lang == "en" else lang)
+    assert typed(g, ["contract=2H", f"by={seat}", "tricks=8"])["by"] == side
