@@ -23,6 +23,16 @@ class Option:
     min: int | float | None
     max: int | float | None
     help: str
+    label: str = ""                                  # the name players read in the language ("" = the id)
+    value_names: Mapping[str, str] = field(default_factory=dict)   # a word value -> its word in the language
+
+    def shown_name(self) -> str:
+        """The option as the interface names it: its name in the language, else its id."""
+        return self.label or self.name
+
+    def shown_value(self, value: Any) -> Any:
+        """A value as the interface says it: a word value in the language's word, anything else as it is."""
+        return self.value_names.get(value, value) if isinstance(value, str) else value
 
 
 @dataclass(frozen=True)

@@ -222,7 +222,8 @@ def test_translation_has_no_unknown_keys(path: Path, lang: str) -> None:
     for key, entry in table.get("rules", {}).items():
         unknown += [f"rules.{key}.{k}" for k in entry if ("rules", key, k) not in need]
     unknown += [f"fields.{k}" for k in table.get("fields", {}) if k not in fields]
-    unknown += [f"options.{k}" for k in table.get("options", {}) if ("options", k, "help") not in need]
+    options = {n for s in _sections(data) for n in s.get("options", {})}   # a name or values need no help
+    unknown += [f"options.{k}" for k in table.get("options", {}) if k not in options]
     for vid, entry in table.get("variants", {}).items():
         unknown += [f"variants.{vid}.{k}" for k in entry
                     if ("variants", vid, k) not in need and not isinstance(entry[k], dict)]
