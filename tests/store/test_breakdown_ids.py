@@ -81,16 +81,21 @@ def test_stored_lines_are_ids_and_shown_in_the_language_asked(acli: Callable[...
     assert acli("--lang", "uk", "sheet", "--format", "md").code == 0
 
 
-def as_schema_7(spec: str, words: list[Any]) -> None:
-    """The database as scorepad left it at schema 7: every breakdown line in the ruleset's English words."""
-    for n, breakdown in enumerate(words, 1):
-        run(spec, f"UPDATE hands SET breakdown = '{json.dumps(breakdown)}' WHERE n = {n}")
+def back_to_schema(spec: str, version: int, column: str, values: list[Any]) -> None:
+    """The database as scorepad left it at an older schema: `column` of hand n holds values[n - 1]."""
+    for n, value in enumerate(values, 1):
+        run(spec, f"UPDATE hands SET {column} = '{json.dumps(value)}' WHERE n = {n}")
     if is_server(spec):
         from scorepad.store.postgres import VERSION_TABLE
 
-        run(spec, f"UPDATE {VERSION_TABLE} SET version = 7")
+        run(spec, f"UPDATE {VERSION_TABLE} SET version = {version}")
     else:
-        run(spec, "PRAGMA user_version = 7")
+        run(spec, f"PRAGMA user_version = {version}")
+
+
+def as_schema_7(spec: str, words: list[Any]) -> None:
+    """The database as scorepad left it at schema 7: every breakdown line in the ruleset's English words."""
+    back_to_schema(spec, 7, "breakdown", words)
 
 
 def test_a_schema_7_database_is_named_by_ids_and_verifies(acli: Callable[..., Run], anydb: str,
