@@ -19,7 +19,7 @@ from tests.rules.test_translation import MARJAS
 
 RU = '''
 [translations.ru.options.matt_carry]
-name = "перенос мата"
+name = "перенос маттов"
 values = { grow = "растёт", two = "два" }
 '''
 
@@ -27,7 +27,7 @@ values = { grow = "растёт", two = "два" }
 def test_translate_gives_the_option_its_name_and_value_words() -> None:
     rs = load_text(MARJAS + RU, "m.toml")
     ru = translate(rs, "ru").options["matt_carry"]
-    assert ru.shown_name() == "перенос мата" and ru.shown_value("two") == "два"
+    assert ru.shown_name() == "перенос маттов" and ru.shown_value("two") == "два"
     assert ru.shown_value(3) == 3 and ru.name == "matt_carry"      # the id and what is stored stay
     assert rs.options["matt_carry"].shown_name() == "matt_carry"    # the original is untouched
 

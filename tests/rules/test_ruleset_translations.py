@@ -406,7 +406,7 @@ def test_the_loader_checks_a_variant_s_own_translations(extra: str, key: str, sa
 
 
 @pytest.mark.parametrize(("path", "says"), [
-    (("options", "target"), "must be a table with help"),
+    (("options", "target"), "must be a table with help, name and/or values"),
     (("variants", "auction"), "must be a table"),
     (("rules",), "must be a table"),
 ])

@@ -111,7 +111,7 @@ TYPED = {
     "use", "new", "help", "quit", "json", "quiet", "lang", "opt", "team", "game", "key", "expect", "field", "value",
     "yes", "no", "none", "nil", "blind", "pass", "all", "season", "export", "import", "log", "verify", "config",
     "sqlite", "postgresql", "postgres", "toml", "csv", "html", "utf", "ctrl", "enter", "tab", "scorepad's",
-    "copy", "delete", "abandon", "rename", "backup", "rescore", "player", "games", "serve", "db", "init", "schema",
+    "copy", "delete", "abandon", "rename", "backup", "rescore", "player", "games", "stats", "serve", "db", "init", "schema",
     "derive", "list", "show", "check", "test", "get", "set", "language", "club", "shell", "markdown", "text",
     "pip", "install", "host", "port", "scorer",   # `pip install 'scorepad[serve]'`, serve's own options
     "true", "false",   # TOML's own literals, written as such in a ruleset file (`rules check` names them)
