@@ -12,11 +12,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from scorepad.app.games import game_of, open_game
+from scorepad.app.games import game_of, in_language, open_game
 from scorepad.engine.assignments import RawHand, canonical_names, check_bids, missing_sentence, split_assignments, type_bids
 from scorepad.engine.game import Game, active_players
 from scorepad.errors import HandError, UserError
-from scorepad.locale import _, current
+from scorepad.locale import _
 from scorepad.rules.model import Ruleset
 from scorepad.store import GameRow, Store
 
@@ -39,7 +39,7 @@ def record_bid(store: Store, game_id: int | str | None, args: Sequence[str]) -> 
     only the bids. A bid written down before is replaced, and the caller says so. (On a terminal the
     table asks the bidding fields first: scorepad/table/entry.py, `enter_bid`.)"""
     row = open_game(store.game(game_id))
-    game = game_of(row, current())
+    game = in_language(game_of(row))
     if row.state["finished"]:
         raise UserError(_('this game has ended and takes no more hands (undo or edit still work)'))
     bidding_or_refuse(game.ruleset)
