@@ -12,11 +12,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from scorepad.app.games import expected, game_of, open_game
+from scorepad.app.games import expected, game_of, in_language, open_game
 from scorepad.engine.assignments import RawHand, canonical_names, check_bids, missing_sentence, split_assignments, type_bids
 from scorepad.engine.game import Game, active_players
 from scorepad.errors import HandError, UserError
-from scorepad.locale import _, current
+from scorepad.locale import _
 from scorepad.rules.model import Ruleset
 from scorepad.store import GameRow, Store
 
@@ -41,7 +41,7 @@ def record_bid(store: Store, game_id: int | str | None, args: Sequence[str], exp
     answer never lands on the next hand. (On a terminal the table asks the bidding fields first:
     scorepad/table/entry.py, `enter_bid`.)"""
     row = open_game(expected(store, store.game(game_id), expect))
-    game = game_of(row, current())
+    game = in_language(game_of(row))
     if row.state["finished"]:
         raise UserError(_('this game has ended and takes no more hands (undo or edit still work)'))
     bidding_or_refuse(game.ruleset)

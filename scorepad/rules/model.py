@@ -202,6 +202,10 @@ class Ruleset:
     # language when shown (translation.check_translations); None when they were checked at loading
     unchecked_translations: dict[str, Any] | None = field(default=None, repr=False, compare=False)
     checked_languages: set[str] = field(default_factory=set, repr=False, compare=False)   # found right since
+    # the ruleset's texts in each language it was shown in (translation.translate), built once per language
+    # and shared by every game of this ruleset; formulas are never in a view of their own
+    views: dict[str, Ruleset] = field(default_factory=dict, repr=False, compare=False)
+    own: Ruleset | None = field(default=None, repr=False, compare=False)   # a view's ruleset (its own texts)
 
     @cached_property
     def field_order(self) -> tuple[str, ...]:

@@ -535,18 +535,30 @@ def option_words(rs: Ruleset, name: str) -> dict[str, str | None]:
 
 
 def translate(rs: Ruleset, lang: str | None) -> Ruleset:
-    """A copy of `rs` with the texts of `lang`, each missing string falling back to the original.
+    """`rs` with the texts of `lang`, each missing string falling back to the original: a view built
+    once per ruleset and language (kept in `rs.views`), so a command or a server's requests that show
+    a game in a language many times share one.
 
     Formulas are shared, never recompiled; a message's parts are reordered to follow the translated
     text (the placeholders are the same, their order may differ). Unknown languages return `rs`.
     """
+    rs = rs.own or rs   # a view asked for another language: the ruleset's own texts are the fallback
     if lang:
         check_translations(rs, lang)   # a game's pinned ruleset: its texts in `lang` checked now
     table = rs.data.get("translations", {})
     tr = table.get(lang) if isinstance(table, dict) and lang else None
     if not isinstance(tr, dict):   # the loader has checked the table; here only its use
         return rs
+    view = rs.views.get(str(lang))
+    if view is None:   # two threads at once may both build it: the same texts, one kept
+        view = rs.views.setdefault(str(lang), _view(rs, str(lang), tr))
+    return view
+
+
+def _view(rs: Ruleset, lang: str, tr: dict[str, Any]) -> Ruleset:
+    """A copy of `rs` with the texts of one language's table `tr` (the formulas the same objects)."""
     out = copy.copy(rs)
+    out.views, out.own = {}, rs
     vtr: dict[str, Any] = {}
     if rs.variant:
         vtr = tr.get("variants", {}).get(rs.variant, {})

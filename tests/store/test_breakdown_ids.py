@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from scorepad.app import games as play
+from scorepad.locale import speaking
 from scorepad.store.choice import open_store
 from scorepad.store.protocol import is_server
 from tests.conftest import Run
@@ -55,7 +56,8 @@ def shown(spec: str, lang: str | None, monkeypatch: pytest.MonkeyPatch) -> tuple
     monkeypatch.setattr(play, "apply_hand", counted)
     store = open_store(spec)
     try:
-        sheet = play.sheet(store, store.game(None), lang)
+        with speaking(lang):
+            sheet = play.sheet(store, store.game(None))
     finally:
         store.close()
         monkeypatch.setattr(play, "apply_hand", real)

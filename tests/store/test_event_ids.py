@@ -73,7 +73,7 @@ def shown(spec: str, lang: str | None, monkeypatch: pytest.MonkeyPatch) -> tuple
     store = open_store(spec)
     try:
         with speaking(lang):
-            sheet = play.sheet(store, store.game(None), lang)
+            sheet = play.sheet(store, store.game(None))
             events = [[said(e) for e in h["events"]] for h in sheet["hands"]]
     finally:
         store.close()
