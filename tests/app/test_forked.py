@@ -18,6 +18,7 @@ import pytest
 
 from scorepad.app import games as play
 from scorepad.app import verify as verification
+from scorepad.app.transfer import forked
 from scorepad.errors import ScorepadError
 from scorepad.store import Store
 
@@ -135,14 +136,14 @@ def test_verify_forks_only_above_its_threshold(tmp_path: Path, monkeypatch: pyte
     """Forking costs start-up: a database of PARALLEL_HANDS hands or fewer is verified in the process."""
     store, _ids = spades_games(tmp_path)   # 15 hands
     calls: list[int] = []
-    real = verification.forked_in_order
+    real = forked.forked_in_order
 
     def counted(work: Any, items: Any, workers: int) -> Iterator[Any]:
         calls.append(workers)
         return real(work, items, workers)
 
-    monkeypatch.setattr(verification, "forked_in_order", counted)
-    monkeypatch.setattr(verification.os, "cpu_count", lambda: 2)
+    monkeypatch.setattr("scorepad.app.verify.forked_in_order", counted)
+    monkeypatch.setattr(os, "cpu_count", lambda: 2)
     monkeypatch.setattr(verification, "PARALLEL_HANDS", 15)
     assert verification.verify(store) == [] and calls == []
     monkeypatch.setattr(verification, "PARALLEL_HANDS", 14)
