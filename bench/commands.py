@@ -142,7 +142,7 @@ def prepare(tmp: Path) -> Paths:
             break
         play.record_hand(store, done.id, ["bid=5,2,2,2", f"tricks={tricks}"])
     if not store.game(done.id).finished:
-        play.finish(store, done.id, None)
+        play.finish(store, done.id)
     main = play.new_game(store, "spades", ["ann", "bob", "cat", "dan"], opts=["target=100000"])
     for i in range(12):
         play.record_hand(store, main.id, [f"bid={1 + i % 4},3,3,3", "tricks=4,3,3,3"])

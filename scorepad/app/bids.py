@@ -12,11 +12,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from scorepad.app.games import game_of, open_game
+from scorepad.app.games import expected, game_of, in_language, open_game
 from scorepad.engine.assignments import RawHand, canonical_names, check_bids, missing_sentence, split_assignments, type_bids
 from scorepad.engine.game import Game, active_players
 from scorepad.errors import HandError, UserError
-from scorepad.locale import _, current
+from scorepad.locale import _
 from scorepad.rules.model import Ruleset
 from scorepad.store import GameRow, Store
 
@@ -33,13 +33,15 @@ def bidding_fields(rs: Ruleset) -> list[str]:
     return [name for name, fdef in rs.fields.items() if fdef.bidding]
 
 
-def record_bid(store: Store, game_id: int | str | None, args: Sequence[str]) -> Bid:
+def record_bid(store: Store, game_id: int | str | None, args: Sequence[str], expect: int | None = None) -> Bid:
     """Write down the bidding fields of the coming hand, read as `hand` reads them (names and words
     of the player's language, a value typed twice refused) and checked at once by the rules that need
-    only the bids. A bid written down before is replaced, and the caller says so. (On a terminal the
-    table asks the bidding fields first: scorepad/table/entry.py, `enter_bid`.)"""
-    row = open_game(store.game(game_id))
-    game = game_of(row, current())
+    only the bids. A bid written down before is replaced, and the caller says so. With `expect` (the
+    version a script was shown) a game that moved meanwhile is refused, so a bid repeated after a lost
+    answer never lands on the next hand. (On a terminal the table asks the bidding fields first:
+    scorepad/table/entry.py, `enter_bid`.)"""
+    row = open_game(expected(store, store.game(game_id), expect))
+    game = in_language(game_of(row))
     if row.state["finished"]:
         raise UserError(_('this game has ended and takes no more hands (undo or edit still work)'))
     bidding_or_refuse(game.ruleset)

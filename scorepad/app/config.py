@@ -54,7 +54,7 @@ def load_config(path: Path | None = None) -> dict[str, Any]:
 
 def config_shape() -> Shape:
     """The config file's declared shape (built when a config file is read: start-up needs no shapes)."""
-    from scorepad.shape import Anything, Choice, ListOf, Record, TableOf, Text
+    from scorepad.shape import Anything, Choice, ListOf, Record, TableOf, Text  # start-up: only a config file needs it
 
     return Record({
         "db": Text(message=Said(N_("must be a file path or a postgresql:// URL"))),

@@ -47,23 +47,35 @@ from scorepad.engine.game import (
 from scorepad.engine.hand_entry import HandEntry
 from scorepad.engine.scoring import apply_hand
 from scorepad.errors import HandError, ScorepadError, StoreConflict, StoreError, StoreUnreachable, UserError
-from scorepad.locale import _, current, ngettext, shown
+from scorepad.locale import _, current, ngettext, shown, texts_language
 from scorepad.names import MAX_GAME_NAME, check_name
 from scorepad.rules.registry import load
 from scorepad.rules.values import format_value
 from scorepad.store import GameRow, HandRow, Store, now
 
 
-def game_of(row: GameRow, lang: str | None = None) -> Game:
-    """The game of a stored row; with `lang`, its ruleset's texts and input words in that language."""
+def game_of(row: GameRow) -> Game:
+    """The game of a stored row, with its pinned ruleset in the ruleset's own texts."""
     rs = pinned_ruleset(row.ruleset_text, row.ruleset_source, row.variant)
-    table = rs.data.get("translations")
-    if lang and isinstance(table, dict) and lang in table:   # the module only when there is something to do
-        from scorepad.rules.translations import translate  # start-up: ~30 ms; only a ruleset with translations needs it
-
-        rs = translate(rs, lang)
     sides = tuple(Side(s["name"], tuple(s["members"])) for s in row.sides)
     return Game(rs, tuple(row.players), sides, dict(row.options), row.first_dealer)
+
+
+def in_language(game: Game) -> Game:
+    """The game as the language of the call shows it: its ruleset's labels, messages, help and input words
+    in that language (the view of the ruleset built once per language, its formulas the ruleset's own);
+    the game itself when the ruleset has no texts in that language."""
+    rs = game.ruleset.own or game.ruleset
+    lang = texts_language()
+    table = rs.data.get("translations")
+    if not (lang and isinstance(table, dict) and lang in table):
+        return game if game.ruleset is rs else replace(game, ruleset=rs)
+    view = rs.views.get(lang)
+    if view is None:   # the module only when there is something to do
+        from scorepad.rules.translations import translate  # start-up: ~30 ms; only a ruleset with translations needs it
+
+        view = translate(rs, lang)
+    return game if game.ruleset is view else replace(game, ruleset=view)
 
 
 def parse_teams(items: Sequence[str]) -> dict[str, list[str]]:
@@ -147,8 +159,7 @@ def open_game(row: GameRow) -> GameRow:
     return row
 
 
-def record_hand(store: Store, game_id: int | str | None, args: Sequence[str],
-                lang: str | None = None, *, expect: int | None = None,
+def record_hand(store: Store, game_id: int | str | None, args: Sequence[str], *, expect: int | None = None,
                 key: str | None = None) -> Recorded:
     """Record a hand, applied to the game as it stands when the write gets its turn.
 
@@ -157,11 +168,10 @@ def record_hand(store: Store, game_id: int | str | None, args: Sequence[str],
     moved since it was read), so a plain `hand` never has to be repeated. What was decided on a view
     of the game (`expect`, the version a script was shown, or a bid written down) is refused
     instead if the game moved meanwhile. `key` makes the write idempotent: a repeat of a
-    write already stored is answered with the stored hand. With `lang` the input takes that
-    language's field names and words and the result shown speaks it, while the stored hand keeps the
-    ruleset's own texts.
+    write already stored is answered with the stored hand. The result shown speaks the language of the
+    call; the stored hand keeps the ids of its lines and events, the same in every language.
     """
-    return record_given(store, start_hand(store, game_id, args, lang), expect=expect, key=key)
+    return record_given(store, start_hand(store, game_id, args), expect=expect, key=key)
 
 
 @dataclass
@@ -171,20 +181,20 @@ class HandStart:
     row: GameRow
     game: Game
     entry: HandEntry
-    lang: str | None
 
 
-def start_hand(store: Store, game_id: int | str | None, args: Sequence[str], lang: str | None) -> HandStart:
-    """Every front end's first step with a hand typed: the game (one that takes hands), in `lang`, and
+def start_hand(store: Store, game_id: int | str | None, args: Sequence[str]) -> HandStart:
+    """Every front end's first step with a hand typed: the game (one that takes hands) in the language of
+    the call, and
     the typed text read once, into a HandEntry (which the prompt goes on to ask, or which is stored as
     given)."""
     row = open_game(store.game(game_id))
     if row.state["finished"]:
         raise UserError(_('this game has ended and takes no more hands (undo or edit still work)'))
-    game = game_of(row, lang)
+    game = in_language(game_of(row))
     pending = store.pending_bid(row.id) or []   # a bid written down before completes this hand
     entry = HandEntry.next_hand(game, row.state, pending, args, hand_no=row.hands + 1)
-    return HandStart(row, game, entry, lang)
+    return HandStart(row, game, entry)
 
 
 def record_given(store: Store, start: HandStart, *, expect: int | None = None, key: str | None = None) -> Recorded:
@@ -194,7 +204,7 @@ def record_given(store: Store, start: HandStart, *, expect: int | None = None, k
     if bid and expect is None:
         expect = start.row.version  # decided on this view of the game (the bid written down)
     return write_hand(store, start.row, start.game, Typed(outcome.raw, outcome.hand, outcome.result),
-                      lang=start.lang, expect=expect, key=key, bid=bid)
+                      expect=expect, key=key, bid=bid)
 
 
 @dataclass
@@ -205,8 +215,8 @@ class Typed:
     result: HandResult
 
 
-def write_hand(store: Store, row: GameRow, game: Game, typed: Typed, *, lang: str | None = None,
-               expect: int | None = None, key: str | None = None, bid: int = 0) -> Recorded:
+def write_hand(store: Store, row: GameRow, game: Game, typed: Typed, *, expect: int | None = None,
+               key: str | None = None, bid: int = 0) -> Recorded:
     """The one way a hand is stored, whichever front end typed it: one transaction holding the game;
     without `expect`, the typed text is scored again if the game moved since it was read; with it, a
     game that moved is refused (StoreConflict). `key` (every front end gives one) makes the write
@@ -224,10 +234,11 @@ def write_hand(store: Store, row: GameRow, game: Game, typed: Typed, *, lang: st
                 if expect is not None and fresh.version != expect:
                     raise StoreConflict(moved(store, fresh, expect))
                 if fresh.version != row.version:
-                    row, game = fresh, game_of(fresh, lang)
+                    row, game = fresh, in_language(game_of(fresh))
                     raw, hand, result = type_and_score(game, fresh.state, raw.typed, strict=True, bid=bid)
                 n = fresh.hands + 1
-                store.append_hand(db, row.id, stored_row(row, game, n, raw.typed, hand, result), key)
+                store.append_hand(db, row.id, stored_row(game_of(row), row.state, game, n, raw.typed, hand, result),
+                                  key)
             holding.enter_context(held.holding())   # the commit: a Ctrl-C now waits for its answer
     except (StoreUnreachable, KeyboardInterrupt) as exc:
         if isinstance(exc, KeyboardInterrupt) and not held.reached:
@@ -245,14 +256,14 @@ def write_hand(store: Store, row: GameRow, game: Game, typed: Typed, *, lang: st
                     list(raw.worked_out_shown))
 
 
-def stored_row(row: GameRow, game: Game, n: int, typed: list[str], hand: dict[str, Any], result: HandResult) -> HandRow:
-    """The row of a hand scored with `game` (its ruleset in the language shown): its lines and events
-    are stored by id, the same in every language; only a line or an event of an id its ruleset has
-    twice, stored in words, needs the hand scored again with the ruleset's own texts."""
+def stored_row(pinned: Game, state: State, game: Game, n: int, typed: list[str], hand: dict[str, Any],
+               result: HandResult) -> HandRow:
+    """The row of a hand scored from `state` with `game` (`pinned` in the language shown): its lines and
+    events are stored by id, the same in every language; only a line or an event of an id its ruleset
+    has twice, stored in words, needs the hand scored again with the ruleset's own texts."""
     out = hand_row(n, typed, hand, result)
-    pinned = game_of(row)
     if game.ruleset is not pinned.ruleset and in_words(out.breakdown, out.events):
-        out = hand_row(n, typed, hand, apply_hand(pinned, row.state, hand))
+        out = hand_row(n, typed, hand, apply_hand(pinned, state, hand))
     return out
 
 
@@ -440,13 +451,13 @@ def finished_again(game: Game, state: State) -> State:
 
 
 def edit(store: Store, game_id: int | str | None, n: int, args: Sequence[str],
-         lang: str | None = None, expect: int | None = None) -> tuple[GameRow, list[HandRow]]:
+         expect: int | None = None) -> tuple[GameRow, list[HandRow]]:
     """Correct hand n with new assignments over the old ones; re-score every later hand. Returns the
     game and the rows written (none when every value is as it was: nothing is stored).
-    With `lang` the assignments may use that language's field names and words; `expect`, as for undo."""
+    What is refused is said in the language of the call; `expect`, as for undo."""
     row = expected(store, store.game(game_id), expect)
     game = game_of(row)
-    typing = game_of(row, lang)
+    typing = in_language(game)
     hands = store.hands(row.id)
     if not 1 <= n <= len(hands):
         raise UserError(ngettext("there is no hand {n} in game {id} (it has {count} hand)",
@@ -459,8 +470,6 @@ def edit(store: Store, game_id: int | str | None, n: int, args: Sequence[str],
     try:
         split_assignments(typing, args, strict=True)  # the new values once each; they replace the old ones
         _raw, hand, result = type_and_score(typing, state, [*old.typed, *args])
-        if typing.ruleset is not game.ruleset:
-            result = apply_hand(game, state, hand)
         # what is stored is the hand as it now reads, each value once (not the old text and the new)
         typed = typed_assignments(game, split_assignments(typing, [*old.typed, *args]).values, skip_defaults=False)
     except ScorepadError as exc:
@@ -468,7 +477,7 @@ def edit(store: Store, game_id: int | str | None, n: int, args: Sequence[str],
                         exc.problems) from None
     if hand == old.hand:
         return row, []   # every value as it was: nothing to store, nothing in the audit trail
-    new_rows = [hand_row(n, typed, hand, result)]
+    new_rows = [stored_row(game, state, typing, n, typed, hand, result)]   # by id: scored once in any language
     state = result.state
     for later in hands[n:]:
         if state["finished"]:
@@ -492,10 +501,10 @@ def edit(store: Store, game_id: int | str | None, n: int, args: Sequence[str],
     return store.game(row.id), new_rows
 
 
-def scored_hand(store: Store, row: GameRow, n: int, lang: str | None = None) -> Recorded:
-    """Hand n of the game as it scores now, its breakdown and events in `lang` (what `play` shows of a
-    hand it edited, as it shows a hand it recorded)."""
-    game = game_of(row, lang)
+def scored_hand(store: Store, row: GameRow, n: int) -> Recorded:
+    """Hand n of the game as it scores now, its breakdown and events in the language of the call (what
+    `play` shows of a hand it edited, as it shows a hand it recorded)."""
+    game = in_language(game_of(row))
     hands = store.hands(row.id)
     state = hands[n - 2].state if n > 1 else initial_state(game)
     return Recorded(row, game, n, apply_hand(game, state, hands[n - 1].hand))
@@ -510,15 +519,15 @@ def edit_said(n: int, rows: Sequence[HandRow]) -> str:
                     "Hand {n} changed; {later} later hands re-scored.", len(rows) - 1).format(n=n, later=len(rows) - 1)
 
 
-def finish(store: Store, game_id: int | str | None, lang: str | None = None,
-           expect: int | None = None) -> tuple[GameRow, HandResult]:
-    """End the game by the ruleset's rule; the result shown speaks `lang`, the stored one the ruleset's texts.
-    `expect`, as for undo."""
+def finish(store: Store, game_id: int | str | None, expect: int | None = None) -> tuple[GameRow, HandResult]:
+    """End the game by the ruleset's rule; the result shown speaks the language of the call, the stored
+    one the ruleset's texts. `expect`, as for undo."""
     row = expected(store, open_game(store.game(game_id)), expect)
-    shown_game = game_of(row, lang)
+    game = game_of(row)
+    shown_game = in_language(game)
     result = shown = finish_game(shown_game, row.state)   # stored by id: the same in every language
-    if shown_game.ruleset is not game_of(row).ruleset and in_words(stored_breakdown(shown), stored_events(shown)):
-        result = finish_game(game_of(row), row.state)   # a line or event in words: the ruleset's own
+    if shown_game.ruleset is not game.ruleset and in_words(stored_breakdown(shown), stored_events(shown)):
+        result = finish_game(game, row.state)   # a line or event in words: the ruleset's own
     key = new_key()
     changed_once(store, row, key, _("finish"), "scorepad finish", lambda: store.set_state(
         row.id, result.state, "finish", {"points": result.points, "breakdown": stored_breakdown(result),
@@ -526,9 +535,10 @@ def finish(store: Store, game_id: int | str | None, lang: str | None = None,
     return store.game(row.id), shown
 
 
-def standings(row: GameRow, game: Game | None = None, lang: str | None = None) -> dict[str, Any]:
-    """The standings object of the CLI contract (`standings --json`); labels and info in `lang`."""
-    game = game or game_of(row, lang)
+def standings(row: GameRow, game: Game | None = None) -> dict[str, Any]:
+    """The standings object of the CLI contract (`standings --json`); labels and info in the language of
+    the call (the ruleset's own with none: JSON)."""
+    game = game or in_language(game_of(row))
     state = row.state
     shown = side_display(game, state)
     sides = []
@@ -548,18 +558,19 @@ def standings(row: GameRow, game: Game | None = None, lang: str | None = None) -
         "winner": state["winners"], "draw": bool(state.get("draw")), "abandoned": row.abandoned, "sides": sides,
         "game_state": state["game"], "options": row.options,
         "info": info_lines(game),
-        "title": game_title(row, lang, game.ruleset.name),
+        "title": game_title(row, texts_language(), game.ruleset.name),
     }
     if not state["finished"] and not row.abandoned:
         out["next"] = next_hand_info(game, state)
     return out
 
 
-def standings_with_bid(store: Store, game_id: int | str | None, lang: str | None = None) -> tuple[GameRow, dict[str, Any]]:
-    """The game and what `standings --json` prints for it (in `lang`): the standings object, and the bid
-    written down for the coming hand under "bid". Every front end that shows the standings asks here."""
+def standings_with_bid(store: Store, game_id: int | str | None) -> tuple[GameRow, dict[str, Any]]:
+    """The game and what `standings --json` prints for it (in the language of the call): the standings
+    object, and the bid written down for the coming hand under "bid". Every front end that shows the
+    standings asks here."""
     row = store.game(game_id)
-    data = standings(row, lang=lang)
+    data = standings(row)
     pending = store.pending_bid(row.id)
     if pending is not None:
         data["bid"] = pending  # the bid written down for the coming hand
@@ -590,12 +601,12 @@ def pad_fields(game: Game) -> list[str]:
     return [f.name for f in fields if f.scope in ("player", "side") and f.type in ("int", "number")]
 
 
-def sheet(store: Store, row: GameRow, lang: str | None = None) -> dict[str, Any]:
+def sheet(store: Store, row: GameRow) -> dict[str, Any]:
     """Hand by hand: each side's points, breakdown and running total, like the paper pad.
 
-    A stored breakdown line and event hold their ids: their words are the ruleset's in `lang` and the
-    program's in the language of the call, no hand scored again."""
-    game = game_of(row, lang)
+    A stored breakdown line and event hold their ids: their words are the ruleset's and the program's
+    in the language of the call, no hand scored again."""
+    game = in_language(game_of(row))
     hands = store.hands(row.id)
     texts = [(shown_breakdown(game, h.breakdown), shown_events(game, h.events)) for h in hands]
     out_hands = []
@@ -611,7 +622,7 @@ def sheet(store: Store, row: GameRow, lang: str | None = None) -> dict[str, Any]
             "fields": {name: h.hand.get(name) for name in pad},
         })
     out = {"game": str(row.id), "ruleset": row.ruleset_id, "variant": row.variant,
-           "title": game_title(row, lang, game.ruleset.name), "name": row.name,
+           "title": game_title(row, texts_language(), game.ruleset.name), "name": row.name,
            "sides": [s.name for s in game.sides], "hands": out_hands,
            "members": [list(s.members) for s in game.sides],
            "field_labels": {name: field_label(game.ruleset, name) for name in pad},
@@ -653,15 +664,12 @@ def finish_events_shown(store: Store, row: GameRow, events: Sequence[Any]) -> li
     the program's words; in words (the ruleset's own texts, stored before), the finish is worked out
     again from the state it ended, found as the state after some hand whose finish says exactly the
     stored events, with the translated ruleset. Events no state gives stay as stored."""
-    lang = current()
-    if not any(isinstance(e, str) for e in events):
-        return shown_events(game_of(row, lang), events)
-    stored = [str(e) for e in events]
-    shown_game = game_of(row, lang) if lang != "en" else None
-    if shown_game is None or not stored:
-        return stored
     game = game_of(row)
-    if shown_game.ruleset is game.ruleset:
+    shown_game = in_language(game)
+    if not any(isinstance(e, str) for e in events):
+        return shown_events(shown_game, events)
+    stored = [str(e) for e in events]
+    if shown_game.ruleset is game.ruleset or not stored:
         return stored
     states = [h.state for h in reversed(store.hands(row.id))] + [initial_state(game)]
     for state in states:

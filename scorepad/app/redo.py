@@ -3,9 +3,18 @@
 from __future__ import annotations
 
 from scorepad.app.answer_lost import new_key
-from scorepad.app.games import Recorded, changed_once, expected, game_of, hand_row, scored_hand, type_and_score
+from scorepad.app.games import (
+    Recorded,
+    changed_once,
+    expected,
+    game_of,
+    hand_row,
+    in_language,
+    scored_hand,
+    type_and_score,
+)
 from scorepad.errors import ScorepadError, UserError
-from scorepad.locale import _, current, shown
+from scorepad.locale import _, shown
 from scorepad.store import Store
 
 
@@ -31,7 +40,6 @@ def redo(store: Store, game_id: int | str | None, expect: int | None = None) -> 
     changed_once(store, row, key, _("redo"), "scorepad redo", lambda: store.add_hand(
         row.id, row.version, hand_row(n, undone.typed, hand, result),
         audit=("redo", {"restored": {"n": n, "typed": list(undone.typed)}, "key": key})))
-    lang = current()
-    if lang != "en" and game_of(row, lang).ruleset is not game.ruleset:
-        return scored_hand(store, store.game(row.id), n, lang)
+    if in_language(game).ruleset is not game.ruleset:
+        return scored_hand(store, store.game(row.id), n)
     return Recorded(store.game(row.id), game, n, result)

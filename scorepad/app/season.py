@@ -393,7 +393,7 @@ def season_report(store: Store, name: str | None, *, ruleset: str | None = None,
             "counter_words": counter_words(last_game, names)}
         if player:
             entry["pairs"] = [p for p in entry["pairs"] if player in p["pair"]]
-        _add_statistics(store, entry, [g for g in counted.counted if board_key(g, by_variant) == key], lang)
+        _add_statistics(store, entry, [g for g in counted.counted if board_key(g, by_variant) == key])
         if charts:
             entry["history"] = {n: line.history for n, line in board.lines.items()
                                 if line.history and (not player or n == player)}
@@ -413,12 +413,12 @@ def season_report(store: Store, name: str | None, *, ruleset: str | None = None,
     return out
 
 
-def _add_statistics(store: Store, entry: dict[str, Any], rows: Sequence[GameRow], lang: str) -> None:
+def _add_statistics(store: Store, entry: dict[str, Any], rows: Sequence[GameRow]) -> None:
     """The statistics the game's ruleset declares, added up over the board's counted games: their ids
-    and kinds, their names in `lang` (apart, as the counters' words), and each player row's totals."""
+    and kinds, their names in the language of the call (apart, as the counters' words), and each player row's totals."""
     from scorepad.app.statistics import statistics_over  # only a season with such rulesets reads its hands
 
-    declared, totals = statistics_over(store, rows, lang, [r["player"] for r in entry["players"]])
+    declared, totals = statistics_over(store, rows, [r["player"] for r in entry["players"]])
     if not declared:
         return
     entry["statistics"] = [{"id": s["id"], "kind": s["kind"]} for s in declared]

@@ -24,9 +24,10 @@ def stats_report(store: Store, season: str | None, *, ruleset: str | None = None
                  rules_dirs: Sequence[str] = (), aliases: Mapping[str, str] | None = None,
                  lang: str | None = None) -> dict[str, Any]:
     """Per kind of game whose ruleset declares statistics: its games (finished, in the season), the
-    statistics (id, name in `lang`, kind) and each player's games and totals, by id; `player` (a name,
-    an alias or the start of one name) and `ruleset` (id, alias or native name) narrow it down. A name,
-    a game or a season that means nothing is refused with a sentence."""
+    statistics (id, name in the language of the call, kind), the kind's title in `lang`, and each
+    player's games and totals, by id; `player` (a name, an alias or the start of one name) and `ruleset`
+    (id, alias or native name) narrow it down. A name, a game or a season that means nothing is refused
+    with a sentence."""
     season = season_name(store, season)
     if ruleset is not None:
         ruleset = ruleset_id(ruleset, rules_dirs, {g.ruleset_id for g in store.games()})
@@ -39,7 +40,7 @@ def stats_report(store: Store, season: str | None, *, ruleset: str | None = None
         kinds.setdefault(g.ruleset_id, []).append(g)
     out = []
     for rid, rows in sorted(kinds.items()):
-        declared, totals = statistics_over(store, rows, lang, None if player is None else [player])
+        declared, totals = statistics_over(store, rows, None if player is None else [player])
         if not declared:
             continue
         played = {p: sum(p in g.players for g in rows) for p in totals}

@@ -11,7 +11,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from scorepad.app.games import game_of
+from scorepad.app.games import game_of, in_language
 from scorepad.app.rows import game_title
 from scorepad.engine.game import initial_state
 from scorepad.engine.scoring import hand_statistics
@@ -61,18 +61,20 @@ def credit(game: Game, totals: Totals, values: dict[str, list[Any]]) -> None:
                 totals[player][s.id] = added(s.kind, totals[player][s.id], v)
 
 
-def game_statistics(store: Store, row: GameRow, lang: str | None) -> tuple[list[dict[str, str]], Totals]:
-    """One game's declared statistics (id, name in `lang`, kind; in the ruleset's order) and each of its
-    players' totals over the game's active hands. A game whose pinned ruleset declares none, or whose
-    stored hands no longer read (which `scorepad verify` names), gives nothing."""
+def game_statistics(store: Store, row: GameRow) -> tuple[list[dict[str, str]], Totals]:
+    """One game's declared statistics (id, name in the language of the call, kind; in the ruleset's
+    order) and each of its players' totals over the game's active hands, counted with the ruleset itself.
+    A game whose pinned ruleset declares none, or whose stored hands no longer read (which `scorepad
+    verify` names), gives nothing."""
     try:
-        game = game_of(row, lang)
+        game = game_of(row)
+        stats = game.ruleset.statistics
+        named = in_language(game).ruleset.statistics if stats else ()
     except ScorepadError:
         return [], {}
-    stats = game.ruleset.statistics
     if not stats:
         return [], {}
-    declared = [{"id": s.id, "name": s.name, "kind": s.kind} for s in stats]
+    declared = [{"id": s.id, "name": s.name, "kind": s.kind} for s in named]
     totals = starting_totals(game)
     state = initial_state(game)
     try:
@@ -89,7 +91,7 @@ def game_statistics(store: Store, row: GameRow, lang: str | None) -> tuple[list[
     return declared, totals
 
 
-def statistics_over(store: Store, rows: Iterable[GameRow], lang: str | None,
+def statistics_over(store: Store, rows: Iterable[GameRow],
                     players: Sequence[str] | None = None) -> tuple[list[dict[str, str]], Totals]:
     """The declared statistics of these games (of one kind) added up per player; `players` (any case):
     only these. The statistics are the union of what the games' pinned rulesets declare, named as the
@@ -100,7 +102,7 @@ def statistics_over(store: Store, rows: Iterable[GameRow], lang: str | None,
     for row in rows:
         if wanted is not None and not any(p.casefold() in wanted for p in row.players):
             continue
-        stats, game_totals = game_statistics(store, row, lang)
+        stats, game_totals = game_statistics(store, row)
         for s in stats:
             declared[s["id"]] = s   # the latest game's name and kind
         for player, values in game_totals.items():
@@ -119,15 +121,15 @@ def statistics_over(store: Store, rows: Iterable[GameRow], lang: str | None,
 def player_statistics(store: Store, games: Sequence[GameRow], name: str,
                       lang: str | None) -> tuple[list[dict[str, Any]], dict[int, dict[str, Total]]]:
     """The player's declared statistics: per kind of game (ruleset, variants together) whose ruleset
-    declares any, its id, its name in `lang`, his games of it and each statistic's total; and per game
-    (by id) his values in that game, by statistic id."""
+    declares any, its id, its title in `lang` (JSON names it in English), his games of it and each
+    statistic's total; and per game (by id) his values in that game, by statistic id."""
     by_kind: dict[str, list[tuple[list[dict[str, str]], dict[str, Total]]]] = {}
     titles: dict[str, str] = {}
     per_game: dict[int, dict[str, Total]] = {}
     for row in games:
         if not any(p.casefold() == name.casefold() for p in row.players):
             continue
-        declared, totals = game_statistics(store, row, lang)
+        declared, totals = game_statistics(store, row)
         if not declared:
             continue
         mine = next(v for p, v in totals.items() if p.casefold() == name.casefold())

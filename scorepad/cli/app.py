@@ -338,14 +338,13 @@ def _started(row: Any, as_json: bool, quiet: bool) -> None:
     (--quiet, or output that is not a terminal); one sentence for a person."""
     from scorepad.app import games as play
     from scorepad.engine.game import current_dealer
-    from scorepad.locale import current
 
     if as_json:
         _print_json(play.standings(row))
     elif quiet or not sys.stdout.isatty():
         typer.echo(str(row.id))
     else:
-        game = play.game_of(row, current())
+        game = play.in_language(play.game_of(row))
         typer.echo(_("Game {id}: {game}, {sides}; {dealer} deals first.").format(
             id=row.id, game=game.ruleset.name, sides="; ".join(s["name"] for s in row.sides),
             dealer=game.players[current_dealer(row.state, len(game.players))]))
@@ -383,7 +382,7 @@ def undo(game: str | None = typer.Option(None, "--game", metavar="GAME", help="g
     from scorepad.text.render import standings_text
     from scorepad.text.typed import typed_said
 
-    lang = _lang()
+    _lang()   # the language of the call: what it says and the standings shown
     store = _store()
     taken = undo_bid(store, game)
     if taken is not None:
@@ -395,12 +394,12 @@ def undo(game: str | None = typer.Option(None, "--game", metavar="GAME", help="g
     row, n = undone.row, undone.n
     if undone.finish:
         typer.echo(_("The finish is taken back; the game goes on at hand {n}.").format(n=n + 1))
-        typer.echo(standings_text(play.standings(row, lang=lang)))
+        typer.echo(standings_text(play.standings(row)))
         return
     removed = store.undone_hand(row.id, n)
     typer.echo(_("Hand {n} removed ({value}); `scorepad redo` puts it back.").format(
                    n=n, value=typed_said(play.game_of(row), removed.typed) if removed else ''))
-    typer.echo(standings_text(play.standings(row, lang=lang)))
+    typer.echo(standings_text(play.standings(row)))
 
 
 @app.command("redo")
@@ -422,7 +421,8 @@ def redo(game: str | None = typer.Option(None, "--game", metavar="GAME", help="g
 @app.command("bid")
 def bid(assignments: list[str] = typer.Argument(None, metavar="FIELD=VALUE...",
                                                 help="the bidding fields, e.g. bid=4,3,3,3 or contract=4HX by=S"),
-        game: str | None = typer.Option(None, "--game", metavar="GAME", help="game id (default: the current game)")) -> None:
+        game: str | None = typer.Option(None, "--game", metavar="GAME", help="game id (default: the current game)"),
+        expect: int | None = typer.Option(None, "--expect", metavar="VERSION", help=EXPECT_HELP)) -> None:
     """Write down the bids of the next hand before it is played; `hand` completes it.
 
     Example: scorepad bid bid=4,3,3,3; scorepad hand tricks=5,3,3,2   (the bids before the play, the tricks after it)
@@ -430,13 +430,13 @@ def bid(assignments: list[str] = typer.Argument(None, metavar="FIELD=VALUE...",
     from scorepad.app.bids import record_bid
 
     store = _store()
-    if not assignments and _on_terminal():
+    if not assignments and _on_terminal() and expect is None:
         from scorepad.table.entry import enter_bid
 
         with _table() as console:
             done = enter_bid(store, game, console)
     else:
-        done = record_bid(store, game, assignments or [])
+        done = record_bid(store, game, assignments or [], expect)
     if done.replaced:
         typer.echo(_("The bid written down before ({value}) is replaced.").format(value=' '.join(done.replaced)))
     typer.echo(_("Bid for hand {n} written down: {value}").format(n=done.n, value=' '.join(done.typed)))
@@ -451,7 +451,7 @@ def edit(n: int = typer.Argument(..., help="hand number"),
     from scorepad.app import games as play
     from scorepad.text.render import standings_text
 
-    lang = _lang()
+    _lang()   # the language of the call: the words typed and the standings shown
     store = _store()
     if not assignments:
         if _on_terminal():
@@ -467,13 +467,13 @@ def edit(n: int = typer.Argument(..., help="hand number"),
             if 1 <= n <= len(hands):
                 typer.echo(_("Hand {n} was typed: {value}").format(
                     n=n, value=typed_said(play.game_of(before), hands[n - 1].typed)))
-            row, rows = play.edit(store, game, n, [], lang)
+            row, rows = play.edit(store, game, n, [])
     else:
-        row, rows = play.edit(store, game, n, assignments, lang, expect)
+        row, rows = play.edit(store, game, n, assignments, expect)
     typer.echo(play.edit_said(n, rows))
-    for read in play.cards_read(play.game_of(row, lang), rows[0].typed, rows[0].hand) if rows else []:
+    for read in play.cards_read(play.in_language(play.game_of(row)), rows[0].typed, rows[0].hand) if rows else []:
         typer.echo(f"  {read['text']}")
-    typer.echo(standings_text(play.standings(row, lang=lang)))
+    typer.echo(standings_text(play.standings(row)))
 
 
 @app.command("play")
@@ -661,15 +661,15 @@ def finish(game: str | None = typer.Option(None, "--game", metavar="GAME", help=
     from scorepad.app import games as play
     from scorepad.text.render import num, standings_text
 
-    lang = _lang()
-    row, result = play.finish(_store(), game, lang, expect)
+    _lang()   # the language of the call: the result shown
+    row, result = play.finish(_store(), game, expect)
     for side, pts, items in zip(row.sides, result.points, result.breakdown, strict=False):
         if items:
             why = ", ".join(f"{line.label} {num(line.points)}" for line in items)
             typer.echo(f"  {side['name']}: {num(pts)} ({why})")
     for event in result.events:
         typer.echo(f"  * {shown(event)}")
-    typer.echo(standings_text(play.standings(row, lang=lang)))
+    typer.echo(standings_text(play.standings(row)))
 
 
 @app.command("log")

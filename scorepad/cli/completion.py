@@ -13,11 +13,11 @@ from pathlib import Path
 from typing import Any
 
 from scorepad.app.config import load_config
-from scorepad.app.games import game_of
+from scorepad.app.games import game_of, in_language
 from scorepad.app.settings import Settings, resolve
 from scorepad.engine.assignments import describe_field, field_candidates, field_name_shown, field_or_none
 from scorepad.errors import ScorepadError
-from scorepad.locale import _, current
+from scorepad.locale import _
 from scorepad.rules.registry import entries
 from scorepad.rules.source import parse_toml, read_text
 from scorepad.store import Store
@@ -193,7 +193,7 @@ def current_fields(db: str | None = None, game_name: str | None = None) -> str:
     row = _current(None, db, game_name)
     if row is None:
         return ""
-    game = game_of(row, current())  # the ruleset's own words for its fields in the language shown
+    game = in_language(game_of(row))  # the ruleset's own words for its fields in the language shown
     parts = []
     for fdef in game.ruleset.fields.values():
         who = {"hand": "", "player": _("each player: "), "side": _("each side: ")}[fdef.scope]

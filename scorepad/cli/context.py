@@ -274,7 +274,7 @@ def sheet(game: str | None, as_json: bool, chart: bool, fmt: str | None = None, 
 
     if fmt is None:
         fmt = "json" if as_json else "text"
-    shown_in = lang(fmt == "json")   # first: with JSON, the errors in English too
+    lang(fmt == "json")   # first: with JSON, the errors in English too
     if fmt not in SHEET_FORMATS:
         raise UserError(_("unknown format {fmt} (text, json, csv, md or html)").format(fmt=repr(fmt)))
     if as_json and fmt != "json":
@@ -289,7 +289,7 @@ def sheet(game: str | None, as_json: bool, chart: bool, fmt: str | None = None, 
         if not st.server:
             check_not_database(output, st.path)
     row = st.game(game)
-    data = play.sheet(st, row, shown_in)
+    data = play.sheet(st, row)
     if fmt == "html":   # the page's heading gives the day it was played (not in the JSON: a moment, no score)
         data["created"] = row.created
     text = sheet_text_in(data, fmt, chart)
@@ -328,8 +328,8 @@ def standings(game: str | None, as_json: bool) -> None:
     from scorepad.app import games as play
     from scorepad.text.render import standings_text
 
-    shown_in = lang(as_json)   # first: with --json, the errors in English too
-    row, data = play.standings_with_bid(store(), game, shown_in)
+    lang(as_json)   # first: with --json, the errors in English too
+    row, data = play.standings_with_bid(store(), game)
     echo(json.dumps(data, ensure_ascii=False, indent=2, allow_nan=False) if as_json else standings_text(data))
     if "bid" in data and not as_json:
         echo(_("Bid for hand {value}: {value2}").format(value=row.hands + 1, value2=' '.join(data["bid"])))

@@ -216,8 +216,8 @@ def value_shown(rs: Ruleset, fdef: FieldDef, value: Any) -> str | None:
     lang = current()
     if isinstance(value, bool):
         return _("yes") if value else _("no")
-    if lang == "en" or not isinstance(value, str) or not fdef.words:
-        return None
+    if lang == "en" or not isinstance(value, str) or not (fdef.words or fdef.values):
+        return None   # a word field, or a field of values whose words the translation gives (Canasta's `обычно`)
     return rs.reading.shown(fdef.name, value, lang)
 
 
@@ -607,10 +607,31 @@ def convert(game: Game, fdef: FieldDef, text: str, who: str | None = None,
         return value, None
     if raw == "" and fdef.type != "cards":
         raise UserError(_("{label} is empty").format(label=label))
+    joined = _words_joined(game, fdef, raw) if not meanings and fdef.type == "pattern" else None
+    if joined is not None:
+        return _pattern(game, fdef, joined, label, state)
     reader = _READERS.get(fdef.type)
     if reader is None:
         raise UserError(_("{label}: unknown field type {t}").format(label=label, t=fdef.type))
     return reader(game, fdef, raw, label, state)
+
+
+def _words_joined(game: Game, fdef: FieldDef, raw: str) -> str | None:
+    """A pattern field's value typed as a list of its words (1000's marriages `хрести,піки`, `risti poti`):
+    what the words stand for, joined as the pattern reads them (`CS` or `C,S`); None when it is not that."""
+    pieces = [p for p in re.split(r"[,/+\s]+", raw) if p]
+    if len(pieces) < 2 or fdef.pattern is None:
+        return None
+    values = []
+    for piece in pieces:
+        meanings = game.ruleset.reading.word(fdef.name, piece)
+        if len(meanings) != 1 or meanings[0].kind != "value" or not isinstance(meanings[0].value, str):
+            return None
+        values.append(meanings[0].value)
+    for sep in ("", ","):
+        if fdef.pattern.fullmatch(sep.join(values).upper()):
+            return sep.join(values)
+    return None
 
 
 def _two_meanings(fdef: FieldDef, label: str, raw: str, meanings: Sequence[Meaning]) -> str:

@@ -168,6 +168,9 @@ def resolve_options(rs: Ruleset, given: Mapping[str, Any]) -> dict[str, Any]:
                                  known=known))
         o = rs.options[key]
         value = coerce_option(key, raw, o.default) if isinstance(raw, str) else raw
+        if o.values is not None and value not in o.values and isinstance(value, str):
+            from scorepad.rules.translations import option_words  # only then: most commands read no translation
+            value = option_words(rs, key).get(value.strip().lower(), value)   # its word in a language
         if o.values is not None and value not in o.values:
             raise UserError(Said(N_("option {key} must be one of {values}, not {raw}"), key=key,
                                  values=", ".join(map(str, o.values)), raw=raw))

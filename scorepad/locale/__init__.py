@@ -29,10 +29,11 @@ DOMAIN = "scorepad"
 LOCALE_DIR = Path(__file__).parent
 
 
-# The language of this call: (code, catalog), the catalog a gettext.GNUTranslations or None for English.
+# The language of this call: (code, catalog, the code asked for), the catalog a gettext.GNUTranslations or
+# None for English; the code asked for None when a call asked for no language (the rulesets' own texts).
 # A context variable, not a global: each thread and each asyncio task of a server starts from the
 # context it was given, so two people are answered in two languages at once.
-_LANGUAGE: ContextVar[tuple[str, Any]] = ContextVar("scorepad_language", default=("en", None))
+_LANGUAGE: ContextVar[tuple[str, Any, str | None]] = ContextVar("scorepad_language", default=("en", None, None))
 
 
 def _(message: str) -> str:
@@ -107,6 +108,13 @@ def current() -> str:
     return str(_LANGUAGE.get()[0])
 
 
+def texts_language() -> str | None:
+    """The language a ruleset's own words are shown in: None for the words its file writes (a call that
+    asked for no language: JSON, which stays neutral, prints them), else the language of the call
+    (English names a bundled ruleset by its English name: "Durak (Fool)", not "Durak")."""
+    return _LANGUAGE.get()[2]
+
+
 def set_language(code: str | None) -> None:
     """Speak `code` from here on in this context (None or "en": the English texts, no catalog read).
     A command sets it once; a server's request uses `speaking`, which ends with the request."""
@@ -123,10 +131,10 @@ def speaking(code: str | None) -> Iterator[None]:
         _LANGUAGE.reset(token)
 
 
-def _language(code: str | None) -> tuple[str, Any]:
+def _language(code: str | None) -> tuple[str, Any, str | None]:
     if not code or code == "en" or code not in LANGUAGES:
-        return "en", None
-    return code, _catalog(code)
+        return "en", None, "en" if code else None
+    return code, _catalog(code), code
 
 
 @cache

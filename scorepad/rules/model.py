@@ -23,6 +23,16 @@ class Option:
     min: int | float | None
     max: int | float | None
     help: str
+    label: str = ""                                  # the name players read in the language ("" = the id)
+    value_names: Mapping[str, str] = field(default_factory=dict)   # a word value -> its word in the language
+
+    def shown_name(self) -> str:
+        """The option as the interface names it: its name in the language, else its id."""
+        return self.label or self.name
+
+    def shown_value(self, value: Any) -> Any:
+        """A value as the interface says it: a word value in the language's word, anything else as it is."""
+        return self.value_names.get(value, value) if isinstance(value, str) else value
 
 
 @dataclass(frozen=True)
@@ -192,6 +202,10 @@ class Ruleset:
     # language when shown (translation.check_translations); None when they were checked at loading
     unchecked_translations: dict[str, Any] | None = field(default=None, repr=False, compare=False)
     checked_languages: set[str] = field(default_factory=set, repr=False, compare=False)   # found right since
+    # the ruleset's texts in each language it was shown in (translation.translate), built once per language
+    # and shared by every game of this ruleset; formulas are never in a view of their own
+    views: dict[str, Ruleset] = field(default_factory=dict, repr=False, compare=False)
+    own: Ruleset | None = field(default=None, repr=False, compare=False)   # a view's ruleset (its own texts)
 
     @cached_property
     def field_order(self) -> tuple[str, ...]:

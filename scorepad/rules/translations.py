@@ -32,7 +32,7 @@ ALIAS_RE = re.compile(r"^[^\s=.,/{}\[\]\"']{1,40}$")
 LANG_KEYS = {"name", "description", "notes", "end", "info", "fields", "options", "checks", "scores", "rules",
              "display", "display_words", "variants", "seats", "side_names", "stats"}
 FIELD_TR_KEYS = {"help", "names", "words"}
-OPTION_TR_KEYS = {"help"}
+OPTION_TR_KEYS = {"help", "name", "values"}
 RULE_TR_KEYS = {"label", "message"}
 VARIANT_SECTIONS = ("fields", "options", "checks", "scores", "rules", "display", "stats")
 VARIANT_TR_KEYS = {"name", "description", "notes", "info", "end", *VARIANT_SECTIONS}
@@ -211,9 +211,8 @@ def _check_sections(data: Mapping[str, Any], tr: Mapping[str, Any], key: str, ou
     _check_fields(data, tr.get("fields", {}), f"{key}.fields", out)
     options = _merged(data, "options")
     for oname, otr, okey in _entries(tr, "options", options, N_("the ruleset has no option {name}"), OPTION_TR_KEYS,
-                                     key, out, N_("must be a table with help")):
-        if "help" in otr:
-            _text(otr["help"], options[oname].get("help", ""), f"{okey}.help", out)
+                                     key, out, N_("must be a table with help, name and/or values")):
+        _check_option(options[oname], otr, okey, out)
     for section, tkey, attr in (("check", "checks", "message"), ("score", "scores", "label")):
         known = _ids(data, section)
         for ident, text in _table(tr, tkey, key, out).items():
@@ -240,6 +239,38 @@ def _check_sections(data: Mapping[str, Any], tr: Mapping[str, Any], key: str, ou
         else:
             spec = statistics[sid]
             _text(text, spec.get("name", "") if isinstance(spec, dict) else "", skey, out)
+
+
+def _check_option(spec: Any, otr: Mapping[str, Any], key: str, out: list[tuple[str, str]]) -> None:
+    """An option's help, its name in the language and the words of its word values."""
+    spec = spec if isinstance(spec, dict) else {}
+    if "help" in otr:
+        _text(otr["help"], spec.get("help", ""), f"{key}.help", out)
+    if "name" in otr:
+        _text(otr["name"], "", f"{key}.name", out)
+        if isinstance(otr["name"], str) and not otr["name"].strip():
+            out.append((f"{key}.name", Said(N_("must be text"))))
+    if "values" not in otr:
+        return
+    values = otr["values"]
+    if not isinstance(values, dict):
+        out.append((f"{key}.values", Said(N_("must be a table like {{ standard = \"tavaline\" }} (the value = its "
+                                               "word in the language)"))))
+        return
+    own = [v for v in spec.get("values") or [] if isinstance(v, str)]
+    seen: dict[str, str] = {}
+    for value, word in values.items():
+        vkey = f"{key}.values.{value}"
+        if value not in own:
+            said = (Said(N_("the option has no value {value} (its values: {values})"), value=repr(value),
+                         values=", ".join(own)) if own else
+                    Said(N_("the option has no word values to translate ({value})"), value=repr(value)))
+            out.append((vkey, said))
+        elif not isinstance(word, str) or not word.strip():
+            out.append((vkey, Said(N_("must be text"))))
+        elif seen.setdefault(word.strip().lower(), value) != value:
+            out.append((vkey, Said(N_("{name} is already the word for {other}"), name=repr(word),
+                                   other=repr(seen[word.strip().lower()]))))
 
 
 def _check_display(data: Mapping[str, Any], tr: Mapping[str, Any], key: str, out: list[tuple[str, str]]) -> None:
@@ -490,19 +521,44 @@ def languages(rs: Ruleset) -> list[str]:
     return sorted(table) if isinstance(table, dict) else []
 
 
+def option_words(rs: Ruleset, name: str) -> dict[str, str | None]:
+    """The words every language the ruleset carries gives an option's word values (lower case -> value):
+    `--opt` reads them in any language, as a field's words are; a word two values share maps to None."""
+    out: dict[str, str | None] = {}
+    table = rs.data.get("translations", {})
+    for tr in (table.values() if isinstance(table, dict) else ()):
+        values = tr.get("options", {}).get(name, {}).get("values", {}) if isinstance(tr, dict) else {}
+        for value, word in (values.items() if isinstance(values, dict) else ()):
+            low = str(word).strip().lower()
+            out[low] = value if out.get(low, value) == value else None
+    return out
+
+
 def translate(rs: Ruleset, lang: str | None) -> Ruleset:
-    """A copy of `rs` with the texts of `lang`, each missing string falling back to the original.
+    """`rs` with the texts of `lang`, each missing string falling back to the original: a view built
+    once per ruleset and language (kept in `rs.views`), so a command or a server's requests that show
+    a game in a language many times share one.
 
     Formulas are shared, never recompiled; a message's parts are reordered to follow the translated
     text (the placeholders are the same, their order may differ). Unknown languages return `rs`.
     """
+    rs = rs.own or rs   # a view asked for another language: the ruleset's own texts are the fallback
     if lang:
         check_translations(rs, lang)   # a game's pinned ruleset: its texts in `lang` checked now
     table = rs.data.get("translations", {})
     tr = table.get(lang) if isinstance(table, dict) and lang else None
     if not isinstance(tr, dict):   # the loader has checked the table; here only its use
         return rs
+    view = rs.views.get(str(lang))
+    if view is None:   # two threads at once may both build it: the same texts, one kept
+        view = rs.views.setdefault(str(lang), _view(rs, str(lang), tr))
+    return view
+
+
+def _view(rs: Ruleset, lang: str, tr: dict[str, Any]) -> Ruleset:
+    """A copy of `rs` with the texts of one language's table `tr` (the formulas the same objects)."""
     out = copy.copy(rs)
+    out.views, out.own = {}, rs
     vtr: dict[str, Any] = {}
     if rs.variant:
         vtr = tr.get("variants", {}).get(rs.variant, {})
@@ -527,8 +583,7 @@ def translate(rs: Ruleset, lang: str | None) -> Ruleset:
     vnames = tr.get("variants", {})
     out.variants = {k: vnames.get(k, {}).get("name", v) for k, v in rs.variants.items()}
     out.fields, out.field_aliases = _translated_fields(rs, tr.get("fields", {}))
-    out.options = {k: replace(o, help=tr.get("options", {}).get(k, {}).get("help", o.help))
-                   for k, o in rs.options.items()}
+    out.options = {k: _translated_option(o, tr.get("options", {}).get(k, {})) for k, o in rs.options.items()}
     checks_tr = tr.get("checks", {})
     out.checks = tuple(replace(c, message=checks_tr[c.id], message_parts=_reorder(c.message, c.message_parts,
                                                                                             checks_tr[c.id]))
@@ -570,6 +625,14 @@ def _translated_fields(rs: Ruleset, fields_tr: Mapping[str, Any]) -> tuple[dict[
         for alias in spec.get("names", []):
             aliases[alias.strip().lower()] = fname
     return fields, aliases
+
+
+def _translated_option(o: Any, otr: Mapping[str, Any]) -> Any:
+    """An option with its help, name and value words in the language (each falling back to the original)."""
+    if not otr:
+        return o
+    return replace(o, help=otr.get("help", o.help), label=otr.get("name", o.label),
+                   value_names={**o.value_names, **otr.get("values", {})})
 
 
 def _translated_rules(rs: Ruleset, rules_tr: Mapping[str, Any]) -> tuple[Any, ...]:

@@ -60,6 +60,10 @@ class Vocabulary:
         self._field_names = {k: [str(n) for n in v.get("names", [])]
                              for k, v in tr.get("fields", {}).items() if isinstance(v, dict)}
         self._labels = self._display_labels(tr.get("display", {}))
+        options = tr.get("options", {}) if isinstance(tr.get("options"), dict) else {}
+        for name, spec in options.items():   # an option's own name in the language, where no display label names it
+            if isinstance(spec, dict) and isinstance(spec.get("name"), str):
+                self._labels.setdefault(name, spec["name"])
 
     def _translation(self) -> dict[str, Any]:
         """The ruleset's table for the language shown, with its variant's own texts laid over it."""

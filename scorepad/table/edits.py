@@ -6,7 +6,7 @@ from scorepad.app import games as play
 from scorepad.engine.assignments import split_assignments
 from scorepad.engine.game import initial_state
 from scorepad.errors import UserError
-from scorepad.locale import _, current, ngettext
+from scorepad.locale import _, ngettext
 from scorepad.store import GameRow, HandRow, Store
 from scorepad.table.console import Console
 from scorepad.table.prompt import HandPrompt
@@ -19,7 +19,7 @@ def edit_interactively(store: Store, game_id: int | str | None, n: int,
     change like `edit N FIELD=V...` (later hands re-scored; refused whole if one no longer fits)."""
     row = store.game(game_id)
     game = play.game_of(row)
-    asked = play.game_of(row, current())   # the questions, the words typed and the breakdown in the language shown
+    asked = play.in_language(game)   # the questions, the words typed and the breakdown in the language shown
     hands = store.hands(row.id)
     if not 1 <= n <= len(hands):
         raise UserError(ngettext("there is no hand {n} in game {id} (it has {count} hand)",
@@ -31,4 +31,4 @@ def edit_interactively(store: Store, game_id: int | str | None, n: int,
                                                          or _("(nothing: all defaults)")))
     prompt = HandPrompt(asked, state, console, split_assignments(asked, old.typed), hand_no=n, mode="edit")
     outcome = prompt.run()
-    return play.edit(store, row.id, n, prompt.entry.raw(full=True).typed or outcome.raw.typed, current())
+    return play.edit(store, row.id, n, prompt.entry.raw(full=True).typed or outcome.raw.typed)

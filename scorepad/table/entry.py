@@ -12,11 +12,21 @@ from collections.abc import Sequence
 
 from scorepad.app.answer_lost import new_key
 from scorepad.app.bids import Bid, bidding_or_refuse, record_bid
-from scorepad.app.games import HandStart, Recorded, Typed, game_of, open_game, record_given, start_hand, write_hand
+from scorepad.app.games import (
+    HandStart,
+    Recorded,
+    Typed,
+    game_of,
+    in_language,
+    open_game,
+    record_given,
+    start_hand,
+    write_hand,
+)
 from scorepad.engine.assignments import split_assignments
 from scorepad.engine.hand_entry import Outcome
 from scorepad.errors import HandError, StoreConflict, UserError
-from scorepad.locale import _, current
+from scorepad.locale import _
 from scorepad.store import GameRow, Store
 from scorepad.table.console import Console
 from scorepad.table.prompt import HandPrompt
@@ -27,7 +37,7 @@ def take_hand(store: Store, game_id: int | str | None, args: Sequence[str], cons
               key: str, expect: int | None = None) -> Recorded:
     """`scorepad hand`: the typed text read once (`start_hand`); stored as given without a terminal (or
     with `expect`, a script's), else the prompt asks what is left (`enter_hand`)."""
-    start = start_hand(store, game_id, args, current())
+    start = start_hand(store, game_id, args)
     if console is None or expect is not None:
         return record_given(store, start, expect=expect, key=key)
     return _prompted(store, start, console, key)
@@ -40,7 +50,7 @@ def enter_hand(store: Store, game_id: int | str | None, args: Sequence[str], con
     them is short by one (its total gives the value left out): that is shown and Record? asked. `key`
     (made here when not given) is the hand's idempotency key."""
     # the questions, the words typed and the result in the chosen language
-    return _prompted(store, start_hand(store, game_id, args, current()), console, key or new_key())
+    return _prompted(store, start_hand(store, game_id, args), console, key or new_key())
 
 
 def _prompted(store: Store, start: HandStart, console: Console, key: str) -> Recorded:
@@ -78,7 +88,7 @@ def _store(store: Store, row: GameRow, prompt: HandPrompt, outcome: Outcome, con
     else say what changed and return None. `key` is this hand's: a lost answer is asked about again."""
     try:
         return write_hand(store, row, prompt.game, Typed(outcome.raw, outcome.hand, outcome.result),
-                          lang=current(), expect=row.version, key=key, bid=len(prompt.entry.base))
+                          expect=row.version, key=key, bid=len(prompt.entry.base))
     except StoreConflict:
         show_changes(store, row, store.game(row.id), console)
         return None
@@ -105,7 +115,7 @@ def enter_bid(store: Store, game_id: int | str | None, console: Console) -> Bid:
     row = open_game(store.game(game_id))
     if row.state["finished"]:
         raise UserError(_('this game has ended and takes no more hands (undo or edit still work)'))
-    game = game_of(row, current())
+    game = in_language(game_of(row))
     bidding_or_refuse(game.ruleset)
     before = store.pending_bid(row.id) or []
     prompt = HandPrompt(game, row.state, console, split_assignments(game, before), hand_no=row.hands + 1, mode="bids")

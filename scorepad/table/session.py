@@ -90,7 +90,7 @@ class Session:
     def candidates(self) -> list[str]:
         out = commands.words(current())
         if self.row is not None:
-            game = play.game_of(self.row, current())
+            game = play.in_language(play.game_of(self.row))
             out += [f"{name}=" for name in game.ruleset.fields]
             out += list(game.players) + [s.name for s in game.sides]
             for fdef in game.ruleset.fields.values():
@@ -191,7 +191,7 @@ class Session:
 
     def show_standings(self) -> None:
         row = self.need_game()
-        self.console.say(standings_text(play.standings(row, lang=current())))
+        self.console.say(standings_text(play.standings(row)))
         pending = self.store.pending_bid(row.id)
         if pending:
             self.console.say(_("Bid for hand {value}: {value2}").format(value=row.hands + 1, value2=' '.join(pending)), "event")
@@ -201,7 +201,7 @@ class Session:
 
     def cmd_sheet(self, args: Sequence[str]) -> None:
         row = self.need_game()
-        self.console.say(sheet_text(play.sheet(self.store, row, current())))
+        self.console.say(sheet_text(play.sheet(self.store, row)))
 
     def cmd_log(self, args: Sequence[str]) -> None:
         """The game's audit trail, as `scorepad log` prints it (its times in the local clock)."""
@@ -212,7 +212,7 @@ class Session:
 
     def cmd_rules(self, args: Sequence[str]) -> None:
 
-        game = play.game_of(self.need_game(), current())
+        game = play.in_language(play.game_of(self.need_game()))
         self.console.say(details_text(details(game.ruleset, game=game)))    # its options in force
 
     def cmd_bid(self, args: Sequence[str]) -> None:
@@ -243,7 +243,7 @@ class Session:
         else:
             was = typed_said(play.game_of(self.row), before[-1].typed) if before else ""
             self.console.say(_("Hand {n} removed ({was}); redo puts it back.").format(n=undone.n, was=was), "good")
-        for line in compact_standings(play.standings(self.row, lang=current())):
+        for line in compact_standings(play.standings(self.row)):
             self.console.say(line)
 
     def cmd_redo(self, args: Sequence[str]) -> None:
@@ -263,9 +263,9 @@ class Session:
             self.row, rows = edit_interactively(self.store, row.id, n, self.console)
         self.console.say(play.edit_said(n, rows), "good" if rows else "")
         if rows:   # the edited hand's new breakdown, as after a hand is recorded, then the totals
-            for line in hand_lines(play.hand_json(play.scored_hand(self.store, self.row, n, current())))[1:]:
+            for line in hand_lines(play.hand_json(play.scored_hand(self.store, self.row, n)))[1:]:
                 self.console.say(line, "event" if line.startswith("  * ") else "")
-        for line in compact_standings(play.standings(self.row, lang=current())):
+        for line in compact_standings(play.standings(self.row)):
             self.console.say(line)
 
     def cmd_finish(self, args: Sequence[str]) -> None:
@@ -285,14 +285,14 @@ class Session:
         if answer == "no":
             self.console.say(_('The game goes on; nothing was stored.'), "dim")
             return
-        self.row, result = play.finish(self.store, row.id, current(), expect=row.version)
+        self.row, result = play.finish(self.store, row.id, expect=row.version)
         for side, pts, items in zip(self.row.sides, result.points, result.breakdown, strict=False):
             if items:
                 why = ", ".join(f"{line.label} {num(line.points)}" for line in items)
                 self.console.say(f"  {side['name']}: {num(pts)} ({why})")
         for event in result.events:
             self.console.say(f"  * {shown(event)}", "event")
-        self.game_over(play.standings(self.row, lang=current()))
+        self.game_over(play.standings(self.row))
 
     def cmd_rematch(self, args: Sequence[str]) -> None:
         row = self.need_game()

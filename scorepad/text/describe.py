@@ -62,7 +62,8 @@ def details(rs: Ruleset, language: str | None = None, game: Game | None = None) 
         "card_values": rs.card_values,
         "fields": fields,
         "options": [{"name": o.name, "default": o.default, "value": game.options.get(o.name, o.default),
-                     "values": list(o.values) if o.values else None, "help": o.help} for o in rs.options.values()],
+                     "values": list(o.values) if o.values else None, "help": o.help,
+                     "label": o.shown_name(), "words": dict(o.value_names)} for o in rs.options.values()],
         "tables": rs.tables,
         "derived": [{"scope": scope, "name": let.name, "formula": let.formula.source}
                     for scope, lets in (("hand", rs.hand_lets), ("player", rs.player_lets), ("side", rs.side_lets))
@@ -414,10 +415,15 @@ def _setup_lines(d: dict[str, Any], formulas: bool) -> list[str]:
     if d["options"]:
         out += ["", _("Options (--opt NAME=VALUE):")]
         for o in d["options"]:
-            vals = " " + _("(one of {values})").format(values=", ".join(map(shown_value, o['values']))) \
+            words = o.get("words") or {}
+
+            def said(v: Any, words: dict[str, str] = words) -> str:
+                return shown_value(words.get(v, v) if isinstance(v, str) else v)
+            vals = " " + _("(one of {values})").format(values=", ".join(map(said, o['values']))) \
                 if o["values"] else ""
             value = o.get("value", o["default"])
-            out.append(f"  {o['name']} = {shown_value(value)}{vals}" + (f" — {o['help']}" if o["help"] else ""))
+            name = o["name"] if o.get("label", o["name"]) == o["name"] else f"{o['label']} ({o['name']}=)"   # as typed
+            out.append(f"  {name} = {said(value)}{vals}" + (f" — {o['help']}" if o["help"] else ""))
     if d["variants"]:
         out += ["", _("Variants (GAME:VARIANT):")] + [f"  {k}: {v}" for k, v in d["variants"].items()]
     if d["card_values"]:

@@ -89,7 +89,7 @@ def hand(spec: str | None, game: str | None, body: bytes) -> Answer:
         assignments = _assignments(data, "key", "expect")
         key, expect = _key_and_expect(data)
         with opened(spec) as store:
-            rec = play.record_hand(store, game, assignments, None, expect=expect, key=key)
+            rec = play.record_hand(store, game, assignments, expect=expect, key=key)
             return dumped(play.hand_json(rec))
     return _answered(write)
 

@@ -32,7 +32,7 @@ def opened(spec: str | None) -> Iterator[Any]:
 def standings_json(spec: str | None, game: str | None) -> str:
     """Exactly what `scorepad standings --json` prints for `game` (JSON output is English, as there)."""
     with opened(spec) as store, speaking(None):
-        _row, data = play.standings_with_bid(store, game, None)
+        _row, data = play.standings_with_bid(store, game)
     return json.dumps(data, ensure_ascii=False, indent=2, allow_nan=False) + "\n"
 
 
@@ -52,8 +52,8 @@ def live_part(spec: str | None, game: str | None, lang: str, club: bool = False)
     with opened(spec) as store, speaking(lang):
         extra = club_html if club else None
         try:
-            row, st = play.standings_with_bid(store, game, lang)
-            sheet = play.sheet(store, row, lang)
+            row, st = play.standings_with_bid(store, game)
+            sheet = play.sheet(store, row)
         except ScorepadError as exc:   # no game yet, or GAME deleted: the page says so, in the reader's words
             message = shown(exc.message)
             if extra is None:

@@ -43,12 +43,12 @@ def scorer_page(spec: str | None, game: str | None, lang: str, values: Mapping[s
     (`values`; none: the form of a new hand, with a new key), the undo button, `note` above them."""
     with opened(spec) as store, speaking(lang):
         try:
-            row, st = play.standings_with_bid(store, game, lang)
+            row, st = play.standings_with_bid(store, game)
         except ScorepadError as exc:
             return "scorepad", nothing_html(shown(exc.message))
         body = [f'<h1>{esc(title_of(st))}</h1>', sides_html(st), note]
         if not st["finished"] and not st.get("abandoned"):
-            entry = _entry(store, row, play.game_of(row, lang))
+            entry = _entry(store, row, play.in_language(play.game_of(row)))
             typed = typed_values(values or {})
             driven = drive(entry, typed)
             body.append(form_html(entry, typed, driven, key or new_token(), row.version))
@@ -84,14 +84,14 @@ def record(spec: str | None, game: str | None, lang: str, values: Mapping[str, s
                 return _stored(spec, game, lang, play.repeated(store, row.id, done, key))
             if row.state["finished"]:
                 raise UserError(_('this game has ended and takes no more hands (undo or edit still work)'))
-            g = play.game_of(row, lang)
+            g = play.in_language(play.game_of(row))
             entry = _entry(store, row, g)
             driven = drive(entry, typed_values(values))
             outcome = driven.outcome
             if values.get("do") != "record" or outcome is None or values.get("seen") != " ".join(outcome.raw.typed):
                 title, page = scorer_page(spec, game, lang, values, key=key)   # the fields, a refusal, the summary
                 return (422 if driven.refused else 200), title, page
-            rec = play.write_hand(store, row, g, play.Typed(outcome.raw, outcome.hand, outcome.result), lang=lang,
+            rec = play.write_hand(store, row, g, play.Typed(outcome.raw, outcome.hand, outcome.result),
                                   expect=version_of(values), key=key, bid=len(entry.base))
         except ScorepadError as exc:
             title, page = scorer_page(spec, game, lang, values, refusal(exc), key=key)
@@ -110,7 +110,7 @@ def bid(spec: str | None, game: str | None, lang: str, values: Mapping[str, str]
             row = open_game(store.game(game))
             if row.state["finished"]:
                 raise UserError(_('this game has ended and takes no more hands (undo or edit still work)'))
-            g = play.game_of(row, lang)
+            g = play.in_language(play.game_of(row))
             bidding_or_refuse(g.ruleset)
             entry = HandEntry(g, row.state, hand_no=row.hands + 1, mode="bids")
             driven = drive(entry, typed_values(values))

@@ -10,6 +10,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from tests.conftest import Run
+from tests.rules.test_statistics_section import BASE  # a two-player game of points, without statistics
 
 
 def spades_season(cli: Callable[..., Run]) -> None:
@@ -91,24 +92,7 @@ def test_player_totals_every_hand_he_played_in_his_language(cli: Callable[..., R
 
 
 
-DUEL = '''[game]
-id = "duel"
-name = "Duel"
-
-[players]
-min = 2
-max = 4
-
-[fields.pts]
-scope = "player"
-type = "int"
-min = 0
-max = 100
-
-[[score]]
-per = "player"
-points = "pts"
-
+DUEL = BASE + '''
 [stats.avg]
 label = "points per hand"
 mean = "pts"

@@ -228,12 +228,13 @@ def test_a_rule_refused_where_it_is_typed_is_said_in_the_language_shown() -> Non
 
 def test_pinochle_the_counts_a_meld_list_gives_are_shown_not_asked() -> None:
     """Melds typed as codes give every count of that player: said as worked out, never asked (before:
-    all 17 counts asked for each player, showing [0] where the codes gave 1)."""
+    all 17 counts asked for each player, showing [0] where the codes gave 1, and then the meld number)."""
     entry = new("pinochle", ["ann", "bob"])
-    asked, said = asked_and_said(entry, ["4A p", "m", "", "", "150", "ann"])   # meld: one number instead
+    asked, said = asked_and_said(entry, ["4A p", "m", "150", "ann"])
     targets = {c.field for c in entry.rs.fields["melds"].combos.values()}
     assert not [q.text for q in asked if q.field in targets]
-    assert [q.field for q in asked][:5] == ["melds", "melds", "meld", "meld", "card_points"]
+    # nor the meld points as one number, which stand instead of a list (before: asked for each player)
+    assert [q.field for q in asked][:3] == ["melds", "melds", "card_points"]
     assert {"ann: aces = 1 (follows from what is typed)", "ann: pinochles = 1 (follows from what is typed)",
             "bob: marriages = 1 (follows from what is typed)"} <= set(said)
     assert not [line for line in said if "= 0 (" in line]        # a count the list leaves at none is not said

@@ -26,7 +26,7 @@ def test_missing_values_are_counted_and_named_in_the_language_shown(store: Store
     row = play.new_game(store, "thousand", ["ann", "bob", "cat"])
     set_language("ru")
     with pytest.raises(HandError) as exc:
-        play.record_hand(store, row.id, ["очки=70,30,20"], lang="ru")
+        play.record_hand(store, row.id, ["очки=70,30,20"])
     assert exc.value.message == "не хватает 2 значений"
     assert exc.value.problems[0].startswith("не хватает заказчик (")
     set_language(None)

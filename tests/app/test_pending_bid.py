@@ -163,3 +163,14 @@ def test_the_log_shows_the_bid_its_taking_back_and_a_redo(cli: Callable[..., Run
     assert "bid      bid=4,3,3,3" in lines
     assert "undo bid took back bid=4,3,3,3" in lines
     assert "redo     put back hand 1: bid=4,3,3,3 tricks=5,3,3,2" in lines
+
+
+def test_a_bid_with_expect_is_refused_once_the_game_moved(cli: Callable[..., Run]) -> None:
+    """A script repeating a bid after a lost answer: with --expect it never lands on the next hand."""
+    assert cli("new", "spades", "ann", "bob", "cat", "dan").code == 0
+    version = json.loads(cli("standings", "--json").out)["version"]
+    assert cli("bid", "bid=4,3,3,3", "--expect", str(version)).code == 0
+    assert cli("hand", "tricks=5,3,3,2").code == 0   # the bid was stored, and the hand played meanwhile
+    again = cli("bid", "bid=4,3,3,3", "--expect", str(version))
+    assert again.code == 1 and f"changed since version {version}" in again.err, again   # as hand --expect
+    assert "bid" not in json.loads(cli("standings", "--json").out)   # nothing written down for hand 2

@@ -284,3 +284,48 @@ def test_a_combination_field_s_example_is_in_the_language_shown(interface: Any) 
     interface(None)
     g = game("pinochle", "ab")
     assert "marriage m tm royal 2xmarriage" in describe_field(g, g.ruleset.fields["melds"])
+
+
+@pytest.mark.parametrize(("lang", "normal", "pickup"), [("ru", "обычно", "первый"), ("uk", "звичайно", "перший"),
+                                                         ("et", "tavaline", "esimene")])
+def test_a_choice_field_s_values_are_said_in_the_language(interface: Any, lang: str, normal: str,
+                                                          pickup: str) -> None:
+    """Canasta's `out_kind` (a field of values, its words given by the translation): the prompt's default and
+    the summary say `обычно`, not `normal`, and the word said reads back as the same value."""
+    from scorepad.engine.assignments import value_shown
+
+    interface(lang)
+    g = game("canasta", ["a", "b", "c", "d"], lang)
+    out_kind = g.ruleset.fields["out_kind"]
+    assert value_shown(g.ruleset, out_kind, "normal") == normal
+    assert value_shown(g.ruleset, out_kind, "pickup") == pickup
+    assert convert(g, out_kind, pickup, None, initial_state(g))[0] == "pickup"
+
+
+@pytest.mark.parametrize(("lang", "typed_as"), [("uk", "хрести,піки"), ("uk", "хрести піки"), ("ru", "трефы+пики"),
+                                                ("et", "risti/poti"), ("uk", "трефи,вини")])
+def test_thousand_marriages_as_a_list_of_suit_words(interface: Any, lang: str, typed_as: str) -> None:
+    """1000's marriages of one player typed as the language's suit names, as its help offers: the same
+    hand as the suit letters CS (clubs 100 + spades 80)."""
+    interface(lang)
+    g = game("thousand", ["ann", "bob", "cat"], lang)
+    by_words = typed(g, ["bidder=cat", "bid=120", "points=10,10,100", f"cat.marriages={typed_as}"])
+    by_letters = typed(g, ["bidder=cat", "bid=120", "points=10,10,100", "cat.marriages=CS"])
+    assert by_words == by_letters
+
+
+def test_a_list_with_a_word_the_field_does_not_know_is_still_refused(interface: Any) -> None:
+    interface("uk")
+    g = game("thousand", ["ann", "bob", "cat"], "uk")
+    with pytest.raises(UserError, match="хрести,дупа"):
+        typed(g, ["bidder=cat", "bid=120", "points=10,10,100", "cat.marriages=хрести,дупа"])
+
+
+@pytest.mark.parametrize(("lang", "seat", "side"), [("en", "S", "NS"), ("en", "W", "EW"), ("ru", "Ю", "NS"),
+                                                    ("ru", "З", "EW"), ("uk", "З", "EW"), ("et", "O", "EW")])
+def test_a_seat_typed_for_the_declarer_is_read_as_its_side(interface: Any, lang: str, seat: str, side: str) -> None:
+    """Bridge's declarer is a side: a seat letter (of any language the ruleset gives seats) is looked at and
+    read as the side of the player sitting there, never kept as the letter."""
+    interface(None if lang == "en" else lang)
+    g = game("bridge", ["ann", "bob", "cid", "dan"], None if lang == "en" else lang)
+    assert typed(g, ["contract=2H", f"by={seat}", "tricks=8"])["by"] == side

@@ -14,6 +14,7 @@ import tomli_w
 from scorepad.app import games as play
 from scorepad.app import verify as verification
 from scorepad.errors import RulesetError
+from scorepad.locale import speaking
 from scorepad.rules.loader import load_text
 from scorepad.rules.registry import bundled_dir
 from scorepad.rules.translations import check_translations, translate
@@ -80,8 +81,8 @@ def test_verify_checks_every_language(tmp_path: Path) -> None:
         found = verification.verify(store, workers=1)
         assert f"game {row.id}: cannot be replayed: 2 problems in spades.toml" in found, found   # as before
         assert play.standings(store.game(row.id))["hands"] == 1      # English: the standings as ever
-        with pytest.raises(RulesetError) as estonian:
-            play.standings(store.game(row.id), lang="et")
+        with pytest.raises(RulesetError) as estonian, speaking("et"):
+            play.standings(store.game(row.id))
         assert any("translations.et.name: must be text" in line for line in estonian.value.problems)
     finally:
         store.close()

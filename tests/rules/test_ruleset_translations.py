@@ -222,7 +222,8 @@ def test_translation_has_no_unknown_keys(path: Path, lang: str) -> None:
     for key, entry in table.get("rules", {}).items():
         unknown += [f"rules.{key}.{k}" for k in entry if ("rules", key, k) not in need]
     unknown += [f"fields.{k}" for k in table.get("fields", {}) if k not in fields]
-    unknown += [f"options.{k}" for k in table.get("options", {}) if ("options", k, "help") not in need]
+    options = {n for s in _sections(data) for n in s.get("options", {})}   # a name or values need no help
+    unknown += [f"options.{k}" for k in table.get("options", {}) if k not in options]
     for vid, entry in table.get("variants", {}).items():
         unknown += [f"variants.{vid}.{k}" for k in entry
                     if ("variants", vid, k) not in need and not isinstance(entry[k], dict)]
@@ -405,7 +406,7 @@ def test_the_loader_checks_a_variant_s_own_translations(extra: str, key: str, sa
 
 
 @pytest.mark.parametrize(("path", "says"), [
-    (("options", "target"), "must be a table with help"),
+    (("options", "target"), "must be a table with help, name and/or values"),
     (("variants", "auction"), "must be a table"),
     (("rules",), "must be a table"),
 ])

@@ -72,6 +72,18 @@ def test_translate_replaces_texts_and_falls_back_per_string() -> None:
     assert kolme.variants["kolme"] == "Kolme marjas" and kolme.variants["kahe"] == "Kahe marjas (two players)"
 
 
+def test_a_language_is_one_view_of_the_ruleset_built_once() -> None:
+    """Showing a game in a language many times (a command, a server's requests) shares one view of its
+    ruleset; its formulas are the ruleset's own objects, and a view asked for another language (or for
+    English) answers with the ruleset's texts, never with its own as the fallback."""
+    rs = load_text(marjas_et(), "m.toml")
+    et = translate(rs, "et")
+    assert translate(rs, "et") is et and et is not rs
+    assert all(a.points is b.points for a, b in zip(et.scores, rs.scores, strict=True))
+    assert translate(et, None) is rs and translate(et, "et") is et
+    assert rs.views == {"et": et} and et.views == {}
+
+
 @pytest.mark.parametrize(("extra", "key", "words"), [
     ('[translations.et.rules.twelve]\nmessage = "{me} {score}"\n',
      "translations.et.rules.twelve.message", "placeholders"),

@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from scorepad.app import games as play
+from scorepad.locale import speaking
 from scorepad.store.choice import open_store
 from scorepad.store.protocol import is_server
 from tests.conftest import Run
@@ -55,7 +56,8 @@ def shown(spec: str, lang: str | None, monkeypatch: pytest.MonkeyPatch) -> tuple
     monkeypatch.setattr(play, "apply_hand", counted)
     store = open_store(spec)
     try:
-        sheet = play.sheet(store, store.game(None), lang)
+        with speaking(lang):
+            sheet = play.sheet(store, store.game(None))
     finally:
         store.close()
         monkeypatch.setattr(play, "apply_hand", real)
@@ -81,16 +83,21 @@ def test_stored_lines_are_ids_and_shown_in_the_language_asked(acli: Callable[...
     assert acli("--lang", "uk", "sheet", "--format", "md").code == 0
 
 
-def as_schema_7(spec: str, words: list[Any]) -> None:
-    """The database as scorepad left it at schema 7: every breakdown line in the ruleset's English words."""
-    for n, breakdown in enumerate(words, 1):
-        run(spec, f"UPDATE hands SET breakdown = '{json.dumps(breakdown)}' WHERE n = {n}")
+def back_to_schema(spec: str, version: int, column: str, values: list[Any]) -> None:
+    """The database as scorepad left it at an older schema: `column` of hand n holds values[n - 1]."""
+    for n, value in enumerate(values, 1):
+        run(spec, f"UPDATE hands SET {column} = '{json.dumps(value)}' WHERE n = {n}")
     if is_server(spec):
         from scorepad.store.postgres import VERSION_TABLE
 
-        run(spec, f"UPDATE {VERSION_TABLE} SET version = 7")
+        run(spec, f"UPDATE {VERSION_TABLE} SET version = {version}")
     else:
-        run(spec, "PRAGMA user_version = 7")
+        run(spec, f"PRAGMA user_version = {version}")
+
+
+def as_schema_7(spec: str, words: list[Any]) -> None:
+    """The database as scorepad left it at schema 7: every breakdown line in the ruleset's English words."""
+    back_to_schema(spec, 7, "breakdown", words)
 
 
 def test_a_schema_7_database_is_named_by_ids_and_verifies(acli: Callable[..., Run], anydb: str,

@@ -15,8 +15,8 @@ import pytest
 from scorepad.app import games as play
 from scorepad.engine import hand_entry
 from scorepad.store.choice import open_store
-from scorepad.store.protocol import is_server
 from tests.conftest import Run
+from tests.store.test_breakdown_ids import back_to_schema
 from tests.store.test_row_shape import run
 
 # Spades to 150: hand 4 costs both teams the bag penalty (a [[rule]]'s message each), hand 6 ends the game
@@ -49,23 +49,31 @@ def stored(spec: str) -> list[Any]:
         store.close()
 
 
+def counting(monkeypatch: pytest.MonkeyPatch, name: str, *modules: Any) -> list[int]:
+    """A counter of the calls of function `name` as each of `modules` calls it (one list, one number)."""
+    calls = [0]
+    real = getattr(modules[0], name)
+
+    def counted(*args: Any, **kw: Any) -> Any:
+        calls[0] += 1
+        return real(*args, **kw)
+
+    for module in modules:
+        monkeypatch.setattr(module, name, counted)
+    return calls
+
+
 def shown(spec: str, lang: str | None, monkeypatch: pytest.MonkeyPatch) -> tuple[list[Any], int]:
     """Each hand's events on the sheet in `lang` (as printed), and how many hands were scored to show them."""
     from scorepad.locale import shown as said
     from scorepad.locale import speaking
 
-    scored = [0]
     real = play.apply_hand
-
-    def counted(*args: Any, **kw: Any) -> Any:
-        scored[0] += 1
-        return real(*args, **kw)
-
-    monkeypatch.setattr(play, "apply_hand", counted)
+    scored = counting(monkeypatch, "apply_hand", play)
     store = open_store(spec)
     try:
         with speaking(lang):
-            sheet = play.sheet(store, store.game(None), lang)
+            sheet = play.sheet(store, store.game(None))
             events = [[said(e) for e in h["events"]] for h in sheet["hands"]]
     finally:
         store.close()
@@ -88,14 +96,7 @@ def test_events_are_ids_and_shown_in_the_language_asked_without_scoring(
 
 def as_schema_8(spec: str, events: list[Any]) -> None:
     """The database as scorepad left it at schema 8: every event in English words."""
-    for n, texts in enumerate(events, 1):
-        run(spec, f"UPDATE hands SET events = '{json.dumps(texts)}' WHERE n = {n}")
-    if is_server(spec):
-        from scorepad.store.postgres import VERSION_TABLE
-
-        run(spec, f"UPDATE {VERSION_TABLE} SET version = 8")
-    else:
-        run(spec, "PRAGMA user_version = 8")
+    back_to_schema(spec, 8, "events", events)
 
 
 def test_a_schema_8_database_is_named_by_ids_and_verifies(acli: Callable[..., Run], anydb: str,
@@ -148,15 +149,7 @@ def test_an_export_holds_event_ids_and_an_older_export_in_words_imports(
 
 def test_a_hand_typed_in_a_language_is_scored_once_and_stored_as_in_english(
         acli: Callable[..., Run], anydb: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    scored = [0]
-    real = play.apply_hand
-
-    def counted(*args: Any, **kw: Any) -> Any:
-        scored[0] += 1
-        return real(*args, **kw)
-
-    for typing in (play, hand_entry):   # the store's use case and the entry that reads a typed hand
-        monkeypatch.setattr(typing, "apply_hand", counted)
+    scored = counting(monkeypatch, "apply_hand", play, hand_entry)   # the store's use case, the entry reading a hand
     recorded_in_russian(acli)
     assert scored[0] == len(HANDS)   # the ruleset in Russian scores each hand; nothing scores it again to store it
     store = open_store(anydb)
@@ -184,14 +177,7 @@ def test_a_finish_stores_its_events_by_id_and_the_log_says_them_in_the_language(
     assert json.loads(detail)["events"] == [
         {"rule": "unfinished_partscore", "args": {"unfinished_partscore": 100, "me": "EW"}},
         {"msgid": "game over: {name} wins", "args": {"name": "EW"}}]
-    finished = [0]
-    real = play.finish_game
-
-    def counted(*args: Any, **kw: Any) -> Any:
-        finished[0] += 1
-        return real(*args, **kw)
-
-    monkeypatch.setattr(play, "finish_game", counted)
+    finished = counting(monkeypatch, "finish_game", play)
     r = acli("--lang", "ru", "log")
     assert r.code == 0 and "игра окончена" in r.out and "game over" not in r.out, r.out
     assert finished[0] == 0   # the log reads the finish's events, it does not finish the game again
@@ -201,14 +187,7 @@ def test_a_finish_in_a_language_is_worked_out_once_and_stored_as_in_english(
         acli: Callable[..., Run], anydb: str, monkeypatch: pytest.MonkeyPatch) -> None:
     assert acli("new", "bridge", "a", "b", "c", "d").code == 0
     assert acli("hand", "contract=2S", "by=E", "tricks=8").code == 0
-    finished = [0]
-    real = play.finish_game
-
-    def counted(*args: Any, **kw: Any) -> Any:
-        finished[0] += 1
-        return real(*args, **kw)
-
-    monkeypatch.setattr(play, "finish_game", counted)
+    finished = counting(monkeypatch, "finish_game", play)
     r = acli("--lang", "ru", "finish")
     assert r.code == 0 and "игра окончена" in r.out, r.out
     assert finished[0] == 1

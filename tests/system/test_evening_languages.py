@@ -128,4 +128,13 @@ def test_the_finder_sees_english_and_lets_ids_names_and_cards_be() -> None:
     counted; the program's other words are."""
     assert english_in("Record? [Y/n/e]  Show this message and exit.", "et") == ["Record", "this", "message", "exit"]
     assert english_in("Salvestada? [J/e/m]  mäng läbi: võitis ann; bid=4,3 QS 10H --json FILE", "et", ["ann"]) == []
-    assert english_in("it cannot be scored", "ru") == ["cannot"] and english_in("(ничего)", "ru") == []
+    assert english_in("it cannot be scored", "ru") == ["cannot", "scored"] and english_in("(ничего)", "ru") == []
+
+
+def test_only_the_language_s_own_translations_excuse_a_word() -> None:
+    """A word is not excused because some translation holds it: "scored" stands in a translation's text (an
+    English word left there), which the loose reading took for that language's own; the strict one does not."""
+    assert english_in("scored", "ru", strict=False) == []
+    assert english_in("scored", "ru") == ["scored"] and english_in("scored", "et") == ["scored"]
+    # a word a translation has where its own English has not is the language's (Estonian "robber")
+    assert english_in("robber", "et") == []

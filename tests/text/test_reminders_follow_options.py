@@ -45,9 +45,9 @@ def test_thousand_names_the_marriage_values_in_force(cli: Callable[..., Run], or
 
 
 @pytest.mark.parametrize(("lang", "line"), [
-    ("et", "Valikuga barrel valitud summast: kotis, loevad ainult pakkumised."),
-    ("ru", "С суммы, выбранной опцией barrel: на бочке, идут только заказы."),
-    ("uk", "Від суми, вибраної опцією barrel: на бочці, записуються лише заявки."),
+    ("et", "Valikuga „kott“ valitud summast: kotis, loevad ainult pakkumised."),
+    ("ru", "С суммы, выбранной опцией «бочка»: на бочке, идут только заказы."),
+    ("uk", "Від суми, вибраної опцією «бочка»: на бочці, записуються лише заявки."),
 ])
 def test_thousand_barrel_line_in_other_languages(cli: Callable[..., Run], lang: str, line: str) -> None:
     cli("new", "1000", "ann", "bob", "cat", "--opt", "barrel=500")
