@@ -173,10 +173,16 @@ def bench_flat(tmp: Path, hands: int) -> dict[str, Any]:
 
 # --------------------------------------------------------------------------- 3. scale
 
-def renamed(event: str, names: dict[str, str]) -> str:
-    """A template hand's event with its sides' names replaced by the game's."""
-    for old, new in names.items():
-        event = event.replace(old, new)
+def renamed(event: Any, names: dict[str, str]) -> Any:
+    """A template hand's event (its words, or its id and arguments) with its sides' names replaced by
+    the game's."""
+    if isinstance(event, dict):
+        return {k: renamed(v, names) for k, v in event.items()}
+    if isinstance(event, list):
+        return [renamed(v, names) for v in event]
+    if isinstance(event, str):
+        for old, new in names.items():
+            event = event.replace(old, new)
     return event
 
 

@@ -13,6 +13,7 @@ from scorepad.app.breakdown import same_breakdown_text
 from scorepad.app.events import same_events_text
 from scorepad.app.games import game_of, hand_row, typed_again
 from scorepad.app.shapes import checked, scan
+from scorepad.app.transfer.forked import can_fork, forked_in_order
 from scorepad.app.transfer.schema import TYPED, canonical_json, same_as_stored
 from scorepad.engine.game import Game, finish_game, initial_state
 from scorepad.engine.scoring import apply_hand
@@ -49,20 +50,12 @@ def verify(store: Store, workers: int | None = None, retype: bool = False) -> li
     total = sum(r.hands for r in rows)
     if workers is None:
         workers = (os.cpu_count() or 1) if total > PARALLEL_HANDS else 1
-    import multiprocessing  # start-up: ~15 ms; only large transfers fork
-
     spec = _spec(store)
-    if workers <= 1 or len(rows) < 2 or "fork" not in multiprocessing.get_all_start_methods() or spec is None:
+    if workers <= 1 or len(rows) < 2 or spec is None or not can_fork():
         return problems + _verify_rows(store, rows, retype)
-    global _VERIFY_JOB
-    _VERIFY_JOB = (spec, rows, retype)
     chunks = _runs(rows, max(1, total // (workers * CHUNKS_PER_WORKER)))
-    try:
-        with multiprocessing.get_context("fork").Pool(min(workers, len(chunks))) as pool:
-            found = pool.imap(_verify_chunk, chunks)  # in order, each run to the first free process
-            return problems + [line for per_run in found for line in per_run]
-    finally:
-        _VERIFY_JOB = None
+    job = _Share(spec, rows, retype)
+    return problems + list(forked_in_order(job.run, chunks, min(workers, len(chunks))))
 
 
 def _runs(rows: Sequence[GameRow], hands: int) -> list[range]:
@@ -88,18 +81,19 @@ def _spec(store: Store) -> str | None:
     return None
 
 
-_VERIFY_JOB: tuple[str, list[GameRow], bool] | None = None  # what forked workers inherit
-_WORKER_STORE: list[Store] = []  # a worker's own connection, opened for its first run
+class _Share:
+    """What a worker verifies: runs of these games (by index), through a connection of its own (the
+    parent's is not shared across a fork), opened for its first run."""
 
+    def __init__(self, spec: str, rows: list[GameRow], retype: bool) -> None:
+        self.spec, self.rows, self.retype = spec, rows, retype
+        self.store: Store | None = None
 
-def _verify_chunk(indexes: range) -> list[str]:
-    """In a worker: the problems of a run of games (by their index in the job), in order."""
-    assert _VERIFY_JOB is not None
-    spec, rows, retype = _VERIFY_JOB
-    if not _WORKER_STORE:  # a connection of its own: the parent's is not shared across a fork
-
-        _WORKER_STORE.append(open_store(spec))
-    return _verify_rows(_WORKER_STORE[0], [rows[i] for i in indexes], retype)
+    def run(self, indexes: range) -> list[str]:
+        """In a worker: the problems of a run of games, in order."""
+        if self.store is None:
+            self.store = open_store(self.spec)
+        return _verify_rows(self.store, [self.rows[i] for i in indexes], self.retype)
 
 
 def _verify_rows(store: Store, rows: Sequence[GameRow], retype: bool = False) -> list[str]:

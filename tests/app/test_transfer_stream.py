@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from scorepad.app import dbcopy
 from scorepad.app import verify as verification
 from scorepad.app.transfer import checks, export, importing, pieces, schema, writing
-from scorepad.errors import StoreError, UserError
+from scorepad.errors import ScorepadError, StoreError, UserError
 from scorepad.store import Store, text_hash
 from scorepad.store.choice import open_store
 from tests.conftest import Run, dump_any, store_spec
@@ -151,6 +151,41 @@ def test_checked_in_processes_as_in_one(exported: Path, tmp_path: Path, pg_admin
     assert found[0] == found[1] and len(found[0]) == 2
     assert found[0][0].startswith(f"games[0].hand_rows[{j}].points: differs")
     assert found[0][1].startswith("games[2].uid: the same uid")
+
+
+def test_a_checking_process_that_dies_is_a_plain_error_and_nothing_is_stored(
+        exported: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A checking process killed (memory, a crash in C code) ends the import with a sentence, not a
+    wait for ever, and the database keeps what it had."""
+    import os
+    import signal
+
+    monkeypatch.setattr(pieces, "PARALLEL_CHARS", 0)
+    monkeypatch.setattr(checks, "RUN_CHARS", 1)
+    monkeypatch.setattr(writing, "IMPORT_BATCH", 1)
+    real, parent = checks.Checker.game_text, os.getpid()
+
+    def killed_at_the_second(self: Any, i: int, text: str) -> Any:
+        if i == 1 and os.getpid() != parent:
+            os.kill(os.getpid(), signal.SIGKILL)
+        return real(self, i, text)
+
+    monkeypatch.setattr(checks.Checker, "game_text", killed_at_the_second)
+    store = Store(tmp_path / "t.db")
+    before = store.games()
+
+    def expired(*_: Any) -> None:
+        raise TimeoutError("the import still waits for a process that is gone")
+    old = signal.signal(signal.SIGALRM, expired)
+    signal.alarm(60)
+    try:
+        with pytest.raises(ScorepadError, match=r"a worker process ended \(killed by signal 9\)"):
+            importing.import_file(store, exported)
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, old)
+    assert store.games() == before == []
+    store.close()
 
 
 # ------------------------------------------------------------------ what the piecewise reading lets past `scan`

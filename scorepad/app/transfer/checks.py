@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping
+from functools import partial
 from typing import Any
 
 from scorepad.app.bids import bid_problems, bidding_fields
@@ -121,12 +122,11 @@ def _runs(texts: Iterable[str]) -> Iterator[tuple[int, list[str]]]:
         yield first, run
 
 
-def _check_run(run: tuple[int, list[str]]) -> list[Checked]:
+def _check_run(checker: Checker, run: tuple[int, list[str]]) -> list[Checked]:
     """In a checking process: a run of games checked, in order."""
-    assert _CHECKING is not None
     first, texts = run
     with gc_paused():
-        return [_CHECKING.game_text(first + k, text) for k, text in enumerate(texts)]
+        return [checker.game_text(first + k, text) for k, text in enumerate(texts)]
 
 
 def _fits(shape: Shape) -> Callable[[Any], bool]:
@@ -206,12 +206,7 @@ class Checker:
                     yield self.game_text(i, text)
             return
 
-        global _CHECKING
-        _CHECKING = self
-        try:
-            yield from forked_in_order(_check_run, _runs(texts), workers)
-        finally:
-            _CHECKING = None
+        yield from forked_in_order(partial(_check_run, self), _runs(texts), workers)
 
     def game_text(self, i: int, text: str) -> Checked:
         where = f"games[{i}]"
@@ -247,9 +242,6 @@ class Checker:
         if isinstance(rs, str):
             return [_("{where}.variant: {rs}").format(where=where, rs=rs)], None
         return _checked_game(g, where, rs)
-
-
-_CHECKING: Checker | None = None  # what forked checking processes inherit
 
 
 _GAME_FITS = _fits(GAME)

@@ -16,7 +16,7 @@ from typing import Any
 from scorepad.app.shapes import (
     read_json,
 )
-from scorepad.app.transfer.forked import forked_in_order
+from scorepad.app.transfer.forked import can_fork, forked_in_order
 from scorepad.app.transfer.pieces import AN_EXPORT, Layout, read_document
 from scorepad.app.transfer.schema import FORMAT, VERSION, file_name, same
 from scorepad.errors import StoreError, UserError
@@ -69,11 +69,9 @@ def _game_texts(store: Store) -> Iterator[str]:
     """Each game's text in the export (two levels deep), in order. A large database is written by one
     process per core, where processes can be forked (writing the indented JSON is most of an export's
     time): this process reads the rows, a batch at a time, and the others turn them into text."""
-    import multiprocessing  # start-up: ~15 ms; only large transfers fork
-
     total = store.db.execute("SELECT COUNT(*) FROM hands").fetchone()[0]
     workers = os.cpu_count() or 1
-    if total <= PARALLEL_HANDS or workers <= 1 or "fork" not in multiprocessing.get_all_start_methods():
+    if total <= PARALLEL_HANDS or workers <= 1 or not can_fork():
         for batch in _raw_games(store):
             yield from _texts_of(batch)
         return

@@ -16,6 +16,7 @@ from scorepad.app.shapes import (
     _parse_float,
     _parse_int,
 )
+from scorepad.app.transfer.forked import can_fork
 from scorepad.app.transfer.schema import MAX_FILE_BYTES
 from scorepad.errors import UserError
 from scorepad.locale import N_, _
@@ -189,10 +190,8 @@ class Layout:
 
     def workers(self) -> int:
         """Processes to check the games in: one per core for a large file, where processes can be forked."""
-        import multiprocessing  # start-up: ~15 ms; only large transfers fork
-
         size = sum(end - start for start, end in self.spans or ())
-        if size <= PARALLEL_CHARS or "fork" not in multiprocessing.get_all_start_methods():
+        if size <= PARALLEL_CHARS or not can_fork():
             return 1
         return os.cpu_count() or 1
 
