@@ -157,7 +157,8 @@ def _play(data: dict[str, Any], game: Game) -> list[Mismatch]:
 
 def _compare_statistics(expect: Any, got: Totals, out: list[Mismatch]) -> None:
     """`[result.stats]`: per player, his totals of the declared statistics over the scenario's hands, by
-    id, as `scorepad stats --json` gives them (a number; a mean {sum, hands}; a rate {made, of})."""
+    id, as `scorepad stats --json` gives them (a number; a mean {sum, hands}; a rate {made, of}; a first
+    {sum, games})."""
     if not isinstance(expect, dict):
         out.append(Mismatch(0, N_("[result.stats] must be a table of player = {{statistic = value}}")))
         return

@@ -416,7 +416,7 @@ def season_report(store: Store, name: str | None, *, ruleset: str | None = None,
 def _add_statistics(store: Store, entry: dict[str, Any], rows: Sequence[GameRow]) -> None:
     """The statistics the game's ruleset declares, added up over the board's counted games: their ids
     and kinds, their names in the language of the call (apart, as the counters' words), and each player row's totals."""
-    from scorepad.app.statistics import statistics_over  # only a season with such rulesets reads its hands
+    from scorepad.app.statistics import statistics_over, zero  # only a season with such rulesets reads its hands
 
     declared, totals = statistics_over(store, rows, [r["player"] for r in entry["players"]])
     if not declared:
@@ -424,7 +424,7 @@ def _add_statistics(store: Store, entry: dict[str, Any], rows: Sequence[GameRow]
     entry["statistics"] = [{"id": s["id"], "kind": s["kind"]} for s in declared]
     entry["statistic_names"] = {s["id"]: s["name"] for s in declared}
     for r in entry["players"]:
-        r["statistics"] = totals.get(r["player"], {s["id"]: 0 for s in declared})
+        r["statistics"] = totals.get(r["player"], {s["id"]: zero(s["kind"]) for s in declared})
 
 
 def _no_variant(row: GameRow) -> GameRow:

@@ -3,7 +3,10 @@ of a season's games: read only, from each hand as stored and the state before it
 again, nothing is written). A count adds 1 for each hand where its formula holds, a sum adds the
 formula's value; a mean keeps its sum and its hands ({"sum": s, "hands": n}), a rate the hands made and
 the hands taken ({"made": m, "of": n}), so that totals over games and players add up exactly (never an
-average of averages); a per-side statistic is credited to each player of the side."""
+average of averages); a max or a min keeps its largest (smallest) value, None over no hands (the max of
+the games' maxes); a first keeps, per game, the number of the first hand where it held and over games
+those numbers added up with the games they come from ({"sum": s, "games": g}: games where it never
+held add nothing); a per-side statistic is credited to each player of the side."""
 
 from __future__ import annotations
 
@@ -22,22 +25,33 @@ if TYPE_CHECKING:
     from scorepad.engine.game import Game
     from scorepad.store import Store
 
-Total = Any   # a number (count, sum) or {"sum", "hands"} (mean) or {"made", "of"} (rate)
+Total = Any   # a number (count, sum; max, min or None) or {"sum", "hands"} (mean) or {"made", "of"}
+# (rate) or {"sum", "games"} (first)
 Totals = dict[str, dict[str, Total]]   # player -> statistic id -> total
-PARTS = {"mean": ("sum", "hands"), "rate": ("made", "of")}
-"""The parts a mean or a rate keeps, in the order a hand's pair gives them (engine.game.statistic_value)."""
+PARTS = {"mean": ("sum", "hands"), "rate": ("made", "of"), "first": ("sum", "games")}
+"""The parts a mean, a rate or a first keeps, in the order a hand's pair gives them
+(engine.game.statistic_value)."""
+EXTREMES = {"max": max, "min": min}
+"""The kinds that keep one value of all, and how two of them give the one kept."""
 
 
 def zero(kind: str) -> Total:
-    """A statistic's total before any hand."""
+    """A statistic's total before any hand (a max or a min: None, no value yet)."""
+    if kind in EXTREMES:
+        return None
     return dict.fromkeys(PARTS[kind], 0) if kind in PARTS else 0
 
 
 def added(kind: str, total: Total, value: Any) -> Total:
     """`total` with one hand's value (a number or a pair) or another total (a number or parts) added;
-    a value of another shape (a game whose ruleset declared the statistic as another kind) adds nothing."""
+    a value of another shape (a game whose ruleset declared the statistic as another kind) adds nothing.
+    A max or a min keeps the larger (smaller) of the two; None (no hand) keeps the other."""
     if (kind in PARTS) != isinstance(value, (dict, tuple, list)):
         return total
+    if kind in EXTREMES:
+        if value is None or isinstance(value, bool):
+            return total
+        return value if total is None else EXTREMES[kind](total, value)
     if kind not in PARTS:
         return total + value
     if isinstance(value, dict):
@@ -51,13 +65,15 @@ def starting_totals(game: Game) -> Totals:
 
 
 def credit(game: Game, totals: Totals, values: dict[str, list[Any]]) -> None:
-    """One hand's statistic values (engine.scoring.hand_statistics) added to each player's totals: a
-    side's value to each of its players; a side out of the game adds nothing."""
+    """One hand's statistic values (engine.scoring.hand_statistics) added to each player's totals of
+    one game: a side's value to each of its players; a side out of the game adds nothing, nor does a
+    hand after the one a first has held in (the game keeps the number of that hand)."""
     for s in game.ruleset.statistics:
         per_player = s.per == "player"
+        first = s.kind == "first"
         for i, player in enumerate(game.players):
             v = values[s.id][i if per_player else game.side_of[i]]
-            if v is not None:
+            if v is not None and not (first and totals[player][s.id]["games"]):
                 totals[player][s.id] = added(s.kind, totals[player][s.id], v)
 
 

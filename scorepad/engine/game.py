@@ -829,7 +829,8 @@ def statistic_values(game: Game, state: State, hand: Hand,
         per_player = stat.per == "player"
         envs = scope.player_envs if per_player else scope.side_envs
         try:
-            out[stat.id] = [statistic_value(stat, env) if playing[game.side_of[i] if per_player else i] else None
+            out[stat.id] = [statistic_value(stat, env, state["hands"] + 1)
+                            if playing[game.side_of[i] if per_player else i] else None
                             for i, env in enumerate(envs)]
         except FormulaError as exc:
             raise HandError(_hand_formula_problem(exc)) from None
@@ -864,14 +865,18 @@ def _put_stored_lines(game: Game, scope: _Scope, breakdown: Sequence[Sequence[An
         env[STORED_LINES], env[STORED_RULES] = players[i], sides[game.side_of[i]][1]
 
 
-def statistic_value(stat: Statistic, env: Mapping[str, Any]) -> Any:
+def statistic_value(stat: Statistic, env: Mapping[str, Any], hand_no: int = 0) -> Any:
     """One player's (side's) value of a statistic in a hand: 1 or 0 for a count, the number for a sum;
     for a mean (number, 1), or (0, 0) in a hand its `of` leaves out; for a rate (1 or 0, 1) in a hand
-    its `of` holds, else (0, 0). The pairs are added up part by part, so a total stays exact."""
+    its `of` holds, else (0, 0). The pairs are added up part by part, so a total stays exact. For a
+    max or a min the number, or None in a hand its `of` leaves out; for a first (`hand_no`, the hand's
+    number in the game, 1) when it holds, else (0, 0): a game keeps the first such pair (app.statistics)."""
     if stat.kind == "count":
         return 1 if stat.formula.fast(env) else 0
+    if stat.kind == "first":
+        return (hand_no, 1) if stat.formula.fast(env) else (0, 0)
     if stat.of is not None and not stat.of.fast(env):
-        return (0, 0)
+        return None if stat.kind in ("max", "min") else (0, 0)
     if stat.kind == "rate":
         return (1 if stat.formula.fast(env) else 0, 1)
     value = stat.formula.fast(env)

@@ -183,12 +183,17 @@ STATISTIC_PARTS = (
     Optional("sum", Formula("this number is added up over the hands")),
     Optional("mean", Formula("this number is averaged over the hands where it applies (`of`, else every hand)")),
     Optional("made", Formula("a rate: the hands where this holds, out of those where `of` holds")),
-    Optional("of", Formula("the hands a rate (or a mean) is taken over: where this holds")),
+    Optional("max", Formula("the largest value of this number over the hands where it applies (`of`, else every hand)")),
+    Optional("min", Formula("the smallest value of this number over the hands where it applies (`of`, else every hand)")),
+    Optional("first", Formula("per game: the number of the first hand in which this holds, averaged over the games "
+                              "where it held")),
+    Optional("of", Formula("the hands a rate (or a mean, a max, a min) is taken over: where this holds")),
 )
 LABEL = "what the players call it, shown on the player and season pages"
 STATISTIC = Map((Required("label", Text(LABEL)), *STATISTIC_PARTS),
                 extra={"oneOf": [{"required": ["count"]}, {"required": ["sum"]}, {"required": ["mean"]},
-                                 {"required": ["made", "of"]}],
+                                 {"required": ["made", "of"]}, {"required": ["max"]}, {"required": ["min"]},
+                                 {"required": ["first"]}],
                        "dependentRequired": {"made": ["of"]}})
 STATISTICS = Entries(STATISTIC, NAME_PATTERN, "what the players of the game count over their hands (nils made, bags taken)")
 # In a variant a statistic is an overlay on the base's: a new label, or a new kind, or both; the

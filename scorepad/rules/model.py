@@ -120,14 +120,15 @@ class Statistic:
     """A number the players of a game keep over their hands: each hand, per player or side, the hands
     where `formula` holds are counted (`kind` "count"), its values added up ("sum") or averaged over
     the hands where `of` holds ("mean"), or the hands where it holds counted out of those where `of`
-    holds ("rate": made / of)."""
+    holds ("rate": made / of); its largest or smallest value over those hands ("max", "min"); or, per
+    game, the number of the first hand in which it holds ("first", averaged over the games it held in)."""
 
     id: str
     name: str
     per: str
     kind: str
     formula: Formula
-    of: Formula | None = None   # mean (optional) and rate (required): the hands it is taken over
+    of: Formula | None = None   # mean, max, min (optional) and rate (required): the hands it is taken over
     reads_breakdown: bool = False   # calls line() or rule(): needs the hand's stored breakdown
 
 

@@ -73,11 +73,12 @@ def statistics_columns(board: Mapping[str, Any]) -> list[str]:
 
 
 def statistics_cells(board: Mapping[str, Any]) -> list[dict[str, Any]]:
-    """Each player's totals of the declared statistics, as `statistic …` cells: a mean or a rate as the
-    language writes it (its parts stay in the JSON)."""
+    """Each player's totals of the declared statistics, as `statistic …` cells: a mean, a rate or a first
+    as the language writes it (its parts stay in the JSON), a max or a min over no hand as "–"."""
     kinds = {s["id"]: s["kind"] for s in board.get("statistics", [])}
-    return [{"player": r["player"], **{f"statistic {k}": statistic_shown(kinds[k], v) if kinds.get(k) in PARTS else v
-                                       for k, v in r.get("statistics", {}).items()}}
+    return [{"player": r["player"],
+             **{f"statistic {k}": statistic_shown(kinds.get(k, ""), v) if kinds.get(k) in PARTS or v is None else v
+                for k, v in r.get("statistics", {}).items()}}
             for r in board["players"]]
 
 

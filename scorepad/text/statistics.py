@@ -1,6 +1,7 @@
-"""A declared statistic's total as the players read it: a count or a sum as the number, a mean as
-the average with at most two decimals, a rate as a percentage (66,67% in Estonian); and the table of
-`scorepad stats`, one per game, a row per player."""
+"""A declared statistic's total as the players read it: a count, a sum, a max or a min as the number, a
+mean as the average with at most two decimals, a rate as a percentage (66,67% in Estonian), a first as
+the average hand number over the games it held in; and the table of `scorepad stats`, one per game, a
+row per player."""
 
 from __future__ import annotations
 
@@ -11,19 +12,24 @@ from scorepad.locale import _, current, ngettext
 from scorepad.text.numbers import local_number, local_percent, plain
 from scorepad.text.render import simple_table
 
-PARTS = frozenset({"mean", "rate"})
+PARTS = frozenset({"mean", "rate", "first"})
 """The kinds whose totals are kept as parts and shown worked out (an average, a percentage)."""
+NONE_YET = frozenset({"max", "min"})
+"""The kinds whose total is None before any hand: shown as "–"."""
 
 
 def statistic_shown(kind: str, value: Any, lang: str | None = None) -> str:
-    """A statistic's total in the language shown; a mean or a rate over no hands as "–"."""
+    """A statistic's total in the language shown; a mean or a rate over no hands, a max or a min over
+    none, a first that never held as "–"."""
     lang = lang or current()
     if isinstance(value, Mapping):
         if kind == "rate":
             return local_percent(value.get("made", 0), value.get("of", 0), lang)
-        hands = value.get("hands", 0)
+        hands = value.get("games" if kind == "first" else "hands", 0)
         return local_number(value.get("sum", 0) / hands, lang, 2) if hands else "–"
-    return "" if value is None else local_number(plain(value), lang)
+    if value is None:
+        return "–" if kind in NONE_YET else ""
+    return local_number(plain(value), lang)
 
 
 def stats_text(report: Mapping[str, Any]) -> str:

@@ -66,3 +66,48 @@ def test_a_mean_and_a_rate_are_stated_by_their_parts(cli: Callable[..., Run], tm
     assert run.code == 1
     assert "stats.b.high: expected {'made': 0, 'of': 1}, got {'made': 0, 'of': 0}" in run.out
     assert "stats.a" not in run.out
+
+
+SKID = '''ruleset = "skid"
+players = ["a", "b"]
+
+# a goes out in every deal. b: deal 1 Q♠ A♥ = 65; deal 2 Q♠ K♥ = 60: 125, exactly the limit, burnt to 0;
+# deal 3 Q♠ A♥ 10♦ = 75; deal 4 Q♠ = 50: 125, burnt; deal 5 65; deal 6 60: 125, burnt; deal 7 Q♠ J♥ A♥ =
+# 85; deal 8 Q♠ = 50: 135, past the limit for the first time (landing on it is not passing it): 8.
+[[hand]]
+input = ["out=a", "b.cards=QS AH"]
+[[hand]]
+input = ["out=a", "b.cards=QS KH"]
+[[hand]]
+input = ["out=a", "b.cards=QS AH 10D"]
+[[hand]]
+input = ["out=a", "b.cards=QS"]
+[[hand]]
+input = ["out=a", "b.cards=QS AH"]
+[[hand]]
+input = ["out=a", "b.cards=QS KH"]
+[[hand]]
+input = ["out=a", "b.cards=QS JH AH"]
+[[hand]]
+input = ["out=a", "b.cards=QS"]
+
+[result.stats]
+'''
+
+
+@pytest.mark.parametrize(("stats", "said"), [
+    ('b = { hands_to_limit = { sum = 8, games = 1 } }\na = { hands_to_limit = { sum = 0, games = 0 } }\n', ""),
+    ('b = { hands_to_limit = { sum = 7, games = 1 } }\n',
+     "result: stats.b.hands_to_limit: expected {'sum': 7, 'games': 1}, got {'sum': 8, 'games': 1}"),
+    ('b = { hands_to_limit = 8 }\n', "result: stats.b.hands_to_limit: expected 8, got {'sum': 8, 'games': 1}"),
+])
+def test_rules_test_compares_a_first_as_its_parts(cli: Callable[..., Run], tmp_path: Path,
+                                                  stats: str, said: str) -> None:
+    path = tmp_path / "skid.toml"
+    path.write_text(SKID + stats)
+    run = cli("rules", "test", "skid", str(path))
+    if not said:
+        assert run.code == 0, run.out
+        return
+    assert run.code == 1
+    assert said in run.out

@@ -53,7 +53,8 @@ def test_spades_declares_its_statistics_in_four_languages() -> None:
     assert [s.name for s in translate(rs, "uk").statistics][2] == "мішків узято"
     skid = load_bundled("skid")
     assert [(s.id, s.kind) for s in skid.statistics] == [("went_out", "count"), ("jack_finishes", "count"),
-                                                         ("busts", "count"), ("burns", "count")]
+                                                         ("busts", "count"), ("burns", "count"),
+                                                         ("hands_to_limit", "first")]
 
 
 def test_a_statistic_reads_the_names_of_its_per() -> None:
@@ -176,3 +177,70 @@ def test_the_json_schema_knows_mean_and_rate() -> None:
                 {"label": "x", "mean": "pts", "sum": "pts"}):
         with pytest.raises(jsonschema.ValidationError):
             jsonschema.validate({**base, "stats": {"x": bad}}, schema)
+
+
+def test_a_max_a_min_and_a_first_read_their_formulas() -> None:
+    text = BASE + ('[stats.top]\nlabel = "top"\nmax = "pts"\n'
+                   '[stats.low]\nlabel = "low"\nper = "side"\nmin = "pts"\nof = "pts > 0"\n'
+                   '[stats.to_50]\nlabel = "to 50"\nfirst = "score + pts >= 50"\n')
+    rs = load_text(text, "duel.toml")
+    assert [(s.id, s.kind, s.per, s.formula.source, s.of.source if s.of else None) for s in rs.statistics] == [
+        ("top", "max", "player", "pts", None), ("low", "min", "side", "pts", "pts > 0"),
+        ("to_50", "first", "player", "score + pts >= 50", None)]
+
+
+@pytest.mark.parametrize(("extra", "words"), [
+    ('[stats.x]\nlabel = "x"\nfirst = "pts > 1"\nof = "pts > 0"\n', "stats.x.of: of belongs to a rate (made), a mean, a max"),
+    ('[stats.x]\nlabel = "x"\nmax = "pts"\nmin = "pts"\n', "max or min (its largest or smallest value"),
+    ('[stats.x]\nlabel = "x"\nmin = "nonesuch"\n', "stats.x.min: unknown name 'nonesuch'"),
+    ('[stats.x]\nlabel = "x"\nmax = "line(\'nill\')"\n', "stats.x.max: there is no [[score]] line with the id 'nill'"),
+])
+def test_a_wrong_max_min_or_first_is_refused_at_load(extra: str, words: str) -> None:
+    with pytest.raises(RulesetError) as err:
+        load_text(BASE + extra, "duel.toml")
+    assert words in str(err.value.problems)
+
+
+def test_rules_check_names_a_first_by_file_line_and_column(cli: Callable[..., Run], tmp_path: Path) -> None:
+    path = tmp_path / "duel.toml"
+    path.write_text(BASE + '\n[stats.x]\nlabel = "x"\nfirst = "pts > nonesuch"\n')
+    r = cli("rules", "check", str(path))
+    assert r.code == 2
+    assert f"duel.toml:{BASE.count(chr(10)) + 4}:1: stats.x.first: unknown name 'nonesuch'" in r.out + r.err
+
+
+@pytest.mark.parametrize("kind", ["max", "first"])
+def test_a_costly_max_or_first_counts_on_the_hands_budget(cli: Callable[..., Run], tmp_path: Path, kind: str) -> None:
+    path = tmp_path / "duel.toml"
+    table = "[tables]\nt = [" + ", ".join(map(str, range(1999))) + "]\n"
+    path.write_text(BASE + table + f'[stats.slow]\nlabel = "slow"\n{kind} = "sum([count(t, x) for x in t]) > 0"\n')
+    r = cli("rules", "check", str(path))
+    assert r.code == 2
+    said = r.out + r.err
+    assert f"duel.toml:{(BASE + table).count(chr(10)) + 3}:1: stats.slow.{kind}:" in said
+    assert "more than the 50,000 allowed" in said and "Traceback" not in said
+
+
+def test_the_json_schema_knows_max_min_and_first() -> None:
+    import jsonschema
+
+    from scorepad.rules.format import json_schema
+
+    schema = json_schema()
+    base = {"game": {"id": "duel", "name": "Duel"}}
+    for good in ({"label": "x", "max": "pts"}, {"label": "x", "min": "pts", "of": "pts > 0"},
+                 {"label": "x", "first": "pts > 1"}):
+        jsonschema.validate({**base, "stats": {"x": good}}, schema)
+    for bad in ({"label": "x", "max": "pts", "min": "pts"}, {"label": "x", "first": "a", "count": "b"}):
+        with pytest.raises(jsonschema.ValidationError):
+            jsonschema.validate({**base, "stats": {"x": bad}}, schema)
+
+
+def test_skid_counts_the_deals_to_the_limit_and_cribbage_the_best_hand() -> None:
+    skid = translate(load_bundled("skid"), "uk")
+    assert [(s.id, s.kind, s.name) for s in skid.statistics][-1] == ("hands_to_limit", "first", "роздачі до порога")
+    cribbage = load_bundled("cribbage")
+    best = next(s for s in cribbage.statistics if s.id == "best_hand")
+    mean = next(s for s in cribbage.statistics if s.id == "hand_points")
+    assert (best.kind, best.formula.source) == ("max", "hand_points")
+    assert best.of is not None and mean.of is not None and best.of.source == mean.of.source

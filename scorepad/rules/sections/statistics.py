@@ -26,8 +26,11 @@ def _stored(key: str) -> EnvFunction:
 BREAKDOWN = {"line": _stored(STORED_LINES), "rule": _stored(STORED_RULES)}
 """The functions only a statistic's formulas have: they read the hand's stored breakdown by id."""
 
-KINDS = {"count": "count", "sum": "sum", "mean": "mean", "made": "rate"}
+KINDS = {"count": "count", "sum": "sum", "mean": "mean", "made": "rate", "max": "max", "min": "min", "first": "first"}
 """The key that holds a statistic's formula, and the kind it makes (a rate's formula is `made`)."""
+
+OF_KINDS = frozenset({"rate", "mean", "max", "min"})
+"""The kinds taken over the hands where an `of` holds (a rate needs one; the others every hand without)."""
 
 
 def read_statistics(data: dict[str, Any], names: Names, comp: Compiler, p: Problems,
@@ -42,18 +45,21 @@ def read_statistics(data: dict[str, Any], names: Names, comp: Compiler, p: Probl
         if not name_ok(sid, key, p):
             continue
         if not isinstance(spec, dict):
-            p.add(key, Said(N_("must be a table with a label and count, sum, mean or made and of")))
+            p.add(key, Said(N_("must be a table with a label and count, sum, mean, made and of, max, min or first")))
             continue
         spec = validate(spec, STATISTIC, key, p)
         kinds = [k for k in KINDS if k in spec]
         if len(kinds) != 1 or "label" not in spec:
             p.add(key, Said(N_("a statistic needs a label and one of count (the hands where a formula holds), "
-                               "sum (a formula's values added up), mean (its average over the hands) or made "
-                               "with of (a rate: the hands where made holds out of those where of holds)")))
+                               "sum (a formula's values added up), mean (its average over the hands), made "
+                               "with of (a rate: the hands where made holds out of those where of holds), max or "
+                               "min (its largest or smallest value over the hands) or first (per game: the "
+                               "number of the first hand where a formula holds)")))
             continue
         kind = KINDS[kinds[0]]
-        if "of" in spec and kind not in ("rate", "mean"):
-            p.add(f"{key}.of", Said(N_("of belongs to a rate (made) or a mean: the hands it is taken over")))
+        if "of" in spec and kind not in OF_KINDS:
+            p.add(f"{key}.of", Said(N_("of belongs to a rate (made), a mean, a max or a min: the hands it is "
+                                       "taken over")))
             continue
         if kind == "rate" and "of" not in spec:
             p.add(key, Said(N_("a rate needs of: the hands it is taken out of")))

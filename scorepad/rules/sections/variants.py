@@ -84,14 +84,14 @@ def merge(base: dict[str, Any], overlay: Mapping[str, Any]) -> dict[str, Any]:
     return out
 
 
-STATISTIC_KINDS = ("count", "sum", "mean", "made", "of")
+STATISTIC_KINDS = ("count", "sum", "mean", "made", "max", "min", "first", "of")
 """The keys that say what a statistic counts: an overlay that gives one replaces all of the base's."""
 
 
 def _merged_statistics(base: dict[str, Any], overlay: Mapping[str, Any]) -> dict[str, Any]:
     """`[stats]` under an overlay (a variant, a derived ruleset): a new id is added; one the base has
     merges key by key (a new label keeps the formula), except that a statistic given a kind (count,
-    sum, mean or made and of) is counted that way only: the base's count does not stay beside a new sum."""
+    sum, mean, made and of, max, min or first) is counted that way only: the base's count does not stay beside a new sum."""
     out: dict[str, Any] = tree_copy(base)
     for sid, entry in overlay.items():
         old = out.get(sid)
