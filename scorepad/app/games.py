@@ -42,6 +42,7 @@ from scorepad.engine.game import (
     initial_state,
     make_game,
     next_hand_info,
+    ruleset_shown,
     side_display,
 )
 from scorepad.engine.hand_entry import HandEntry
@@ -65,16 +66,7 @@ def in_language(game: Game) -> Game:
     """The game as the language of the call shows it: its ruleset's labels, messages, help and input words
     in that language (the view of the ruleset built once per language, its formulas the ruleset's own);
     the game itself when the ruleset has no texts in that language."""
-    rs = game.ruleset.own or game.ruleset
-    lang = texts_language()
-    table = rs.data.get("translations")
-    if not (lang and isinstance(table, dict) and lang in table):
-        return game if game.ruleset is rs else replace(game, ruleset=rs)
-    view = rs.views.get(lang)
-    if view is None:   # the module only when there is something to do
-        from scorepad.rules.translations import translate  # start-up: ~30 ms; only a ruleset with translations needs it
-
-        view = translate(rs, lang)
+    view = ruleset_shown(game.ruleset)
     return game if game.ruleset is view else replace(game, ruleset=view)
 
 
