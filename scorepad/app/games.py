@@ -569,15 +569,24 @@ def standings_with_bid(store: Store, game_id: int | str | None) -> tuple[GameRow
     return row, data
 
 
+def result_shown(game: Game, result: HandResult) -> tuple[list[list[list[Any]]], list[str]]:
+    """A hand's (or a finish's) score lines as [label, points, to] per side and its events, in the
+    language of the call: found by id, as the sheet finds a stored hand's, whichever texts scored it."""
+    shown_game = in_language(game)
+    return shown_breakdown(shown_game, stored_breakdown(result)), shown_events(shown_game, stored_events(result))
+
+
 def hand_json(rec: Recorded) -> dict[str, Any]:
-    game = rec.game
+    """A hand just recorded (or scored again), as `hand --json` prints it: labels and events in the
+    language of the call (result_shown)."""
+    game = in_language(rec.game)
+    breakdown, events = result_shown(game, rec.result)
     return {
         "hand": rec.n,
         "sides": [{"name": s.name, "points": rec.result.points[k],
-                   "breakdown": [{"label": line.label, "points": line.points, "to": list(line.to)}
-                                 for line in rec.result.breakdown[k]]}
+                   "breakdown": [{"label": label, "points": points, "to": to} for label, points, to in breakdown[k]]}
                   for k, s in enumerate(game.sides)],
-        "events": rec.result.events,
+        "events": events,
         "cards_read": [c["text"] for c in rec.cards_read],
         "worked_out": rec.worked_out,
         "standings": standings(rec.row, game),
