@@ -9,6 +9,7 @@ the start always gives its stored totals. Everything game-specific comes from th
 from __future__ import annotations
 
 import copy
+import dataclasses
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -352,6 +353,13 @@ def copy_state(state: State) -> State:
 
 
 @budgeted
+def own_game(game: Game) -> Game:
+    """The game with its ruleset's own texts: what a hand is scored with whatever language shows it
+    (a line, an event and a refusal keep their ids, and are said in the language where shown)."""
+    own = game.ruleset.own
+    return game if own is None else dataclasses.replace(game, ruleset=own)
+
+
 def initial_state(game: Game) -> State:
     rs = game.ruleset
     env = base_env(game)
