@@ -8,13 +8,13 @@ started, never with whatever the ruleset file says today.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from contextlib import ExitStack, contextmanager
+from contextlib import ExitStack, contextmanager, suppress
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 import scorepad.rules.cards as cardlib
 from scorepad.app.answer_lost import CommitHeld, change_done, change_unknown, hand_unknown, key_written, new_key
-from scorepad.app.breakdown import shown_breakdown, stored_breakdown, words_breakdown
+from scorepad.app.breakdown import shown_breakdown, stored_breakdown
 from scorepad.app.events import shown_events, stored_events
 from scorepad.app.pinned import pinned_ruleset as pinned_ruleset  # re-exported: season reads games with it
 from scorepad.app.rows import abandon as abandon  # re-exported: the commands that need no engine import gamerows
@@ -42,6 +42,8 @@ from scorepad.engine.game import (
     initial_state,
     make_game,
     next_hand_info,
+    own_game,
+    ruleset_shown,
     side_display,
 )
 from scorepad.engine.hand_entry import HandEntry
@@ -65,16 +67,7 @@ def in_language(game: Game) -> Game:
     """The game as the language of the call shows it: its ruleset's labels, messages, help and input words
     in that language (the view of the ruleset built once per language, its formulas the ruleset's own);
     the game itself when the ruleset has no texts in that language."""
-    rs = game.ruleset.own or game.ruleset
-    lang = texts_language()
-    table = rs.data.get("translations")
-    if not (lang and isinstance(table, dict) and lang in table):
-        return game if game.ruleset is rs else replace(game, ruleset=rs)
-    view = rs.views.get(lang)
-    if view is None:   # the module only when there is something to do
-        from scorepad.rules.translations import translate  # start-up: ~30 ms; only a ruleset with translations needs it
-
-        view = translate(rs, lang)
+    view = ruleset_shown(game.ruleset)
     return game if game.ruleset is view else replace(game, ruleset=view)
 
 
@@ -132,7 +125,8 @@ class Recorded:
 
 def type_and_score(game: Game, state: State, args: Sequence[str],
                    strict: bool = False, bid: int = 0) -> tuple[RawHand, dict[str, Any], HandResult]:
-    """Typed text → typed hand → scored hand (a value missing refuses the hand).
+    """Typed text (read in `game`'s language) → typed hand → hand scored with the ruleset itself (a
+    value missing refuses the hand).
 
     `strict` for what a person types now: a value given twice with two different values is refused
     (the first `bid` of `args` were written down by `scorepad bid`).
@@ -141,7 +135,7 @@ def type_and_score(game: Game, state: State, args: Sequence[str],
         raise UserError(_('this game has ended and takes no more hands (undo or edit still work)'))
     raw = split_assignments(game, args, strict, bid)
     hand = whole_hand(game, state, raw)
-    return raw, hand, apply_hand(game, state, hand)
+    return raw, hand, apply_hand(own_game(game), state, hand)   # scored with the ruleset itself, shown by id
 
 
 def typed_again(game: Game, state: State, typed: Sequence[str]) -> dict[str, Any]:
@@ -185,8 +179,8 @@ class HandStart:
 
 def start_hand(store: Store, game_id: int | str | None, args: Sequence[str]) -> HandStart:
     """Every front end's first step with a hand typed: the game (one that takes hands) in the language of
-    the call, and
-    the typed text read once, into a HandEntry (which the prompt goes on to ask, or which is stored as
+    the call, to read what is typed and show words (the entry scores with the ruleset itself), and the
+    typed text read once, into a HandEntry (which the prompt goes on to ask, or which is stored as
     given)."""
     row = open_game(store.game(game_id))
     if row.state["finished"]:
@@ -237,8 +231,7 @@ def write_hand(store: Store, row: GameRow, game: Game, typed: Typed, *, expect: 
                     row, game = fresh, in_language(game_of(fresh))
                     raw, hand, result = type_and_score(game, fresh.state, raw.typed, strict=True, bid=bid)
                 n = fresh.hands + 1
-                store.append_hand(db, row.id, stored_row(game_of(row), row.state, game, n, raw.typed, hand, result),
-                                  key)
+                store.append_hand(db, row.id, hand_row(n, raw.typed, hand, result), key)
             holding.enter_context(held.holding())   # the commit: a Ctrl-C now waits for its answer
     except (StoreUnreachable, KeyboardInterrupt) as exc:
         if isinstance(exc, KeyboardInterrupt) and not held.reached:
@@ -254,23 +247,6 @@ def write_hand(store: Store, row: GameRow, game: Game, typed: Typed, *, expect: 
         return repeated(store, row.id, done, key, hand)
     return Recorded(store.game(row.id), game, n, result, cards_read(game, raw.typed, hand),
                     list(raw.worked_out_shown))
-
-
-def stored_row(pinned: Game, state: State, game: Game, n: int, typed: list[str], hand: dict[str, Any],
-               result: HandResult) -> HandRow:
-    """The row of a hand scored from `state` with `game` (`pinned` in the language shown): its lines and
-    events are stored by id, the same in every language; only a line or an event of an id its ruleset
-    has twice, stored in words, needs the hand scored again with the ruleset's own texts."""
-    out = hand_row(n, typed, hand, result)
-    if game.ruleset is not pinned.ruleset and in_words(out.breakdown, out.events):
-        out = hand_row(n, typed, hand, apply_hand(pinned, state, hand))
-    return out
-
-
-def in_words(breakdown: Sequence[Sequence[Any]], events: Sequence[Any]) -> bool:
-    """Whether a stored breakdown and events hold words of their ruleset (a line or an event whose id is
-    not its ruleset's only one)."""
-    return any(isinstance(e, str) for e in events) or any(isinstance(line, list) for side in breakdown for line in side)
 
 
 @contextmanager
@@ -477,7 +453,7 @@ def edit(store: Store, game_id: int | str | None, n: int, args: Sequence[str],
                         exc.problems) from None
     if hand == old.hand:
         return row, []   # every value as it was: nothing to store, nothing in the audit trail
-    new_rows = [stored_row(game, state, typing, n, typed, hand, result)]   # by id: scored once in any language
+    new_rows = [hand_row(n, typed, hand, result)]   # by id: scored with the ruleset itself in any language
     state = result.state
     for later in hands[n:]:
         if state["finished"]:
@@ -504,10 +480,10 @@ def edit(store: Store, game_id: int | str | None, n: int, args: Sequence[str],
 def scored_hand(store: Store, row: GameRow, n: int) -> Recorded:
     """Hand n of the game as it scores now, its breakdown and events in the language of the call (what
     `play` shows of a hand it edited, as it shows a hand it recorded)."""
-    game = in_language(game_of(row))
+    game = game_of(row)
     hands = store.hands(row.id)
     state = hands[n - 2].state if n > 1 else initial_state(game)
-    return Recorded(row, game, n, apply_hand(game, state, hands[n - 1].hand))
+    return Recorded(row, in_language(game), n, apply_hand(game, state, hands[n - 1].hand))
 
 
 def edit_said(n: int, rows: Sequence[HandRow]) -> str:
@@ -520,19 +496,15 @@ def edit_said(n: int, rows: Sequence[HandRow]) -> str:
 
 
 def finish(store: Store, game_id: int | str | None, expect: int | None = None) -> tuple[GameRow, HandResult]:
-    """End the game by the ruleset's rule; the result shown speaks the language of the call, the stored
-    one the ruleset's texts. `expect`, as for undo."""
+    """End the game by the ruleset's rule, worked out with the ruleset itself: its lines and events are
+    stored by id and shown in the language of the call by result_shown. `expect`, as for undo."""
     row = expected(store, open_game(store.game(game_id)), expect)
-    game = game_of(row)
-    shown_game = in_language(game)
-    result = shown = finish_game(shown_game, row.state)   # stored by id: the same in every language
-    if shown_game.ruleset is not game.ruleset and in_words(stored_breakdown(shown), stored_events(shown)):
-        result = finish_game(game, row.state)   # a line or event in words: the ruleset's own
+    result = finish_game(game_of(row), row.state)
     key = new_key()
     changed_once(store, row, key, _("finish"), "scorepad finish", lambda: store.set_state(
         row.id, result.state, "finish", {"points": result.points, "breakdown": stored_breakdown(result),
                                          "events": stored_events(result), "key": key}, expected_version=row.version))
-    return store.game(row.id), shown
+    return store.game(row.id), result
 
 
 def standings(row: GameRow, game: Game | None = None) -> dict[str, Any]:
@@ -577,15 +549,24 @@ def standings_with_bid(store: Store, game_id: int | str | None) -> tuple[GameRow
     return row, data
 
 
+def result_shown(game: Game, result: HandResult) -> tuple[list[list[list[Any]]], list[str]]:
+    """A hand's (or a finish's) score lines as [label, points, to] per side and its events, in the
+    language of the call: found by id, as the sheet finds a stored hand's, whichever texts scored it."""
+    shown_game = in_language(game)
+    return shown_breakdown(shown_game, stored_breakdown(result)), shown_events(shown_game, stored_events(result))
+
+
 def hand_json(rec: Recorded) -> dict[str, Any]:
-    game = rec.game
+    """A hand just recorded (or scored again), as `hand --json` prints it: labels and events in the
+    language of the call (result_shown)."""
+    game = in_language(rec.game)
+    breakdown, events = result_shown(game, rec.result)
     return {
         "hand": rec.n,
         "sides": [{"name": s.name, "points": rec.result.points[k],
-                   "breakdown": [{"label": line.label, "points": line.points, "to": list(line.to)}
-                                 for line in rec.result.breakdown[k]]}
+                   "breakdown": [{"label": label, "points": points, "to": to} for label, points, to in breakdown[k]]}
                   for k, s in enumerate(game.sides)],
-        "events": rec.result.events,
+        "events": events,
         "cards_read": [c["text"] for c in rec.cards_read],
         "worked_out": rec.worked_out,
         "standings": standings(rec.row, game),
@@ -650,11 +631,8 @@ def finish_entry(game: Game, hands: Sequence[HandRow], final: State) -> dict[str
     totals = [final["sides"][k]["score"] for k in range(n)]
     breakdown: list[list[list[Any]]] = [[] for _ in range(n)]
     events: list[str] = []
-    try:
-        result = finish_game(game, before)
-        breakdown, events = words_breakdown(result), result.events
-    except ScorepadError:
-        pass
+    with suppress(ScorepadError):
+        breakdown, events = result_shown(game, finish_game(own_game(game), before))
     return {"points": [totals[k] - before["sides"][k]["score"] for k in range(n)], "totals": totals,
             "breakdown": breakdown, "events": events}
 

@@ -9,8 +9,6 @@ from scorepad.app.games import (
     expected,
     game_of,
     hand_row,
-    in_language,
-    scored_hand,
     type_and_score,
 )
 from scorepad.errors import ScorepadError, UserError
@@ -40,6 +38,4 @@ def redo(store: Store, game_id: int | str | None, expect: int | None = None) -> 
     changed_once(store, row, key, _("redo"), "scorepad redo", lambda: store.add_hand(
         row.id, row.version, hand_row(n, undone.typed, hand, result),
         audit=("redo", {"restored": {"n": n, "typed": list(undone.typed)}, "key": key})))
-    if in_language(game).ruleset is not game.ruleset:
-        return scored_hand(store, store.game(row.id), n)
-    return Recorded(store.game(row.id), game, n, result)
+    return Recorded(store.game(row.id), game, n, result)   # scored with the ruleset itself: shown by id

@@ -663,11 +663,12 @@ def finish(game: str | None = typer.Option(None, "--game", metavar="GAME", help=
 
     _lang()   # the language of the call: the result shown
     row, result = play.finish(_store(), game, expect)
-    for side, pts, items in zip(row.sides, result.points, result.breakdown, strict=False):
+    breakdown, events = play.result_shown(play.game_of(row), result)
+    for side, pts, items in zip(row.sides, result.points, breakdown, strict=False):
         if items:
-            why = ", ".join(f"{line.label} {num(line.points)}" for line in items)
+            why = ", ".join(f"{label} {num(points)}" for label, points, _to in items)
             typer.echo(f"  {side['name']}: {num(pts)} ({why})")
-    for event in result.events:
+    for event in events:
         typer.echo(f"  * {shown(event)}")
     typer.echo(standings_text(play.standings(row)))
 

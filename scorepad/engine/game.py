@@ -9,6 +9,7 @@ the start always gives its stored totals. Everything game-specific comes from th
 from __future__ import annotations
 
 import copy
+import dataclasses
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -16,7 +17,7 @@ from typing import Any, NamedTuple
 
 from scorepad.errors import FormulaError, HandError, UserError
 from scorepad.limits import number_ok
-from scorepad.locale import N_, NO_WORDS, YES_WORDS, Said, current
+from scorepad.locale import N_, NO_WORDS, YES_WORDS, Said, current, texts_language
 from scorepad.names import check_name
 from scorepad.rules.cards import card_label
 from scorepad.rules.expr import BudgetError, Formula, budgeted, value_kind
@@ -352,6 +353,13 @@ def copy_state(state: State) -> State:
 
 
 @budgeted
+def own_game(game: Game) -> Game:
+    """The game with its ruleset's own texts: what a hand is scored with whatever language shows it
+    (a line, an event and a refusal keep their ids, and are said in the language where shown)."""
+    own = game.ruleset.own
+    return game if own is None else dataclasses.replace(game, ruleset=own)
+
+
 def initial_state(game: Game) -> State:
     rs = game.ruleset
     env = base_env(game)
@@ -577,14 +585,62 @@ def run_checks(game: Game, scope: _Scope, state: State, checks: Sequence[Check],
             if not ok:
                 cards = {name for name, fdef in game.ruleset.fields.items() if fdef.type == "cards"}
                 try:
-                    problems.append(_total_refusal(game, check, env) or
-                                    render_message(check.message, check.message_parts, env, cards,
-                                                   _words_shown(game), game.ruleset.display_words))
+                    problems.append(_total_refusal(game, check, env) or check_refusal(game, check, env, cards))
                 except BudgetError as exc:
                     raise HandError(_hand_formula_problem(exc)) from None
                 if failed is not None:
                     failed.append(check.id)
     return problems
+
+
+def check_refusal(game: Game, check: Check, env: Mapping[str, Any], cards: Collection[str]) -> str:
+    """A failed check's message with its parts worked out: a CheckRefusal (by the check's place in its
+    ruleset) that `shown()` says in the language of the call, whichever texts the hand was scored with."""
+    values = message_values(check.message, check.message_parts, env, cards, _words_shown(game))
+    text = rule_message(check.message, values, game.ruleset.display_words) if check.message_parts else check.message
+    rs = game.ruleset.own or game.ruleset
+    index = next((i for i, c in enumerate(game.ruleset.checks) if c is check), -1)
+    return CheckRefusal(text, rs, index, values) if index >= 0 else text
+
+
+class CheckRefusal(str):
+    """A [[check]]'s refusal as its hand said it: as a string, its words in the ruleset scored with;
+    `place` is the check's place among its ruleset's checks (the same in every language's view) and
+    `values` each `{placeholder}`'s value by its text, so it is said in the language shown by id."""
+
+    ruleset: Ruleset
+    place: int
+    values: dict[str, Any]
+
+    def __new__(cls, text: str, ruleset: Ruleset, place: int, values: dict[str, Any]) -> CheckRefusal:
+        self = super().__new__(cls, text)
+        self.ruleset, self.place, self.values = ruleset, place, values
+        return self
+
+    def __getnewargs__(self) -> tuple[str, Ruleset, int, dict[str, Any]]:   # type: ignore[override]
+        return str(self), self.ruleset, self.place, self.values
+
+    def said_in_language(self) -> str:
+        """The refusal in the words of its ruleset's view in the language of the call (locale.shown asks)."""
+        view = ruleset_shown(self.ruleset)
+        check = view.checks[self.place]
+        return rule_message(check.message, self.values, view.display_words) if check.message_parts else check.message
+
+
+def ruleset_shown(rs: Ruleset) -> Ruleset:
+    """The ruleset as the language of the call shows it: the view of its texts in that language (built
+    once per ruleset and language, its formulas the ruleset's own); its own texts when it has none."""
+    own = rs.own or rs
+    lang = texts_language()
+    table = own.data.get("translations")
+    if not (lang and isinstance(table, dict) and lang in table):
+        return own
+    view = own.views.get(lang)
+    if view is None:   # the module only when there is something to do
+        from scorepad.rules.translations import translate  # start-up: ~30 ms; only a ruleset with translations needs it
+
+        view = translate(own, lang)
+    return view
 
 
 def _total_refusal(game: Game, check: Check, env: Mapping[str, Any]) -> str | None:
@@ -602,7 +658,7 @@ def _total_refusal(game: Game, check: Check, env: Mapping[str, Any]) -> str | No
 
 
 def _part_shown(part: Formula, env: Mapping[str, Any]) -> str:
-    """One `{formula}` of a message as render_message shows it ('?' when it cannot be worked out)."""
+    """One `{formula}` of a message as message_values shows it ('?' when it cannot be worked out)."""
     try:
         return format_value(part(env))
     except BudgetError:
@@ -700,34 +756,24 @@ def _hand_formula_problem(exc: FormulaError) -> Said:
     return Said(N_("this hand cannot be scored: {problem}"), problem=exc.message)
 
 
-def render_message(text: str, parts: Sequence[Formula], env: Mapping[str, Any],
-                   cards: Collection[str] = (), words: Callable[[str, Any], str | None] | None = None,
-                   shown_words: Mapping[str, str] | None = None) -> str:
-    """Fill a message's `{formula}` parts; a part that cannot be evaluated shows as '?'. A part that
-    is just one of the `cards` fields shows its cards as the rest of the output does (Q♦, not QD);
-    one that is just a field shows its value as `words` gives it (the word of the language shown);
-    any other word it gives (a [tables] entry's, Lambapea's `must (all tricks)`) in the translation's
-    `shown_words` (its `display_words`), as the standings show them."""
-    if not parts:
-        return text
-
-    values = []
-    for f in parts:
+def message_values(text: str, parts: Sequence[Formula], env: Mapping[str, Any], cards: Collection[str] = (),
+                   words: Callable[[str, Any], str | None] | None = None) -> dict[str, Any]:
+    """Each `{formula}` part's value by its text, as a message shows it before the display words
+    (a card field's cards as labels, a field's value in `words`); one that cannot be worked out left out."""
+    values: dict[str, Any] = {}
+    for m, f in zip(TEMPLATE_RE.finditer(text), parts, strict=False):
         try:
             value = f(env)
-            if f.source.strip() in cards and isinstance(value, (list, tuple)):
-                value = [card_label(c) if isinstance(c, str) else c for c in value]
-            elif words is not None:
-                value = words(f.source.strip(), value) or value
-            if shown_words:
-                value = _shown(value, shown_words) if isinstance(value, (str, list, tuple)) else value
-            values.append(format_value(value))
         except BudgetError:
             raise
         except FormulaError:
-            values.append("?")
-    it = iter(values)
-    return TEMPLATE_RE.sub(lambda m: next(it, "?"), text)
+            continue
+        if f.source.strip() in cards and isinstance(value, (list, tuple)):
+            value = [card_label(c) if isinstance(c, str) else c for c in value]
+        elif words is not None:
+            value = words(f.source.strip(), value) or value
+        values.setdefault(m.group(1).strip(), value)
+    return values
 
 
 class RuleEvent(str):
@@ -778,8 +824,8 @@ def rule_event(game: Game, rule: Rule, env: Mapping[str, Any]) -> str:
 
 
 def rule_message(message: str, values: Mapping[str, Any], shown_words: Mapping[str, str] | None) -> str:
-    """A rule's message (in any language) filled from its parts' `values` by their text, as render_message
-    fills it: a word in `shown_words`, a part without a value '?'."""
+    """A rule's or check's message (in any language) filled from its parts' `values` by their text
+    (message_values): a word in `shown_words`, a part without a value '?'."""
     def fill(m: Any) -> str:
         key = m.group(1).strip()
         if key not in values:

@@ -56,7 +56,16 @@ from scorepad.engine.assignments import (
     value_text,
     whole_hand,
 )
-from scorepad.engine.game import Game, Hand, HandResult, State, active_players, checks_in_force, run_checks_on
+from scorepad.engine.game import (
+    Game,
+    Hand,
+    HandResult,
+    State,
+    active_players,
+    checks_in_force,
+    own_game,
+    run_checks_on,
+)
 from scorepad.engine.scoring import apply_hand
 from scorepad.errors import HandError, UserError
 from scorepad.locale import NO_WORDS, _, shown
@@ -345,7 +354,7 @@ class HandEntry:
         if self.state["finished"]:
             raise UserError(_('this game has ended and takes no more hands (undo or edit still work)'))
         hand = whole_hand(self.game, self.state, self.given)
-        return Outcome(self.given, hand, apply_hand(self.game, self.state, hand))
+        return Outcome(self.given, hand, apply_hand(own_game(self.game), self.state, hand))
 
     def score(self) -> Outcome:
         """The answers typed and scored against the game's state; HandError says what to fix."""
@@ -366,7 +375,7 @@ class HandEntry:
         if problems:
             self._refused = [f for f, d in self.rs.fields.items() if d.type == "cards"]
             raise HandError(problems[0], problems)
-        return Outcome(raw, hand, apply_hand(self.game, self.state, hand))
+        return Outcome(raw, hand, apply_hand(own_game(self.game), self.state, hand))
 
     def title(self) -> str:
         """`Hand 3, as read:`"""

@@ -91,7 +91,11 @@ def _joined(items: list[str], conjunction: str) -> str:
 
 
 def shown(text: str) -> str:
-    """A sentence in the chosen language: a `Said` by its id (its `Said` arguments too); other text as it is."""
+    """A sentence in the chosen language: a `Said` by its id (its `Said` arguments too), a ruleset's
+    sentence kept by id (the engine's refusal of a check) by its `said_in_language`; other text as it is."""
+    said = getattr(text, "said_in_language", None)
+    if said is not None:
+        return str(said())
     if _LANGUAGE.get()[1] is None or not isinstance(text, Said):
         return str(text)
     conjunction = _(" and ")

@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Collection, Sequence
 from typing import Any
 
+from scorepad.app.games import result_shown
 from scorepad.engine.assignments import RawHand, assignment_words, looks_like_assignments
 from scorepad.engine.game import Game, State
 from scorepad.engine.hand_entry import HandEntry, Mode, Outcome, Question, Reply
@@ -224,8 +225,9 @@ class HandPrompt:
         if outcome.raw.rest_of_total:   # a row typed short by one: whose value its total gave
             self.console.say("  " + _("worked out, the rest of the total: {values}").format(
                 values=", ".join(outcome.raw.rest_of_total)), "event")
+        breakdown, events = result_shown(self.game, outcome.result)
         for k, side in enumerate(self.game.sides):
-            why = ", ".join(f"{line.label} {num(line.points)}" for line in outcome.result.breakdown[k]) or _("nothing")
+            why = ", ".join(f"{label} {num(points)}" for label, points, _to in breakdown[k]) or _("nothing")
             self.console.say(f"  = {side.name}: {num(outcome.result.points[k])} ({why})")
-        for event in outcome.result.events:
+        for event in events:
             self.console.say(f"  * {shown(event)}", "event")

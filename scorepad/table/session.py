@@ -286,11 +286,12 @@ class Session:
             self.console.say(_('The game goes on; nothing was stored.'), "dim")
             return
         self.row, result = play.finish(self.store, row.id, expect=row.version)
-        for side, pts, items in zip(self.row.sides, result.points, result.breakdown, strict=False):
+        breakdown, events = play.result_shown(play.game_of(self.row), result)
+        for side, pts, items in zip(self.row.sides, result.points, breakdown, strict=False):
             if items:
-                why = ", ".join(f"{line.label} {num(line.points)}" for line in items)
+                why = ", ".join(f"{label} {num(points)}" for label, points, _to in items)
                 self.console.say(f"  {side['name']}: {num(pts)} ({why})")
-        for event in result.events:
+        for event in events:
             self.console.say(f"  * {shown(event)}", "event")
         self.game_over(play.standings(self.row))
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+from scorepad.app.games import result_shown
 from scorepad.engine.assignments import describe_field, field_label
 from scorepad.engine.hand_entry import HandEntry, Note, Outcome, Question
 from scorepad.errors import HandError
@@ -163,10 +164,11 @@ def summary_html(entry: HandEntry, outcome: Outcome) -> str:
     if outcome.raw.rest_of_total:
         lines.append("<li>" + esc(_("worked out, the rest of the total: {values}").format(
             values=", ".join(outcome.raw.rest_of_total))) + "</li>")
+    breakdown, events = result_shown(entry.game, outcome.result)
     for k, side in enumerate(entry.game.sides):
-        why = ", ".join(f"{line.label} {num(line.points)}" for line in outcome.result.breakdown[k]) or _("nothing")
+        why = ", ".join(f"{label} {num(points)}" for label, points, _to in breakdown[k]) or _("nothing")
         lines.append(f'<li class="pts">= {esc(side.name)}: {esc(num(outcome.result.points[k]))} ({esc(why)})</li>')
-    lines += [f'<li class="event">{esc(shown(event))}</li>' for event in outcome.result.events]
+    lines += [f'<li class="event">{esc(shown(event))}</li>' for event in events]
     return (f'<section class="summary" aria-labelledby="sum"><h2 id="sum">{esc(entry.title())}</h2>'
             f'<ul>{"".join(lines)}</ul></section>')
 
