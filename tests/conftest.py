@@ -12,6 +12,7 @@ import uuid
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -24,6 +25,20 @@ class Run:
     code: int
     out: str
     err: str
+
+
+def counting(monkeypatch: pytest.MonkeyPatch, name: str, *modules: Any) -> list[int]:
+    """A counter of the calls of function `name` as each of `modules` calls it (one list, one number)."""
+    calls = [0]
+    real = getattr(modules[0], name)
+
+    def counted(*args: Any, **kw: Any) -> Any:
+        calls[0] += 1
+        return real(*args, **kw)
+
+    for module in modules:
+        monkeypatch.setattr(module, name, counted)
+    return calls
 
 
 def dump(path: Path) -> list[str]:

@@ -11,6 +11,7 @@ import pytest
 from scorepad.app import games as play
 from scorepad.locale import speaking
 from scorepad.store import Store
+from tests.conftest import counting
 
 
 @pytest.fixture
@@ -40,14 +41,8 @@ def test_every_call_in_a_language_shares_one_view_of_the_ruleset(store: Store) -
 
 
 def test_an_edit_in_a_language_scores_the_changed_hand_once(store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
-    scored = [0]
     real = play.apply_hand
-
-    def counted(*args: Any, **kw: Any) -> Any:
-        scored[0] += 1
-        return real(*args, **kw)
-
-    monkeypatch.setattr(play, "apply_hand", counted)
+    scored = counting(monkeypatch, "apply_hand", play)
     with speaking("ru"):
         _row, rows = play.edit(store, None, 1, ["tricks=4,4,3,2"])
     assert len(rows) == 2 and scored[0] == 2   # the changed hand and the one after it, each once

@@ -16,7 +16,7 @@ from scorepad.app import games as play
 from scorepad.locale import speaking
 from scorepad.store.choice import open_store
 from scorepad.store.protocol import is_server
-from tests.conftest import Run
+from tests.conftest import Run, counting
 from tests.store.test_row_shape import run
 
 # Spades, n+s against e+w: a per-player nil line (hand 1) and the bag penalty, a [[rule]] line with an
@@ -46,14 +46,8 @@ def stored(spec: str) -> list[Any]:
 
 def shown(spec: str, lang: str | None, monkeypatch: pytest.MonkeyPatch) -> tuple[list[Any], list[Any], int]:
     """Each hand's breakdown and events on the sheet in `lang`, and how many hands were scored to show them."""
-    scored = [0]
     real = play.apply_hand
-
-    def counted(*args: Any, **kw: Any) -> Any:
-        scored[0] += 1
-        return real(*args, **kw)
-
-    monkeypatch.setattr(play, "apply_hand", counted)
+    scored = counting(monkeypatch, "apply_hand", play)
     store = open_store(spec)
     try:
         with speaking(lang):

@@ -15,7 +15,7 @@ import pytest
 from scorepad.app import games as play
 from scorepad.engine import hand_entry
 from scorepad.store.choice import open_store
-from tests.conftest import Run
+from tests.conftest import Run, counting
 from tests.store.test_breakdown_ids import back_to_schema
 from tests.store.test_row_shape import run
 
@@ -47,20 +47,6 @@ def stored(spec: str) -> list[Any]:
         return [json.loads(text) for (text,) in store.db.execute("SELECT events FROM hands ORDER BY n").fetchall()]
     finally:
         store.close()
-
-
-def counting(monkeypatch: pytest.MonkeyPatch, name: str, *modules: Any) -> list[int]:
-    """A counter of the calls of function `name` as each of `modules` calls it (one list, one number)."""
-    calls = [0]
-    real = getattr(modules[0], name)
-
-    def counted(*args: Any, **kw: Any) -> Any:
-        calls[0] += 1
-        return real(*args, **kw)
-
-    for module in modules:
-        monkeypatch.setattr(module, name, counted)
-    return calls
 
 
 def shown(spec: str, lang: str | None, monkeypatch: pytest.MonkeyPatch) -> tuple[list[Any], int]:
