@@ -222,7 +222,7 @@ SECTIONS: tuple[tuple[str, Shape], ...] = (
     ("display", DISPLAY),
     ("stats", STATISTICS),
 )
-VARIANT_EXTRA = (Optional("remove", TextList("ids of checks, score lines and rules to drop")),
+VARIANT_EXTRA = (Optional("remove", TextList("ids of checks, score lines, rules and statistics to drop")),
                  Optional("name", Text()), Optional("names", TextMap()), Optional("description", Text()))
 VARIANT = Map((*(Optional(n, VARIANT_STATISTICS if n == "stats" else k) for n, k in SECTIONS if n != "game"),
                          Optional("game", Anything(json={"type": "object"})), *VARIANT_EXTRA),

@@ -244,3 +244,13 @@ def test_skid_counts_the_deals_to_the_limit_and_cribbage_the_best_hand() -> None
     mean = next(s for s in cribbage.statistics if s.id == "hand_points")
     assert (best.kind, best.formula.source) == ("max", "hand_points")
     assert best.of is not None and mean.of is not None and best.of.source == mean.of.source
+
+
+def test_a_variant_removes_a_statistic_its_game_has_no_use_for() -> None:
+    """Chicago has no rubbers: `remove` drops bridge's rubbers_won there, and only there."""
+    from scorepad.rules.registry import load
+
+    assert "rubbers_won" in [s.id for s in load("bridge", ()).statistics]
+    chicago = [s.id for s in load("bridge", (), "chicago").statistics]
+    assert "rubbers_won" not in chicago and "contracts_made" in chicago
+    assert "rubbers_won" in [s.id for s in load("bridge", ()).statistics]   # the base is untouched

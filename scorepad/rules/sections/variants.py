@@ -124,6 +124,8 @@ def apply_variant(data: dict[str, Any], variant: str | None, source: str) -> dic
     for ident in removed if isinstance(removed, list) else []:
         for section in LIST_SECTIONS:
             merged[section] = [e for e in merged.get(section, []) if e.get("id") != ident]
+        if isinstance(merged.get("stats"), dict):   # a statistic the variant's game has no use for
+            merged["stats"] = {k: v for k, v in merged["stats"].items() if k != ident}
         # `remove = ["tricks_total"]` also drops the check a field's `total` makes
         spec = merged.get("fields", {}).get(str(ident).removesuffix("_total")) if isinstance(
             merged.get("fields"), dict) and str(ident).endswith("_total") else None
