@@ -1411,10 +1411,12 @@ def _empty(fdef: FieldDef) -> Any:
     return None
 
 
-def whole_hand(game: Game, state: State, raw: RawHand) -> Hand:
+def whole_hand(game: Game, state: State, raw: RawHand,
+               typed: tuple[Hand, list[Missing]] | None = None) -> Hand:
     """The typed values of a hand, every one there and no card or combination held twice; else HandError
-    (one sentence per value missing, or "N values are missing" before them)."""
-    hand, missing = type_hand(game, raw, active_players(game, state), state)
+    (one sentence per value missing, or "N values are missing" before them). `typed`: what `type_hand`
+    already gave for this text and state (a caller that typed it need not type it again)."""
+    hand, missing = typed if typed is not None else type_hand(game, raw, active_players(game, state), state)
     if missing:
         sentences = missing_sentence(game, missing)
         raise HandError(sentences[0] if len(sentences) == 1 else

@@ -33,6 +33,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 from scorepad.engine.assignments import (
+    Missing,
     RawHand,
     asking_order,
     check_field_names,
@@ -176,6 +177,7 @@ class HandEntry:
         self.state = state
         self.base = list(base)
         self.given = given if given is not None else RawHand({}, [])   # as typed: what `as_given` stores
+        self._given_typed: tuple[Hand, list[Missing]] | None = None     # type_hand of `given` (next_hand)
         self.hand_no = hand_no
         self.mode = mode
         self.answers: dict[str, Any] = {k: (list(v) if isinstance(v, list) else v)
@@ -207,7 +209,8 @@ class HandEntry:
         given = split_assignments(game, [*pending, *args], strict=True, bid=len(pending))
         entry = cls(game, state, given, keep=set(given.values), hand_no=hand_no, base=pending)
         if args:
-            __, missing = type_hand(game, given, active_players(game, state), state)
+            entry._given_typed = type_hand(game, given, active_players(game, state), state)
+            missing = entry._given_typed[1]
             entry.short_row = bool(given.rest_of_total)   # shown as worked out, and Record? asked
             if not missing:
                 entry.keep, entry._known = set(game.ruleset.fields), set(game.ruleset.fields)
@@ -330,6 +333,7 @@ class HandEntry:
         """The game moved on meanwhile (a hand typed elsewhere): the answers stay and are checked
         and scored again against the game as it stands."""
         self.state, self.hand_no = state, hand_no
+        self._given_typed = None   # typed against the state before
         self._restart()
 
     def fields_shown(self) -> list[str]:
@@ -353,7 +357,7 @@ class HandEntry:
         `hand` refuses it."""
         if self.state["finished"]:
             raise UserError(_('this game has ended and takes no more hands (undo or edit still work)'))
-        hand = whole_hand(self.game, self.state, self.given)
+        hand = whole_hand(self.game, self.state, self.given, self._given_typed)   # typed once, in next_hand
         return Outcome(self.given, hand, apply_hand(own_game(self.game), self.state, hand))
 
     def score(self) -> Outcome:
