@@ -8,6 +8,9 @@ from __future__ import annotations
 
 import os
 import shutil
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -15,6 +18,24 @@ import pytest
 # headless as root, and none of Chromium's own connections (this machine's network refuses them)
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+
+
+ARTIFACTS = Path(os.environ.get("SCOREPAD_ARTIFACTS", Path(__file__).parents[1] / "test-artifacts"))
+"""Where the page tests leave their screenshots (CI keeps the folder)."""
+
+
+@contextmanager
+def launched(chromium: str) -> Iterator[Any]:
+    """Chromium started for one test (and the screenshots' folder made); closed however the test ends."""
+    from playwright.sync_api import sync_playwright
+
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
+        try:
+            yield b
+        finally:
+            b.close()
 
 
 def browser() -> str | None:

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.browser import CHROMIUM_ARGS, browser
+from tests.browser import ARTIFACTS, browser, launched
 from tests.conftest import Run
 
 PEOPLE = ["ann", "bob", "cat", "dan", "eve", "fay"]
@@ -193,29 +193,23 @@ def test_html_report_in_a_real_browser(cli: Callable[..., Run], season: tuple[li
     assert cli("season", "--format", "html", "--output", str(page_path)).code == 0
     html = page_path.read_text(encoding="utf-8")
     assert "http://" not in html and "https://" not in html and "<svg" in html
-    artifacts = Path(os.environ.get("SCOREPAD_ARTIFACTS", Path(__file__).parents[2] / "test-artifacts"))
-    artifacts.mkdir(parents=True, exist_ok=True)
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=exe, args=CHROMIUM_ARGS)
-        try:
-            page = b.new_page(viewport={"width": 1280, "height": 844})
-            page.goto(page_path.as_uri())
-            headers = page.locator("#overall-table thead th").all_inner_texts()
-            col = {h.strip(): i for i, h in enumerate(headers)}
-            rows = page.locator("#overall-table tbody tr")
-            seen = {}
-            for i in range(rows.count()):
-                cells = rows.nth(i).locator("td").all_inner_texts()
-                seen[cells[col["player"]]] = (int(cells[col["games"]]), int(cells[col["wins"]]),
-                                              int(cells[col["losses"]]))
-            assert seen == {k: (v["games"], v["wins"], v["losses"]) for k, v in want.items()}
-            page.locator("#overall-table thead th", has_text="wins").first.click()      # ascending
-            page.locator("#overall-table thead th", has_text="wins").first.click()      # descending
-            first = page.locator("#overall-table tbody tr").first.locator("td").all_inner_texts()
-            assert int(first[col["wins"]]) == max(v["wins"] for v in want.values())
-            page.screenshot(path=str(artifacts / "season-report.png"), full_page=True)
-        finally:
-            b.close()
+    with launched(exe) as b:
+        page = b.new_page(viewport={"width": 1280, "height": 844})
+        page.goto(page_path.as_uri())
+        headers = page.locator("#overall-table thead th").all_inner_texts()
+        col = {h.strip(): i for i, h in enumerate(headers)}
+        rows = page.locator("#overall-table tbody tr")
+        seen = {}
+        for i in range(rows.count()):
+            cells = rows.nth(i).locator("td").all_inner_texts()
+            seen[cells[col["player"]]] = (int(cells[col["games"]]), int(cells[col["wins"]]),
+                                          int(cells[col["losses"]]))
+        assert seen == {k: (v["games"], v["wins"], v["losses"]) for k, v in want.items()}
+        page.locator("#overall-table thead th", has_text="wins").first.click()      # ascending
+        page.locator("#overall-table thead th", has_text="wins").first.click()      # descending
+        first = page.locator("#overall-table tbody tr").first.locator("td").all_inner_texts()
+        assert int(first[col["wins"]]) == max(v["wins"] for v in want.values())
+        page.screenshot(path=str(ARTIFACTS / "season-report.png"), full_page=True)
 
 
 def test_one_ruleset_season_sums_its_counters(cli: Callable[..., Run]) -> None:

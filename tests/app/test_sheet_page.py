@@ -5,13 +5,12 @@ test-artifacts/) for a person to look at. The game is the Skid game of tests/cli
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
-from tests.browser import CHROMIUM_ARGS, serious_findings
+from tests.browser import ARTIFACTS, launched, serious_findings
 from tests.cli.test_sheet_formats import skid, spades
 from tests.conftest import Run
 
@@ -20,41 +19,33 @@ from tests.conftest import Run
 @pytest.mark.parametrize("game", ["skid", "spades"])
 def test_game_page_on_a_phone_and_a_desktop(cli: Callable[..., Run], tmp_path: Path, chromium: str,
                                             game: str) -> None:
-    from playwright.sync_api import sync_playwright
-
     (skid if game == "skid" else spades)(cli)
     page_path = tmp_path / "sheet.html"
     assert cli("sheet", "--format", "html", "--output", str(page_path)).code == 0
-    artifacts = Path(os.environ.get("SCOREPAD_ARTIFACTS", Path(__file__).parents[2] / "test-artifacts"))
-    artifacts.mkdir(parents=True, exist_ok=True)
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
-        try:
-            for width in (1280, 390):
-                page = b.new_page(viewport={"width": width, "height": 844})
-                page.goto(page_path.as_uri())
-                assert serious_findings(page) == [], width
-                assert page.evaluate("document.documentElement.scrollWidth") <= width
-                # the chart: one line per side, the threshold drawn inside it, every event ringed
-                svg = page.locator("svg[role=img]")
-                assert svg.count() == 1 and svg.locator("g.series").count() == (3 if game == "skid" else 2)
-                chart_box = svg.bounding_box()
-                line = svg.locator("g.threshold line[stroke='#b00']")
-                assert line.count() == 1
-                line_box = line.bounding_box()
-                assert chart_box and line_box and chart_box["y"] < line_box["y"] < chart_box["y"] + chart_box["height"]
-                assert svg.locator("g.event").count() == (4 if game == "skid" else 1)
-                for label in svg.locator("text").all():   # numbers on the chart readable on a phone
-                    box = label.bounding_box()
-                    assert box is not None and box["height"] >= 9, (width, box)
-                # the sheet: a row per hand; its notes say what the rings mark
-                rows = page.locator("table tbody tr")
-                assert rows.count() == (5 if game == "skid" else 2)
-                if game == "skid":
-                    assert "cat goes past 125 with 140 and is out" in rows.nth(3).inner_text()
-                shot = f"sheet-{game}-{width}.png"
-                page.screenshot(path=str(artifacts / shot), full_page=True)
-                page.screenshot(path=f"/tmp/scorepad-{shot}", full_page=True)
-                page.close()
-        finally:
-            b.close()
+    with launched(chromium) as b:
+        for width in (1280, 390):
+            page = b.new_page(viewport={"width": width, "height": 844})
+            page.goto(page_path.as_uri())
+            assert serious_findings(page) == [], width
+            assert page.evaluate("document.documentElement.scrollWidth") <= width
+            # the chart: one line per side, the threshold drawn inside it, every event ringed
+            svg = page.locator("svg[role=img]")
+            assert svg.count() == 1 and svg.locator("g.series").count() == (3 if game == "skid" else 2)
+            chart_box = svg.bounding_box()
+            line = svg.locator("g.threshold line[stroke='#b00']")
+            assert line.count() == 1
+            line_box = line.bounding_box()
+            assert chart_box and line_box and chart_box["y"] < line_box["y"] < chart_box["y"] + chart_box["height"]
+            assert svg.locator("g.event").count() == (4 if game == "skid" else 1)
+            for label in svg.locator("text").all():   # numbers on the chart readable on a phone
+                box = label.bounding_box()
+                assert box is not None and box["height"] >= 9, (width, box)
+            # the sheet: a row per hand; its notes say what the rings mark
+            rows = page.locator("table tbody tr")
+            assert rows.count() == (5 if game == "skid" else 2)
+            if game == "skid":
+                assert "cat goes past 125 with 140 and is out" in rows.nth(3).inner_text()
+            shot = f"sheet-{game}-{width}.png"
+            page.screenshot(path=str(ARTIFACTS / shot), full_page=True)
+            page.screenshot(path=f"/tmp/scorepad-{shot}", full_page=True)
+            page.close()

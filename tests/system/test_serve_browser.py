@@ -5,16 +5,14 @@ axe-core audit without serious or critical findings, light and dark; screenshots
 from __future__ import annotations
 
 import json
-import os
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.browser import CHROMIUM_ARGS, serious_findings
+from tests.browser import ARTIFACTS, launched, serious_findings
 from tests.conftest import Run
 from tests.web.serving import serving
 
@@ -26,94 +24,76 @@ def shown_within(page: Any, text: str, since: float, where: str = "#live") -> fl
     return time.monotonic() - since
 
 
-ARTIFACTS = Path(os.environ.get("SCOREPAD_ARTIFACTS", Path(__file__).parents[2] / "test-artifacts"))
-
-
 @contextmanager
 def scorer_in_chromium(chromium: str, *serve_args: str) -> Iterator[tuple[Any, str, Any]]:
     """`serve --scorer` started and Chromium launched: (the server, the scorer's address, the browser);
     both stopped at the end."""
-    from playwright.sync_api import sync_playwright
-
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    with serving("--scorer", *serve_args) as served, sync_playwright() as p:
+    with serving("--scorer", *serve_args) as served, launched(chromium) as b:
         assert served.process.stdout is not None
-        scorer = served.process.stdout.readline().strip()
-        b = p.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
-        try:
-            yield served, scorer, b
-        finally:
-            b.close()
+        yield served, served.process.stdout.readline().strip(), b
 
 
 @pytest.mark.slow
 def test_the_live_page_in_chromium(cli: Callable[..., Run], chromium: str) -> None:
-    from playwright.sync_api import sync_playwright
-
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
     assert cli("new", "spades", "Annabella-Maria", "Bartholomew", "Catherine", "Dmitri", "--opt", "target=300").code == 0
     for hand in (["bid=4,3,3,3", "tricks=5,3,3,2"], ["bid=3,4,2,3", "tricks=3,5,2,3"], ["bid=5,2,4,2", "tricks=5,2,4,2"]):
         assert cli("hand", *hand).code == 0
     assert cli("bid", "bid=2,4,3,4").code == 0
-    with serving() as served, sync_playwright() as p:
-        b = p.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
-        try:
-            phone = b.new_page(viewport={"width": 390, "height": 844}, locale="en-US")
-            desk = b.new_page(viewport={"width": 1280, "height": 900}, locale="ru-RU",
-                              extra_http_headers={"Accept-Language": "ru-RU,ru;q=0.9"})
-            for page in (phone, desk):
-                page.goto(served.url)
-                page.locator("#live h1").wait_for()
-                assert page.evaluate("document.documentElement.scrollWidth") <= page.viewport_size["width"]
-                assert serious_findings(page) == []
-            assert phone.locator("html").get_attribute("lang") == "en"
-            assert desk.locator("html").get_attribute("lang") == "ru"
-            assert "Bid for hand 4: bid=2,4,3,4" in phone.inner_text("main")
-            # the game's chart, with the target of this game (300) as a dashed line, inside the page's width
-            assert phone.locator('.story svg .threshold[data-value="300.0"]').count() == 1
-            box = phone.locator(".story svg").first.bounding_box()
-            assert box is not None and box["width"] <= 390 and box["height"] > 150, box
-            # the scores can be read across the table: the totals' figures at least 44 px high on a phone
-            size = phone.locator(".side .score").first.evaluate("e => parseFloat(getComputedStyle(e).fontSize)")
-            assert size >= 44, size
-            for page, width in ((phone, 390), (desk, 1280)):
-                page.screenshot(path=str(ARTIFACTS / f"serve-{width}.png"), full_page=True)
-                page.screenshot(path=f"/tmp/scorepad-serve-{width}.png", full_page=True)
-            # a hand typed at a terminal shows on both pages within a second
-            typed = time.monotonic()
-            assert cli("hand", "tricks=3,4,3,3").code == 0
-            totals = cli("standings", "--json").out
-            assert '"hands": 4' in totals
-            delays = [shown_within(phone, "after 4 hands", typed, "#live .sub"),
-                      shown_within(desk, "после 4 раздач", typed, "#live .sub")]
-            assert max(delays) < 1.0, delays
-            # the game ends: the winner is named, in each page's language
-            assert cli("hand", "bid=7,3,5,3", "tricks=7,0,6,0").code == 0
-            ended = time.monotonic()
-            assert shown_within(phone, "Finished: Annabella-Maria+Catherine won", ended, "#live .winner") < 1.0
-            assert shown_within(desk, "Игра окончена: победа — Annabella-Maria+Catherine", ended, "#live .winner") < 1.0
-            for page, width in ((phone, 390), (desk, 1280)):
-                assert serious_findings(page) == []
-                page.screenshot(path=str(ARTIFACTS / f"serve-finished-{width}.png"), full_page=True)
-                page.screenshot(path=f"/tmp/scorepad-serve-finished-{width}.png", full_page=True)
-            # the dark theme of a dim room passes the audit too, its chart drawn in the dark colours
-            dark = b.new_page(viewport={"width": 390, "height": 844}, color_scheme="dark")
-            dark.goto(served.url)
-            background = dark.evaluate("getComputedStyle(document.body).backgroundColor")
-            assert background == "rgb(16, 19, 23)", background
-            assert serious_findings(dark) == []
-            dark.screenshot(path=str(ARTIFACTS / "serve-dark-390.png"), full_page=True)
-            dark.screenshot(path="/tmp/scorepad-serve-dark-390.png", full_page=True)
-            # a rematch moves both pages to the new game
-            assert cli("rematch").code == 0
-            moved = time.monotonic()
-            assert shown_within(phone, "Game 2", moved, "#live h1") < 1.0
-            assert shown_within(desk, "2", moved, "#live h1") < 1.0
-            # the page without its token is a 404, in the browser too
-            answer = phone.goto(served.origin + "/t/not-the-token/")
-            assert answer is not None and answer.status == 404
-        finally:
-            b.close()
+    with serving() as served, launched(chromium) as b:
+        phone = b.new_page(viewport={"width": 390, "height": 844}, locale="en-US")
+        desk = b.new_page(viewport={"width": 1280, "height": 900}, locale="ru-RU",
+                          extra_http_headers={"Accept-Language": "ru-RU,ru;q=0.9"})
+        for page in (phone, desk):
+            page.goto(served.url)
+            page.locator("#live h1").wait_for()
+            assert page.evaluate("document.documentElement.scrollWidth") <= page.viewport_size["width"]
+            assert serious_findings(page) == []
+        assert phone.locator("html").get_attribute("lang") == "en"
+        assert desk.locator("html").get_attribute("lang") == "ru"
+        assert "Bid for hand 4: bid=2,4,3,4" in phone.inner_text("main")
+        # the game's chart, with the target of this game (300) as a dashed line, inside the page's width
+        assert phone.locator('.story svg .threshold[data-value="300.0"]').count() == 1
+        box = phone.locator(".story svg").first.bounding_box()
+        assert box is not None and box["width"] <= 390 and box["height"] > 150, box
+        # the scores can be read across the table: the totals' figures at least 44 px high on a phone
+        size = phone.locator(".side .score").first.evaluate("e => parseFloat(getComputedStyle(e).fontSize)")
+        assert size >= 44, size
+        for page, width in ((phone, 390), (desk, 1280)):
+            page.screenshot(path=str(ARTIFACTS / f"serve-{width}.png"), full_page=True)
+            page.screenshot(path=f"/tmp/scorepad-serve-{width}.png", full_page=True)
+        # a hand typed at a terminal shows on both pages within a second
+        typed = time.monotonic()
+        assert cli("hand", "tricks=3,4,3,3").code == 0
+        totals = cli("standings", "--json").out
+        assert '"hands": 4' in totals
+        delays = [shown_within(phone, "after 4 hands", typed, "#live .sub"),
+                  shown_within(desk, "после 4 раздач", typed, "#live .sub")]
+        assert max(delays) < 1.0, delays
+        # the game ends: the winner is named, in each page's language
+        assert cli("hand", "bid=7,3,5,3", "tricks=7,0,6,0").code == 0
+        ended = time.monotonic()
+        assert shown_within(phone, "Finished: Annabella-Maria+Catherine won", ended, "#live .winner") < 1.0
+        assert shown_within(desk, "Игра окончена: победа — Annabella-Maria+Catherine", ended, "#live .winner") < 1.0
+        for page, width in ((phone, 390), (desk, 1280)):
+            assert serious_findings(page) == []
+            page.screenshot(path=str(ARTIFACTS / f"serve-finished-{width}.png"), full_page=True)
+            page.screenshot(path=f"/tmp/scorepad-serve-finished-{width}.png", full_page=True)
+        # the dark theme of a dim room passes the audit too, its chart drawn in the dark colours
+        dark = b.new_page(viewport={"width": 390, "height": 844}, color_scheme="dark")
+        dark.goto(served.url)
+        background = dark.evaluate("getComputedStyle(document.body).backgroundColor")
+        assert background == "rgb(16, 19, 23)", background
+        assert serious_findings(dark) == []
+        dark.screenshot(path=str(ARTIFACTS / "serve-dark-390.png"), full_page=True)
+        dark.screenshot(path="/tmp/scorepad-serve-dark-390.png", full_page=True)
+        # a rematch moves both pages to the new game
+        assert cli("rematch").code == 0
+        moved = time.monotonic()
+        assert shown_within(phone, "Game 2", moved, "#live h1") < 1.0
+        assert shown_within(desk, "2", moved, "#live h1") < 1.0
+        # the page without its token is a 404, in the browser too
+        answer = phone.goto(served.origin + "/t/not-the-token/")
+        assert answer is not None and answer.status == 404
 
 
 @pytest.mark.slow
